@@ -1,0 +1,118 @@
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "~/generated/prisma/client.ts";
+import { getEnv } from "./env.server.ts";
+import { applyMigrations, type RawExecutor } from "./migrate.server.ts";
+import { openPglite } from "./pglite.server.ts";
+
+export type Database = {
+  kind: "pglite" | "postgres";
+  prisma: PrismaClient;
+  /** Applies pending migrations; returns the names applied. */
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions =
+  | { url: string; schema?: string }
+  | { dataDir: string }
+  | { memory: true };
+
+export function openDatabase(options: DatabaseOptions): Database {
+  if ("url" in options) return openPostgres(options.url, options.schema);
+  return openEmbedded("dataDir" in options ? options.dataDir : undefined);
+}
+
+function openEmbedded(dir: string | undefined): Database {
+  const client: PGlite = openPglite(dir);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  const raw: RawExecutor = {
+    exec: async (sql) => {
+      await client.exec(sql);
+    },
+    query: async <T,>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+  };
+  return {
+    kind: "pglite",
+    prisma,
+    migrate: () => applyMigrations(raw),
+    ping: async () => {
+      await client.query("SELECT 1");
+    },
+    async close() {
+      await prisma.$disconnect();
+      // An unclosed directory makes the next open slow or hang: always close.
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+function openPostgres(url: string, schema?: string): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    // A per-test schema (or a deployment's own) is first on every connection's search path.
+    options: schema ? `-c search_path="${schema}"` : undefined,
+    max: 10,
+    allowExitOnIdle: true,
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
+  return {
+    kind: "postgres",
+    prisma,
+    async migrate() {
+      // One connection for the whole run: the advisory lock is held by a session.
+      const conn = await pool.connect();
+      try {
+        if (schema) await conn.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+        return await applyMigrations({
+          exec: async (sql) => {
+            await conn.query(sql);
+          },
+          query: async <T,>(sql: string, params?: unknown[]) =>
+            (await conn.query(sql, params)).rows as T[],
+        });
+      } finally {
+        conn.release();
+      }
+    },
+    ping: async () => {
+      await pool.query("SELECT 1");
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+const globalForDb = globalThis as unknown as { __medanimDb?: Database };
+
+/**
+ * The process's database. Kept on globalThis because the server entry and the server build
+ * load separate copies of this module. Tests install their own before importing app code.
+ */
+export function getDb(): Database {
+  if (!globalForDb.__medanimDb) {
+    const env = getEnv();
+    globalForDb.__medanimDb = openDatabase(
+      env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: path.join(env.DATA_DIR, "pglite") },
+    );
+  }
+  return globalForDb.__medanimDb;
+}
+
+export function setDb(db: Database | undefined) {
+  globalForDb.__medanimDb = db;
+}
+
+export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
+  get(_target, prop) {
+    const client = getDb().prisma;
+    const value = Reflect.get(client, prop);
+    return typeof value === "function" ? value.bind(client) : value;
+  },
+});

@@ -1,0 +1,84 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+// Every environment variable the app reads, parsed once. Nothing else reads process.env.
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().positive().default(3000),
+  DATA_DIR: z.string().default("data"),
+  DATABASE_URL: z.string().optional(),
+  SESSION_SECRET: z.string().min(16).optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  APP_URL: z.string().url().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Medanim <no-reply@medanim.local>"),
+  SUPPORT_EMAIL: z.string().default("support@medanim.local"),
+  SEED_ADMIN_EMAIL: z.string().email().default("admin@medanim.local"),
+  SEED_ADMIN_PASSWORD: z.string().min(6).default("admin12345"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ENDPOINT: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  FFMPEG_PATH: z.string().default("ffmpeg"),
+  MAX_DOWNLOAD_FILE_MB: z.coerce.number().int().positive().default(2048),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; JWT_SECRET: string };
+
+function loadEnv(): Env {
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  return {
+    ...env,
+    SESSION_SECRET: env.SESSION_SECRET ?? devSecret(env, "SESSION_SECRET"),
+    JWT_SECRET: env.JWT_SECRET ?? devSecret(env, "JWT_SECRET"),
+  };
+}
+
+/**
+ * In production a missing secret stops the start: signing with a generated one would log
+ * everyone out at each restart and differ between instances. In development and tests the
+ * secret is generated once and kept under DATA_DIR.
+ */
+function devSecret(env: z.infer<typeof EnvSchema>, name: "SESSION_SECRET" | "JWT_SECRET"): string {
+  if (env.NODE_ENV === "production") {
+    throw new Error(
+      `${name} is not set. In production the server refuses to start without it: set ${name} to a random string of at least 32 characters (for example: openssl rand -hex 32).`,
+    );
+  }
+  const file = path.join(env.DATA_DIR, "secrets", `${name.toLowerCase()}.txt`);
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    const secret = crypto.randomBytes(32).toString("hex");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+const globalForEnv = globalThis as unknown as { __medanimEnv?: Env };
+
+export function getEnv(): Env {
+  globalForEnv.__medanimEnv ??= loadEnv();
+  return globalForEnv.__medanimEnv;
+}
+
+/** For tests that change configuration between cases. */
+export function resetEnv() {
+  globalForEnv.__medanimEnv = undefined;
+}
