@@ -1,0 +1,69 @@
+import { useEffect, useRef, useState } from "react";
+
+export type ToastData = { title: string; description?: string; type: "success" | "error" | "info" };
+
+const DISPLAY_MS = 5000;
+
+/**
+ * The notification region (spec: at most one toast, 5000 ms, label 'Notification', F8 focuses
+ * it). The toast arrives in the page from the flash cookie, so it shows without JavaScript; with
+ * JavaScript it also dismisses itself.
+ */
+export function Toaster({ toast }: { toast: ToastData | null }) {
+  const [visible, setVisible] = useState<ToastData | null>(toast);
+  const region = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    setVisible(toast);
+    if (!toast) return;
+    const timer = setTimeout(() => setVisible(null), DISPLAY_MS);
+    return () => clearTimeout(timer);
+  }, [toast]);
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.key === "F8") {
+        event.preventDefault();
+        region.current?.focus();
+      }
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <section
+      ref={region}
+      aria-label="Notification"
+      tabIndex={-1}
+      className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-full max-w-sm flex-col outline-none"
+    >
+      <ol>
+        {visible ? (
+          <li
+            role="status"
+            aria-live="polite"
+            className={`pointer-events-auto rounded-xl border p-4 shadow-lg ${
+              visible.type === "error" ? "border-red-200 bg-red-50 text-red-900" : "border-slate-200 bg-white text-slate-900"
+            }`}
+          >
+            <div className="flex items-start justify-between gap-3">
+              <div>
+                <p className="font-semibold">{visible.title}</p>
+                {visible.description ? <p className="mt-1 text-sm opacity-90">{visible.description}</p> : null}
+              </div>
+              <button
+                type="button"
+                aria-label="Close notification"
+                className="rounded p-1 text-slate-500 hover:bg-slate-100"
+                onClick={() => setVisible(null)}
+              >
+                ×
+              </button>
+            </div>
+          </li>
+        ) : null}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
+import { prisma } from "./db.server.ts";
+import { getEnv } from "./env.server.ts";
+import { logger } from "./logger.server.ts";
+
+export type MailMessage = { to: string; subject: string; html: string; text: string; from?: string };
+
+const globalForMail = globalThis as unknown as { __medanimMail?: Transporter };
+
+function transport(): Transporter {
+  if (!globalForMail.__medanimMail) {
+    const env = getEnv();
+    globalForMail.__medanimMail = env.SMTP_URL
+      ? nodemailer.createTransport(env.SMTP_URL)
+      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  }
+  return globalForMail.__medanimMail;
+}
+
+/** For tests that point the app at another SMTP server. */
+export function resetMailTransport() {
+  globalForMail.__medanimMail = undefined;
+}
+
+export function outboxDir() {
+  return path.join(getEnv().DATA_DIR, "outbox");
+}
+
+/**
+ * Delivers one message: over SMTP when SMTP_URL is set, otherwise as an .eml file in
+ * DATA_DIR/outbox (the embedded default, readable by a developer and by the e2e tests).
+ */
+export async function deliver(message: MailMessage): Promise<void> {
+  const env = getEnv();
+  const info = await transport().sendMail({ from: message.from ?? env.MAIL_FROM, ...message });
+  if (!env.SMTP_URL) {
+    const dir = outboxDir();
+    await fs.promises.mkdir(dir, { recursive: true });
+    const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, "_");
+    const file = path.join(dir, `${Date.now()}-${safeTo}-${info.messageId.replace(/[^a-z0-9]/gi, "")}.eml`);
+    await fs.promises.writeFile(file, info.message as Buffer);
+    logger.info({ to: message.to, subject: message.subject, file }, "mail written to outbox");
+  }
+}
+
+const VARIABLE = /\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g;
+
+export function escapeHtml(value: string) {
+  return value
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}
+
+/** `{{name}}` substitution; values are escaped in HTML, missing ones become empty. */
+export function renderTemplate(source: string, variables: Record<string, string>, html: boolean) {
+  return source.replace(VARIABLE, (_, key: string) => {
+    const value = variables[key] ?? "";
+    return html ? escapeHtml(value) : value;
+  });
+}
+
+/** Plain text from HTML: script and style dropped, tags removed, whitespace collapsed. */
+export function htmlToText(html: string) {
+  return html
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, "")
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<\/(p|div|h[1-6]|li|tr)>/gi, "\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/[ \t]+/g, " ")
+    .replace(/\n\s*\n+/g, "\n\n")
+    .trim();
+}
+
+export type TemplatedEmail = {
+  template: string;
+  to: string;
+  variables: Record<string, string>;
+  userId?: string | null;
+};
+
+/**
+ * Renders a database template and sends it, recording an EmailLog row either way. Returns
+ * whether it was sent; a failure is logged, never thrown, so a mail outage cannot undo the
+ * action that triggered it.
+ */
+export async function sendTemplatedEmail({ template, to, variables, userId }: TemplatedEmail) {
+  const row = await prisma.emailTemplate.findUnique({
+    where: { name: template },
+    include: { senderAddress: true },
+  });
+  const platformName = await prisma.appSetting
+    .findUnique({ where: { key: "platform_name" } })
+    .then((s) => s?.value ?? "Medanim");
+  const vars = { platformName, appUrl: appUrl(), ...variables };
+  if (!row || !row.isActive) {
+    const errorMessage = `Email template "${template}" is missing or inactive`;
+    await prisma.emailLog.create({
+      data: { toEmail: to, subject: template, status: "failed", errorMessage, userId: userId ?? null },
+    });
+    logger.error({ template, to }, errorMessage);
+    return false;
+  }
+  const subject = renderTemplate(row.subject, vars, false);
+  const html = renderTemplate(row.htmlContent, vars, true);
+  const text = row.textContent ? renderTemplate(row.textContent, vars, false) : htmlToText(html);
+  const from = row.senderAddress?.isActive
+    ? `${row.senderAddress.name ?? platformName} <${row.senderAddress.address}>`
+    : undefined;
+  try {
+    await deliver({ to, subject, html, text, from });
+    await prisma.emailLog.create({
+      data: { toEmail: to, subject, status: "sent", templateId: row.id, userId: userId ?? null },
+    });
+    return true;
+  } catch (error) {
+    const errorMessage = error instanceof Error ? error.message : String(error);
+    await prisma.emailLog.create({
+      data: { toEmail: to, subject, status: "failed", errorMessage, templateId: row.id, userId: userId ?? null },
+    });
+    logger.error({ err: error, template, to }, "mail failed");
+    return false;
+  }
+}
+
+export function appUrl() {
+  return (getEnv().APP_URL ?? `http://localhost:${getEnv().PORT}`).replace(/\/$/, "");
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
+import { AuthError, issueTokens, verifyLogin } from "~/services/auth.server.ts";
+import { EmailSchema } from "~/validation/auth.ts";
+import type { Route } from "./+types/auth.login";
+
+// Any password length is checked against the hash: a short one is simply wrong.
+const LoginSchema = z.object({ email: EmailSchema, password: z.string({ error: "Password is required" }).min(1, "Password is required") });
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const { email, password } = await parseBody(request, LoginSchema);
+  try {
+    const user = await verifyLogin(email, password);
+    return { ...(await issueTokens(user.id)), user };
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    return apiError(error.status === 401 ? "Invalid email or password" : error.message, error.status);
+  }
+}

@@ -1,0 +1,25 @@
+import { data } from "react-router";
+import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
+import { AuthError, issueTokens, registerUser } from "~/services/auth.server.ts";
+import { sendVerificationEmail } from "~/services/verification.server.ts";
+import { SignUpSchema } from "~/validation/auth.ts";
+import type { Route } from "./+types/auth.register";
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const input = await parseBody(request, SignUpSchema);
+  try {
+    const user = await registerUser(input);
+    await sendVerificationEmail(user);
+    const tokens = await issueTokens(user.id);
+    return data(
+      { ...tokens, user, message: "Account created. Please check your email to verify your account." },
+      { status: 201 },
+    );
+  } catch (error) {
+    if (error instanceof AuthError) return apiError(error.message, error.status);
+    throw error;
+  }
+}

@@ -1,0 +1,201 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Button } from "~/components/ui/button.tsx";
+import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
+import { authenticator } from "~/lib/authenticator.server.ts";
+import { createSession } from "~/lib/session.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { AuthError, INVALID_CREDENTIALS, registerUser, requireAnonymous } from "~/services/auth.server.ts";
+import { sendVerificationEmail } from "~/services/verification.server.ts";
+import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth.ts";
+import type { Route } from "./+types/auth";
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign in | Medanim" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  // remix-auth's strategy consumes the body: conform reads a clone.
+  const formData = await request.clone().formData();
+  const intent = formData.get("intent") === "signup" ? "signup" : "signin";
+
+  if (intent === "signin") {
+    const submission = parseWithZod(formData, { schema: SignInSchema });
+    if (submission.status !== "success") {
+      return data({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    }
+    let user;
+    try {
+      user = await authenticator.authenticate("form", request);
+    } catch (error) {
+      const message = error instanceof AuthError ? error.message : INVALID_CREDENTIALS;
+      const status = error instanceof AuthError ? error.status : 401;
+      return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
+    }
+    return redirectWithToast(
+      safeRedirect(submission.value.redirectTo),
+      { title: "Welcome back!", description: "You have been successfully logged in." },
+      { headers: { "Set-Cookie": await createSession(user.id, request) } },
+    );
+  }
+
+  const submission = parseWithZod(formData, { schema: SignUpSchema });
+  if (submission.status !== "success") {
+    return data(
+      { intent, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) },
+      { status: 400 },
+    );
+  }
+  try {
+    const user = await registerUser(submission.value);
+    await sendVerificationEmail(user);
+    return redirectWithToast(
+      safeRedirect(submission.value.redirectTo),
+      { title: "Account Created!", description: "Please check your email to verify your account." },
+      { headers: { "Set-Cookie": await createSession(user.id, request) } },
+    );
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    return data(
+      {
+        intent,
+        result: submission.reply({
+          fieldErrors: error.field ? { [error.field]: [error.message] } : undefined,
+          formErrors: error.field ? undefined : [error.message],
+          hideFields: ["password", "confirmPassword"],
+        }),
+      },
+      { status: error.status },
+    );
+  }
+}
+
+export default function AuthScreen({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const mode = params.get("mode") === "signup" ? "signup" : "signin";
+  const redirectTo = params.get("redirectTo") ?? "";
+  const toggleParams = new URLSearchParams(params);
+  if (mode === "signup") toggleParams.delete("mode");
+  else toggleParams.set("mode", "signup");
+  // Toggling clears both forms' errors: each form only reads results of its own intent.
+  const lastResult = actionData?.intent === mode ? actionData.result : undefined;
+
+  return (
+    <main className="mx-auto max-w-md px-4 py-12">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="text-2xl font-bold">{mode === "signup" ? "Create your account" : "Sign in"}</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          {mode === "signup" ? "Already have an account? " : "New to Medanim? "}
+          <Link to={`/auth?${toggleParams}`} className="font-semibold text-brand-700 hover:underline">
+            {mode === "signup" ? "Sign in" : "Sign up"}
+          </Link>
+        </p>
+        {mode === "signup" ? (
+          <SignUpForm key="signup" lastResult={lastResult} redirectTo={redirectTo} />
+        ) : (
+          <SignInForm key="signin" lastResult={lastResult} redirectTo={redirectTo} />
+        )}
+        <p className="mt-6 text-center text-sm">
+          <Link to="/" className="text-slate-600 hover:underline">
+            Back to home
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+type FormProps = { lastResult: Route.ComponentProps["actionData"] extends infer A ? (A extends { result: infer R } ? R : undefined) : undefined; redirectTo: string };
+
+function useBusy(intent: string) {
+  const navigation = useNavigation();
+  return navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+}
+
+function SignInForm({ lastResult, redirectTo }: FormProps) {
+  const [form, fields] = useForm({
+    id: "signin",
+    lastResult,
+    constraint: getZodConstraint(SignInSchema),
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+  });
+  const busy = useBusy("signin");
+  return (
+    <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="signin" />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+      <Field
+        label="Password"
+        autoComplete="current-password"
+        errors={fields.password.errors}
+        {...getInputProps(fields.password, { type: "password" })}
+      />
+      <div className="text-right text-sm">
+        <Link to="/forgot-password" className="text-brand-700 hover:underline">
+          Forgot your password?
+        </Link>
+      </div>
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <Button type="submit" disabled={busy}>
+        {busy ? "Signing in..." : "Sign In"}
+      </Button>
+    </Form>
+  );
+}
+
+function SignUpForm({ lastResult, redirectTo }: FormProps) {
+  const [form, fields] = useForm({
+    id: "signup",
+    lastResult,
+    constraint: getZodConstraint(SignUpSchema),
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
+  });
+  const busy = useBusy("signup");
+  return (
+    <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="signup" />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <div className="grid grid-cols-2 gap-3">
+        <Field label="First name" autoComplete="given-name" errors={fields.firstName.errors} {...getInputProps(fields.firstName, { type: "text" })} />
+        <Field label="Last name" autoComplete="family-name" errors={fields.lastName.errors} {...getInputProps(fields.lastName, { type: "text" })} />
+      </div>
+      <Field label="Username" autoComplete="username" errors={fields.username.errors} {...getInputProps(fields.username, { type: "text" })} />
+      <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+      <Field label="Password" autoComplete="new-password" errors={fields.password.errors} {...getInputProps(fields.password, { type: "password" })} />
+      <Field
+        label="Confirm password"
+        autoComplete="new-password"
+        errors={fields.confirmPassword.errors}
+        {...getInputProps(fields.confirmPassword, { type: "password" })}
+      />
+      <CheckboxField
+        label={
+          <>
+            I agree to the{" "}
+            <Link to="/terms-of-service" className="text-brand-700 underline">
+              Terms of Service
+            </Link>{" "}
+            and{" "}
+            <Link to="/privacy-policy" className="text-brand-700 underline">
+              Privacy Policy
+            </Link>
+          </>
+        }
+        errors={fields.agreeToTerms.errors}
+        {...getInputProps(fields.agreeToTerms, { type: "checkbox" })}
+      />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <Button type="submit" disabled={busy}>
+        {busy ? "Creating account..." : "Create Account"}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,244 @@
+import crypto from "node:crypto";
+import * as jose from "jose";
+import { data, redirect } from "react-router";
+import { burnPasswordCheck, createOpaqueToken, hashPassword, hashToken, verifyPassword } from "~/lib/crypto.server.ts";
+import { prisma } from "~/lib/db.server.ts";
+import { getEnv } from "~/lib/env.server.ts";
+import { getSessionId } from "~/lib/session.server.ts";
+import { Prisma } from "~/generated/prisma/client.ts";
+import type { SignUpInput } from "~/validation/auth.ts";
+
+/** The user as the app and the /api contract show it: never the password hash. */
+export const publicUserSelect = {
+  id: true,
+  email: true,
+  username: true,
+  firstName: true,
+  lastName: true,
+  role: true,
+  accountType: true,
+  isActive: true,
+  isEmailVerified: true,
+  createdAt: true,
+} satisfies Prisma.UserSelect;
+
+export type PublicUser = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
+
+export class AuthError extends Error {
+  constructor(
+    message: string,
+    public status = 400,
+    public field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const INVALID_CREDENTIALS = "Invalid email or password. Please try again.";
+export const ACCOUNT_BLOCKED = "Your account has been blocked. Please contact support.";
+
+export async function registerUser(input: SignUpInput): Promise<PublicUser> {
+  const email = input.email.trim().toLowerCase();
+  const username = input.username.trim();
+  const clash = await prisma.user.findFirst({
+    where: { OR: [{ email }, { username: { equals: username, mode: "insensitive" } }] },
+    select: { email: true },
+  });
+  if (clash) {
+    throw clash.email === email
+      ? new AuthError("An account with this email already exists", 409, "email")
+      : new AuthError("This username is already taken", 409, "username");
+  }
+  const password = await hashPassword(input.password);
+  try {
+    return await prisma.user.create({
+      data: {
+        email,
+        username,
+        password,
+        firstName: input.firstName.trim(),
+        lastName: input.lastName.trim(),
+        termsAcceptedAt: new Date(),
+        notificationPreferences: { create: {} },
+      },
+      select: publicUserSelect,
+    });
+  } catch (error) {
+    // Two sign-ups racing for the same address or username.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw new AuthError("An account with this email or username already exists", 409, "email");
+    }
+    throw error;
+  }
+}
+
+/** The user for these credentials; the same message whichever part was wrong. */
+export async function verifyLogin(emailInput: string, password: string): Promise<PublicUser> {
+  const email = emailInput.trim().toLowerCase();
+  const user = await prisma.user.findUnique({ where: { email }, select: { ...publicUserSelect, password: true } });
+  if (!user) {
+    await burnPasswordCheck(password);
+    throw new AuthError(INVALID_CREDENTIALS, 401);
+  }
+  if (!(await verifyPassword(user.password, password))) throw new AuthError(INVALID_CREDENTIALS, 401);
+  if (!user.isActive) throw new AuthError(ACCOUNT_BLOCKED, 403);
+  const { password: _, ...publicUser } = user;
+  return publicUser;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access and refresh tokens for /api clients.
+
+const ACCESS_TTL_SECONDS = 15 * 60;
+const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const AUDIENCE = "medanim-api";
+const ISSUER = "medanim";
+
+function jwtKey() {
+  return new TextEncoder().encode(getEnv().JWT_SECRET);
+}
+
+export async function issueTokens(userId: string, familyId: string = crypto.randomUUID()) {
+  const accessToken = await new jose.SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(userId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${ACCESS_TTL_SECONDS}s`)
+    .setJti(crypto.randomUUID())
+    .sign(jwtKey());
+  const { token: refreshToken, tokenHash } = createOpaqueToken();
+  await prisma.refreshToken.create({
+    data: { userId, tokenHash, familyId, expiresAt: new Date(Date.now() + REFRESH_TTL_MS) },
+  });
+  return { accessToken, refreshToken };
+}
+
+export async function verifyAccessToken(token: string): Promise<string | null> {
+  try {
+    const { payload } = await jose.jwtVerify(token, jwtKey(), {
+      algorithms: ["HS256"],
+      audience: AUDIENCE,
+      issuer: ISSUER,
+    });
+    return typeof payload.sub === "string" ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+export const INVALID_REFRESH = "Invalid or expired refresh token";
+
+/**
+ * Rotation: each refresh token works once. Presenting one that was already rotated means it
+ * leaked, so the whole family (every token descended from the same sign-in) is revoked.
+ */
+export async function rotateRefreshToken(token: string) {
+  const tokenHash = hashToken(token);
+  return prisma.$transaction(async (tx) => {
+    const row = await tx.refreshToken.findUnique({ where: { tokenHash }, include: { user: true } });
+    if (!row) throw new AuthError(INVALID_REFRESH, 401);
+    if (row.rotatedAt || row.revokedAt) {
+      await tx.refreshToken.updateMany({
+        where: { familyId: row.familyId, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
+      throw new AuthError(INVALID_REFRESH, 401);
+    }
+    if (row.expiresAt < new Date() || !row.user.isActive) throw new AuthError(INVALID_REFRESH, 401);
+    // Conditional update: of two concurrent refreshes with the same token only one wins.
+    const claimed = await tx.refreshToken.updateMany({
+      where: { id: row.id, rotatedAt: null },
+      data: { rotatedAt: new Date() },
+    });
+    if (claimed.count !== 1) throw new AuthError(INVALID_REFRESH, 401);
+    return row;
+  }).then((row) => issueTokens(row.userId, row.familyId));
+}
+
+export async function revokeRefreshToken(token: string) {
+  await prisma.refreshToken.updateMany({
+    where: { tokenHash: hashToken(token), revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+}
+
+/** Ends every way the user is signed in (after a password reset, a block). */
+export async function endAllSessions(userId: string, tx: Prisma.TransactionClient = prisma) {
+  await tx.session.deleteMany({ where: { userId } });
+  await tx.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+export async function purgeExpiredCredentials(now = new Date()) {
+  const [sessions, refresh, oneTime] = await prisma.$transaction([
+    prisma.session.deleteMany({ where: { expiresAt: { lt: now } } }),
+    prisma.refreshToken.deleteMany({ where: { expiresAt: { lt: now } } }),
+    prisma.oneTimeToken.deleteMany({ where: { OR: [{ expiresAt: { lt: now } }, { usedAt: { not: null } }] } }),
+  ]);
+  return { sessions: sessions.count, refreshTokens: refresh.count, oneTimeTokens: oneTime.count };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Guards. One requireUser for browser routes and /api alike: a session cookie or a bearer token.
+
+function isApiRequest(request: Request) {
+  return new URL(request.url).pathname.startsWith("/api/");
+}
+
+function bearerToken(request: Request) {
+  const header = request.headers.get("Authorization");
+  const match = header?.match(/^Bearer\s+(.+)$/i);
+  return match?.[1]?.trim() || null;
+}
+
+const userCache = new WeakMap<Request, Promise<PublicUser | null>>();
+
+/** The signed-in user or null. Memoised per request: root and route loaders share one lookup. */
+export function getUser(request: Request): Promise<PublicUser | null> {
+  let pending = userCache.get(request);
+  if (!pending) {
+    pending = lookUpUser(request);
+    userCache.set(request, pending);
+  }
+  return pending;
+}
+
+async function lookUpUser(request: Request): Promise<PublicUser | null> {
+  const bearer = bearerToken(request);
+  if (bearer) {
+    const userId = await verifyAccessToken(bearer);
+    if (!userId) return null;
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: publicUserSelect });
+    return user?.isActive ? user : null;
+  }
+  const sessionId = await getSessionId(request);
+  if (!sessionId) return null;
+  const session = await prisma.session.findUnique({
+    where: { id: sessionId },
+    select: { expiresAt: true, user: { select: publicUserSelect } },
+  });
+  if (!session || session.expiresAt < new Date() || !session.user.isActive) return null;
+  return session.user;
+}
+
+export async function requireUser(request: Request): Promise<PublicUser> {
+  const user = await getUser(request);
+  if (user) return user;
+  if (isApiRequest(request)) throw data({ message: "Authentication required" }, { status: 401 });
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  throw redirect(`/auth?redirectTo=${encodeURIComponent(redirectTo)}`);
+}
+
+export async function requireAdmin(request: Request): Promise<PublicUser> {
+  const user = await requireUser(request);
+  if (user.role === "admin") return user;
+  if (isApiRequest(request)) throw data({ message: "Admin access required" }, { status: 403 });
+  // The spec sends non-admins home.
+  throw redirect("/");
+}
+
+export async function requireAnonymous(request: Request) {
+  if (await getUser(request)) throw redirect("/dashboard");
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+// Messages are the spec's, word for word (public-and-user-side.md section 5).
+export const EmailSchema = z.string({ error: "Invalid email address" }).trim().email("Invalid email address").max(254, "Invalid email address");
+export const PasswordSchema = z
+  .string({ error: "Password must be at least 6 characters" })
+  .min(6, "Password must be at least 6 characters")
+  .max(200, "Password must be at most 200 characters");
+
+export const SignInSchema = z.object({
+  email: EmailSchema,
+  password: PasswordSchema,
+  redirectTo: z.string().optional(),
+});
+
+export const NameSchema = (label: string) =>
+  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(100, `${label} must be at most 100 characters`);
+
+export const UsernameSchema = z
+  .string({ error: "Username must be at least 3 characters" })
+  .trim()
+  .min(3, "Username must be at least 3 characters")
+  .max(30, "Username must be at most 30 characters")
+  .regex(/^[a-zA-Z0-9_.-]+$/, "Username may contain only letters, digits, dots, dashes and underscores");
+
+export const SignUpSchema = z
+  .object({
+    firstName: NameSchema("First name"),
+    lastName: NameSchema("Last name"),
+    username: UsernameSchema,
+    email: EmailSchema,
+    password: PasswordSchema,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+    // A checkbox posts "on"; JSON clients send true.
+    agreeToTerms: z.preprocess(
+      (v) => v === true || v === "on" || v === "true",
+      z.literal(true, { error: "You must agree to the Terms of Service and Privacy Policy" }),
+    ),
+    redirectTo: z.string().optional(),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+  });
+
+export type SignUpInput = z.infer<typeof SignUpSchema>;
+
+export const RefreshSchema = z.object({
+  refreshToken: z.string({ error: "Refresh token is required" }).min(1, "Refresh token is required"),
+});
+
+/** Only same-site paths: an open redirect would let a link send a signed-in user anywhere. */
+export function safeRedirect(to: unknown, fallback = "/dashboard") {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}

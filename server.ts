@@ -1,0 +1,172 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { pinoHttp } from "pino-http";
+import type { ServerBuild } from "react-router";
+import { getDb } from "./app/lib/db.server.ts";
+import { getEnv } from "./app/lib/env.server.ts";
+import { logger } from "./app/lib/logger.server.ts";
+import { csrfGuard } from "./app/lib/csrf.server.ts";
+import { mediaRouter } from "./app/lib/media-router.server.ts";
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Headers every response carries; the CSP is enforced, with a fresh nonce per response. */
+function securityHeaders(mode: "production" | "development") {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const nonce = crypto.randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    const dev = mode === "development";
+    const csp = [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob: https:",
+      "media-src 'self' blob: https:",
+      `connect-src 'self'${dev ? " ws: wss:" : ""} https://api.stripe.com`,
+      "frame-src https://js.stripe.com https://hooks.stripe.com",
+      "font-src 'self' data:",
+      "form-action 'self' https://checkout.stripe.com",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join("; ");
+    res.setHeader("Content-Security-Policy", csp);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")");
+    if (!dev) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  };
+}
+
+/**
+ * JSON, form and text bodies are capped at 1 MB (413 beyond). The router reads the request
+ * stream itself, so the cap is checked on the declared length; such bodies must declare one.
+ * File uploads have their own, larger, per-kind limits in the media router.
+ */
+function bodyLimit(req: Request, res: Response, next: NextFunction) {
+  if (req.method === "GET" || req.method === "HEAD") return next();
+  const type = req.headers["content-type"] ?? "";
+  if (type.startsWith("multipart/form-data") || req.path.startsWith("/objects/") || req.path.startsWith("/api/webhooks/")) {
+    return next();
+  }
+  const length = req.headers["content-length"];
+  if (length === undefined) {
+    if (req.headers["transfer-encoding"]) {
+      res.status(411).json({ message: "A Content-Length header is required" });
+      return;
+    }
+    return next();
+  }
+  if (Number(length) > BODY_LIMIT_BYTES) {
+    res.status(413).json({ message: "Request body must be at most 1 MB" });
+    return;
+  }
+  next();
+}
+
+async function loadBuildHandler(mode: "production" | "development", app: express.Express) {
+  if (mode === "production") {
+    const buildPath = path.resolve("build/server/index.js");
+    const build = (await import(buildPath)) as ServerBuild;
+    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+    return createRequestHandler({ build, mode, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }) });
+  }
+  const vite = await import("vite").then((m) =>
+    m.createServer({ server: { middlewareMode: true }, appType: "custom" }),
+  );
+  // React Router's dev server installs a SIGTERM handler that exits at once: ours closes the DB.
+  process.removeAllListeners("SIGTERM");
+  app.use(vite.middlewares);
+  return createRequestHandler({
+    build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    mode,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }),
+  });
+}
+
+export async function createApp(mode: "production" | "development") {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", 1);
+  app.use(
+    pinoHttp({
+      logger,
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url?.startsWith("/assets/") === true },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+    }),
+  );
+  // Media is streamed as is: compressing video breaks byte ranges and gains nothing.
+  app.use(compression({ filter: (req, res) => !req.path.startsWith("/objects/") && compression.filter(req, res) }));
+  app.use(securityHeaders(mode));
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await getDb().ping();
+      res.set("Cache-Control", "no-store").json({ status: "ok" });
+    } catch (error) {
+      logger.error({ err: error }, "health check failed");
+      res.status(503).set("Cache-Control", "no-store").json({ status: "error" });
+    }
+  });
+
+  app.use(bodyLimit);
+  app.use(csrfGuard);
+  app.use(mediaRouter());
+  app.all("/{*splat}", await loadBuildHandler(mode, app));
+  return app;
+}
+
+/** Starts listening; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the DB. */
+export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_ENV === "production" ? "production" : "development" } = {}) {
+  const app = await createApp(mode as "production" | "development");
+  const server = http.createServer(app);
+  // Above common load balancers' 60 s idle timeout, so they never reuse a closed connection.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve) => server.listen(port, resolve));
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      logger.error("in-flight requests did not finish in 25 s; closing anyway");
+      server.closeAllConnections();
+    }, 25_000);
+    force.unref();
+    server.close(async () => {
+      clearTimeout(force);
+      await getDb().close().catch((error) => logger.error({ err: error }, "closing the database failed"));
+      logger.info("stopped");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  return server;
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("server.ts")) {
+  try {
+    const env = getEnv();
+    const db = getDb();
+    const applied = await db.migrate();
+    if (applied.length) logger.info({ applied }, "migrations applied");
+    await startServer();
+    logger.info(`Medanim listening on http://localhost:${env.PORT}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    await getDb().close().catch(() => {});
+    process.exit(1);
+  }
+}
