@@ -73,10 +73,11 @@ function bodyLimit(req: Request, res: Response, next: NextFunction) {
 
 async function loadBuildHandler(mode: "production" | "development", app: express.Express) {
   if (mode === "production") {
-    const buildPath = path.resolve("build/server/index.js");
-    const build = (await import(buildPath)) as ServerBuild;
-    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+    const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+    const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+    // Hashed file names: a year, immutable. Anything else in build/client: an hour.
+    app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
     return createRequestHandler({ build, mode, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }) });
   }
   const vite = await import("vite").then((m) =>
@@ -156,17 +157,16 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   return server;
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("server.ts")) {
+// `npm run serve` (or `tsx server.ts`): migrate, then serve. `npm start` adds the build and seed.
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   try {
     const env = getEnv();
-    const db = getDb();
-    const applied = await db.migrate();
+    const applied = await getDb().migrate();
     if (applied.length) logger.info({ applied }, "migrations applied");
     await startServer();
     logger.info(`Medanim listening on http://localhost:${env.PORT}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
-    await getDb().close().catch(() => {});
     process.exit(1);
   }
 }

@@ -46,7 +46,8 @@ export async function deliver(message: MailMessage): Promise<void> {
   }
 }
 
-const VARIABLE = /\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g;
+// {{name}} is escaped in HTML; {{{name}}} inserts trusted, already-sanitised HTML as is.
+const VARIABLE = /\{\{(\{?)\s*([a-zA-Z0-9_]+)\s*\}?\}\}/g;
 
 export function escapeHtml(value: string) {
   return value
@@ -59,9 +60,9 @@ export function escapeHtml(value: string) {
 
 /** `{{name}}` substitution; values are escaped in HTML, missing ones become empty. */
 export function renderTemplate(source: string, variables: Record<string, string>, html: boolean) {
-  return source.replace(VARIABLE, (_, key: string) => {
+  return source.replace(VARIABLE, (_, raw: string, key: string) => {
     const value = variables[key] ?? "";
-    return html ? escapeHtml(value) : value;
+    return html && !raw ? escapeHtml(value) : value;
   });
 }
 

@@ -136,25 +136,27 @@ export const INVALID_REFRESH = "Invalid or expired refresh token";
  */
 export async function rotateRefreshToken(token: string) {
   const tokenHash = hashToken(token);
-  return prisma.$transaction(async (tx) => {
+  const outcome = await prisma.$transaction(async (tx) => {
     const row = await tx.refreshToken.findUnique({ where: { tokenHash }, include: { user: true } });
-    if (!row) throw new AuthError(INVALID_REFRESH, 401);
-    if (row.rotatedAt || row.revokedAt) {
-      await tx.refreshToken.updateMany({
-        where: { familyId: row.familyId, revokedAt: null },
-        data: { revokedAt: new Date() },
-      });
-      throw new AuthError(INVALID_REFRESH, 401);
-    }
-    if (row.expiresAt < new Date() || !row.user.isActive) throw new AuthError(INVALID_REFRESH, 401);
+    if (!row) return { ok: false as const };
+    if (row.rotatedAt || row.revokedAt) return { ok: false as const, reusedFamily: row.familyId };
+    if (row.expiresAt < new Date() || !row.user.isActive) return { ok: false as const };
     // Conditional update: of two concurrent refreshes with the same token only one wins.
     const claimed = await tx.refreshToken.updateMany({
-      where: { id: row.id, rotatedAt: null },
+      where: { id: row.id, rotatedAt: null, revokedAt: null },
       data: { rotatedAt: new Date() },
     });
-    if (claimed.count !== 1) throw new AuthError(INVALID_REFRESH, 401);
-    return row;
-  }).then((row) => issueTokens(row.userId, row.familyId));
+    return claimed.count === 1 ? { ok: true as const, row } : { ok: false as const, reusedFamily: row.familyId };
+  });
+  if (outcome.ok) return issueTokens(outcome.row.userId, outcome.row.familyId);
+  // Revoked outside the transaction above, which only reads: the revocation must persist.
+  if (outcome.reusedFamily) {
+    await prisma.refreshToken.updateMany({
+      where: { familyId: outcome.reusedFamily, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+  }
+  throw new AuthError(INVALID_REFRESH, 401);
 }
 
 export async function revokeRefreshToken(token: string) {

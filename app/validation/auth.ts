@@ -41,6 +41,11 @@ export const SignUpSchema = z
   .refine((v) => v.password === v.confirmPassword, {
     message: "Passwords don't match",
     path: ["confirmPassword"],
+    // Checked even when other fields are invalid, so every message shows at once.
+    when: ({ value }) => {
+      const v = value as { password?: unknown; confirmPassword?: unknown };
+      return typeof v.password === "string" && typeof v.confirmPassword === "string";
+    },
   });
 
 export type SignUpInput = z.infer<typeof SignUpSchema>;

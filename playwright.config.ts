@@ -1,0 +1,55 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// The production build on its own port and its own data directory, never the developer's.
+const PORT = Number(process.env.E2E_PORT ?? 3199);
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: { baseURL: `http://localhost:${PORT}`, trace: "retain-on-failure" },
+  projects: [
+    { name: "no-js", use: { ...chromium, javaScriptEnabled: false } },
+    { name: "js", use: { ...chromium, javaScriptEnabled: true } },
+  ],
+  webServer: {
+    command: `rm -rf ${E2E_DATA_DIR} && tsx scripts/start.ts --no-build`,
+    url: `http://localhost:${PORT}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: E2E_DATA_DIR,
+      NODE_ENV: "production",
+      APP_URL: `http://localhost:${PORT}`,
+      SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+      JWT_SECRET: "e2e-jwt-secret-0123456789abcdef0123456789",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+      SMTP_URL: "",
+    },
+  },
+});

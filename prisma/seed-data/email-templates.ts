@@ -1,0 +1,87 @@
+import type { PrismaClient } from "~/generated/prisma/client.ts";
+
+type TemplateSeed = { name: string; subject: string; htmlContent: string; variables: string[] };
+
+const wrap = (body: string) =>
+  `<div style="font-family:Arial,sans-serif;max-width:560px;margin:0 auto;color:#0f172a">${body}<p style="color:#64748b;font-size:12px;margin-top:32px">{{platformName}} · Doctor-verified medical animations</p></div>`;
+
+// The mails the product sends. Templates are rows the admin can edit; the code only names them.
+export const EMAIL_TEMPLATES: TemplateSeed[] = [
+  {
+    name: "email_verification",
+    subject: "Verify your email for {{platformName}}",
+    htmlContent: wrap(
+      `<h1>Welcome, {{firstName}}!</h1><p>Please confirm your email address to finish setting up your account.</p><p><a href="{{verificationUrl}}">Verify my email</a></p><p>Or paste this link into your browser: {{verificationUrl}}</p><p>The link is valid for 24 hours.</p>`,
+    ),
+    variables: ["firstName", "verificationUrl"],
+  },
+  {
+    name: "password_reset",
+    subject: "Reset your {{platformName}} password",
+    htmlContent: wrap(
+      `<h1>Reset your password</h1><p>Hello {{firstName}}, we received a request to reset your password.</p><p><a href="{{resetUrl}}">Choose a new password</a></p><p>Or paste this link into your browser: {{resetUrl}}</p><p>The link is valid for 1 hour. If you did not ask for it, you can ignore this message.</p>`,
+    ),
+    variables: ["firstName", "resetUrl"],
+  },
+  {
+    name: "email_change",
+    subject: "Confirm your new email address for {{platformName}}",
+    htmlContent: wrap(
+      `<h1>Confirm your new address</h1><p>Hello {{firstName}}, your account's email address was changed to this one.</p><p><a href="{{verificationUrl}}">Verify this address</a></p><p>Or paste this link into your browser: {{verificationUrl}}</p>`,
+    ),
+    variables: ["firstName", "verificationUrl"],
+  },
+  {
+    name: "welcome",
+    subject: "Welcome to {{platformName}}",
+    htmlContent: wrap(
+      `<h1>Welcome, {{firstName}}!</h1><p>Your email is verified. Browse the library of doctor-verified animations at <a href="{{appUrl}}">{{appUrl}}</a>.</p>`,
+    ),
+    variables: ["firstName"],
+  },
+  {
+    name: "purchase_receipt",
+    subject: "Your {{platformName}} receipt: {{description}}",
+    htmlContent: wrap(
+      `<h1>Thank you for your purchase</h1><p>Hello {{firstName}},</p><p>We received your payment of <strong>{{amount}}</strong> for <strong>{{description}}</strong>.</p><p>Access runs until {{endDate}}. You can see your billing history at <a href="{{appUrl}}/billing">{{appUrl}}/billing</a>.</p><p>Refunds are available within 30 days of purchase.</p>`,
+    ),
+    variables: ["firstName", "amount", "description", "endDate"],
+  },
+  {
+    name: "refund_request_received",
+    subject: "We received your refund request",
+    htmlContent: wrap(
+      `<h1>Refund request received</h1><p>Hello {{firstName}},</p><p>We received your refund request for <strong>{{description}}</strong> ({{amount}}). Our team reviews requests within 3-5 business days; an approved refund reaches your payment method within 7-10 business days.</p>`,
+    ),
+    variables: ["firstName", "description", "amount"],
+  },
+  {
+    name: "refund_decision",
+    subject: "Your refund request was {{decision}}",
+    htmlContent: wrap(
+      `<h1>Refund request {{decision}}</h1><p>Hello {{firstName}},</p><p>Your refund request for <strong>{{description}}</strong> ({{amount}}) was {{decision}}.</p><p>Notes from our team: {{adminNotes}}</p>`,
+    ),
+    variables: ["firstName", "description", "amount", "decision", "adminNotes"],
+  },
+  {
+    name: "contact_message",
+    subject: "[Contact] {{subject}}",
+    htmlContent: wrap(
+      `<h1>New contact message</h1><p><strong>From:</strong> {{name}} &lt;{{email}}&gt;</p><p><strong>Category:</strong> {{category}}</p><p><strong>Subject:</strong> {{subject}}</p><p>{{message}}</p>`,
+    ),
+    variables: ["name", "email", "category", "subject", "message"],
+  },
+  {
+    name: "bulk_email",
+    subject: "{{subject}}",
+    htmlContent: wrap(`{{{content}}}`),
+    variables: ["subject", "content"],
+  },
+];
+
+/** Creates the templates that are missing; an admin's edits to existing ones are kept. */
+export async function seedEmailTemplates(prisma: PrismaClient) {
+  for (const template of EMAIL_TEMPLATES) {
+    await prisma.emailTemplate.upsert({ where: { name: template.name }, update: {}, create: template });
+  }
+}
