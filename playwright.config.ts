@@ -48,6 +48,7 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       JWT_SECRET: "e2e-jwt-secret-0123456789abcdef0123456789",
       LOG_LEVEL: "warn",
+      SIGNUPS_PER_HOUR: "1000",
       DATABASE_URL: "",
       SMTP_URL: "",
     },

@@ -11,6 +11,8 @@ import { getEnv } from "./app/lib/env.server.ts";
 import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
 import { mediaRouter } from "./app/lib/media-router.server.ts";
+import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
+import { purgeExpiredCredentials } from "./app/services/auth.server.ts";
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -78,7 +80,7 @@ async function loadBuildHandler(mode: "production" | "development", app: express
     // Hashed file names: a year, immutable. Anything else in build/client: an hour.
     app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
-    return createRequestHandler({ build, mode, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }) });
+    return createRequestHandler({ build, mode, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip }) });
   }
   const vite = await import("vite").then((m) =>
     m.createServer({ server: { middlewareMode: true }, appType: "custom" }),
@@ -89,11 +91,14 @@ async function loadBuildHandler(mode: "production" | "development", app: express
   return createRequestHandler({
     build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
     mode,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }),
+    getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip }),
   });
 }
 
-export async function createApp(mode: "production" | "development") {
+type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+
+/** The Express app. Tests pass their own final handler instead of the React Router build. */
+export async function createApp(mode: "production" | "development", finalHandler?: Handler) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", 1);
@@ -121,7 +126,7 @@ export async function createApp(mode: "production" | "development") {
   app.use(bodyLimit);
   app.use(csrfGuard);
   app.use(mediaRouter());
-  app.all("/{*splat}", await loadBuildHandler(mode, app));
+  app.all("/{*splat}", finalHandler ?? (await loadBuildHandler(mode, app)));
   return app;
 }
 
@@ -134,10 +139,24 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, resolve));
 
+  // Expired sessions, tokens and rate-limit counters are deleted, not only ignored.
+  const purge = async () => {
+    try {
+      const [credentials, limits] = await Promise.all([purgeExpiredCredentials(), purgeRateLimits()]);
+      logger.info({ ...credentials, rateLimits: limits }, "purged expired rows");
+    } catch (error) {
+      logger.error({ err: error }, "purge failed");
+    }
+  };
+  void purge();
+  const purgeTimer = setInterval(purge, 60 * 60 * 1000);
+  purgeTimer.unref();
+
   let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
+    clearInterval(purgeTimer);
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => {
       logger.error("in-flight requests did not finish in 25 s; closing anyway");

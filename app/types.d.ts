@@ -3,5 +3,6 @@ import "react-router";
 declare module "react-router" {
   interface AppLoadContext {
     cspNonce: string;
+    clientIp?: string;
   }
 }

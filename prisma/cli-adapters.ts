@@ -48,16 +48,30 @@ export function pgliteCliAdapter(client: PGlite): SqlMigrationAwareDriverAdapter
 }
 
 // OID 18 is "char", OID 19 is name: the schema engine's introspection selects both and
-// @prisma/adapter-pg 6.19.3 cannot deserialize them. Reading them as text is exact.
-const TEXT_LIKE_OIDS = [18, 19];
+// @prisma/adapter-pg 6.19.3 has no column type for them ("Column type 'name' could not be
+// deserialized"). Their text form is exact, so they are reported as text (OID 25).
+const TEXT_LIKE_OIDS = new Set([18, 19]);
+const TEXT_OID = 25;
 
-export function textTypes(): pg.CustomTypesConfig {
-  return {
-    getTypeParser(oid: number, format?: "text" | "binary") {
-      if (TEXT_LIKE_OIDS.includes(oid)) return (value: string) => value;
-      return pg.types.getTypeParser(oid, format as "text");
-    },
-  } as pg.CustomTypesConfig;
+type QueryResult = { fields?: Array<{ dataTypeID: number }> };
+// A multi-statement script answers one result per statement.
+type PerformIO = (query: SqlQuery) => Promise<QueryResult | QueryResult[]>;
+
+export function readNameColumnsAsText<T extends object>(queryable: T): T {
+  const target = queryable as T & { performIO: PerformIO; startTransaction?: (...args: unknown[]) => Promise<object> };
+  const performIO = target.performIO.bind(target);
+  target.performIO = async (query) => {
+    const result = await performIO(query);
+    for (const one of [result].flat()) {
+      for (const field of one?.fields ?? []) if (TEXT_LIKE_OIDS.has(field.dataTypeID)) field.dataTypeID = TEXT_OID;
+    }
+    return result;
+  };
+  if (target.startTransaction) {
+    const startTransaction = target.startTransaction.bind(target);
+    target.startTransaction = async (...args) => readNameColumnsAsText(await startTransaction(...args));
+  }
+  return queryable;
 }
 
 /**
@@ -66,12 +80,12 @@ export function textTypes(): pg.CustomTypesConfig {
  * created and dropped around each use.
  */
 export function postgresCliAdapter(url: string): SqlMigrationAwareDriverAdapterFactory {
-  const poolOptions = { connectionString: url, allowExitOnIdle: true, types: textTypes() };
+  const poolOptions = { connectionString: url, allowExitOnIdle: true };
   const main = new PrismaPg(poolOptions);
   return {
     provider: main.provider,
     adapterName: main.adapterName,
-    connect: () => main.connect(),
+    connect: async () => readNameColumnsAsText(await main.connect()),
     async connectToShadowDb() {
       const shadowName = `prisma_shadow_${process.pid}_${Date.now()}`;
       const admin = new pg.Client({ connectionString: url });
@@ -80,7 +94,7 @@ export function postgresCliAdapter(url: string): SqlMigrationAwareDriverAdapterF
       await admin.end();
       const shadowUrl = new URL(url);
       shadowUrl.pathname = `/${shadowName}`;
-      const adapter = await new PrismaPg({ ...poolOptions, connectionString: shadowUrl.toString() }).connect();
+      const adapter = readNameColumnsAsText(await new PrismaPg({ ...poolOptions, connectionString: shadowUrl.toString() }).connect());
       const dispose = adapter.dispose.bind(adapter);
       return Object.assign(adapter, {
         async dispose() {

@@ -2,8 +2,9 @@ import { data } from "react-router";
 import type { z } from "zod";
 
 /** The /api error shape: `{ message }` with the right status, plus field errors when useful. */
-export function apiError(message: string, status: number, extra?: Record<string, unknown>) {
-  return data({ message, ...extra }, { status });
+export function apiError(message: string, status: number, extra?: Record<string, unknown>, retryAfterSeconds?: number) {
+  const headers = retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : undefined;
+  return data({ message, ...extra }, { status, headers });
 }
 
 /**

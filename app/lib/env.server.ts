@@ -29,6 +29,9 @@ const EnvSchema = z.object({
     .transform((v) => v === "true" || v === "1"),
   FFMPEG_PATH: z.string().default("ffmpeg"),
   MAX_DOWNLOAD_FILE_MB: z.coerce.number().int().positive().default(2048),
+  MAX_VIDEO_FILE_MB: z.coerce.number().int().positive().default(2048),
+  // Sign-ups allowed per client address per hour (sign-in is limited per address and e-mail).
+  SIGNUPS_PER_HOUR: z.coerce.number().int().positive().default(20),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
+import { clientAddress, consumeRateLimit, SIGN_IN_RULE, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
 import { AuthError, issueTokens, verifyLogin } from "~/services/auth.server.ts";
 import { EmailSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth.login";
@@ -9,9 +10,13 @@ const LoginSchema = z.object({ email: EmailSchema, password: z.string({ error: "
 
 export const loader = () => methodNotAllowed(["POST"]);
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const { email, password } = await parseBody(request, LoginSchema);
+  const limit = await consumeRateLimit(`signin:${clientAddress(context)}:${email.toLowerCase()}`, SIGN_IN_RULE);
+  if (!limit.allowed) {
+    return apiError(tooManyAttemptsMessage(limit.retryAfterSeconds), 429, undefined, limit.retryAfterSeconds);
+  }
   try {
     const user = await verifyLogin(email, password);
     return { ...(await issueTokens(user.id)), user };

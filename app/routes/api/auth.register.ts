@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
+import { clientAddress, consumeRateLimit, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
 import { AuthError, issueTokens, registerUser } from "~/services/auth.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { SignUpSchema } from "~/validation/auth.ts";
@@ -7,9 +8,13 @@ import type { Route } from "./+types/auth.register";
 
 export const loader = () => methodNotAllowed(["POST"]);
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const input = await parseBody(request, SignUpSchema);
+  const limit = await consumeRateLimit(`signup:${clientAddress(context)}`, signUpRule());
+  if (!limit.allowed) {
+    return apiError(tooManyAttemptsMessage(limit.retryAfterSeconds), 429, undefined, limit.retryAfterSeconds);
+  }
   try {
     const user = await registerUser(input);
     await sendVerificationEmail(user);

@@ -4,6 +4,7 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { Button } from "~/components/ui/button.tsx";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { authenticator } from "~/lib/authenticator.server.ts";
+import { clientAddress, consumeRateLimit, SIGN_IN_RULE, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
 import { createSession } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { AuthError, INVALID_CREDENTIALS, registerUser, requireAnonymous } from "~/services/auth.server.ts";
@@ -18,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request);
   // remix-auth's strategy consumes the body: conform reads a clone.
   const formData = await request.clone().formData();
@@ -28,6 +29,14 @@ export async function action({ request }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: SignInSchema });
     if (submission.status !== "success") {
       return data({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    }
+    const limit = await consumeRateLimit(
+      `signin:${clientAddress(context)}:${submission.value.email.toLowerCase()}`,
+      SIGN_IN_RULE,
+    );
+    if (!limit.allowed) {
+      const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
+      return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status: 429 });
     }
     let user;
     try {
@@ -50,6 +59,11 @@ export async function action({ request }: Route.ActionArgs) {
       { intent, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) },
       { status: 400 },
     );
+  }
+  const limit = await consumeRateLimit(`signup:${clientAddress(context)}`, signUpRule());
+  if (!limit.allowed) {
+    const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
+    return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password", "confirmPassword"] }) }, { status: 429 });
   }
   try {
     const user = await registerUser(submission.value);

@@ -1,0 +1,40 @@
+import { prisma } from "./db.server.ts";
+import { getEnv } from "./env.server.ts";
+
+export type RateLimitRule = { limit: number; windowMs: number };
+
+/**
+ * Counts one attempt for `key` and says whether it is within the rule. The counter is a row in
+ * the database (one atomic upsert), so a limit holds across every app instance.
+ */
+export async function consumeRateLimit(key: string, rule: RateLimitRule, now = new Date()) {
+  const resetAt = new Date(now.getTime() + rule.windowMs);
+  const [row] = await prisma.$queryRaw<Array<{ count: number; resetAt: Date }>>`
+    INSERT INTO "RateLimit" ("key", "count", "resetAt") VALUES (${key}, 1, ${resetAt})
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "RateLimit"."resetAt" <= ${now} THEN 1 ELSE "RateLimit"."count" + 1 END,
+      "resetAt" = CASE WHEN "RateLimit"."resetAt" <= ${now} THEN ${resetAt} ELSE "RateLimit"."resetAt" END
+    RETURNING "count", "resetAt"`;
+  const count = Number(row!.count);
+  const retryAfterSeconds = Math.max(1, Math.ceil((new Date(row!.resetAt).getTime() - now.getTime()) / 1000));
+  return { allowed: count <= rule.limit, retryAfterSeconds };
+}
+
+export async function purgeRateLimits(now = new Date()) {
+  return (await prisma.rateLimit.deleteMany({ where: { resetAt: { lt: now } } })).count;
+}
+
+export function tooManyAttemptsMessage(retryAfterSeconds: number) {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/** The client's address as Express saw it (behind one trusted proxy), passed in the load context. */
+export function clientAddress(context: { clientIp?: string } | undefined) {
+  return context?.clientIp ?? "unknown";
+}
+
+export const SIGN_IN_RULE: RateLimitRule = { limit: 10, windowMs: 15 * 60 * 1000 };
+export function signUpRule(): RateLimitRule {
+  return { limit: getEnv().SIGNUPS_PER_HOUR, windowMs: 60 * 60 * 1000 };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { consumeRateLimit, purgeRateLimits } from "~/lib/rate-limit.server.ts";
+import { prisma } from "~/lib/db.server.ts";
+import * as authRoute from "~/routes/public/auth.tsx";
+import { createUser } from "../helpers/factories.ts";
+import { callRoute } from "../helpers/route.ts";
+
+describe("consumeRateLimit", () => {
+  it("allows up to the limit within the window, then refuses with the time left", async () => {
+    const rule = { limit: 3, windowMs: 60_000 };
+    const now = new Date("2026-01-01T00:00:00Z");
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await consumeRateLimit("k1", rule, now));
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(results[3]!.retryAfterSeconds).toBe(60);
+  });
+
+  it("starts a new window once the old one has passed, and purges expired counters", async () => {
+    const rule = { limit: 1, windowMs: 1000 };
+    const t0 = new Date("2026-01-01T00:00:00Z");
+    expect((await consumeRateLimit("k2", rule, t0)).allowed).toBe(true);
+    expect((await consumeRateLimit("k2", rule, t0)).allowed).toBe(false);
+    const later = new Date(t0.getTime() + 1500);
+    expect((await consumeRateLimit("k2", rule, later)).allowed).toBe(true);
+    await purgeRateLimits(new Date(t0.getTime() + 10_000));
+    expect(await prisma.rateLimit.count({ where: { key: "k2" } })).toBe(0);
+  });
+
+  it("counts concurrent attempts exactly", async () => {
+    const rule = { limit: 5, windowMs: 60_000 };
+    const results = await Promise.all(Array.from({ length: 8 }, () => consumeRateLimit("k3", rule)));
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+});
+
+describe("sign-in on /auth", () => {
+  it("answers 429 after ten attempts for one address from one client", async () => {
+    const user = await createUser();
+    const attempt = () =>
+      callRoute(authRoute, "/auth", { form: { intent: "signin", email: user.email, password: "wrong-password" } });
+    for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(401);
+    const refused = await attempt();
+    expect(refused.status).toBe(429);
+    expect(JSON.stringify(refused.body)).toContain("Too many attempts. Please try again in 15 minutes.");
+  });
+});

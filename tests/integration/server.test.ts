@@ -1,0 +1,93 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../server.ts";
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  // The real middleware stack, with a final handler standing in for the React Router build.
+  const app = await createApp("production", (req, res) => {
+    if (req.method === "GET") {
+      res.type("html").send(`<html><script nonce="${res.locals.cspNonce}"></script>${"x".repeat(4000)}</html>`);
+    } else {
+      res.json({ ok: true });
+    }
+  });
+  server = app.listen(0);
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe("security headers", () => {
+  it("enforces a CSP with a fresh nonce per response, and sends no x-powered-by", async () => {
+    const [a, b] = await Promise.all([fetch(`${base}/`), fetch(`${base}/`)]);
+    const csp = a.headers.get("content-security-policy")!;
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) expect(csp).toContain(directive);
+    expect(a.headers.get("content-security-policy-report-only")).toBeNull();
+    const nonceA = csp.match(/'nonce-([^']+)'/)![1];
+    const nonceB = b.headers.get("content-security-policy")!.match(/'nonce-([^']+)'/)![1];
+    expect(nonceA).not.toBe(nonceB);
+    expect(await a.text()).toContain(`nonce="${nonceA}"`);
+    expect(a.headers.get("x-powered-by")).toBeNull();
+    expect(a.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("compresses responses", async () => {
+    const res = await fetch(`${base}/`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+  });
+});
+
+describe("GET /healthz", () => {
+  it("answers ok after pinging the database", async () => {
+    const res = await fetch(`${base}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+});
+
+describe("body limits", () => {
+  it("answers 413 to a JSON or form body over 1 MB", async () => {
+    const big = JSON.stringify({ text: "x".repeat(1024 * 1024 + 10) });
+    const json = await fetch(`${base}/api/contact`, { method: "POST", headers: { "Content-Type": "application/json" }, body: big });
+    expect(json.status).toBe(413);
+    const form = await fetch(`${base}/contact`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: `message=${"x".repeat(1024 * 1024 + 10)}`,
+    });
+    expect(form.status).toBe(413);
+  });
+
+  it("lets a body under the limit through", async () => {
+    const res = await fetch(`${base}/api/contact`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("cross-site request refusal", () => {
+  const post = (path: string, headers: Record<string, string>) =>
+    fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers }, body: "a=1" });
+
+  it("refuses a state-changing request marked cross-site or from another origin", async () => {
+    expect((await post("/sign-out", { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    expect((await post("/sign-out", { Origin: "https://evil.example" })).status).toBe(403);
+    expect((await post("/sign-out", { Origin: "null" })).status).toBe(403);
+  });
+
+  it("accepts same-origin requests, payment webhooks and bearer-token API calls", async () => {
+    expect((await post("/sign-out", { Origin: base, "Sec-Fetch-Site": "same-origin" })).status).toBe(200);
+    expect((await post("/api/webhooks/stripe", { "Sec-Fetch-Site": "cross-site", Origin: "https://stripe.com" })).status).toBe(200);
+    expect((await post("/api/auth/me", { Origin: "https://client.example", Authorization: "Bearer x" })).status).toBe(200);
+  });
+
+  it("does not exempt a bearer call that also carries cookies", async () => {
+    const res = await post("/api/auth/logout", { Origin: "https://evil.example", Authorization: "Bearer x", Cookie: "medanim_session=abc" });
+    expect(res.status).toBe(403);
+  });
+});
