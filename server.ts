@@ -13,6 +13,7 @@ import { csrfGuard } from "./app/lib/csrf.server.ts";
 import { mediaRouter } from "./app/lib/media-router.server.ts";
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth.server.ts";
+import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -107,6 +108,11 @@ export async function createApp(mode: "production" | "development", finalHandler
       logger,
       autoLogging: { ignore: (req) => req.url === "/healthz" || req.url?.startsWith("/assets/") === true },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      // One short line per request; headers (cookies, tokens) stay out of the logs.
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
     }),
   );
   // Media is streamed as is: compressing video breaks byte ranges and gains nothing.
@@ -152,11 +158,16 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   const purgeTimer = setInterval(purge, 60 * 60 * 1000);
   purgeTimer.unref();
 
+  // Cuts the 10-second previews (queued jobs in the database; resumes what a crash left).
+  const mediaWorker = startMediaWorker();
+
   let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
     clearInterval(purgeTimer);
+    // A preview cut in progress is aborted and put back in the queue for the next start.
+    const workerStopped = mediaWorker.stop().catch((error) => logger.error({ err: error }, "stopping the media worker failed"));
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => {
       logger.error("in-flight requests did not finish in 25 s; closing anyway");
@@ -165,6 +176,7 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
     force.unref();
     server.close(async () => {
       clearTimeout(force);
+      await workerStopped;
       await getDb().close().catch((error) => logger.error({ err: error }, "closing the database failed"));
       logger.info("stopped");
       process.exit(0);
