@@ -30,7 +30,8 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: { baseURL: `http://localhost:${PORT}`, trace: "retain-on-failure" },
   projects: [
-    { name: "no-js", use: { ...chromium, javaScriptEnabled: false } },
+    // tests/e2e/js-only/ holds behaviour that exists only with JavaScript (hydration, hotkeys).
+    { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, testIgnore: /js-only\// },
     { name: "js", use: { ...chromium, javaScriptEnabled: true } },
   ],
   webServer: {

@@ -1,4 +1,5 @@
 // `npm run dev`: Vite middleware with HMR, on the same database steps as `npm start`.
+export {};
 process.env.NODE_ENV ??= "development";
 
 const { getEnv } = await import("../app/lib/env.server.ts");

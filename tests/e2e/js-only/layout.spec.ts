@@ -1,0 +1,26 @@
+import { expect, test } from "@playwright/test";
+import { ADMIN, expectToast, signIn } from "../helpers.ts";
+
+// Behaviour that exists only with JavaScript: this folder runs in the js project alone.
+
+test("pages hydrate under the enforced CSP without violations", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto("/auth");
+  // The client entry ran (its inline and module scripts were allowed by the nonce) and hydrated.
+  await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
+  await page.getByRole("main").getByRole("link", { name: "Sign up" }).click();
+  await expect(page.getByRole("button", { name: "Create Account" })).toBeVisible();
+  await page.goto("/");
+  expect(violations).toEqual([]);
+});
+
+test("F8 moves focus to the notification region, and the toast leaves after 5 seconds", async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expectToast(page, "Welcome back!");
+  await page.keyboard.press("F8");
+  await expect(page.getByRole("region", { name: "Notification" })).toBeFocused();
+  await expect(page.getByRole("region", { name: "Notification" }).getByText("Welcome back!")).toBeHidden({ timeout: 8000 });
+});
