@@ -20,6 +20,11 @@ export async function consumeRateLimit(key: string, rule: RateLimitRule, now = n
   return { allowed: count <= rule.limit, retryAfterSeconds };
 }
 
+/** Forgets a key's attempts: a successful sign-in clears the failures counted before it. */
+export async function clearRateLimit(key: string) {
+  await prisma.rateLimit.deleteMany({ where: { key } });
+}
+
 export async function purgeRateLimits(now = new Date()) {
   return (await prisma.rateLimit.deleteMany({ where: { resetAt: { lt: now } } })).count;
 }

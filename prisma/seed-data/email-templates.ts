@@ -72,6 +72,14 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     variables: ["name", "email", "category", "subject", "message"],
   },
   {
+    name: "security_alert",
+    subject: "Security notice for your {{platformName}} account",
+    htmlContent: wrap(
+      `<h1>Security notice</h1><p>Hello {{firstName}},</p><p>{{message}}</p><p>If this was not you, reset your password at <a href="{{appUrl}}/forgot-password">{{appUrl}}/forgot-password</a> and contact support.</p>`,
+    ),
+    variables: ["firstName", "message"],
+  },
+  {
     name: "bulk_email",
     subject: "{{subject}}",
     htmlContent: wrap(`{{{content}}}`),

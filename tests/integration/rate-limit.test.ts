@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { consumeRateLimit, purgeRateLimits } from "~/lib/rate-limit.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import * as authRoute from "~/routes/public/auth.tsx";
-import { createUser } from "../helpers/factories.ts";
+import { createUser, TEST_PASSWORD } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 
 describe("consumeRateLimit", () => {
@@ -42,5 +42,13 @@ describe("sign-in on /auth", () => {
     const refused = await attempt();
     expect(refused.status).toBe(429);
     expect(JSON.stringify(refused.body)).toContain("Too many attempts. Please try again in 15 minutes.");
+  });
+
+  it("clears the count on a successful sign-in, so only failures add up", async () => {
+    const user = await createUser();
+    const signIn = (password: string) => callRoute(authRoute, "/auth", { form: { intent: "signin", email: user.email, password } });
+    for (let i = 0; i < 9; i++) expect((await signIn("wrong-password")).status).toBe(401);
+    expect((await signIn(TEST_PASSWORD)).status).toBe(302);
+    for (let i = 0; i < 9; i++) expect((await signIn("wrong-password")).status).toBe(401);
   });
 });

@@ -1,32 +1,123 @@
 import { Link } from "react-router";
+import { LibraryCard } from "~/components/account/library-card.tsx";
+import { StatCard } from "~/components/account/stat-card.tsx";
+import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
+import { formatMoney } from "~/lib/format.ts";
 import { requireUser } from "~/services/auth.server.ts";
+import { getDashboardStats } from "~/services/billing.server.ts";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard | Medanim" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { user };
+  const now = new Date();
+  const stats = await getDashboardStats(user.id, now);
+  return { user, stats, now: now.toISOString() };
 }
 
-export default function Dashboard({ loaderData: { user } }: Route.ComponentProps) {
+const QUICK_LINKS = [
+  { to: "/my-animations", label: "My Animations", description: "Watch and download your licensed animations" },
+  { to: "/billing", label: "Billing", description: "Subscriptions and payment history" },
+  { to: "/profile", label: "Profile Settings", description: "Name, username, email and account status" },
+  { to: "/notifications", label: "Notifications", description: "Choose which emails you receive" },
+  { to: "/refund", label: "Request a Refund", description: "Within 30 days of purchase" },
+  { to: "/help", label: "Help Center", description: "Answers to common questions" },
+  { to: "/contact", label: "Contact Support", description: "We reply within 24 hours" },
+  { to: "/premium", label: "Premium Plans", description: "Premium access and licences" },
+  { to: "/", label: "Browse Library", description: "All doctor-verified animations" },
+] as const;
+
+export default function Dashboard({ loaderData: { user, stats, now } }: Route.ComponentProps) {
+  const today = new Date(now);
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       <h1 className="text-3xl font-bold">Dashboard</h1>
-      <section aria-labelledby="profile-card" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="profile-card" className="text-lg font-semibold">
-          {user.firstName} {user.lastName}
-        </h2>
-        <p className="text-slate-600">@{user.username}</p>
-        <p className="text-slate-600">{user.email}</p>
-        <p className="mt-2 text-sm">
-          <span className="rounded-full bg-slate-100 px-2 py-0.5 capitalize">{user.accountType}</span>{" "}
-          <span className="rounded-full bg-slate-100 px-2 py-0.5">{user.isEmailVerified ? "Email verified" : "Email unverified"}</span>
-        </p>
-        <Link to="/profile" className="mt-4 inline-block text-sm font-semibold text-brand-700 hover:underline">
-          Profile Settings
-        </Link>
+
+      <section aria-labelledby="profile-card" className="mt-6 flex flex-wrap items-start justify-between gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <div>
+          <h2 id="profile-card" className="text-lg font-semibold">
+            {user.firstName} {user.lastName}
+          </h2>
+          <p className="text-slate-600">@{user.username}</p>
+          <p className="text-slate-600">{user.email}</p>
+          <div className="mt-2">
+            <AccountStatusBadges accountType={user.accountType} isEmailVerified={user.isEmailVerified} />
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <ButtonLink to="/profile" variant="secondary" size="sm">
+            Edit Profile
+          </ButtonLink>
+          {user.accountType === "free" ? (
+            <ButtonLink to="/premium" size="sm">
+              Get Premium Access
+            </ButtonLink>
+          ) : null}
+        </div>
       </section>
+
+      <dl className="mt-6 grid gap-4 sm:grid-cols-3">
+        <StatCard label="Total Spent" value={formatMoney(stats.totalSpent)} hint="Completed payments" />
+        <StatCard label="Active Subscriptions" value={stats.activeSubscriptions} hint="Active and not yet expired" />
+        <StatCard label="Licensed Animations" value={stats.licensedAnimations} hint="Individual and category licences" />
+      </dl>
+
+      <section aria-labelledby="recent-animations" className="mt-10">
+        <div className="flex items-center justify-between gap-4">
+          <h2 id="recent-animations" className="text-xl font-semibold">
+            Your Licensed Animations
+          </h2>
+          <Link to="/my-animations" className="text-sm font-semibold text-brand-700 hover:underline">
+            View all
+          </Link>
+        </div>
+        {stats.recentAnimations.length ? (
+          <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {stats.recentAnimations.map((a) => (
+              <LibraryCard key={a.id} animation={a} now={today} />
+            ))}
+          </ul>
+        ) : (
+          <div className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
+            <p className="font-medium">No licensed animations yet</p>
+            <p className="mt-1 text-sm text-slate-600">
+              A licence gives you download and commercial rights.{" "}
+              {user.accountType === "premium" ? "Your premium access already streams every animation." : null}
+            </p>
+            <div className="mt-4 flex justify-center gap-3">
+              <ButtonLink to="/" variant="secondary" size="sm">
+                Browse Library
+              </ButtonLink>
+              <ButtonLink to="/premium" size="sm">
+                Premium Plans
+              </ButtonLink>
+            </div>
+          </div>
+        )}
+      </section>
+
+      <nav aria-labelledby="quick-links" className="mt-10">
+        <h2 id="quick-links" className="text-xl font-semibold">
+          Quick Links
+        </h2>
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {QUICK_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} className="block h-full rounded-xl border border-slate-200 bg-white p-4 hover:border-brand-500">
+                <span className="font-semibold">{link.label}</span>
+                <span className="mt-1 block text-sm text-slate-600">{link.description}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { clientAddress, consumeRateLimit, SIGN_IN_RULE, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
+import { clearRateLimit, clientAddress, consumeRateLimit, SIGN_IN_RULE, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
 import { AuthError, issueTokens, verifyLogin } from "~/services/auth.server.ts";
 import { EmailSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth.login";
@@ -13,12 +13,14 @@ export const loader = () => methodNotAllowed(["POST"]);
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const { email, password } = await parseBody(request, LoginSchema);
-  const limit = await consumeRateLimit(`signin:${clientAddress(context)}:${email.toLowerCase()}`, SIGN_IN_RULE);
+  const limitKey = `signin:${clientAddress(context)}:${email.toLowerCase()}`;
+  const limit = await consumeRateLimit(limitKey, SIGN_IN_RULE);
   if (!limit.allowed) {
     return apiError(tooManyAttemptsMessage(limit.retryAfterSeconds), 429, undefined, limit.retryAfterSeconds);
   }
   try {
     const user = await verifyLogin(email, password);
+    await clearRateLimit(limitKey);
     return { ...(await issueTokens(user.id)), user };
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;

@@ -4,7 +4,7 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { Button } from "~/components/ui/button.tsx";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { authenticator } from "~/lib/authenticator.server.ts";
-import { clientAddress, consumeRateLimit, SIGN_IN_RULE, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
+import { clearRateLimit, clientAddress, consumeRateLimit, SIGN_IN_RULE, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
 import { createSession } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { AuthError, INVALID_CREDENTIALS, registerUser, requireAnonymous } from "~/services/auth.server.ts";
@@ -30,10 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") {
       return data({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     }
-    const limit = await consumeRateLimit(
-      `signin:${clientAddress(context)}:${submission.value.email.toLowerCase()}`,
-      SIGN_IN_RULE,
-    );
+    const limitKey = `signin:${clientAddress(context)}:${submission.value.email.toLowerCase()}`;
+    const limit = await consumeRateLimit(limitKey, SIGN_IN_RULE);
     if (!limit.allowed) {
       const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
       return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status: 429 });
@@ -46,6 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const status = error instanceof AuthError ? error.status : 401;
       return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
     }
+    await clearRateLimit(limitKey);
     return redirectWithToast(
       safeRedirect(submission.value.redirectTo),
       { title: "Welcome back!", description: "You have been successfully logged in." },

@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+
+const TONES = {
+  success: { ring: "bg-green-100 text-green-700", icon: "✓" },
+  error: { ring: "bg-red-100 text-red-700", icon: "!" },
+  info: { ring: "bg-brand-100 text-brand-700", icon: "i" },
+} as const;
+
+/** A centred card for one-message screens (verification result, reset link states). */
+export function AccountScreen({
+  title,
+  message,
+  tone = "info",
+  children,
+}: {
+  title: string;
+  message?: ReactNode;
+  tone?: keyof typeof TONES;
+  children?: ReactNode;
+}) {
+  return (
+    <main className="mx-auto max-w-md px-4 py-16">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+        <div aria-hidden="true" className={`mx-auto flex h-12 w-12 items-center justify-center rounded-full text-xl font-bold ${TONES[tone].ring}`}>
+          {TONES[tone].icon}
+        </div>
+        <h1 className="mt-4 text-2xl font-bold">{title}</h1>
+        {message ? <p className="mt-2 text-slate-600">{message}</p> : null}
+        {children ? <div className="mt-6 flex flex-col items-stretch gap-3">{children}</div> : null}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,131 @@
+import { Link } from "react-router";
+import { StatCard } from "~/components/account/stat-card.tsx";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
+import { formatDate, formatMoney } from "~/lib/format.ts";
+import { requireUser } from "~/services/auth.server.ts";
+import { getTotalSpent, listActiveSubscriptions, listPaymentsWithRefunds } from "~/services/billing.server.ts";
+import type { Route } from "./+types/billing";
+
+export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const now = new Date();
+  const [subscriptions, payments, totalSpent] = await Promise.all([
+    listActiveSubscriptions(user.id, now),
+    listPaymentsWithRefunds(user.id),
+    getTotalSpent(user.id),
+  ]);
+  return { subscriptions, payments, totalSpent };
+}
+
+const STATUS_STYLE: Record<string, string> = {
+  completed: "bg-green-100 text-green-800",
+  pending: "bg-amber-100 text-amber-900",
+  failed: "bg-red-100 text-red-800",
+  refunded: "bg-slate-100 text-slate-700",
+};
+
+const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category licence", individual: "Individual licence" };
+
+export default function Billing({ loaderData: { subscriptions, payments, totalSpent } }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-10">
+      <p className="text-sm">
+        <Link to="/dashboard" className="text-brand-700 hover:underline">
+          ← Back to Dashboard
+        </Link>
+      </p>
+      <h1 className="mt-2 text-3xl font-bold">Billing</h1>
+
+      <dl className="mt-6 grid gap-4 sm:grid-cols-3">
+        <StatCard label="Total Spent" value={formatMoney(totalSpent)} hint="Completed payments" />
+        <StatCard label="Active Subscriptions" value={subscriptions.length} />
+        <StatCard label="Payments" value={payments.length} />
+      </dl>
+
+      <section aria-labelledby="active-subscriptions" className="mt-10">
+        <h2 id="active-subscriptions" className="text-xl font-semibold">
+          Active Subscriptions
+        </h2>
+        {subscriptions.length ? (
+          <ul className="mt-4 grid gap-4 md:grid-cols-2">
+            {subscriptions.map((s) => (
+              <li key={s.id} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+                <div className="flex items-start justify-between gap-3">
+                  <div>
+                    <p className="font-semibold">{s.label}</p>
+                    <p className="text-sm text-slate-600">{TYPE_LABEL[s.type]}</p>
+                  </div>
+                  <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-medium text-green-800 capitalize">{s.status}</span>
+                </div>
+                <p className="mt-3 text-sm text-slate-600">
+                  {formatMoney(s.price)} / year · {formatDate(s.startDate)} – {formatDate(s.endDate)}
+                </p>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <div className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
+            <p className="font-medium">No active subscriptions</p>
+            <ButtonLink to="/premium" size="sm" className="mt-4">
+              See Premium Plans
+            </ButtonLink>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="payment-history" className="mt-10">
+        <h2 id="payment-history" className="text-xl font-semibold">
+          Payment History
+        </h2>
+        {payments.length ? (
+          <div className="mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-slate-50 text-slate-600">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-medium">Date</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Description</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Amount</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Status</th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {payments.map((p) => (
+                  <tr key={p.id} data-testid="payment-row">
+                    <td className="px-4 py-3 whitespace-nowrap">{formatDate(p.createdAt)}</td>
+                    <td className="px-4 py-3">{p.description ?? (p.subscriptionType ? TYPE_LABEL[p.subscriptionType] : "Payment")}</td>
+                    <td className="px-4 py-3 whitespace-nowrap">{formatMoney(p.amount)}</td>
+                    <td className="px-4 py-3">
+                      <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium capitalize ${STATUS_STYLE[p.status] ?? ""}`}>{p.status}</span>
+                    </td>
+                    <td className="px-4 py-3 text-right">
+                      {/* Spec: the refund action is offered only for completed payments. */}
+                      {p.refundStatus ? (
+                        <span className="text-xs font-medium text-slate-600">Refund {p.refundStatus}</span>
+                      ) : p.status === "completed" ? (
+                        <Link to={`/refund?payment=${p.id}`} className="font-semibold text-brand-700 hover:underline">
+                          Request Refund
+                        </Link>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="mt-4 text-slate-600">No payments yet.</p>
+        )}
+      </section>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

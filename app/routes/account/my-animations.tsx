@@ -1,0 +1,118 @@
+import { Form, Link } from "react-router";
+import { LibraryCard } from "~/components/account/library-card.tsx";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { hasGlobalAccess, getAccess } from "~/services/access.server.ts";
+import { requireUser } from "~/services/auth.server.ts";
+import { getLibrary } from "~/services/billing.server.ts";
+import { LibrarySearchSchema } from "~/validation/account.ts";
+import type { Route } from "./+types/my-animations";
+
+export const meta: Route.MetaFunction = () => [{ title: "My Animations | Medanim" }];
+
+const PAGE_SIZE = 24;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const { q, page } = LibrarySearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const now = new Date();
+  const [library, access] = await Promise.all([getLibrary(user.id, { q, page, pageSize: PAGE_SIZE, now }), getAccess(user, now)]);
+  return { ...library, q: q ?? "", streamsEverything: hasGlobalAccess(access), now: now.toISOString() };
+}
+
+export default function MyAnimations({ loaderData }: Route.ComponentProps) {
+  const { animations, total, page, pageSize, q, streamsEverything, now } = loaderData;
+  const today = new Date(now);
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-10">
+      <p className="text-sm">
+        <Link to="/dashboard" className="text-brand-700 hover:underline">
+          ← Back to Dashboard
+        </Link>
+      </p>
+      <h1 className="mt-2 text-3xl font-bold">My Animations</h1>
+      <p className="mt-1 text-slate-600">Animations you hold an individual or category licence for, with download and commercial rights.</p>
+
+      {streamsEverything ? (
+        <p className="mt-4 rounded-lg border border-brand-100 bg-brand-50 p-4 text-sm text-brand-700">
+          Your premium access streams every animation in the library.{" "}
+          <Link to="/" className="font-semibold underline">
+            Browse all animations
+          </Link>
+        </p>
+      ) : null}
+
+      <Form method="get" role="search" className="mt-6 flex max-w-xl gap-2">
+        <label htmlFor="library-search" className="sr-only">
+          Search your animations
+        </label>
+        <input
+          id="library-search"
+          type="search"
+          name="q"
+          defaultValue={q}
+          placeholder="Search by title or description"
+          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+        />
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </Form>
+
+      {animations.length ? (
+        <>
+          <p className="mt-4 text-sm text-slate-600" aria-live="polite">
+            {total === 1 ? "1 animation" : `${total} animations`}
+            {q ? ` matching "${q}"` : ""}
+          </p>
+          <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {animations.map((a) => (
+              <LibraryCard key={a.id} animation={a} now={today} />
+            ))}
+          </ul>
+          {pages > 1 ? (
+            <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-4 text-sm">
+              {page > 1 ? (
+                <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
+                  Previous
+                </Link>
+              ) : null}
+              <span>
+                Page {page} of {pages}
+              </span>
+              {page < pages ? (
+                <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
+                  Next
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
+        </>
+      ) : (
+        <div className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
+          <p className="font-medium">{q ? `No animations match "${q}"` : "No licensed animations yet"}</p>
+          <p className="mt-1 text-sm text-slate-600">
+            {q ? "Try another search term." : "Licence an animation or a whole category to download it and use it commercially."}
+          </p>
+          <div className="mt-4 flex justify-center gap-3">
+            {q ? (
+              <ButtonLink to="/my-animations" variant="secondary" size="sm">
+                Clear search
+              </ButtonLink>
+            ) : (
+              <ButtonLink to="/" size="sm">
+                Browse Library
+              </ButtonLink>
+            )}
+          </div>
+        </div>
+      )}
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,154 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation } from "react-router";
+import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { Button } from "~/components/ui/button.tsx";
+import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { logger } from "~/lib/logger.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { AccountError, resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
+import { requireUser } from "~/services/auth.server.ts";
+import { ProfileSchema } from "~/validation/account.ts";
+import type { Route } from "./+types/profile";
+
+export const meta: Route.MetaFunction = () => [{ title: "Profile Settings | Medanim" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return { user };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+
+  if (formData.get("intent") === "resend-verification") {
+    try {
+      await resendVerification(user);
+    } catch (error) {
+      const description = error instanceof AccountError ? error.message : VERIFICATION_MAIL_FAILED;
+      return redirectWithToast("/profile", { title: VERIFICATION_MAIL_FAILED, description, type: "error" });
+    }
+    return redirectWithToast("/profile", { title: "Verification Email Sent", description: `Please check ${user.email} for the verification link.` });
+  }
+
+  const submission = parseWithZod(formData, { schema: ProfileSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  try {
+    const { emailChanged } = await updateProfile(user, submission.value);
+    return redirectWithToast("/profile", {
+      title: "Profile Updated",
+      description: emailChanged
+        ? `We sent a verification link to ${submission.value.email}. Please verify your new address.`
+        : "Your profile has been saved.",
+    });
+  } catch (error) {
+    if (error instanceof AccountError) {
+      return data(
+        {
+          result: submission.reply({
+            fieldErrors: error.field ? { [error.field]: [error.message] } : undefined,
+            formErrors: error.field ? undefined : [error.message],
+          }),
+        },
+        { status: error.status },
+      );
+    }
+    logger.error({ err: error }, "profile update failed");
+    return redirectWithToast("/profile", { title: "Error", description: "Failed to update profile", type: "error" });
+  }
+}
+
+export default function Profile({ loaderData: { user }, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const intent = navigation.state === "submitting" ? (navigation.formData?.get("intent") ?? "update") : null;
+
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-10">
+      <p className="text-sm">
+        <Link to="/dashboard" className="text-brand-700 hover:underline">
+          ← Back to Dashboard
+        </Link>
+      </p>
+      <h1 className="mt-2 text-3xl font-bold">Profile Settings</h1>
+
+      <section aria-labelledby="account-status" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="account-status" className="text-lg font-semibold">
+          Account Status
+        </h2>
+        <div className="mt-3">
+          <AccountStatusBadges accountType={user.accountType} isEmailVerified={user.isEmailVerified} />
+        </div>
+        {user.isEmailVerified ? null : (
+          <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
+            <p className="text-sm text-slate-600">Your email address is not verified yet. Check your inbox for the link, or request a new one.</p>
+            <Button type="submit" name="intent" value="resend-verification" variant="secondary" size="sm" disabled={intent === "resend-verification"}>
+              {intent === "resend-verification" ? "Sending..." : "Resend Verification Email"}
+            </Button>
+          </Form>
+        )}
+        {user.accountType === "free" ? (
+          <p className="mt-4 text-sm">
+            <Link to="/premium" className="font-semibold text-brand-700 hover:underline">
+              Upgrade to Premium
+            </Link>
+          </p>
+        ) : null}
+      </section>
+
+      <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} busy={intent === "update"} />
+
+      <p className="mt-6 text-sm">
+        <Link to="/notifications" className="font-semibold text-brand-700 hover:underline">
+          Email notification preferences
+        </Link>
+      </p>
+    </main>
+  );
+}
+
+type ProfileUser = Route.ComponentProps["loaderData"]["user"];
+
+/** Keyed by the saved values, so a successful save starts the form afresh from them. */
+function ProfileForm({ user, lastResult, busy }: { user: ProfileUser; lastResult: SubmissionResult<string[]> | null | undefined; busy: boolean }) {
+  const [form, fields] = useForm({
+    id: "profile",
+    lastResult,
+    constraint: getZodConstraint(ProfileSchema),
+    defaultValue: { firstName: user.firstName, lastName: user.lastName, username: user.username, email: user.email },
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+  });
+  return (
+    <section aria-labelledby="profile-details" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id="profile-details" className="text-lg font-semibold">
+        Personal Information
+      </h2>
+      <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="First name" autoComplete="given-name" errors={fields.firstName.errors} {...getInputProps(fields.firstName, { type: "text" })} />
+          <Field label="Last name" autoComplete="family-name" errors={fields.lastName.errors} {...getInputProps(fields.lastName, { type: "text" })} />
+        </div>
+        <Field label="Username" autoComplete="username" errors={fields.username.errors} {...getInputProps(fields.username, { type: "text" })} />
+        <Field
+          label="Email"
+          autoComplete="email"
+          hint="Changing your email marks it unverified until you open the link we send to the new address."
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: "email" })}
+        />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <div>
+          <Button type="submit" name="intent" value="update" disabled={busy}>
+            {busy ? "Saving..." : "Save Changes"}
+          </Button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

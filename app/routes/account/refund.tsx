@@ -1,0 +1,168 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
+import { formatDate, formatMoney } from "~/lib/format.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { requireUser } from "~/services/auth.server.ts";
+import { BillingError, findOwnPayment, getRefundableSubscriptions, requestRefund } from "~/services/billing.server.ts";
+import { REFUND_REASONS, RefundRequestSchema, UUID_RE } from "~/validation/account.ts";
+import type { Route } from "./+types/refund";
+
+export const meta: Route.MetaFunction = () => [{ title: "Request Refund | Medanim" }];
+
+const FAILED = "Failed to submit refund request";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  // Spec: anonymous visitors go to /auth.
+  const user = await requireUser(request);
+  const paymentParam = new URL(request.url).searchParams.get("payment");
+  const [subscriptions, payment] = await Promise.all([
+    getRefundableSubscriptions(user.id),
+    paymentParam && UUID_RE.test(paymentParam) ? findOwnPayment(user.id, paymentParam) : Promise.resolve(null),
+  ]);
+  // Someone else's payment id is answered like a missing one.
+  if (paymentParam && !payment) throw data({ message: "Payment not found" }, { status: 404 });
+  const selectable = payment?.status === "completed" && subscriptions.some((s) => s.id === payment.subscriptionId);
+  return {
+    email: user.email,
+    subscriptions,
+    payment: payment && {
+      id: payment.id,
+      subscriptionId: selectable ? payment.subscriptionId : null,
+      description: payment.description,
+      amount: payment.amount,
+      status: payment.status,
+      createdAt: payment.createdAt,
+    },
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: RefundRequestSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  try {
+    await requestRefund(user, submission.value);
+  } catch (error) {
+    if (error instanceof BillingError) {
+      return data(
+        {
+          result: submission.reply({
+            fieldErrors: error.field ? { [error.field]: [error.message] } : undefined,
+            formErrors: error.field ? undefined : [error.message],
+          }),
+        },
+        { status: error.status },
+      );
+    }
+    logger.error({ err: error }, "refund request failed");
+    return redirectWithToast("/refund", { title: FAILED, description: "Please try again or contact support.", type: "error" });
+  }
+  return redirectWithToast("/dashboard", {
+    title: "Refund Request Submitted",
+    description: "We will review your request within 3-5 business days.",
+  });
+}
+
+export default function Refund({ loaderData: { email, subscriptions, payment }, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [form, fields] = useForm({
+    id: "refund",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(RefundRequestSchema),
+    defaultValue: { subscriptionId: payment?.subscriptionId ?? (subscriptions.length === 1 ? subscriptions[0]!.id : ""), contactEmail: email, paymentId: payment?.subscriptionId ? payment.id : "" },
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundRequestSchema }),
+  });
+  const hasErrors = Boolean(form.errors?.length);
+
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-3xl font-bold">Request Refund</h1>
+      <p className="mt-1 text-slate-600">
+        Refunds are available within 30 days of purchase. We review every request within 3-5 business days; an approved refund reaches your
+        payment method within 7-10 business days.
+      </p>
+
+      {subscriptions.length === 0 ? (
+        <div className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
+          <h2 className="text-lg font-semibold">No Active Subscriptions</h2>
+          <p className="mt-1 text-sm text-slate-600">You have no subscriptions or licences that can be refunded.</p>
+        </div>
+      ) : (
+        <Form method="post" className="mt-8 flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" {...getFormProps(form)}>
+          {payment ? (
+            <p className="rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
+              Payment of {formatMoney(payment.amount)} on {formatDate(payment.createdAt)}
+              {payment.description ? ` for ${payment.description}` : ""}.
+              {payment.subscriptionId ? null : " Only completed payments of your current subscriptions can be refunded."}
+            </p>
+          ) : null}
+          <input {...getInputProps(fields.paymentId, { type: "hidden" })} />
+          <SelectField
+            label="Subscription"
+            placeholder="Select a subscription"
+            errors={fields.subscriptionId.errors}
+            options={subscriptions.map((s) => ({
+              value: s.id,
+              label: s.latestPayment
+                ? `${s.label} – ${formatMoney(s.latestPayment.amount)} paid ${formatDate(s.latestPayment.createdAt)}`
+                : `${s.label} (no completed payment)`,
+            }))}
+            {...getSelectProps(fields.subscriptionId)}
+          />
+          <SelectField
+            label="Reason for refund"
+            placeholder="Select a reason"
+            errors={fields.reason.errors}
+            options={REFUND_REASONS.map((r) => ({ value: r.value, label: r.label }))}
+            {...getSelectProps(fields.reason)}
+          />
+          <TextareaField
+            label="Detailed explanation"
+            rows={5}
+            hint="At least 20 characters."
+            errors={fields.description.errors}
+            {...getTextareaProps(fields.description)}
+          />
+          <Field label="Contact email" autoComplete="email" errors={fields.contactEmail.errors} {...getInputProps(fields.contactEmail, { type: "email" })} />
+          {hasErrors ? (
+            <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+              <p className="font-semibold">{FAILED}</p>
+              <ErrorList id={form.errorId} errors={form.errors} />
+            </div>
+          ) : null}
+          <div>
+            <Button type="submit" disabled={busy}>
+              {busy ? "Submitting..." : "Submit Refund Request"}
+            </Button>
+          </div>
+        </Form>
+      )}
+
+      <nav aria-label="Related" className="mt-8 flex flex-wrap gap-3">
+        <ButtonLink to="/dashboard" variant="secondary" size="sm">
+          Back to Dashboard
+        </ButtonLink>
+        <ButtonLink to="/billing" variant="secondary" size="sm">
+          View Billing History
+        </ButtonLink>
+        <ButtonLink to="/contact" variant="secondary" size="sm">
+          Contact Support
+        </ButtonLink>
+      </nav>
+      <p className="mt-4 text-xs text-slate-500">
+        Questions about a charge? <Link to="/help" className="underline">Read the Help Center</Link>.
+      </p>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

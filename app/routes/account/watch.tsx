@@ -1,0 +1,103 @@
+import { data, Link, redirect } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { buttonClass } from "~/components/ui/button.tsx";
+import { formatDuration } from "~/lib/format.ts";
+import { prisma } from "~/lib/db.server.ts";
+import { canDownload, canWatch, getAccess } from "~/services/access.server.ts";
+import { requireUser } from "~/services/auth.server.ts";
+import { UUID_RE } from "~/validation/account.ts";
+import type { Route } from "./+types/watch";
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation.title ?? "Watch"} | Medanim` }];
+
+/**
+ * The full player (the target of My Animations cards). Only an entitled viewer gets the full
+ * video path, and the media router checks the right again when the file is requested; anyone
+ * else is sent to the animation page with its 10-second preview.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  if (!UUID_RE.test(params.id)) throw data({ message: "Animation not found" }, { status: 404 });
+  const animation = await prisma.animation.findFirst({
+    where: { id: params.id, isActive: true },
+    select: {
+      id: true,
+      slug: true,
+      title: true,
+      description: true,
+      coverImage: true,
+      fullVideo: true,
+      downloadFile: true,
+      duration: true,
+      categoryId: true,
+      category: { select: { name: true, parentId: true } },
+    },
+  });
+  if (!animation) throw data({ message: "Animation not found" }, { status: 404 });
+  const access = await getAccess(user);
+  if (!canWatch(access, animation)) throw redirect(`/animations/${animation.slug || animation.id}`);
+  return {
+    animation: {
+      id: animation.id,
+      slug: animation.slug,
+      title: animation.title,
+      description: animation.description,
+      coverImage: animation.coverImage,
+      fullVideo: animation.fullVideo,
+      duration: animation.duration,
+      categoryName: animation.category?.name ?? null,
+      downloadFile: canDownload(access, animation) ? animation.downloadFile : null,
+    },
+  };
+}
+
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function Watch({ loaderData: { animation } }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-5xl px-4 py-10">
+      <p className="text-sm">
+        <Link to="/my-animations" className="text-brand-700 hover:underline">
+          ← Back to My Animations
+        </Link>
+      </p>
+      <h1 className="mt-2 text-3xl font-bold">{animation.title}</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        {animation.categoryName ? `${animation.categoryName} · ` : ""}
+        {formatDuration(animation.duration)}
+      </p>
+      <div className="mt-6 overflow-hidden rounded-2xl bg-black">
+        {animation.fullVideo ? (
+          <video
+            src={animation.fullVideo}
+            poster={animation.coverImage ?? undefined}
+            controls
+            preload="metadata"
+            playsInline
+            controlsList="nodownload"
+            className="aspect-video w-full"
+          >
+            <track kind="captions" />
+          </video>
+        ) : (
+          <p className="flex aspect-video items-center justify-center text-white">The video is not available yet.</p>
+        )}
+      </div>
+      <div className="mt-6 flex flex-wrap gap-3">
+        {animation.downloadFile ? (
+          <a href={animation.downloadFile} download className={buttonClass()}>
+            Download
+          </a>
+        ) : null}
+        <Link to={`/animations/${animation.slug || animation.id}`} className={buttonClass({ variant: "secondary" })}>
+          Animation details
+        </Link>
+      </div>
+      <p className="mt-6 whitespace-pre-line text-slate-700">{animation.description}</p>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

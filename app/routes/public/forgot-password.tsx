@@ -1,0 +1,83 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { clientAddress } from "~/lib/rate-limit.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { AccountError, requestPasswordReset } from "~/services/account.server.ts";
+import { ForgotPasswordSchema, RESET_EMAIL_SENT } from "~/validation/account.ts";
+import type { Route } from "./+types/forgot-password";
+
+export const meta: Route.MetaFunction = () => [{ title: "Reset Password | Medanim" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  // After a request the form is replaced by the notice (post/redirect/get: works without JS).
+  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ForgotPasswordSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  try {
+    await requestPasswordReset(submission.value.email, clientAddress(context));
+  } catch (error) {
+    if (error instanceof AccountError) {
+      return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
+    }
+    return redirectWithToast("/forgot-password", { title: "Error", description: "Something went wrong. Please try again.", type: "error" });
+  }
+  // The same answer whether or not the address has an account.
+  return redirectWithToast("/forgot-password?sent=1", { title: "Reset email sent", description: RESET_EMAIL_SENT });
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [form, fields] = useForm({
+    id: "forgot-password",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ForgotPasswordSchema),
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+  });
+
+  return (
+    <main className="mx-auto max-w-md px-4 py-12">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        <header className="flex items-center gap-3">
+          <Link to="/auth" aria-label="Back to sign in" className="rounded-lg p-2 text-slate-600 hover:bg-slate-100">
+            <span aria-hidden="true">←</span>
+          </Link>
+          <h1 className="text-2xl font-bold">Reset Password</h1>
+        </header>
+        {loaderData.sent ? (
+          <div className="mt-6">
+            <div role="status" className="rounded-lg border border-green-200 bg-green-50 p-4 text-sm text-green-900">
+              <p className="font-semibold">Check your email</p>
+              <p className="mt-1">{RESET_EMAIL_SENT} The link is valid for 1 hour.</p>
+            </div>
+            <ButtonLink to="/auth" className="mt-6 w-full">
+              Back to Sign In
+            </ButtonLink>
+          </div>
+        ) : (
+          <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+            <p className="text-sm text-slate-600">Enter the email address of your account and we will send you a link to reset your password.</p>
+            <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+            <ErrorList id={form.errorId} errors={form.errors} />
+            <Button type="submit" disabled={busy}>
+              {busy ? "Sending..." : "Send Reset Link"}
+            </Button>
+          </Form>
+        )}
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

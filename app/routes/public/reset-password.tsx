@@ -1,0 +1,129 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useNavigation } from "react-router";
+import { AccountScreen } from "~/components/account/account-screen.tsx";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { AccountError, isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
+import { ResetPasswordSchema } from "~/validation/account.ts";
+import type { Route } from "./+types/reset-password";
+
+export const meta: Route.MetaFunction = () => [{ title: "Reset Password | Medanim" }, { name: "robots", content: "noindex" }];
+
+type View = "missing" | "invalid" | "form" | "done";
+
+// Not "Referrer-Policy: no-referrer": browsers then post this page's form with "Origin: null",
+// which the CSRF guard refuses. The site-wide strict-origin-when-cross-origin already keeps the
+// token out of Referer headers sent to other sites.
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  if (params.get("done") === "1") return data({ view: "done" as View, token: "" }, { headers: NO_STORE });
+  const token = params.get("token")?.trim() ?? "";
+  if (!token) return data({ view: "missing" as View, token }, { headers: NO_STORE });
+  // Checked, not used: the token is only consumed when the new password is saved.
+  const view: View = (await isResetTokenUsable(token)) ? "form" : "invalid";
+  return data({ view, token }, { headers: NO_STORE });
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+export async function action({ request }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
+  if (submission.status !== "success") {
+    return data({ invalid: false, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
+  }
+  try {
+    await resetPassword(submission.value.token, submission.value.password);
+  } catch (error) {
+    // Spec: a message containing 'Invalid or expired' switches to the error screen.
+    if (error instanceof AccountError && error.message.includes("Invalid or expired")) {
+      return data({ invalid: true, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
+    }
+    return redirectWithToast(`/reset-password?token=${encodeURIComponent(submission.value.token)}`, {
+      title: "Error",
+      description: error instanceof AccountError ? error.message : "Failed to reset password. Please try again.",
+      type: "error",
+    });
+  }
+  // Every session ended with the reset: the user signs in again with the new password.
+  return redirectWithToast("/reset-password?done=1", { title: "Password reset successful", description: "You can now sign in with your new password." });
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const view: View = actionData?.invalid ? "invalid" : loaderData.view;
+  if (view === "done") {
+    return (
+      <AccountScreen title="Password Reset Successful" tone="success" message="Your password has been updated. Sign in with your new password.">
+        <ButtonLink to="/auth">Sign In Now</ButtonLink>
+      </AccountScreen>
+    );
+  }
+  if (view === "missing" || view === "invalid") {
+    return (
+      <AccountScreen
+        title="Invalid Reset Link"
+        tone="error"
+        message={
+          view === "missing"
+            ? "Reset token is missing. Please check your email and click the reset link again."
+            : "This reset link is invalid or has expired. Please request a new password reset."
+        }
+      >
+        <ButtonLink to="/forgot-password">Request New Password Reset</ButtonLink>
+        <ButtonLink to="/auth" variant="secondary">
+          Back to Sign In
+        </ButtonLink>
+      </AccountScreen>
+    );
+  }
+  return <ResetForm token={loaderData.token} lastResult={actionData?.result} />;
+}
+
+function ResetForm({ token, lastResult }: { token: string; lastResult: SubmissionResult<string[]> | null | undefined }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult,
+    constraint: getZodConstraint(ResetPasswordSchema),
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+  });
+  return (
+    <main className="mx-auto max-w-md px-4 py-12">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="text-2xl font-bold">Reset Password</h1>
+        <p className="mt-1 text-sm text-slate-600">Choose a new password of at least 6 characters.</p>
+        <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+          <input type="hidden" name="token" value={token} />
+          <Field
+            label="New Password"
+            autoComplete="new-password"
+            errors={fields.password.errors}
+            {...getInputProps(fields.password, { type: "password" })}
+          />
+          <Field
+            label="Confirm New Password"
+            autoComplete="new-password"
+            errors={fields.confirmPassword.errors}
+            {...getInputProps(fields.confirmPassword, { type: "password" })}
+          />
+          <ErrorList errors={fields.token.errors} />
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <Button type="submit" disabled={busy}>
+            {busy ? "Updating Password..." : "Update Password"}
+          </Button>
+        </Form>
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
