@@ -1,13 +1,67 @@
 // Idempotent demo data. `npm run db:seed` runs it against the configured database; `npm start`
-// runs it on first start.
+// runs it on first start. Running it again creates nothing new and overwrites no admin edit:
+// rows are matched on their unique fields, and media are stored only for rows that lack them.
+import fs from "node:fs";
+import path from "node:path";
 import { hashPassword } from "../app/lib/crypto.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
-import type { PrismaClient } from "../app/generated/prisma/client.ts";
+import { saveObject, type ObjectKind } from "../app/lib/storage.server.ts";
+import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
+import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
+import { CATEGORIES } from "./seed-data/categories.ts";
+import { DEMO_MEDIA_DIR, contentTypeOf, demoFile, type MediaLook } from "./seed-data/demo-media.ts";
+import { DOCTORS } from "./seed-data/doctors.ts";
 import { seedEmailTemplates } from "./seed-data/email-templates.ts";
+import { FAQ_CATEGORIES } from "./seed-data/faqs.ts";
+import { PAGES } from "./seed-data/pages.ts";
+
+export const DEMO_MEMBER = {
+  email: "member@medanim.local",
+  password: "member12345",
+  username: "demo_member",
+  firstName: "Jordan",
+  lastName: "Lee",
+};
+
+const DAY = 24 * 60 * 60 * 1000;
+const daysFromNow = (days: number) => new Date(Date.now() + days * DAY);
 
 export async function seed(prisma: PrismaClient) {
-  const env = getEnv();
+  const media = demoMediaStore();
   await seedEmailTemplates(prisma);
+  await seedSettings(prisma);
+  await seedAdmin(prisma);
+  const lookOf = await seedCategories(prisma, media);
+  await seedDoctors(prisma, media);
+  await seedAnimations(prisma, media, lookOf);
+  await seedPages(prisma);
+  await seedFaqs(prisma);
+  await seedDemoMember(prisma);
+}
+
+/**
+ * Stores each demo file at most once per run, on first use, and hands out its object path:
+ * several animations share one cover or video. The files live in prisma/demo-media (made by
+ * scripts/make-demo-media.ts); nothing protected is served from public/.
+ */
+function demoMediaStore() {
+  const stored = new Map<string, Promise<string>>();
+  return (file: string, kind: ObjectKind) => {
+    let objectPath = stored.get(file);
+    if (!objectPath) {
+      objectPath = saveObject({
+        body: fs.createReadStream(path.join(DEMO_MEDIA_DIR, file)),
+        contentType: contentTypeOf(file),
+        kind,
+      }).then((saved) => saved.path);
+      stored.set(file, objectPath);
+    }
+    return objectPath;
+  };
+}
+type MediaStore = ReturnType<typeof demoMediaStore>;
+
+async function seedSettings(prisma: PrismaClient) {
   for (const [key, value, description] of [
     ["platform_name", "Medanim", "Name shown across the site and in e-mails"],
     ["global_subscription_yearly_price", "99", "Premium yearly price in USD"],
@@ -15,6 +69,12 @@ export async function seed(prisma: PrismaClient) {
   ] as const) {
     await prisma.appSetting.upsert({ where: { key }, update: {}, create: { key, value, description } });
   }
+}
+
+async function seedAdmin(prisma: PrismaClient) {
+  const env = getEnv();
+  // Argon2 is slow on purpose: hash only when the account is really created.
+  if (await prisma.user.findUnique({ where: { email: env.SEED_ADMIN_EMAIL }, select: { id: true } })) return;
   await prisma.user.upsert({
     where: { email: env.SEED_ADMIN_EMAIL },
     update: {},
@@ -32,13 +92,281 @@ export async function seed(prisma: PrismaClient) {
   });
 }
 
+/** Main categories and their priced subcategories; returns each subcategory's media look. */
+async function seedCategories(prisma: PrismaClient, media: MediaStore) {
+  const lookOf = new Map<string, MediaLook>();
+  for (const main of CATEGORIES) {
+    const thumbnail = () => media(demoFile.thumbnail(main.slug), "thumbnail");
+    const parent = await upsertCategory(prisma, main.slug, thumbnail, {
+      name: main.name,
+      slug: main.slug,
+      description: main.description,
+      sortOrder: main.sortOrder,
+    });
+    for (const [index, sub] of main.subcategories.entries()) {
+      lookOf.set(sub.slug, main.slug);
+      await upsertCategory(prisma, sub.slug, thumbnail, {
+        ...sub,
+        sortOrder: index + 1,
+        parent: { connect: { id: parent.id } },
+      });
+    }
+  }
+  return lookOf;
+}
+
+async function upsertCategory(
+  prisma: PrismaClient,
+  slug: string,
+  thumbnail: () => Promise<string>,
+  data: Omit<Prisma.CategoryCreateInput, "thumbnail">,
+) {
+  const existing = await prisma.category.findUnique({ where: { slug }, select: { id: true, thumbnail: true } });
+  if (existing?.thumbnail) return existing;
+  const withThumbnail = { thumbnail: await thumbnail() };
+  return prisma.category.upsert({
+    where: { slug },
+    update: withThumbnail,
+    create: { ...data, ...withThumbnail },
+    select: { id: true, thumbnail: true },
+  });
+}
+
+async function seedDoctors(prisma: PrismaClient, media: MediaStore) {
+  for (const { photo, ...doctor } of DOCTORS) {
+    const existing = await prisma.doctor.findUnique({ where: { slug: doctor.slug }, select: { photo: true } });
+    if (existing?.photo) continue;
+    const withPhoto = { photo: await media(demoFile.doctorPhoto(photo), "doctor-photo") };
+    await prisma.doctor.upsert({ where: { slug: doctor.slug }, update: withPhoto, create: { ...doctor, ...withPhoto } });
+  }
+}
+
+async function seedAnimations(prisma: PrismaClient, media: MediaStore, lookOf: Map<string, MediaLook>) {
+  const categories = new Map(
+    (await prisma.category.findMany({ where: { parentId: { not: null } }, select: { id: true, slug: true } })).map(
+      (c) => [c.slug, c.id],
+    ),
+  );
+  const coverNumber = new Map<MediaLook, number>();
+  for (const seed of ANIMATIONS) {
+    const slug = animationSlug(seed.title);
+    const look = lookOf.get(seed.category);
+    const categoryId = categories.get(seed.category);
+    if (!look || !categoryId) throw new Error(`Seed animation "${seed.title}" names an unknown category ${seed.category}`);
+    // Alternate the look's covers so neighbouring cards differ.
+    const cover = (coverNumber.get(look) ?? 0) + 1;
+    coverNumber.set(look, cover);
+
+    const existing = await prisma.animation.findUnique({
+      where: { slug },
+      select: { coverImage: true, previewVideo: true, fullVideo: true, downloadFile: true },
+    });
+    const missing = {
+      coverImage: !existing?.coverImage ? () => media(demoFile.cover(look, cover), "cover") : undefined,
+      previewVideo: !existing?.previewVideo ? () => media(demoFile.preview(look), "preview") : undefined,
+      fullVideo: !existing?.fullVideo ? () => media(demoFile.fullVideo(look), "video") : undefined,
+      downloadFile: !existing?.downloadFile ? () => media(demoFile.download, "download") : undefined,
+    };
+    if (existing && Object.values(missing).every((store) => !store)) continue;
+    const mediaPaths: Record<string, string> = {};
+    for (const [field, store] of Object.entries(missing)) if (store) mediaPaths[field] = await store();
+
+    const createdAt = new Date(Date.now() - seed.ageDays * DAY);
+    await prisma.animation.upsert({
+      where: { slug },
+      update: mediaPaths,
+      create: {
+        slug,
+        title: seed.title,
+        description: seed.description,
+        duration: seed.duration,
+        individualPrice: seed.price ?? 299,
+        views: seed.views,
+        isActive: seed.isActive ?? true,
+        createdAt,
+        updatedAt: createdAt,
+        category: { connect: { id: categoryId } },
+        ...mediaPaths,
+        doctors: { create: seed.doctors.map((doctorSlug) => ({ doctor: { connect: { slug: doctorSlug } } })) },
+      },
+    });
+  }
+}
+
+async function seedPages(prisma: PrismaClient) {
+  for (const page of PAGES) {
+    await prisma.page.upsert({ where: { slug: page.slug }, update: {}, create: page });
+  }
+}
+
+async function seedFaqs(prisma: PrismaClient) {
+  for (const { faqs, ...category } of FAQ_CATEGORIES) {
+    const { id: categoryId } = await prisma.faqCategory.upsert({
+      where: { slug: category.slug },
+      update: {},
+      create: category,
+      select: { id: true },
+    });
+    // FAQs have no unique field: a question is matched by its text within its category.
+    for (const [index, faq] of faqs.entries()) {
+      const exists = await prisma.faq.findFirst({ where: { categoryId, question: faq.question }, select: { id: true } });
+      if (!exists) await prisma.faq.create({ data: { ...faq, categoryId, sortOrder: index + 1 } });
+    }
+  }
+}
+
+/**
+ * A premium member with a realistic history: an active global subscription, an individual
+ * licence about to expire, a recent individual and a recent category licence (refundable: paid
+ * within 30 days) and an old refunded subscription. Created whole or not at all, and only if the address is free.
+ */
+async function seedDemoMember(prisma: PrismaClient) {
+  if (await prisma.user.findUnique({ where: { email: DEMO_MEMBER.email }, select: { id: true } })) return;
+  const password = await hashPassword(DEMO_MEMBER.password);
+  const admin = await prisma.user.findUnique({ where: { email: getEnv().SEED_ADMIN_EMAIL }, select: { id: true } });
+  const licensedAnimation = await prisma.animation.findUniqueOrThrow({
+    where: { slug: animationSlug("Open Rhinoplasty: Reshaping the Nasal Framework") },
+    select: { id: true, title: true },
+  });
+  const recentAnimation = await prisma.animation.findUniqueOrThrow({
+    where: { slug: animationSlug("Deep Plane Facelift") },
+    select: { id: true, title: true },
+  });
+  const licensedCategory = await prisma.category.findUniqueOrThrow({
+    where: { slug: "interventional-cardiology" },
+    select: { id: true, name: true, yearlyPrice: true },
+  });
+
+  await prisma.$transaction(async (tx) => {
+    const member = await tx.user.create({
+      data: {
+        email: DEMO_MEMBER.email,
+        username: DEMO_MEMBER.username,
+        firstName: DEMO_MEMBER.firstName,
+        lastName: DEMO_MEMBER.lastName,
+        password,
+        accountType: "premium",
+        isEmailVerified: true,
+        termsAcceptedAt: daysFromNow(-430),
+        createdAt: daysFromNow(-430),
+        notificationPreferences: { create: { emailPromotions: true } },
+      },
+    });
+    const purchase = async (p: {
+      type: "global" | "individual" | "category";
+      status: "active" | "canceled";
+      paidDaysAgo: number;
+      endsInDays: number;
+      price: number;
+      paymentStatus: "completed" | "refunded";
+      description: string;
+      animationId?: string;
+      categoryId?: string;
+    }) => {
+      const paidAt = daysFromNow(-p.paidDaysAgo);
+      const subscription = await tx.subscription.create({
+        data: {
+          userId: member.id,
+          type: p.type,
+          status: p.status,
+          startDate: paidAt,
+          endDate: daysFromNow(p.endsInDays),
+          price: p.price,
+          animationId: p.animationId,
+          categoryId: p.categoryId,
+          createdAt: paidAt,
+        },
+      });
+      return tx.payment.create({
+        data: {
+          userId: member.id,
+          subscriptionId: subscription.id,
+          amount: p.price,
+          status: p.paymentStatus,
+          subscriptionType: p.type,
+          description: p.description,
+          createdAt: paidAt,
+        },
+      });
+    };
+
+    // The year before: premium bought, then refunded within the guarantee and canceled.
+    const refunded = await purchase({
+      type: "global",
+      status: "canceled",
+      paidDaysAgo: 420,
+      endsInDays: -55,
+      price: 99,
+      paymentStatus: "refunded",
+      description: "Premium Yearly Subscription",
+    });
+    await tx.refundRequest.create({
+      data: {
+        userId: member.id,
+        paymentId: refunded.id,
+        reason: "Purchased by mistake",
+        description: "Our clinic already had a subscription under another account.",
+        contactEmail: DEMO_MEMBER.email,
+        status: "processed",
+        adminNotes: "Duplicate purchase confirmed; refunded in full.",
+        processedById: admin?.id,
+        processedAt: daysFromNow(-416),
+        createdAt: daysFromNow(-418),
+      },
+    });
+    // A yearly licence bought 345 days ago: expires in 20 days, so it shows as expiring soon.
+    await purchase({
+      type: "individual",
+      status: "active",
+      paidDaysAgo: 345,
+      endsInDays: 20,
+      price: 299,
+      paymentStatus: "completed",
+      description: `Individual License: ${licensedAnimation.title}`,
+      animationId: licensedAnimation.id,
+    });
+    await purchase({
+      type: "global",
+      status: "active",
+      paidDaysAgo: 61,
+      endsInDays: 304,
+      price: 99,
+      paymentStatus: "completed",
+      description: "Premium Yearly Subscription",
+    });
+    // Bought 5 days ago: a second purchase inside the 30-day money-back guarantee.
+    await purchase({
+      type: "individual",
+      status: "active",
+      paidDaysAgo: 5,
+      endsInDays: 360,
+      price: 299,
+      paymentStatus: "completed",
+      description: `Individual License: ${recentAnimation.title}`,
+      animationId: recentAnimation.id,
+    });
+    // Paid 12 days ago: still inside the 30-day money-back guarantee.
+    await purchase({
+      type: "category",
+      status: "active",
+      paidDaysAgo: 12,
+      endsInDays: 353,
+      price: Number(licensedCategory.yearlyPrice ?? 299),
+      paymentStatus: "completed",
+      description: `Category License: ${licensedCategory.name}`,
+      categoryId: licensedCategory.id,
+    });
+  });
+}
+
 if (process.argv[1]?.endsWith("seed.ts")) {
   const { getDb } = await import("../app/lib/db.server.ts");
   const db = getDb();
   try {
     await db.migrate();
+    const started = Date.now();
     await seed(db.prisma);
-    console.log("Seed complete.");
+    console.log(`Seed complete in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     await db.close();
   }
