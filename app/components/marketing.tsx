@@ -1,0 +1,145 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { Button, ButtonLink } from "./ui/button.tsx";
+
+// Building blocks of the premium and licence pages (spec public-and-user-side.md "Premium page",
+// "Individual licence page", "Category licence page"; section 1 marketing claims).
+
+export type Faq = { question: string; answer: ReactNode };
+
+/** The 10-question FAQ: `<details name>` keeps one entry open at a time, with or without JS. */
+export function FaqList({ name, faqs, title = "Frequently Asked Questions" }: { name: string; faqs: Faq[]; title?: string }) {
+  return (
+    <section aria-labelledby={`${name}-title`} className="mx-auto mt-16 max-w-3xl">
+      <h2 id={`${name}-title`} className="text-center text-2xl font-bold">
+        {title}
+      </h2>
+      <div className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
+        {faqs.map((faq) => (
+          <details key={faq.question} name={name} className="group px-5 py-4">
+            <summary className="flex items-center justify-between gap-4 font-semibold">
+              <span>{faq.question}</span>
+              <span aria-hidden="true" className="text-xl text-slate-400 transition group-open:rotate-45">
+                +
+              </span>
+            </summary>
+            <div className="mt-3 text-slate-600">{faq.answer}</div>
+          </details>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+export function BenefitList({ items }: { items: ReactNode[] }) {
+  return (
+    <ul className="mt-6 flex flex-col gap-3 text-left">
+      {items.map((item, i) => (
+        <li key={i} className="flex items-start gap-3">
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 h-5 w-5 flex-none text-emerald-600" fill="currentColor">
+            <path fillRule="evenodd" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+          </svg>
+          <span>{item}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The static testimonial the spec asks for. */
+export function Testimonial() {
+  return (
+    <figure className="mx-auto mt-16 max-w-3xl rounded-2xl bg-brand-50 p-8 text-center">
+      <blockquote className="text-lg text-slate-800">
+        “These animations changed how I explain procedures. My patients arrive at surgery understanding exactly what will
+        happen, and my consultations are shorter and calmer.”
+      </blockquote>
+      <figcaption className="mt-4 text-sm font-semibold text-slate-700">
+        Dr. Emily Carter, Board-Certified Plastic Surgeon
+      </figcaption>
+    </figure>
+  );
+}
+
+// Spec section 9: "Plastic Surgery 25+, Dermatology 30+, Cardiology 40+, Orthopedics 35+, Neurology 20+".
+export const SPECIALTIES = [
+  { name: "Plastic Surgery", count: "25+" },
+  { name: "Dermatology", count: "30+" },
+  { name: "Cardiology", count: "40+" },
+  { name: "Orthopedics", count: "35+" },
+  { name: "Neurology", count: "20+" },
+] as const;
+
+export function SpecialtyList() {
+  return (
+    <section aria-labelledby="specialties-title" className="mx-auto mt-16 max-w-3xl">
+      <h2 id="specialties-title" className="text-center text-2xl font-bold">
+        Available Specialties
+      </h2>
+      <ul className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {SPECIALTIES.map((s) => (
+          <li key={s.name} className="flex items-center justify-between rounded-xl border border-slate-200 bg-white px-4 py-3">
+            <span className="font-medium">{s.name}</span>
+            <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold whitespace-nowrap text-brand-700">{s.count} animations</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Guarantee and cancellation promises (spec section 1). */
+export function Guarantees() {
+  return (
+    <ul className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-slate-600">
+      <li>30-day money-back guarantee</li>
+      <li>Cancel anytime</li>
+      <li>MP4 &amp; WebM · 4K</li>
+      <li>New animations added weekly</li>
+    </ul>
+  );
+}
+
+/**
+ * The purchase button. Anonymous visitors go to sign in and come back here (spec section 6:
+ * "Purchase buttons require sign-in"); signed-in ones go to `to`. Without `to` the step after
+ * sign-in does not exist yet: the button is shown disabled with a note instead of a link that
+ * would pretend to take a payment.
+ */
+export function PurchaseButton({
+  signedIn,
+  returnTo,
+  to,
+  children,
+}: {
+  signedIn: boolean;
+  returnTo: string;
+  to: string | null;
+  children: ReactNode;
+}) {
+  if (!signedIn) {
+    return (
+      <ButtonLink to={`/auth?redirectTo=${encodeURIComponent(returnTo)}`} size="lg" className="w-full">
+        {children}
+      </ButtonLink>
+    );
+  }
+  if (to) {
+    return (
+      <ButtonLink to={to} size="lg" className="w-full">
+        {children}
+      </ButtonLink>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-2">
+      <Button size="lg" className="w-full" disabled aria-describedby="checkout-note">
+        {children}
+      </Button>
+      <p id="checkout-note" className="text-center text-sm text-slate-500">
+        Online checkout opens soon. <Link to="/contact" className="text-brand-700 underline">Contact us</Link> to
+        subscribe today.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { Link } from "react-router";
+import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
+import { formatPrice } from "~/lib/format.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import { getUser } from "~/services/auth.server.ts";
+import { findLicensableCategory, getCategoryLicenceFromPrice } from "~/services/licences.server.ts";
+import type { Route } from "./+types/category-license";
+
+export const meta: Route.MetaFunction = ({ data, matches }) => [
+  { title: pageTitle(matches, data?.title ?? "Category License – Annual Plan") },
+  { name: "description", content: "License a whole specialty: every animation in the category, 4K downloads, commercial rights and Premium access." },
+];
+
+// /category-license[?category={slug or id}]: the spec's title is the category name plus
+// "License – Annual Plan" at the category's yearlyPrice (default 299). Without a category the
+// page is generic and quotes the lowest sub-category price. Signed in, the button goes to
+// /global-license to choose (or confirm) the category.
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const [user, category] = await Promise.all([getUser(request), findLicensableCategory(url.searchParams.get("category"))]);
+  const from = category ? null : await getCategoryLicenceFromPrice();
+  return {
+    signedIn: Boolean(user),
+    category,
+    title: category ? `${category.name} License – Annual Plan` : "Category License – Annual Plan",
+    price: category ? category.price : from!.price,
+    priceVaries: from?.varies ?? false,
+    returnTo: `${url.pathname}${url.search}`,
+  };
+}
+
+export default function CategoryLicensePage({ loaderData }: Route.ComponentProps) {
+  const { signedIn, category, title, priceVaries, returnTo } = loaderData;
+  const price = formatPrice(loaderData.price);
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-12">
+      <header className="mx-auto max-w-3xl text-center">
+        <p className="font-semibold tracking-wide text-brand-600 uppercase">Category License</p>
+        <h1 className="mt-2 text-4xl font-bold tracking-tight">{title}</h1>
+        <p className="mt-4 text-lg text-slate-600">
+          {category ? `Every ${category.name} animation` : "Every animation in a specialty"}, including the ones we add
+          every week, with 4K downloads and commercial rights for your practice.
+        </p>
+      </header>
+
+      <section aria-labelledby="plan-title" className="mx-auto mt-10 max-w-md rounded-2xl border-2 border-brand-500 bg-white p-8 text-center shadow-lg">
+        <h2 id="plan-title" className="text-xl font-bold">
+          {title}
+        </h2>
+        <p className="mt-4">
+          {priceVaries ? <span className="text-slate-500">from </span> : null}
+          <span className="text-5xl font-bold">{price}</span>
+          <span className="text-slate-500">/year</span>
+        </p>
+        <BenefitList
+          items={[
+            category ? `Every animation in ${category.name}` : "Every animation in the category you choose",
+            "New animations in the category added weekly",
+            "4K downloads in MP4 and WebM",
+            "Commercial usage rights",
+            "Premium Access included: stream the whole library",
+            "Downloaded content stays yours permanently",
+          ]}
+        />
+        <div className="mt-8">
+          <PurchaseButton
+            signedIn={signedIn}
+            returnTo={returnTo}
+            to={category ? `/global-license?category=${encodeURIComponent(category.slug)}` : "/global-license"}
+          >
+            Get Category License
+          </PurchaseButton>
+        </div>
+      </section>
+      <Guarantees />
+      <SpecialtyList />
+      <Testimonial />
+      <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries)} />
+    </main>
+  );
+}
+
+function categoryFaqs(price: string, varies: boolean): Faq[] {
+  return [
+    {
+      question: "What does a Category License include?",
+      answer: "Every animation in the category, 4K downloads in MP4 and WebM, commercial usage rights, and Premium streaming access to the whole library while the licence is active.",
+    },
+    {
+      question: "How much does a Category License cost?",
+      answer: varies ? `Prices depend on the category, from ${price} per year.` : `${price} per year.`,
+    },
+    {
+      question: "Are new animations included?",
+      answer: "Yes. New animations are added weekly, and every one published in your category is included at no extra cost.",
+    },
+    {
+      question: "Which specialties can I license?",
+      answer: "Plastic Surgery, Dermatology, Cardiology, Orthopedics, Neurology and more: choose any category in the library.",
+    },
+    {
+      question: "Can I download the animations?",
+      answer: "Yes. Every animation in the category can be downloaded in MP4 and WebM, in up to 4K, and downloaded content stays yours permanently.",
+    },
+    {
+      question: "Can I use the animations commercially?",
+      answer: "Yes. The licence includes commercial usage rights for your practice: consultations, presentations, your website and social media.",
+    },
+    {
+      question: "Is Premium access included?",
+      answer: "Yes. While the licence is active you can stream every animation in the library, in every category.",
+    },
+    {
+      question: "Can I cancel anytime?",
+      answer: "Yes. You keep access until the end of the billing period you paid for.",
+    },
+    {
+      question: "Is there a money-back guarantee?",
+      answer: "Yes. Every licence comes with a 30-day money-back guarantee.",
+    },
+    {
+      question: "I only need one animation. Is there a smaller option?",
+      answer: (
+        <>
+          Yes: an <Link to="/individual-license" className="text-brand-700 underline">Individual License</Link> covers a
+          single animation.
+        </>
+      ),
+    },
+  ];
+}

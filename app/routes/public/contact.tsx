@@ -1,0 +1,151 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation } from "react-router";
+import { Button, buttonClass } from "~/components/ui/button.tsx";
+import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
+import { logger } from "~/lib/logger.server.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import { clientAddress, consumeRateLimit, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
+import { getUser } from "~/services/auth.server.ts";
+import { CONTACT_RULE, getSupportDetails, submitContactMessage } from "~/services/content.server.ts";
+import { CONTACT_CATEGORIES, CONTACT_FAILURE, CONTACT_SUCCESS, ContactSchema, type ContactInput } from "~/validation/content.ts";
+import type { Route } from "./+types/contact";
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, "Contact Support") },
+  { name: "description", content: "Contact our support team. We respond within 24 hours." },
+];
+
+// Contact Support (spec admin-and-support.md sections 2, 5 and 8): open to any visitor.
+export async function loader({ request }: Route.LoaderArgs) {
+  const [user, support] = await Promise.all([getUser(request), getSupportDetails()]);
+  const sent = new URL(request.url).searchParams.get("sent") === "1";
+  return {
+    support,
+    sent,
+    // Signed-in visitors do not retype who they are.
+    prefill: user ? { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email } : { name: "", email: "" },
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ContactSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply() }, { status: 400 });
+  }
+  const limit = await consumeRateLimit(`contact:${clientAddress(context)}`, CONTACT_RULE);
+  if (!limit.allowed) {
+    return data(
+      { result: submission.reply({ formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)] }) },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
+  }
+  const user = await getUser(request);
+  try {
+    await submitContactMessage(submission.value, user?.id ?? null);
+  } catch (error) {
+    // The visitor keeps what they typed and sees the spec's failure text.
+    logger.error({ err: error }, "contact message not stored");
+    return data({ result: submission.reply({ formErrors: [CONTACT_FAILURE] }) }, { status: 500 });
+  }
+  // Post/redirect/get: a reload does not send the message twice.
+  throw new Response(null, { status: 303, headers: { Location: "/contact?sent=1" } });
+}
+
+export default function ContactPage({ loaderData: { support, sent, prefill }, actionData }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-12">
+      <header className="text-center">
+        <h1 className="text-4xl font-bold tracking-tight">Contact Support</h1>
+        <p className="mt-3 text-lg text-slate-600">Have a question? Send us a message and our team will respond within 24 hours.</p>
+      </header>
+      <div className="mt-10 grid gap-8 lg:grid-cols-3">
+        <section className="rounded-2xl border border-slate-200 bg-white p-8 lg:col-span-2" aria-labelledby="contact-form-title">
+          <h2 id="contact-form-title" className="text-xl font-bold">
+            Send us a message
+          </h2>
+          {sent ? <SentNotice /> : <ContactForm lastResult={actionData?.result} prefill={prefill} />}
+        </section>
+        <aside className="flex flex-col gap-6 rounded-2xl bg-brand-50 p-8" aria-label="Other ways to reach us">
+          <div>
+            <h2 className="font-semibold">Email</h2>
+            <a href={`mailto:${support.email}`} className="text-brand-700 underline">
+              {support.email}
+            </a>
+          </div>
+          <div>
+            <h2 className="font-semibold">Phone</h2>
+            <a href={`tel:${support.phone.replace(/[^+\d]/g, "")}`} className="text-brand-700 underline">
+              {support.phone}
+            </a>
+            <p className="text-sm text-slate-600">{support.hours}</p>
+          </div>
+          <div>
+            <h2 className="font-semibold">Address</h2>
+            <address className="whitespace-pre-line text-slate-700 not-italic">{support.address}</address>
+          </div>
+          <p className="text-sm text-slate-600">
+            Looking for a quick answer? Try the <Link to="/help" className="text-brand-700 underline">Help Center</Link>.
+          </p>
+        </aside>
+      </div>
+    </main>
+  );
+}
+
+function SentNotice() {
+  return (
+    <div role="status" className="mt-6 rounded-xl border border-emerald-200 bg-emerald-50 p-6 text-emerald-900">
+      <p className="font-semibold">{CONTACT_SUCCESS}</p>
+      <Link to="/contact" className={buttonClass({ variant: "secondary" }, "mt-4")}>
+        Send another message
+      </Link>
+    </div>
+  );
+}
+
+type ContactFormProps = {
+  lastResult: Route.ComponentProps["actionData"] extends infer A ? (A extends { result: infer R } ? R : undefined) : undefined;
+  prefill: { name: string; email: string };
+};
+
+function ContactForm({ lastResult, prefill }: ContactFormProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [form, fields] = useForm<ContactInput>({
+    id: "contact",
+    lastResult,
+    constraint: getZodConstraint(ContactSchema),
+    defaultValue: prefill,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
+  });
+  return (
+    <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+      {form.errors?.length ? (
+        <div role="alert" id={form.errorId} className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
+          <p className="font-semibold">Error</p>
+          <p className="text-sm">{form.errors.join(" ")}</p>
+        </div>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Name" autoComplete="name" errors={fields.name.errors} {...getInputProps(fields.name, { type: "text" })} />
+        <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+      </div>
+      <Field label="Subject" errors={fields.subject.errors} {...getInputProps(fields.subject, { type: "text" })} />
+      <SelectField
+        label="Category"
+        placeholder="Select a category"
+        options={[...CONTACT_CATEGORIES]}
+        errors={fields.category.errors}
+        {...getSelectProps(fields.category)}
+      />
+      <TextareaField label="Message" rows={6} errors={fields.message.errors} {...getTextareaProps(fields.message)} />
+      <Button type="submit" disabled={busy}>
+        {busy ? "Sending..." : "Send Message"}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,63 @@
+import { data } from "react-router";
+import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { pageTitle } from "~/lib/meta.ts";
+import { renderRichText } from "~/lib/sanitize.server.ts";
+import { getUser } from "~/services/auth.server.ts";
+import { getPage } from "~/services/content.server.ts";
+import type { Route } from "./+types/content-page";
+
+// One module for /{slug}, /about and /pages/{slug} (ARCHITECTURE.md: all three render Page
+// records). Drafts are shown to admins only, so an admin can preview from the page manager.
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const slug = "slug" in params && params.slug ? params.slug : "about";
+  const user = await getUser(request);
+  const page = await getPage(slug, { includeDrafts: user?.role === "admin" });
+  if (!page) throw data({ message: "Page not found" }, { status: 404 });
+  return {
+    page: {
+      title: page.title,
+      html: renderRichText(page.content),
+      metaDescription: page.metaDescription,
+      isPublished: page.isPublished,
+      // Long US form, fixed to UTC so server and browser print the same day.
+      updatedAt: page.updatedAt.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }),
+    },
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
+  if (!loaderData) return [{ title: pageTitle(matches, "Page Not Found") }];
+  const { page } = loaderData;
+  return [
+    { title: pageTitle(matches, page.title) },
+    ...(page.metaDescription ? [{ name: "description", content: page.metaDescription }] : []),
+  ];
+};
+
+export default function ContentPage({ loaderData: { page } }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-12">
+      {!page.isPublished ? (
+        <p role="note" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+          Draft: only administrators can see this page.
+        </p>
+      ) : null}
+      <article>
+        <h1 className="text-4xl font-bold tracking-tight">{page.title}</h1>
+        <p className="mt-2 text-sm text-slate-500">Last updated {page.updatedAt}</p>
+        {/* Sanitised on the server (app/lib/sanitize.server.ts) before it gets here. */}
+        <div className="rich-text mt-8" dangerouslySetInnerHTML={{ __html: page.html }} />
+      </article>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => <ErrorScreen title="Page Not Found" message="The page you are looking for does not exist or has been moved." />,
+      }}
+    />
+  );
+}

@@ -1,0 +1,84 @@
+import { Link } from "react-router";
+import { buttonClass } from "~/components/ui/button.tsx";
+import { formatPrice, pluralize } from "~/lib/format.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import { listLicensableCategories } from "~/services/licences.server.ts";
+import type { Route } from "./+types/global-license";
+
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Choose a Category to License") }];
+
+// ARCHITECTURE.md: /global-license is "choose a category to licence", the step after the
+// category licence page. Each choice leads to that category's checkout page.
+export async function loader({ request }: Route.LoaderArgs) {
+  const selected = new URL(request.url).searchParams.get("category");
+  return { categories: await listLicensableCategories(), selected };
+}
+
+export default function GlobalLicensePage({ loaderData: { categories, selected } }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-5xl px-4 py-12">
+      <header className="text-center">
+        <h1 className="text-4xl font-bold tracking-tight">Choose a Category to License</h1>
+        <p className="mt-3 text-lg text-slate-600">
+          A Category License gives you every animation in the category, 4K downloads, commercial rights and Premium access.
+        </p>
+      </header>
+      {categories.length === 0 ? (
+        <p className="mt-12 text-center text-slate-600">No categories are available for licensing yet.</p>
+      ) : (
+        <div className="mt-10 flex flex-col gap-10">
+          {categories.map((main) => (
+            <section key={main.id} aria-labelledby={`main-${main.id}`}>
+              <div className="flex flex-wrap items-end justify-between gap-3">
+                <div>
+                  <h2 id={`main-${main.id}`} className="text-2xl font-bold">
+                    {main.name}
+                  </h2>
+                  {main.description ? <p className="mt-1 text-slate-600">{main.description}</p> : null}
+                </div>
+                {main.price !== null ? (
+                  <Link to={`/purchase/category/${main.slug}`} className={buttonClass({ variant: "secondary" })}>
+                    License all of {main.name} · {formatPrice(main.price)}/year
+                  </Link>
+                ) : null}
+              </div>
+              {main.subcategories.length === 0 ? (
+                <p className="mt-3 text-slate-500">No specialties in this category yet.</p>
+              ) : (
+                <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                  {main.subcategories.map((sub) => {
+                    const isSelected = selected === sub.slug || selected === sub.id;
+                    return (
+                      <li
+                        key={sub.id}
+                        className={`flex flex-col rounded-xl border bg-white p-5 ${isSelected ? "border-brand-500 ring-2 ring-brand-100" : "border-slate-200"}`}
+                        aria-current={isSelected ? "true" : undefined}
+                      >
+                        <h3 className="font-semibold">{sub.name}</h3>
+                        <p className="mt-1 text-sm text-slate-500">{pluralize(sub.animationCount, "animation")}</p>
+                        {sub.description ? <p className="mt-2 line-clamp-3 text-sm text-slate-600">{sub.description}</p> : null}
+                        <p className="mt-4 text-2xl font-bold">
+                          {formatPrice(sub.price)}
+                          <span className="text-base font-normal text-slate-500">/year</span>
+                        </p>
+                        <Link
+                          to={`/purchase/category/${sub.slug}`}
+                          className={buttonClass({}, "mt-4")}
+                        >
+                          License {sub.name}
+                        </Link>
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
+            </section>
+          ))}
+        </div>
+      )}
+      <p className="mt-12 text-center text-sm text-slate-500">
+        Looking for a single animation? See the <Link to="/individual-license" className="text-brand-700 underline">Individual License</Link>.
+      </p>
+    </main>
+  );
+}

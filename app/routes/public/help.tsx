@@ -1,0 +1,162 @@
+import { useRef } from "react";
+import { Form, Link, useSubmit } from "react-router";
+import { Button, buttonClass } from "~/components/ui/button.tsx";
+import { pageTitle } from "~/lib/meta.ts";
+import { renderRichText } from "~/lib/sanitize.server.ts";
+import { groupFaqs, listFaqCategories, listFaqs, registerFaqView } from "~/services/content.server.ts";
+import type { Route } from "./+types/help";
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, "Help Center") },
+  { name: "description", content: "Answers to common questions about animations, subscriptions, licences and your account." },
+];
+
+// Help Center (spec admin-and-support.md section 2). Search and category filter are a GET form.
+// Opening an FAQ registers a view: with JavaScript the <details> toggle posts to
+// /api/faqs/{id}/view; without it each question is a link to ?faq={id} that renders the FAQ
+// open and counts the view here.
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
+  const category = url.searchParams.get("category")?.trim() ?? "";
+  const faqParam = url.searchParams.get("faq");
+  const opened = faqParam ? await registerFaqView(faqParam) : null;
+  const [categories, faqs] = await Promise.all([listFaqCategories(), listFaqs({ category, search: q })]);
+  return {
+    q,
+    category,
+    categories: categories.map(({ id, name, slug }) => ({ id, name, slug })),
+    // Answers are sanitised by the service; plain-text answers also get their line breaks.
+    groups: groupFaqs(faqs.map(({ id, question, answer, categoryName }) => ({ id, question, answer: renderRichText(answer), categoryName }))),
+    openId: opened !== null ? faqParam : null,
+  };
+}
+
+export default function HelpCenter({ loaderData: { q, category, categories, groups, openId } }: Route.ComponentProps) {
+  const submit = useSubmit();
+  // FAQs already counted in this page view: the one opened by the link, then each toggled open.
+  const counted = useRef(new Set(openId ? [openId] : []));
+
+  function countView(id: string) {
+    if (counted.current.has(id)) return;
+    counted.current.add(id);
+    // Fire and forget: a lost view must not disturb the reader.
+    void fetch(`/api/faqs/${id}/view`, { method: "POST", keepalive: true }).catch(() => undefined);
+  }
+
+  const linkParams = (id: string) => {
+    const params = new URLSearchParams();
+    if (q) params.set("q", q);
+    if (category) params.set("category", category);
+    params.set("faq", id);
+    return `/help?${params}#faq-${id}`;
+  };
+
+  return (
+    <main className="mx-auto max-w-4xl px-4 py-12">
+      <header className="text-center">
+        <h1 className="text-4xl font-bold tracking-tight">Help Center</h1>
+        <p className="mt-3 text-lg text-slate-600">Find answers to common questions about our animations, plans and your account.</p>
+      </header>
+
+      <Form method="get" role="search" className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <label htmlFor="help-q" className="mb-1 block text-sm font-medium text-slate-700">
+            Search FAQs
+          </label>
+          <input
+            id="help-q"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={200}
+            placeholder="Search for answers..."
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+          />
+        </div>
+        <div>
+          <label htmlFor="help-category" className="mb-1 block text-sm font-medium text-slate-700">
+            Category
+          </label>
+          <select
+            id="help-category"
+            name="category"
+            defaultValue={category}
+            onChange={(event) => submit(event.currentTarget.form)}
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm sm:w-56"
+          >
+            <option value="">All Categories</option>
+            {categories.map((c) => (
+              <option key={c.id} value={c.slug}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit">Search</Button>
+      </Form>
+
+      {groups.length === 0 ? (
+        <div className="mt-12 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
+          <p className="text-lg font-semibold">No FAQs found matching your search</p>
+          {q || category ? (
+            <Link to="/help" className="mt-4 inline-block text-brand-700 underline">
+              Show all FAQs
+            </Link>
+          ) : null}
+        </div>
+      ) : (
+        <div className="mt-10 flex flex-col gap-10">
+          {groups.map((group, index) => (
+            <section key={group.name} aria-labelledby={`faq-group-${index}`}>
+              <h2 id={`faq-group-${index}`} className="text-2xl font-bold">
+                {group.name}
+              </h2>
+              <div className="mt-4 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
+                {group.faqs.map((faq) => (
+                  <details
+                    key={faq.id}
+                    id={`faq-${faq.id}`}
+                    open={faq.id === openId}
+                    className="group scroll-mt-24 px-5 py-4"
+                    onToggle={(event) => {
+                      if (event.currentTarget.open) countView(faq.id);
+                    }}
+                  >
+                    <summary className="flex items-center justify-between gap-4 font-semibold">
+                      <a
+                        href={linkParams(faq.id)}
+                        className="hover:text-brand-700"
+                        onClick={(event) => {
+                          // With JavaScript the question just toggles the answer; the toggle counts.
+                          event.preventDefault();
+                          const details = event.currentTarget.closest("details");
+                          if (details) details.open = !details.open;
+                        }}
+                      >
+                        {faq.question}
+                      </a>
+                      <span aria-hidden="true" className="text-xl text-slate-400 transition group-open:rotate-45">
+                        +
+                      </span>
+                    </summary>
+                    {/* Sanitised on the server (app/lib/sanitize.server.ts). */}
+                    <div className="rich-text mt-3" dangerouslySetInnerHTML={{ __html: faq.answer }} />
+                  </details>
+                ))}
+              </div>
+            </section>
+          ))}
+        </div>
+      )}
+
+      <aside className="mt-16 rounded-2xl bg-brand-50 p-8 text-center">
+        <h2 className="text-xl font-bold">Still need help?</h2>
+        <p className="mt-2 text-slate-600">Our support team responds within 24 hours.</p>
+        <Link to="/contact" className={buttonClass({}, "mt-4")}>
+          Contact Support
+        </Link>
+      </aside>
+    </main>
+  );
+}

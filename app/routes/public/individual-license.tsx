@@ -1,0 +1,119 @@
+import { Link } from "react-router";
+import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
+import { formatPrice } from "~/lib/format.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import { getUser } from "~/services/auth.server.ts";
+import { findLicensableAnimation, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
+import type { Route } from "./+types/individual-license";
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, "Individual Animation License") },
+  { name: "description", content: "License one animation for a year: 4K download, commercial rights and Premium access included." },
+];
+
+// /individual-license?animation={id}: the spec's button goes to /purchase/individual/{animation}
+// when signed in with an animation, to / when signed in without one, else to /auth.
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const [user, animation] = await Promise.all([getUser(request), findLicensableAnimation(url.searchParams.get("animation"))]);
+  return { signedIn: Boolean(user), animation, price: INDIVIDUAL_LICENCE_PRICE, returnTo: `${url.pathname}${url.search}` };
+}
+
+export default function IndividualLicensePage({ loaderData }: Route.ComponentProps) {
+  const { signedIn, animation, returnTo } = loaderData;
+  const price = formatPrice(loaderData.price);
+  // An unknown animation parameter counts as none: better home than a purchase page that 404s.
+  const next = animation ? `/purchase/individual/${animation.id}` : "/";
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-12">
+      <header className="mx-auto max-w-3xl text-center">
+        <p className="font-semibold tracking-wide text-brand-600 uppercase">Individual License</p>
+        <h1 className="mt-2 text-4xl font-bold tracking-tight">Individual Animation License</h1>
+        {animation ? (
+          <p className="mt-4 text-lg text-slate-700">
+            For <Link to={`/animations/${animation.slug}`} className="font-semibold text-brand-700 underline">{animation.title}</Link>
+          </p>
+        ) : null}
+        <p className="mt-4 text-lg text-slate-600">
+          Own the rights to use one animation in your practice: download it in 4K and show it to patients, in
+          presentations, on your website and on social media.
+        </p>
+      </header>
+
+      <section aria-labelledby="plan-title" className="mx-auto mt-10 max-w-md rounded-2xl border-2 border-brand-500 bg-white p-8 text-center shadow-lg">
+        <h2 id="plan-title" className="text-xl font-bold">
+          Individual Animation License
+        </h2>
+        <p className="mt-4">
+          <span className="text-5xl font-bold">{price}</span>
+          <span className="text-slate-500">/year</span>
+        </p>
+        <BenefitList
+          items={[
+            "4K access to the full animation",
+            "ZIP download (MP4 and WebM)",
+            "Commercial usage rights",
+            "Premium Access included: stream the whole library",
+            "Downloaded content stays yours permanently",
+          ]}
+        />
+        <div className="mt-8">
+          <PurchaseButton signedIn={signedIn} returnTo={returnTo} to={next}>
+            License This Animation
+          </PurchaseButton>
+        </div>
+      </section>
+      <Guarantees />
+      <Testimonial />
+      <SpecialtyList />
+      <FaqList name="individual-license-faq" faqs={individualFaqs(price)} />
+    </main>
+  );
+}
+
+function individualFaqs(price: string): Faq[] {
+  return [
+    {
+      question: "What does the Individual License include?",
+      answer: "4K access to the animation, a ZIP download of the files, commercial usage rights for that animation, and Premium streaming access to the whole library while the licence is active.",
+    },
+    { question: "How much does an Individual License cost?", answer: `${price} per animation per year.` },
+    {
+      question: "Where can I use a licensed animation?",
+      answer: "Anywhere in your practice's communication: patient consultations, presentations, your website, social media and printed QR links.",
+    },
+    {
+      question: "Do I keep the files I downloaded?",
+      answer: "Yes. Downloaded content stays yours permanently, even if you do not renew the licence.",
+    },
+    {
+      question: "Which formats and resolutions are included?",
+      answer: "The download contains the animation in MP4 and WebM, in up to 4K resolution.",
+    },
+    {
+      question: "Is Premium access included?",
+      answer: "Yes. While your licence is active you can stream every animation in the library, exactly as with Premium.",
+    },
+    {
+      question: "Can I license several animations?",
+      answer: "Yes, each with its own licence. If you need a whole specialty, a Category License covers every animation in it, including new ones.",
+    },
+    {
+      question: "Is there a money-back guarantee?",
+      answer: "Yes. Every licence comes with a 30-day money-back guarantee.",
+    },
+    {
+      question: "What happens after a year?",
+      answer: "You can renew to keep commercial rights, downloads of new versions and Premium access. Cancel anytime: your access continues until the end of the billing period.",
+    },
+    {
+      question: "Can my colleagues use the licence?",
+      answer: (
+        <>
+          The licence covers you and your practice. For several practices or a hospital,{" "}
+          <Link to="/contact" className="text-brand-700 underline">contact us</Link> about a team licence.
+        </>
+      ),
+    },
+  ];
+}

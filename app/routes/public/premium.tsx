@@ -1,0 +1,141 @@
+import { Link } from "react-router";
+import { BenefitList, FaqList, Guarantees, PurchaseButton, Testimonial, type Faq } from "~/components/marketing.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
+import { formatPrice } from "~/lib/format.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import { getUser } from "~/services/auth.server.ts";
+import { getPremiumPrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
+import type { Route } from "./+types/premium";
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, "Premium Access") },
+  { name: "description", content: "Unlimited streaming of every doctor-verified medical animation in 4K. $9/month, billed annually." },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getUser(request);
+  const [price, access] = await Promise.all([getPremiumPrice(), getAccess(user)]);
+  return { price, individualPrice: INDIVIDUAL_LICENCE_PRICE, signedIn: Boolean(user), alreadyPremium: hasGlobalAccess(access) };
+}
+
+export default function PremiumPage({ loaderData: { price, individualPrice, signedIn, alreadyPremium } }: Route.ComponentProps) {
+  if (alreadyPremium) return <AlreadyPremium />;
+  const yearly = formatPrice(price.yearly);
+  const monthly = formatPrice(price.monthly);
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-12">
+      <header className="mx-auto max-w-3xl text-center">
+        <p className="font-semibold tracking-wide text-brand-600 uppercase">Premium Access</p>
+        <h1 className="mt-2 text-4xl font-bold tracking-tight">Unlock the Complete Medical Animation Library</h1>
+        <p className="mt-4 text-lg text-slate-600">
+          Stream every doctor-verified medical and plastic-surgery animation in full, in 4K, with new animations added
+          every week.
+        </p>
+      </header>
+
+      <section aria-labelledby="plan-title" className="mx-auto mt-10 max-w-md rounded-2xl border-2 border-brand-500 bg-white p-8 text-center shadow-lg">
+        <h2 id="plan-title" className="text-xl font-bold">
+          Premium – Annual Plan
+        </h2>
+        <p className="mt-4">
+          <span className="text-5xl font-bold">{monthly}</span>
+          <span className="text-slate-500">/month</span>
+        </p>
+        <p className="mt-1 text-sm text-slate-600">
+          Billed annually at <strong>{yearly}/year</strong>
+        </p>
+        <BenefitList
+          items={[
+            "Unlimited streaming of every animation in the library",
+            "Full-length videos in up to 4K quality",
+            "New animations added weekly",
+            "Cancel anytime, with access until the end of your billing period",
+            "30-day money-back guarantee",
+          ]}
+        />
+        <div className="mt-8">
+          <PurchaseButton signedIn={signedIn} returnTo="/premium" to={null}>
+            Get Premium Access
+          </PurchaseButton>
+        </div>
+        <p className="mt-4 text-xs text-slate-500">
+          Premium is for streaming. Downloads and commercial rights come with an{" "}
+          <Link to="/individual-license" className="underline">Individual License</Link> or a{" "}
+          <Link to="/category-license" className="underline">Category License</Link>.
+        </p>
+      </section>
+      <Guarantees />
+      <Testimonial />
+      <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, formatPrice(individualPrice))} />
+    </main>
+  );
+}
+
+function AlreadyPremium() {
+  return (
+    <main className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
+      <h1 className="text-3xl font-bold">You Already Have Premium</h1>
+      <p className="mt-3 text-slate-600">
+        You already have premium access: every animation in the library is yours to stream in full. Need downloads or
+        commercial rights? Add an Individual or Category License.
+      </p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <ButtonLink to="/">Browse Animations</ButtonLink>
+        <ButtonLink to="/dashboard" variant="secondary">
+          Go to Dashboard
+        </ButtonLink>
+      </div>
+    </main>
+  );
+}
+
+function premiumFaqs(yearly: string, monthly: string, individual: string): Faq[] {
+  return [
+    {
+      question: "What is included in Premium?",
+      answer: "Unlimited streaming of every doctor-verified animation in the library, in full length and up to 4K, including every new animation we add.",
+    },
+    {
+      question: "How much does Premium cost?",
+      answer: `${yearly} per year, which works out at ${monthly}/month billed annually.`,
+    },
+    {
+      question: "Can I download animations with Premium?",
+      answer: `Premium is for streaming. Downloads (MP4 and WebM, up to 4K) and commercial usage rights come with an Individual License (${individual}/year) or a Category License, and both include Premium access.`,
+    },
+    {
+      question: "Can I cancel anytime?",
+      answer: "Yes. Cancel whenever you like and keep your access until the end of the billing period you paid for.",
+    },
+    {
+      question: "Is there a money-back guarantee?",
+      answer: "Yes. Every purchase comes with a 30-day money-back guarantee: request a refund within 30 days and we will return your payment.",
+    },
+    {
+      question: "How often are new animations added?",
+      answer: "New animations are added weekly, and Premium members can stream each one as soon as it is published.",
+    },
+    {
+      question: "What video quality and formats are available?",
+      answer: "Animations stream in up to 4K resolution. Licensed downloads are provided in MP4 and WebM.",
+    },
+    {
+      question: "Who checks the medical accuracy of the animations?",
+      answer: "Every animation is reviewed and verified by a practising doctor in its specialty before it is published.",
+    },
+    {
+      question: "Can I use the animations in my practice or on my website?",
+      answer: "Streaming with Premium is for viewing. To use animations in presentations, on your website or on social media you need the commercial rights of an Individual or Category License.",
+    },
+    {
+      question: "How do I get help with my subscription?",
+      answer: (
+        <>
+          Visit the <Link to="/help" className="text-brand-700 underline">Help Center</Link> or{" "}
+          <Link to="/contact" className="text-brand-700 underline">contact support</Link>: our team responds within 24 hours.
+        </>
+      ),
+    },
+  ];
+}

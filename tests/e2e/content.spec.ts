@@ -1,0 +1,218 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN, DATA_DIR, MEMBER, signIn, uniqueUser } from "./helpers.ts";
+
+const LONG_US_DATE = /Last updated (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}/;
+
+test.describe("content pages", () => {
+  for (const [path, title] of [
+    ["/terms-of-service", "Terms of Service"],
+    ["/privacy-policy", "Privacy Policy"],
+    ["/about", "About Us"],
+  ] as const) {
+    test(`${path} shows its title, content, meta description and "Last updated"`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      const main = page.getByRole("main");
+      await expect(main.getByRole("heading", { level: 1 })).toHaveText(title);
+      await expect(main.getByText(LONG_US_DATE)).toBeVisible();
+      // Real prose, rendered as HTML: more than the heading.
+      expect((await main.locator("article").innerText()).length).toBeGreaterThan(200);
+      await expect(page).toHaveTitle(new RegExp(title));
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /\S/);
+    });
+  }
+
+  test("/pages/{slug} renders the same page", async ({ page }) => {
+    await page.goto("/pages/privacy-policy");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Privacy Policy");
+  });
+
+  test("footer links lead to the content pages", async ({ page }) => {
+    await page.goto("/");
+    const footer = page.getByRole("contentinfo");
+    await footer.getByRole("link", { name: "Terms of Service" }).click();
+    await expect(page).toHaveURL(/\/terms-of-service$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terms of Service");
+    await page.getByRole("contentinfo").getByRole("link", { name: "About Us" }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About Us");
+    await page.getByRole("contentinfo").getByRole("link", { name: "Contact" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Contact Support");
+  });
+
+  test("an unknown slug answers 404 with 'Page Not Found' and a Go Home button", async ({ page }) => {
+    const response = await page.goto("/no-such-page-here");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page Not Found" })).toBeVisible();
+    await page.getByRole("link", { name: "Go Home" }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
+
+async function expectOneOpenFaq(page: Page, count = 10) {
+  const items = page.locator("main details");
+  await expect(items).toHaveCount(count);
+  await items.nth(0).locator("summary").click();
+  await expect(items.nth(0)).toHaveAttribute("open", "");
+  await items.nth(1).locator("summary").click();
+  await expect(items.nth(1)).toHaveAttribute("open", "");
+  // <details name>: opening one closes the other.
+  await expect(items.nth(0)).not.toHaveAttribute("open", "");
+  await items.nth(1).locator("summary").click();
+  await expect(items.nth(1)).not.toHaveAttribute("open", "");
+}
+
+test.describe("premium and licence pages", () => {
+  test("premium: $9/month billed annually at $99/year, benefits, testimonial, 10 FAQs, sign in to buy", async ({ page }) => {
+    await page.goto("/premium");
+    const main = page.getByRole("main");
+    await expect(main.getByRole("heading", { name: "Premium – Annual Plan" })).toBeVisible();
+    await expect(main.getByText("$9", { exact: true })).toBeVisible();
+    await expect(main.getByText("$99/year")).toBeVisible();
+    await expect(main.getByText("30-day money-back guarantee").first()).toBeVisible();
+    await expect(main.getByText("Dr. Emily Carter", { exact: false })).toBeVisible();
+    await expectOneOpenFaq(page);
+    await main.getByRole("link", { name: "Get Premium Access" }).click();
+    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fpremium$/);
+  });
+
+  test("premium for a signed-in user: checkout is announced, not faked", async ({ page }) => {
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto("/premium");
+    await expect(page.getByRole("button", { name: "Get Premium Access" })).toBeDisabled();
+    await expect(page.getByText("Online checkout opens soon.")).toBeVisible();
+  });
+
+  test("premium for a member who already has it: the 'already have premium' page", async ({ page }) => {
+    await signIn(page, MEMBER.email, MEMBER.password);
+    await page.goto("/premium");
+    await expect(page.getByRole("heading", { name: "You Already Have Premium" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveCount(0);
+  });
+
+  test("individual licence: $299/year, benefits, 10 FAQs, the button asks a visitor to sign in", async ({ page }) => {
+    await page.goto("/individual-license?animation=some-animation");
+    const main = page.getByRole("main");
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText("Individual Animation License");
+    await expect(main.getByText("$299", { exact: true })).toBeVisible();
+    for (const benefit of ["4K access to the full animation", "ZIP download (MP4 and WebM)", "Commercial usage rights"]) {
+      await expect(main.getByText(benefit, { exact: true })).toBeVisible();
+    }
+    await expectOneOpenFaq(page);
+    await main.getByRole("link", { name: "License This Animation" }).click();
+    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Findividual-license%3Fanimation%3Dsome-animation$/);
+  });
+
+  test("individual licence without an animation sends a signed-in user home", async ({ page }) => {
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto("/individual-license");
+    await page.getByRole("main").getByRole("link", { name: "License This Animation" }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("category licence: title, price, specialties with counts, 10 FAQs, then /global-license", async ({ page }) => {
+    await page.goto("/category-license");
+    const main = page.getByRole("main");
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText("Category License – Annual Plan");
+    await expect(main.getByText(/^\$\d+$/)).toBeVisible();
+    const specialties = main.getByRole("region", { name: "Available Specialties" });
+    for (const [name, count] of [["Plastic Surgery", "25+"], ["Dermatology", "30+"], ["Cardiology", "40+"], ["Orthopedics", "35+"], ["Neurology", "20+"]]) {
+      await expect(specialties.getByRole("listitem").filter({ hasText: name })).toContainText(`${count} animations`);
+    }
+    await expectOneOpenFaq(page);
+    await main.getByRole("link", { name: "Get Category License" }).click();
+    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcategory-license$/);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto("/category-license");
+    await page.getByRole("main").getByRole("link", { name: "Get Category License" }).click();
+    await expect(page).toHaveURL(/\/global-license$/);
+    await expect(page.getByRole("heading", { name: "Choose a Category to License" })).toBeVisible();
+  });
+});
+
+test.describe("help center", () => {
+  test("search, category filter and the empty state", async ({ page }) => {
+    await page.goto("/help");
+    await expect(page.getByRole("heading", { level: 1, name: "Help Center" })).toBeVisible();
+    const questions = page.locator("main details summary a");
+    expect(await questions.count()).toBeGreaterThan(0);
+
+    // Search for a word of the first question: that FAQ is found.
+    const first = (await questions.first().innerText()).trim();
+    const word = first.split(/\W+/).filter((w) => w.length > 4)[0] ?? first;
+    await page.getByLabel("Search FAQs").fill(word);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(word)}`));
+    await expect(page.locator("main details summary a").filter({ hasText: first })).toBeVisible();
+
+    // Filter by the first category: only its group is shown.
+    await page.goto("/help");
+    const select = page.getByLabel("Category");
+    const option = select.locator("option").nth(1);
+    const categoryName = (await option.innerText()).trim();
+    await select.selectOption({ label: categoryName });
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/category=/);
+    const groups = page.getByRole("main").getByRole("heading", { level: 2 }).filter({ hasNotText: "Still need help?" });
+    await expect(groups).toHaveText([categoryName]);
+
+    await page.getByLabel("Search FAQs").fill("zzqx-nothing-matches");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByText("No FAQs found matching your search")).toBeVisible();
+  });
+
+  test("opening a question shows its answer", async ({ page }) => {
+    await page.goto("/help");
+    const item = page.locator("main details").first();
+    await item.locator("summary a").click();
+    await expect(item).toHaveAttribute("open", "");
+    await expect(item.locator(".rich-text")).toBeVisible();
+  });
+});
+
+test.describe("contact", () => {
+  test("shows the spec's validation messages", async ({ page }) => {
+    await page.goto("/contact");
+    await expect(page.getByText("Mon-Fri 9AM-5PM PST")).toBeVisible();
+    // The browser's own checks would stop a JavaScript-off submit; the server's messages are
+    // what this test is about.
+    await page.locator("form#contact").evaluate((form) => form.setAttribute("novalidate", ""));
+    await page.getByLabel("Email", { exact: true }).fill("not-an-email");
+    await page.getByLabel("Message", { exact: true }).fill("short");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    for (const message of ["Name is required", "Must be a valid email", "Subject is required", "Category is required", "Message must be at least 10 characters"]) {
+      await expect(page.getByText(message)).toBeVisible();
+    }
+  });
+
+  test("sends a message and shows the success text", async ({ page }) => {
+    const user = uniqueUser();
+    await page.goto("/contact");
+    await page.getByLabel("Name", { exact: true }).fill(`${user.firstName} ${user.lastName}`);
+    await page.getByLabel("Email", { exact: true }).fill(user.email);
+    const subject = `Question about licences ${user.username}`;
+    await page.getByLabel("Subject", { exact: true }).fill(subject);
+    await page.getByLabel("Category", { exact: true }).selectOption("billing");
+    await page.getByLabel("Message", { exact: true }).fill("Can a category licence cover two clinics?");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.getByText("Thank you! Your message has been sent. Our team will respond within 24 hours.")).toBeVisible();
+    // Stored and e-mailed to the support inbox (the e2e server writes mail to its outbox).
+    const outbox = path.join(DATA_DIR, "outbox");
+    await expect
+      .poll(() =>
+        fs.existsSync(outbox)
+          ? fs.readdirSync(outbox).some((f) => f.includes("support@") && fs.readFileSync(path.join(outbox, f), "utf8").includes(user.username))
+          : false,
+      )
+      .toBe(true);
+  });
+
+  test("prefills name and email for a signed-in user", async ({ page }) => {
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto("/contact");
+    await expect(page.getByLabel("Email", { exact: true })).toHaveValue(ADMIN.email);
+    await expect(page.getByLabel("Name", { exact: true })).not.toHaveValue("");
+  });
+});
