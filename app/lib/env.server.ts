@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   SIGNUPS_PER_HOUR: z.coerce.number().int().positive().default(20),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  // How long (ms) the public catalogue's shared reads are kept in memory; 0 turns it off.
+  CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; JWT_SECRET: string };

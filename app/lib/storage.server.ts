@@ -1,12 +1,23 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { prisma } from "./db.server.ts";
 import { getEnv } from "./env.server.ts";
 
-// Object storage. Keys are server-made UUIDs; stored paths have the spec's form
-// /objects/uploads/{id}. (The media issue extends this module with the S3 backend.)
+// Object storage: one small interface, two backends. Local disk under DATA_DIR/objects/ by
+// default; S3 (or any S3-compatible store) when S3_BUCKET is set. Keys are server-made UUIDs:
+// a user's file name is never part of a path. Stored paths have the spec's form
+// /objects/uploads/{id}. Each object's kind, content type and size are a StoredObject row.
 
 export type ObjectKind = "cover" | "doctor-photo" | "video" | "download" | "thumbnail" | "preview";
 
@@ -18,23 +29,277 @@ export function objectPath(id: string) {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** Only a lower-case UUID is an object id: anything else (traversal, encodings) is not. */
+export function isObjectId(id: string) {
+  return UUID.test(id);
+}
+
 export function objectIdFromPath(stored: string | null | undefined): string | null {
   if (!stored?.startsWith(OBJECT_PATH_PREFIX)) return null;
   const id = stored.slice(OBJECT_PATH_PREFIX.length).split(/[?#]/)[0]!;
   return UUID.test(id) ? id : null;
 }
 
-function localPath(id: string) {
-  if (!UUID.test(id)) throw new Error("invalid object id");
-  return path.join(getEnv().DATA_DIR, "objects", id);
+export function storageBackend(): "s3" | "local" {
+  return getEnv().S3_BUCKET ? "s3" : "local";
 }
 
-/** Stores a body under a new id and returns its stored path. */
-export async function saveObject({ body, contentType }: { body: Readable | Buffer; contentType: string; kind: ObjectKind }) {
-  const id = crypto.randomUUID();
-  const file = localPath(id);
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, fs.createWriteStream(file));
-  await fs.promises.writeFile(`${file}.meta.json`, JSON.stringify({ contentType }));
-  return { id, path: objectPath(id) };
+// ---- local disk ----
+
+function objectsDir() {
+  return path.resolve(getEnv().DATA_DIR, "objects");
+}
+
+/** The file of a local object. The id is checked first, so nothing outside the store is reachable. */
+export function localObjectFile(id: string) {
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  return path.join(objectsDir(), id);
+}
+
+// ---- S3 ----
+
+let s3: { client: S3Client; signature: string } | undefined;
+
+export function s3Client(): S3Client {
+  const env = getEnv();
+  const signature = [env.S3_REGION, env.S3_ENDPOINT, env.S3_ACCESS_KEY_ID, env.S3_FORCE_PATH_STYLE].join("|");
+  if (!s3 || s3.signature !== signature) {
+    s3?.client.destroy();
+    const client = new S3Client({
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      credentials:
+        env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+          : undefined,
+      // Checksums only where S3 requires them: S3-compatible stores often reject the newer
+      // default trailers, and a checksum parameter in a presigned PUT breaks browser uploads.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+    });
+    s3 = { client, signature };
+  }
+  return s3.client;
+}
+
+/**
+ * The origin browsers talk to in S3 mode (presigned PUTs and GETs), for the CSP's connect-src
+ * and the bucket's CORS rule; null with the local backend.
+ */
+export function storageOrigin(): string | null {
+  const env = getEnv();
+  if (!env.S3_BUCKET) return null;
+  if (env.S3_ENDPOINT) {
+    const endpoint = new URL(env.S3_ENDPOINT);
+    return env.S3_FORCE_PATH_STYLE ? endpoint.origin : `${endpoint.protocol}//${env.S3_BUCKET}.${endpoint.host}`;
+  }
+  return env.S3_FORCE_PATH_STYLE ? `https://s3.${env.S3_REGION}.amazonaws.com` : `https://${env.S3_BUCKET}.s3.${env.S3_REGION}.amazonaws.com`;
+}
+
+function s3Key(id: string) {
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  return `uploads/${id}`;
+}
+
+/** How long presigned URLs stay valid: a few minutes is enough to start a request. */
+export const PRESIGNED_GET_SECONDS = 300;
+export const PRESIGNED_PUT_SECONDS = 900;
+
+/** A presigned GET (or HEAD) of a private bucket's object, valid PRESIGNED_GET_SECONDS. */
+export function presignedObjectUrl(
+  id: string,
+  options: { method?: "GET" | "HEAD"; contentDisposition?: string; cacheControl?: string; contentType?: string } = {},
+) {
+  const env = getEnv();
+  const command =
+    options.method === "HEAD"
+      ? new HeadObjectCommand({ Bucket: env.S3_BUCKET, Key: s3Key(id) })
+      : new GetObjectCommand({
+          Bucket: env.S3_BUCKET,
+          Key: s3Key(id),
+          ResponseContentDisposition: options.contentDisposition,
+          ResponseCacheControl: options.cacheControl,
+          ResponseContentType: options.contentType,
+        });
+  return getSignedUrl(s3Client(), command, { expiresIn: PRESIGNED_GET_SECONDS });
+}
+
+/**
+ * A presigned PUT for a new object. The content type (and the size, when known) are signed,
+ * so the store refuses a different one.
+ */
+export function presignedUploadUrl(id: string, { contentType, size }: { contentType?: string; size?: number }) {
+  const env = getEnv();
+  const command = new PutObjectCommand({
+    Bucket: env.S3_BUCKET,
+    Key: s3Key(id),
+    ContentType: contentType,
+    ContentLength: size,
+  });
+  return getSignedUrl(s3Client(), command, {
+    expiresIn: PRESIGNED_PUT_SECONDS,
+    signableHeaders: new Set([...(contentType ? ["content-type"] : []), ...(size === undefined ? [] : ["content-length"])]),
+  });
+}
+
+/** The first `length` bytes and the size of an S3 object, or null when it is missing. */
+export async function readS3ObjectHead(id: string, length: number) {
+  const env = getEnv();
+  try {
+    const head = await s3Client().send(new HeadObjectCommand({ Bucket: env.S3_BUCKET, Key: s3Key(id) }));
+    const size = Number(head.ContentLength ?? 0);
+    if (size === 0) return { size, bytes: Buffer.alloc(0), contentType: head.ContentType };
+    const got = await s3Client().send(
+      new GetObjectCommand({ Bucket: env.S3_BUCKET, Key: s3Key(id), Range: `bytes=0-${length - 1}` }),
+    );
+    const bytes = Buffer.from(await got.Body!.transformToByteArray());
+    return { size, bytes: bytes.subarray(0, length), contentType: head.ContentType };
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (error as { name?: string }).name === "NotFound" || (error as { name?: string }).name === "NoSuchKey") {
+      return null;
+    }
+    throw error;
+  }
+}
+
+// ---- metadata ----
+
+export type StoredObjectInfo = { id: string; kind: string; contentType: string; size: number; createdAt: Date };
+
+// Objects never change once stored (a new file is a new id), so their metadata can be kept in
+// memory. Bounded, oldest dropped first.
+const infoCache = new Map<string, StoredObjectInfo>();
+const INFO_CACHE_MAX = 5000;
+
+export async function getObjectInfo(id: string): Promise<StoredObjectInfo | null> {
+  if (!UUID.test(id)) return null;
+  const cached = infoCache.get(id);
+  if (cached) return cached;
+  const row = await prisma.storedObject.findUnique({ where: { id } });
+  if (!row) return null;
+  const info = { ...row, size: Number(row.size) };
+  if (infoCache.size >= INFO_CACHE_MAX) infoCache.delete(infoCache.keys().next().value!);
+  infoCache.set(id, info);
+  return info;
+}
+
+/** Records an object that reached the store by another way (a presigned S3 PUT). */
+export async function recordObject(info: { id: string; kind: ObjectKind; contentType: string; size: number }) {
+  await prisma.storedObject.upsert({
+    where: { id: info.id },
+    create: { id: info.id, kind: info.kind, contentType: info.contentType, size: BigInt(info.size) },
+    update: {},
+  });
+}
+
+// ---- saving ----
+
+export class ObjectExistsError extends Error {
+  constructor() {
+    super("This object already exists");
+  }
+}
+
+class ByteCounter extends Transform {
+  bytes = 0;
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.bytes += chunk.length;
+    callback(null, chunk);
+  }
+}
+
+export type SaveObjectInput = {
+  body: Readable | Buffer;
+  contentType: string;
+  kind: ObjectKind;
+  /** A server-made id reserved earlier (a signed upload URL); a new one otherwise. */
+  id?: string;
+  /** Checks applied while the bytes stream through (size, magic bytes); throwing aborts. */
+  guard?: Transform;
+};
+
+/**
+ * Streams a body to storage under a new id and returns its stored path. The bytes go to a
+ * temporary file first, so a failed or refused upload leaves no partial object: the object
+ * appears (and its StoredObject row is written) only once every byte has passed the guard.
+ */
+export async function saveObject({ body, contentType, kind, id = crypto.randomUUID(), guard }: SaveObjectInput) {
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  const tmpDir = path.join(objectsDir(), ".tmp");
+  await fs.promises.mkdir(tmpDir, { recursive: true });
+  const tmp = path.join(tmpDir, `${id}.${crypto.randomBytes(6).toString("hex")}.part`);
+  const counter = new ByteCounter();
+  const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+  try {
+    if (guard) await pipeline(source, guard, counter, fs.createWriteStream(tmp));
+    else await pipeline(source, counter, fs.createWriteStream(tmp));
+    const size = counter.bytes;
+    if (storageBackend() === "s3") await putToS3(id, tmp, contentType, size);
+    await commitRow({ id, kind, contentType, size }, async () => {
+      if (storageBackend() === "local") await fs.promises.rename(tmp, localObjectFile(id));
+    });
+    return { id, path: objectPath(id), size };
+  } finally {
+    await fs.promises.rm(tmp, { force: true });
+  }
+}
+
+async function putToS3(id: string, file: string, contentType: string, size: number) {
+  const env = getEnv();
+  await s3Client().send(
+    new PutObjectCommand({
+      Bucket: env.S3_BUCKET,
+      Key: s3Key(id),
+      Body: fs.createReadStream(file),
+      ContentLength: size,
+      ContentType: contentType,
+    }),
+  );
+}
+
+/** Writes the row, then makes the bytes visible; undoes the row if that fails. */
+async function commitRow(info: { id: string; kind: ObjectKind; contentType: string; size: number }, publish: () => Promise<void>) {
+  // ON CONFLICT DO NOTHING: the same answer from every database driver when the id is taken.
+  const created = await prisma.storedObject.createMany({
+    data: [{ id: info.id, kind: info.kind, contentType: info.contentType, size: BigInt(info.size) }],
+    skipDuplicates: true,
+  });
+  if (created.count === 0) throw new ObjectExistsError();
+  try {
+    await publish();
+  } catch (error) {
+    await prisma.storedObject.delete({ where: { id: info.id } }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Removes an object and its row; missing ones are ignored. */
+export async function deleteObject(id: string) {
+  if (!UUID.test(id)) return;
+  infoCache.delete(id);
+  if (storageBackend() === "s3") {
+    const env = getEnv();
+    await s3Client().send(new DeleteObjectCommand({ Bucket: env.S3_BUCKET, Key: s3Key(id) }));
+  } else {
+    await fs.promises.rm(localObjectFile(id), { force: true });
+  }
+  await prisma.storedObject.deleteMany({ where: { id } });
+}
+
+/**
+ * A stream that can be unhooked from its source: a refused upload stops writing but the
+ * request (or multipart part) keeps draining, so the client still receives the error answer.
+ */
+export function detachable(source: Readable) {
+  const pass = new PassThrough();
+  source.pipe(pass);
+  return {
+    stream: pass,
+    detach() {
+      source.unpipe(pass);
+      source.resume();
+    },
+  };
 }

@@ -59,3 +59,115 @@ export function canWatch(access: Access, animation: AccessTarget) {
 export function canDownload(access: Access, animation: AccessTarget) {
   return access.isAdmin || hasIndividualLicence(access, animation) || hasCategoryLicence(access, animation);
 }
+
+// ---- objects in storage (/objects/uploads/{id}) ----
+
+/**
+ * The user fields the object rules read. `access` may come pre-loaded (the media router keeps
+ * it for a moment across the range requests of one player); otherwise it is loaded here.
+ */
+export type ObjectViewer = { id: string; role: "user" | "admin"; accountType: "free" | "premium"; access?: Access } | null;
+
+export type ObjectAccessDecision =
+  /** Cover image, preview, doctor photo, category thumbnail: anyone, cacheable by anyone. */
+  | { allowed: true; visibility: "public" }
+  /** A full video or download file for someone with the right, or anything for an admin. */
+  | { allowed: true; visibility: "private"; download?: { slug: string } }
+  /** 401 when signed out, 403 otherwise: the same whether or not the object exists. */
+  | { allowed: false; status: 401 | 403 };
+
+type GuardedAnimation = AccessTarget & { slug: string };
+type ObjectAttachments = {
+  /** Attached somewhere as a cover, preview, doctor photo or category thumbnail. */
+  public: boolean;
+  /** Attached as a full video (watch right) or download file (download right). */
+  guarded: { right: "watch" | "download"; animation: GuardedAnimation }[];
+};
+
+/**
+ * What a path is attached to is kept for a few seconds: a video player sends many range
+ * requests for one file, and attachments change only when an admin edits. Staleness is
+ * harmless both ways: a path that just became protected was public (and cached by browsers
+ * for a year) anyway; one that just became public is refused a few seconds longer.
+ */
+const ATTACHMENTS_TTL_MS = 10_000;
+const ATTACHMENTS_CACHE_MAX = 10_000;
+const attachmentsCache = new Map<string, { expires: number; value: ObjectAttachments }>();
+
+/** Drops remembered attachments (one path, or all): after an edit in this process. */
+export function forgetObjectAttachments(objectPath?: string) {
+  if (objectPath === undefined) attachmentsCache.clear();
+  else attachmentsCache.delete(objectPath);
+}
+
+async function findObjectAttachments(objectPath: string): Promise<ObjectAttachments> {
+  const now = Date.now();
+  const cached = attachmentsCache.get(objectPath);
+  if (cached && cached.expires > now) return cached.value;
+  const [animations, doctor, category] = await Promise.all([
+    prisma.animation.findMany({
+      where: {
+        OR: [{ coverImage: objectPath }, { previewVideo: objectPath }, { fullVideo: objectPath }, { downloadFile: objectPath }],
+      },
+      select: {
+        id: true,
+        slug: true,
+        categoryId: true,
+        category: { select: { parentId: true } },
+        coverImage: true,
+        previewVideo: true,
+        fullVideo: true,
+        downloadFile: true,
+      },
+    }),
+    prisma.doctor.findFirst({ where: { photo: objectPath }, select: { id: true } }),
+    prisma.category.findFirst({ where: { thumbnail: objectPath }, select: { id: true } }),
+  ]);
+  const value: ObjectAttachments = {
+    public:
+      animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) || doctor !== null || category !== null,
+    guarded: animations.flatMap(({ id, slug, categoryId, category, fullVideo, downloadFile }) => {
+      const animation = { id, slug, categoryId, category };
+      return [
+        ...(fullVideo === objectPath ? [{ right: "watch" as const, animation }] : []),
+        ...(downloadFile === objectPath ? [{ right: "download" as const, animation }] : []),
+      ];
+    }),
+  };
+  if (attachmentsCache.size >= ATTACHMENTS_CACHE_MAX) attachmentsCache.delete(attachmentsCache.keys().next().value!);
+  attachmentsCache.set(objectPath, { expires: now + ATTACHMENTS_TTL_MS, value });
+  return value;
+}
+
+/**
+ * What a stored object is, to whom. Finds what the path is attached to (one query set), then:
+ * covers, previews, doctor photos and category thumbnails are public; an animation's full
+ * video needs `canWatch`; its download file needs `canDownload` (and is sent as an
+ * attachment); anything else, including an object that does not exist, is for admins only.
+ * If a path is both public and protected, protected wins. Refusals never reveal existence.
+ * The viewer may be a loader, so that public objects need no user lookup at all.
+ */
+export async function decideObjectAccess(
+  viewer: ObjectViewer | (() => Promise<ObjectViewer>),
+  objectPath: string,
+): Promise<ObjectAccessDecision> {
+  const { public: isPublic, guarded } = await findObjectAttachments(objectPath);
+  if (isPublic && guarded.length === 0) return { allowed: true, visibility: "public" };
+
+  const user = typeof viewer === "function" ? await viewer() : viewer;
+  if (!user) return { allowed: false, status: 401 };
+  if (user.role === "admin") {
+    const asDownload = guarded.length > 0 && guarded.every((g) => g.right === "download");
+    return { allowed: true, visibility: "private", download: asDownload ? { slug: guarded[0]!.animation.slug } : undefined };
+  }
+  if (guarded.length === 0) return { allowed: false, status: 403 };
+  // The same file attached twice: one right to its bytes is enough.
+  const access = user.access ?? (await getAccess(user));
+  const granted = guarded.find((g) => (g.right === "watch" ? canWatch(access, g.animation) : canDownload(access, g.animation)));
+  if (!granted) return { allowed: false, status: 403 };
+  return {
+    allowed: true,
+    visibility: "private",
+    download: granted.right === "download" ? { slug: granted.animation.slug } : undefined,
+  };
+}

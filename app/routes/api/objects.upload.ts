@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
+import { createUploadUrl, UPLOAD_KINDS, UploadError } from "~/lib/upload.server.ts";
+import { requireAdmin } from "~/services/auth.server.ts";
+import type { Route } from "./+types/objects.upload";
+
+// POST /api/objects/upload (spec admin-and-support.md section 7): an admin asks where to PUT a
+// file; the stored path becomes /objects/uploads/{last segment of the URL without query}.
+
+// The admin form's field names are accepted as well as the kinds.
+const KIND_ALIASES: Record<string, string> = {
+  coverImage: "cover",
+  image: "cover",
+  fullVideo: "video",
+  downloadFile: "download",
+  photo: "doctor-photo",
+  doctorPhoto: "doctor-photo",
+};
+
+const UploadRequestSchema = z.object({
+  kind: z.preprocess(
+    (value) => (typeof value === "string" ? (KIND_ALIASES[value] ?? value) : value),
+    z.enum(UPLOAD_KINDS, { error: "Unknown upload kind" }),
+  ),
+  fileName: z.string({ error: "File name is required" }).trim().min(1, "File name is required").max(255),
+  contentType: z.string().max(255).optional(),
+  size: z.coerce.number().int().nonnegative().optional(),
+});
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  await requireAdmin(request);
+  const input = await parseBody(request, UploadRequestSchema);
+  try {
+    const { uploadURL, path } = await createUploadUrl(input, new URL(request.url).origin);
+    return Response.json({ uploadURL, path }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    if (error instanceof UploadError) return apiError(error.message, error.status);
+    throw error;
+  }
+}

@@ -1,0 +1,177 @@
+import fs from "node:fs";
+import path from "node:path";
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "~/lib/db.server.ts";
+import { getEnv, resetEnv } from "~/lib/env.server.ts";
+import { objectIdFromPath, saveObject, storageOrigin } from "~/lib/storage.server.ts";
+import { confirmUpload, UploadError } from "~/lib/upload.server.ts";
+import * as upload from "~/routes/api/objects.upload.ts";
+import { callRoute } from "../helpers/route.ts";
+import { createS3Mock } from "../mocks/s3.ts";
+import { createMediaWorld, fileBytes, startMediaApp } from "./media-helpers.ts";
+
+// S3 mode: the SDK talks to a private bucket at S3's HTTP edge (answered by msw). Uploads get a
+// presigned PUT; permitted GETs a 302 to a presigned GET; saveObject PUTs to the bucket.
+
+const ENDPOINT = "https://s3.test.local";
+const BUCKET = "medanim-test";
+const s3 = createS3Mock(ENDPOINT, BUCKET);
+const mockServer = setupServer(...s3.handlers);
+
+let app: Awaited<ReturnType<typeof startMediaApp>>;
+let world: Awaited<ReturnType<typeof createMediaWorld>>;
+
+beforeAll(async () => {
+  Object.assign(process.env, {
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: ENDPOINT,
+    S3_REGION: "eu-west-1",
+    S3_ACCESS_KEY_ID: "AKIATESTTESTTEST",
+    S3_SECRET_ACCESS_KEY: "test-secret-key",
+    S3_FORCE_PATH_STYLE: "true",
+  });
+  resetEnv();
+  // The local test app is reached for real; only S3 is answered by the mock.
+  mockServer.listen({ onUnhandledRequest: "bypass" });
+  app = await startMediaApp();
+  world = await createMediaWorld();
+});
+
+afterAll(async () => {
+  await app.close();
+  mockServer.close();
+  for (const name of ["S3_BUCKET", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"]) {
+    delete process.env[name];
+  }
+  resetEnv();
+});
+
+describe("saveObject in S3 mode", () => {
+  it("PUTs the bytes to the bucket under uploads/{id} and records the object", async () => {
+    const body = fileBytes("mp4", 10_000);
+    const stored = await saveObject({ body, contentType: "video/mp4", kind: "video" });
+    const object = s3.objects.get(`uploads/${stored.id}`);
+    expect(object?.body.equals(body)).toBe(true);
+    expect(object?.contentType).toBe("video/mp4");
+    const put = s3.requests.find((r) => r.method === "PUT" && r.url.pathname === `/${BUCKET}/uploads/${stored.id}`);
+    expect(put?.headers.get("authorization")).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIATESTTESTTEST\//);
+    const row = await prisma.storedObject.findUnique({ where: { id: stored.id } });
+    expect(row).toMatchObject({ kind: "video", contentType: "video/mp4", size: BigInt(10_000) });
+    // Nothing is kept on the local disk.
+    expect(fs.existsSync(path.join(getEnv().DATA_DIR, "objects", stored.id))).toBe(false);
+    expect(fs.readdirSync(path.join(getEnv().DATA_DIR, "objects", ".tmp"))).toEqual([]);
+  });
+});
+
+describe("POST /api/objects/upload in S3 mode", () => {
+  it("answers a presigned PUT at the S3 endpoint whose last segment is the object id", async () => {
+    const result = await callRoute(upload, `${app.url}/api/objects/upload`, {
+      json: { kind: "cover", fileName: "heart.png", contentType: "image/png", size: 20_000 },
+      cookie: world.cookies.admin,
+    });
+    expect(result.status).toBe(200);
+    const url = new URL(result.body.uploadURL);
+    expect(url.origin).toBe(ENDPOINT);
+    expect(url.pathname).toMatch(new RegExp(`^/${BUCKET}/uploads/[0-9a-f-]{36}$`));
+    expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("900");
+    // The declared type and size are signed: S3 refuses a different one.
+    expect(url.searchParams.get("X-Amz-SignedHeaders")?.split(";")).toEqual(expect.arrayContaining(["content-type", "host"]));
+    const id = url.pathname.split("/").at(-1)!;
+    expect(result.body.path).toBe(`/objects/uploads/${id}`);
+    expect(storageOrigin()).toBe(url.origin);
+
+    // The browser PUTs the file there, then the form confirms the upload before attaching it.
+    const body = fileBytes("png", 20_000);
+    const put = await fetch(url, { method: "PUT", body, headers: { "Content-Type": "image/png" } });
+    expect(put.status).toBe(200);
+    expect(s3.objects.get(`uploads/${id}`)?.body.equals(body)).toBe(true);
+    const info = await confirmUpload(result.body.path, "cover");
+    expect(info).toMatchObject({ id, kind: "cover", contentType: "image/png", size: 20_000 });
+  });
+
+  it("refuses a presigned upload whose content does not match, and deletes it", async () => {
+    const result = await callRoute(upload, `${app.url}/api/objects/upload`, {
+      json: { kind: "download", fileName: "pack.zip", contentType: "application/zip" },
+      cookie: world.cookies.admin,
+    });
+    const url = new URL(result.body.uploadURL);
+    await fetch(url, { method: "PUT", body: Buffer.from("MZ not a zip"), headers: { "Content-Type": "application/zip" } });
+    const id = url.pathname.split("/").at(-1)!;
+    expect(s3.objects.has(`uploads/${id}`)).toBe(true);
+    await expect(confirmUpload(result.body.path, "download")).rejects.toBeInstanceOf(UploadError);
+    expect(s3.objects.has(`uploads/${id}`)).toBe(false);
+    expect(await prisma.storedObject.findUnique({ where: { id } })).toBeNull();
+  });
+
+  it("still refuses non-admins", async () => {
+    const json = { kind: "cover", fileName: "a.jpg" };
+    expect((await callRoute(upload, `${app.url}/api/objects/upload`, { json })).status).toBe(401);
+    expect((await callRoute(upload, `${app.url}/api/objects/upload`, { json, cookie: world.cookies.premium })).status).toBe(403);
+  });
+});
+
+describe("GET /objects/uploads/{id} in S3 mode", () => {
+  // Redirects are followed by hand: the app is reached for real, S3 only through msw.
+  function get(objectPath: string, cookie?: string) {
+    return fetch(`${app.url}${objectPath}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  }
+
+  it("keeps the bucket private: an unsigned request is refused by S3", async () => {
+    const response = await fetch(`${ENDPOINT}/${BUCKET}/uploads/${world.objects.cover.id}`);
+    expect(response.status).toBe(403);
+  });
+
+  it("redirects a public object to a presigned GET valid five minutes", async () => {
+    const response = await get(world.objects.cover.path);
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location")!);
+    expect(location.origin).toBe(ENDPOINT);
+    expect(location.pathname).toBe(`/${BUCKET}/uploads/${world.objects.cover.id}`);
+    expect(location.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
+    expect(location.searchParams.get("X-Amz-Expires")).toBe("300");
+    expect(location.searchParams.get("response-cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=60");
+
+    const followed = await fetch(location);
+    expect(followed.status).toBe(200);
+    expect(followed.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(Buffer.from(await followed.arrayBuffer()).equals(world.objects.cover.body)).toBe(true);
+  });
+
+  it("redirects only those with the right, with private caching", async () => {
+    expect((await get(world.objects.full.path)).status).toBe(401);
+    expect((await get(world.objects.full.path, world.cookies.free)).status).toBe(403);
+    const premium = await get(world.objects.full.path, world.cookies.premium);
+    expect(premium.status).toBe(302);
+    expect(premium.headers.get("cache-control")).toBe("private, no-store");
+    const location = new URL(premium.headers.get("location")!);
+    expect(location.searchParams.get("response-cache-control")).toBe("private, no-store");
+  });
+
+  it("names the download file after the animation in the presigned GET", async () => {
+    expect((await get(world.objects.download.path, world.cookies.premium)).status).toBe(403);
+    const response = await get(world.objects.download.path, world.cookies.individual);
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location")!);
+    expect(location.searchParams.get("response-content-disposition")).toBe(`attachment; filename="${world.slug}.zip"`);
+    const followed = await fetch(location);
+    expect(followed.headers.get("content-disposition")).toBe(`attachment; filename="${world.slug}.zip"`);
+    expect(Buffer.from(await followed.arrayBuffer()).equals(world.objects.download.body)).toBe(true);
+  });
+
+  it("passes a viewer's Range through to the store", async () => {
+    const location = (await get(world.objects.full.path, world.cookies.premium)).headers.get("location")!;
+    const ranged = await fetch(location, { headers: { Range: "bytes=0-99" } });
+    expect(ranged.status).toBe(206);
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(world.objects.full.body.subarray(0, 100))).toBe(true);
+  });
+
+  it("answers a missing object like a protected one", async () => {
+    const missing = `/objects/uploads/${crypto.randomUUID()}`;
+    expect((await get(missing)).status).toBe(401);
+    expect((await get(missing, world.cookies.free)).status).toBe(403);
+    expect(objectIdFromPath(missing)).not.toBeNull();
+  });
+});
