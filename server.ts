@@ -12,6 +12,7 @@ import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
 import { mediaRouter } from "./app/lib/media-router.server.ts";
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
+import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth.server.ts";
 import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
@@ -19,6 +20,8 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Headers every response carries; the CSP is enforced, with a fresh nonce per response. */
 function securityHeaders(mode: "production" | "development") {
+  // With S3, browsers upload to and play from the bucket's origin directly.
+  const storage = storageOrigin() ? ` ${storageOrigin()}` : "";
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = crypto.randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
@@ -27,9 +30,9 @@ function securityHeaders(mode: "production" | "development") {
       "default-src 'self'",
       `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
       "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob: https:",
-      "media-src 'self' blob: https:",
-      `connect-src 'self'${dev ? " ws: wss:" : ""} https://api.stripe.com`,
+      `img-src 'self' data: blob: https:${storage}`,
+      `media-src 'self' blob: https:${storage}`,
+      `connect-src 'self'${dev ? " ws: wss:" : ""} https://api.stripe.com${storage}`,
       "frame-src https://js.stripe.com https://hooks.stripe.com",
       "font-src 'self' data:",
       "form-action 'self' https://checkout.stripe.com",
