@@ -3,6 +3,7 @@ import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "./components/error-boundary.tsx";
 import { SiteFooter, SiteHeader } from "./components/layout.tsx";
 import { useNonce } from "./components/nonce.tsx";
+import { PerformanceReporter } from "./components/performance-reporter.tsx";
 import { Toaster } from "./components/ui/toast.tsx";
 import { getLayoutData } from "./services/content.server.ts";
 import { getUser } from "./services/auth.server.ts";
@@ -48,7 +49,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useLoaderData<typeof loader>();
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      <PerformanceReporter />
+    </>
+  );
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [
