@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { requireUser } from "~/services/auth.server.ts";
-import { getTotalSpent, listActiveSubscriptions, listPaymentsWithRefunds } from "~/services/billing.server.ts";
+import { getTotalSpent, listActiveSubscriptions, listPaymentsWithRefunds, REFUND_WINDOW_DAYS } from "~/services/billing.server.ts";
 import type { Route } from "./+types/billing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }];
@@ -17,7 +17,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     listPaymentsWithRefunds(user.id),
     getTotalSpent(user.id),
   ]);
-  return { subscriptions, payments, totalSpent };
+  const windowStart = now.getTime() - REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
+  return {
+    subscriptions,
+    payments: payments.map((p) => ({ ...p, inRefundWindow: new Date(p.createdAt).getTime() >= windowStart })),
+    totalSpent,
+  };
 }
 
 const STATUS_STYLE: Record<string, string> = {
@@ -104,13 +109,16 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                       <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium capitalize ${STATUS_STYLE[p.status] ?? ""}`}>{p.status}</span>
                     </td>
                     <td className="px-4 py-3 text-right">
-                      {/* Spec: the refund action is offered only for completed payments. */}
+                      {/* Spec: the refund action is offered only for completed payments; past the
+                          30-day window it could only be refused, so it is not offered either. */}
                       {p.refundStatus ? (
                         <span className="text-xs font-medium text-slate-600">Refund {p.refundStatus}</span>
-                      ) : p.status === "completed" ? (
+                      ) : p.status === "completed" && p.inRefundWindow ? (
                         <Link to={`/refund?payment=${p.id}`} className="font-semibold text-brand-700 hover:underline">
                           Request Refund
                         </Link>
+                      ) : p.status === "completed" ? (
+                        <span className="text-xs text-slate-500">Refund window closed</span>
                       ) : null}
                     </td>
                   </tr>
@@ -129,3 +137,4 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
 }
+
