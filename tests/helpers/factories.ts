@@ -36,3 +36,54 @@ export async function sessionCookieFor(userId: string) {
 export async function accessTokenFor(userId: string) {
   return (await issueTokens(userId)).accessToken;
 }
+
+// ---- account / billing (issue 5) ----
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A subscription of `userId` with one completed payment (what a purchase leaves behind).
+ * `paidDaysAgo` dates the payment; the subscription runs a year from it unless `endDate` says.
+ */
+export async function createPaidSubscription(
+  userId: string,
+  options: {
+    type?: "global" | "category" | "individual";
+    status?: "active" | "canceled" | "expired" | "pending";
+    categoryId?: string;
+    animationId?: string;
+    amount?: number;
+    paidDaysAgo?: number;
+    endDate?: Date;
+    paymentStatus?: "pending" | "completed" | "failed" | "refunded";
+    description?: string;
+  } = {},
+) {
+  const type = options.type ?? "global";
+  const paidAt = new Date(Date.now() - (options.paidDaysAgo ?? 1) * DAY_MS);
+  const amount = options.amount ?? (type === "global" ? 99 : 299);
+  const subscription = await prisma.subscription.create({
+    data: {
+      userId,
+      type,
+      status: options.status ?? "active",
+      startDate: paidAt,
+      endDate: options.endDate ?? new Date(paidAt.getTime() + 365 * DAY_MS),
+      price: amount,
+      categoryId: options.categoryId ?? null,
+      animationId: options.animationId ?? null,
+    },
+  });
+  const payment = await prisma.payment.create({
+    data: {
+      userId,
+      subscriptionId: subscription.id,
+      amount,
+      status: options.paymentStatus ?? "completed",
+      subscriptionType: type,
+      description: options.description ?? `${type} subscription`,
+      createdAt: paidAt,
+    },
+  });
+  return { subscription, payment };
+}

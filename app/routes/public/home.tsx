@@ -1,36 +1,196 @@
-import { Link } from "react-router";
-import { prisma } from "~/lib/db.server.ts";
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useNavigation } from "react-router";
+import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/catalogue/animation-card.tsx";
+import { FilterBar } from "~/components/catalogue/filter-bar.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
+import { hasGlobalAccess } from "~/services/access.server.ts";
+import type { AnimationCardDto, AnimationList } from "~/services/catalogue-types.ts";
+import {
+  CatalogueNotFoundError,
+  getCategoryTree,
+  getHomePageSize,
+  getViewerAccess,
+  listAnimationCards,
+  listMainCategories,
+} from "~/services/catalogue.server.ts";
 import type { Route } from "./+types/home";
 
-export async function loader() {
-  const animations = await prisma.animation.findMany({
-    where: { isActive: true },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: 6,
-    select: { id: true, slug: true, title: true, coverImage: true, duration: true, category: { select: { name: true } } },
-  });
-  return { animations };
+/** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */
+const MAX_PAGES_PER_RENDER = 10;
+
+function pageParam(value: string | null) {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 }
 
-export default function Home({ loaderData: { animations } }: Route.ComponentProps) {
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const category = url.searchParams.get("category")?.trim() || null;
+  const page = pageParam(url.searchParams.get("page"));
+  const [access, tree, pageSize] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize()]);
+  // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded).
+  const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);
+  let list: AnimationList<AnimationCardDto>;
+  try {
+    list = await listAnimationCards({ category: category ?? undefined, page: firstPage, limit: pageSize, pages: page - firstPage + 1 }, tree);
+  } catch (error) {
+    if (!(error instanceof CatalogueNotFoundError)) throw error;
+    list = { animations: [], hasMore: false, total: 0 };
+  }
+  const categories = (await listMainCategories(tree)).map(({ id, name, slug, subcategories }) => ({
+    id,
+    name,
+    slug,
+    subcategories: subcategories.map(({ id, name, slug }) => ({ id, name, slug })),
+  }));
+  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, ...list };
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Medanim | Doctor-Verified Medical Animations" },
+  { name: "description", content: "The World's Most Advanced Doctor-Verified Medical Animations." },
+];
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  // First load after a filter change (client navigation to this page): 6 skeleton cards.
+  const switching = navigation.state === "loading" && navigation.location.pathname === "/";
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
-      <h1 className="text-4xl font-bold tracking-tight">The World's Most Advanced Doctor-Verified Medical Animations</h1>
-      <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {animations.map((a) => (
-          <li key={a.id} className="overflow-hidden rounded-xl border border-slate-200 bg-white">
-            <Link to={`/animations/${a.slug}`}>
-              {a.coverImage ? <img src={a.coverImage} alt="" className="aspect-video w-full object-cover" /> : null}
-              <div className="p-4">
-                <h2 className="font-semibold">{a.title}</h2>
-                <p className="text-sm text-slate-600">
-                  {a.category?.name} · {a.duration}s
-                </p>
-              </div>
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <section className="flex flex-col items-start gap-4">
+        <h1 className="max-w-4xl text-4xl font-bold tracking-tight sm:text-5xl">
+          The World's Most Advanced Doctor-Verified Medical Animations
+        </h1>
+        {loaderData.premium ? (
+          <div>
+            <h2 className="text-2xl font-semibold text-brand-700">Welcome to Your Premium Library</h2>
+            <p className="mt-1 text-slate-600">Enjoy unlimited access to all doctor-verified medical animations</p>
+          </div>
+        ) : (
+          <ButtonLink to="/premium" size="lg">
+            Get Premium Access
+          </ButtonLink>
+        )}
+      </section>
+      <div className="mt-10">
+        <FilterBar categories={loaderData.categories} active={loaderData.category} />
+      </div>
+      <section className="mt-8" aria-label="Animations">
+        {switching ? (
+          <CardGrid>
+            {Array.from({ length: 6 }, (_, i) => (
+              <AnimationCardSkeleton key={i} />
+            ))}
+          </CardGrid>
+        ) : (
+          // A new filter or page from the server starts a fresh list.
+          <InfiniteList key={`${loaderData.category ?? ""}:${loaderData.page}`} {...loaderData} />
+        )}
+      </section>
     </main>
+  );
+}
+
+type ListProps = Route.ComponentProps["loaderData"];
+
+/**
+ * Without JavaScript "Load More Animations" is a link to `?page=N+1`. With JavaScript the
+ * next page loads through a fetcher from /api/animations (light cards) when the trigger comes
+ * within 300 px of the viewport (spec section 9), or when the link is pressed.
+ */
+function InfiniteList({ animations, hasMore, premium, category, page, firstPage, pageSize }: ListProps) {
+  const fetcher = useFetcher<AnimationList<AnimationCardDto>>();
+  const [extra, setExtra] = useState<AnimationCardDto[]>([]);
+  const [nextPage, setNextPage] = useState(page + 1);
+  const [more, setMore] = useState(hasMore);
+  const trigger = useRef<HTMLDivElement>(null);
+  const loading = fetcher.state !== "idle";
+
+  const params = new URLSearchParams();
+  if (category) params.set("category", category);
+  params.set("page", String(nextPage));
+  const nextHref = `/?${params}`;
+
+  // The observer's callback reads the latest state through this ref, so a page is asked for once.
+  const latest = useRef({ loading, more, nextPage, requested: 0 });
+  latest.current = { ...latest.current, loading, more, nextPage };
+
+  function loadNext() {
+    const state = latest.current;
+    if (state.loading || !state.more || state.requested === state.nextPage) return;
+    state.requested = state.nextPage;
+    const query = new URLSearchParams();
+    if (category) query.set("category", category);
+    query.set("page", String(state.nextPage));
+    query.set("limit", String(pageSize));
+    query.set("light", "true");
+    fetcher.load(`/api/animations?${query}`);
+  }
+
+  const processed = useRef<unknown>(null);
+  useEffect(() => {
+    const data = fetcher.data;
+    if (fetcher.state !== "idle" || !data || processed.current === data) return;
+    processed.current = data;
+    setExtra((current) => {
+      const seen = new Set(current.map((a) => a.id).concat(animations.map((a) => a.id)));
+      return current.concat(data.animations.filter((a) => !seen.has(a.id)));
+    });
+    setMore(data.hasMore);
+    setNextPage((n) => n + 1);
+  });
+
+  useEffect(() => {
+    const el = trigger.current;
+    if (!el || !more || loading || typeof IntersectionObserver === "undefined") return;
+    // Spec section 9: loading starts when the trigger is within 300px of the viewport.
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadNext(), {
+      rootMargin: "300px",
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [more, loading, nextPage]);
+
+  const all = animations.concat(extra);
+  if (all.length === 0) {
+    return <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No animations found</p>;
+  }
+  return (
+    <>
+      {firstPage > 1 ? (
+        <p className="mb-4 text-sm">
+          <Link to={category ? `/?category=${encodeURIComponent(category)}` : "/"} className="text-brand-700 hover:underline">
+            Back to the newest animations
+          </Link>
+        </p>
+      ) : null}
+      <CardGrid>
+        {all.map((animation) => (
+          <AnimationCard key={animation.id} animation={animation} premium={premium} />
+        ))}
+        {loading ? Array.from({ length: 5 }, (_, i) => <AnimationCardSkeleton key={`s${i}`} />) : null}
+      </CardGrid>
+      {loading ? (
+        <p className="mt-6 text-center text-slate-600" role="status">
+          Loading more animations...
+        </p>
+      ) : null}
+      {more ? (
+        <div ref={trigger} className="mt-8 flex justify-center">
+          <Link
+            to={nextHref}
+            preventScrollReset
+            className="rounded-lg bg-white px-5 py-2.5 text-sm font-semibold text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
+            onClick={(event) => {
+              // With JavaScript the same link appends the next page in place.
+              event.preventDefault();
+              loadNext();
+            }}
+          >
+            Load More Animations
+          </Link>
+        </div>
+      ) : null}
+    </>
   );
 }

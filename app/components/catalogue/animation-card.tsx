@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { formatSeconds } from "~/lib/format.ts";
+import type { AnimationCardDto } from "~/services/catalogue-types.ts";
+
+/** Where a card leads: the detail page, by slug (the spec's /animation/{slug} redirects there). */
+export function animationHref(animation: { slug: string | null; id: string }) {
+  return `/animations/${encodeURIComponent(animation.slug || animation.id)}`;
+}
+
+/**
+ * The home and search card (spec "Home page"): cover, title, category name, duration in
+ * seconds, a "Premium" badge and "View Full Animation" without global access, "Watch
+ * Animation" with it. With JavaScript, hovering loads the muted 10-second preview and a play
+ * overlay; nothing video-related is fetched until then.
+ */
+export function AnimationCard({ animation, premium }: { animation: AnimationCardDto; premium: boolean }) {
+  const href = animationHref(animation);
+  const [hovered, setHovered] = useState(false);
+  return (
+    <article
+      className="group flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md"
+      data-testid="animation-card"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+    >
+      <div className="relative aspect-video bg-slate-100">
+        <Cover src={animation.coverImage} />
+        {hovered && animation.previewVideo ? <HoverPreview src={animation.previewVideo} title={animation.title} /> : null}
+        {premium ? null : (
+          <span className="absolute top-2 left-2 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold text-amber-950">Premium</span>
+        )}
+        <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">
+          {formatSeconds(animation.duration)}
+        </span>
+      </div>
+      {/* One link per card (title, category and the call to action): cheaper to render than two. */}
+      <Link to={href} className="flex flex-1 flex-col gap-1 p-4">
+        <h3 className="font-semibold leading-snug group-hover:text-brand-700">{animation.title}</h3>
+        {animation.categoryName ? <p className="text-sm text-slate-600">{animation.categoryName}</p> : null}
+        <span className="mt-3 inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white group-hover:bg-brand-700">
+          {premium ? "Watch Animation" : "View Full Animation"}
+        </span>
+      </Link>
+    </article>
+  );
+}
+
+/** A cover with a placeholder behind it: a missing or broken image leaves the placeholder. */
+export function Cover({ src, alt = "" }: { src: string | null; alt?: string }) {
+  const [failed, setFailed] = useState(false);
+  const img = useRef<HTMLImageElement>(null);
+  // An image that failed before hydration fired its error event before React listened.
+  useEffect(() => {
+    const el = img.current;
+    if (el && el.complete && el.naturalWidth === 0) setFailed(true);
+  }, []);
+  return (
+    <>
+      <div aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-brand-50 to-slate-200">
+        <svg viewBox="0 0 24 24" className="h-10 w-10 text-brand-500/60" fill="currentColor">
+          <path d="M8 5v14l11-7z" />
+        </svg>
+      </div>
+      {src && !failed ? (
+        <img
+          ref={img}
+          src={src}
+          alt={alt}
+          loading="lazy"
+          decoding="async"
+          className="absolute inset-0 h-full w-full object-cover"
+          onError={() => setFailed(true)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function HoverPreview({ src, title }: { src: string; title: string }) {
+  const video = useRef<HTMLVideoElement>(null);
+  const [overlay, setOverlay] = useState(true);
+  function play() {
+    const el = video.current;
+    if (!el) return;
+    el.muted = false;
+    setOverlay(false);
+    // Spec: a failed play is only logged, and the overlay comes back.
+    el.play().catch((error: unknown) => {
+      console.warn("Preview playback failed", error);
+      setOverlay(true);
+    });
+  }
+  return (
+    <>
+      <video
+        ref={video}
+        src={src}
+        muted
+        autoPlay
+        loop
+        playsInline
+        preload="metadata"
+        className="absolute inset-0 h-full w-full object-cover"
+        aria-label={`Preview of ${title}`}
+        onPause={() => setOverlay(true)}
+      />
+      {overlay ? (
+        <button
+          type="button"
+          onClick={play}
+          className="absolute inset-0 flex items-center justify-center bg-black/20"
+          aria-label={`Play preview of ${title}`}
+        >
+          <span className="flex h-12 w-12 items-center justify-center rounded-full bg-white/90 text-brand-700 shadow">
+            <svg viewBox="0 0 24 24" className="h-6 w-6" fill="currentColor" aria-hidden="true">
+              <path d="M8 5v14l11-7z" />
+            </svg>
+          </span>
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+export function AnimationCardSkeleton() {
+  return (
+    <div className="animate-pulse overflow-hidden rounded-xl border border-slate-200 bg-white" data-testid="animation-card-skeleton" aria-hidden="true">
+      <div className="aspect-video bg-slate-200" />
+      <div className="flex flex-col gap-2 p-4">
+        <div className="h-4 w-3/4 rounded bg-slate-200" />
+        <div className="h-3 w-1/3 rounded bg-slate-200" />
+        <div className="mt-2 h-9 rounded bg-slate-200" />
+      </div>
+    </div>
+  );
+}
+
+export function CardGrid({ children }: { children: React.ReactNode }) {
+  return <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">{children}</div>;
+}

@@ -1,0 +1,29 @@
+import { useId } from "react";
+import { truncateText } from "~/lib/format.ts";
+
+/** Spec: the doctor's About text is truncated at 300 characters. */
+export const ABOUT_LIMIT = 300;
+
+/** About text with Show more / Show less (a checkbox toggle: works without JavaScript). */
+export function DoctorAbout({ text }: { text: string }) {
+  const id = useId();
+  if (text.length <= ABOUT_LIMIT) return <p className="whitespace-pre-line text-slate-700">{text}</p>;
+  return (
+    <div>
+      <input type="checkbox" id={id} className="peer sr-only" />
+      <p className="whitespace-pre-line text-slate-700 peer-checked:hidden" data-testid="about-short">
+        {truncateText(text, ABOUT_LIMIT)}
+      </p>
+      <p className="hidden whitespace-pre-line text-slate-700 peer-checked:block" data-testid="about-full">
+        {text}
+      </p>
+      <label
+        htmlFor={id}
+        className="mt-2 inline-block cursor-pointer text-sm font-semibold text-brand-700 hover:underline peer-checked:[&>.more]:hidden peer-checked:[&>.less]:inline peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600"
+      >
+        <span className="more">Show more</span>
+        <span className="less hidden">Show less</span>
+      </label>
+    </div>
+  );
+}

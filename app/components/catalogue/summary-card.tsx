@@ -1,0 +1,52 @@
+import { Link } from "react-router";
+import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
+import type { AnimationSummaryDto } from "~/services/catalogue-types.ts";
+import { Cover } from "./animation-card.tsx";
+
+/**
+ * A category grid card (spec "Subcategory screen", "Category listing"): cover with a
+ * placeholder, duration m:ss, title, description, individual price and a link. The listing
+ * variant adds the Premium badge and the view count.
+ */
+export function SummaryCard({
+  animation,
+  href,
+  linkLabel,
+  showPremium = false,
+  showViews = false,
+}: {
+  animation: AnimationSummaryDto;
+  href: string;
+  linkLabel: string;
+  showPremium?: boolean;
+  showViews?: boolean;
+}) {
+  return (
+    <article className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="animation-card">
+      <div className="relative aspect-video bg-slate-100">
+        <Cover src={animation.coverImage} />
+        {showPremium && !animation.hasAccess ? (
+          <span className="absolute top-2 left-2 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold text-amber-950">Premium</span>
+        ) : null}
+        <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">
+          {formatDuration(animation.duration)}
+        </span>
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <h3 className="font-semibold leading-snug">{animation.title}</h3>
+        <p className="line-clamp-3 text-sm text-slate-600">{animation.description}</p>
+        <div className="mt-auto flex items-center justify-between pt-2 text-sm">
+          <span className="font-semibold">{formatPrice(animation.individualPrice)}</span>
+          {showViews ? <span className="text-slate-500">{formatCount(animation.views)} views</span> : null}
+        </div>
+        <Link
+          to={href}
+          className="inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          aria-label={`${linkLabel}: ${animation.title}`}
+        >
+          {linkLabel}
+        </Link>
+      </div>
+    </article>
+  );
+}

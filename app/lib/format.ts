@@ -1,0 +1,125 @@
+// Pure display helpers, safe in the browser and on the server. `format*` never throws.
+
+/** Duration as minutes:seconds (spec: "Duration shown as minutes:seconds"), e.g. 125 → "2:05". */
+export function formatDuration(totalSeconds: number | null | undefined): string {
+  const seconds = Math.max(0, Math.floor(Number(totalSeconds) || 0));
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** Duration in seconds with an "s" suffix, as the home cards show it, e.g. 125 → "125s". */
+export function formatSeconds(totalSeconds: number | null | undefined): string {
+  return `${Math.max(0, Math.floor(Number(totalSeconds) || 0))}s`;
+}
+
+// Formatters are built once: constructing Intl objects per call is slow on hot pages.
+const WHOLE_DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 0, maximumFractionDigits: 0 });
+const DOLLARS_AND_CENTS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const COUNT = new Intl.NumberFormat("en-US");
+
+/**
+ * US dollars: whole amounts without cents ("$299"), others with two decimals ("$12.50").
+ * Accepts numbers, numeric strings and Prisma decimals (anything with a numeric toString).
+ */
+export function formatPrice(amount: number | string | { toString(): string } | null | undefined): string {
+  const value = Number(typeof amount === "number" ? amount : String(amount ?? ""));
+  if (!Number.isFinite(value)) return "$0";
+  return (Number.isInteger(value) ? WHOLE_DOLLARS : DOLLARS_AND_CENTS).format(value);
+}
+
+/** A count with its noun, e.g. (1, "animation") → "1 animation", (3, "animation") → "3 animations". */
+export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
+  return `${COUNT.format(count)} ${count === 1 ? singular : plural}`;
+}
+
+/** The first `max` characters of a text and "..." (spec: doctor About text at 300); shorter texts unchanged. */
+export function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max).trimEnd()}...`;
+}
+
+/**
+ * The spec's heading heuristic for animation descriptions: a line of at most 50 characters,
+ * made only of letters and spaces, starting with a capital letter, is a heading.
+ */
+export function isDescriptionHeading(line: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.length > 0 && trimmed.length <= 50 && /^\p{Lu}[\p{L} ]*$/u.test(trimmed);
+}
+
+export type DescriptionBlock = { kind: "heading"; text: string } | { kind: "paragraph"; text: string };
+
+/** Splits a description into headings and paragraphs (blank lines separate paragraphs). */
+export function parseDescription(description: string): DescriptionBlock[] {
+  const blocks: DescriptionBlock[] = [];
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length) blocks.push({ kind: "paragraph", text: paragraph.join("\n") });
+    paragraph = [];
+  };
+  for (const raw of description.replace(/\r\n?/g, "\n").split("\n")) {
+    const line = raw.trim();
+    if (!line) {
+      flush();
+    } else if (isDescriptionHeading(line)) {
+      flush();
+      blocks.push({ kind: "heading", text: line });
+    } else {
+      paragraph.push(line);
+    }
+  }
+  flush();
+  return blocks;
+}
+
+/** A number with thousands separators, e.g. 12345 → "12,345". */
+export function formatCount(value: number): string {
+  return COUNT.format(Math.max(0, Math.floor(value)));
+}
+
+/** An Instagram handle or link as a profile URL and a label ("@handle"). */
+export function instagramLink(value: string): { href: string; label: string } {
+  const trimmed = value.trim();
+  if (/^https?:\/\//i.test(trimmed)) {
+    const handle = trimmed.replace(/^https?:\/\/(www\.)?instagram\.com\//i, "").replace(/[/?#].*$/, "");
+    return { href: trimmed, label: handle && handle !== trimmed ? `@${handle}` : trimmed };
+  }
+  const handle = trimmed.replace(/^@/, "");
+  return { href: `https://instagram.com/${encodeURIComponent(handle)}`, label: `@${handle}` };
+}
+
+// ---- account helpers (dashboard, library, billing) ----
+
+/** US dollars, always with cents, as billing shows money, e.g. 99 → "$99.00". */
+export function formatMoney(amount: number | string | { toString(): string } | null | undefined): string {
+  const value = Number(typeof amount === "number" ? amount : String(amount ?? ""));
+  return (Number.isFinite(value) ? value : 0).toLocaleString("en-US", { style: "currency", currency: "USD" });
+}
+
+/**
+ * A date as "Mar 3, 2026". Rendered in UTC so the server's HTML and the browser's hydration
+ * agree whatever the visitor's time zone.
+ */
+export function formatDate(value: Date | string | number | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  return date.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whole days from now until `value`, rounded up (negative once past); null without a date. */
+export function daysUntil(value: Date | string | number | null | undefined, now: Date = new Date()): number | null {
+  if (value === null || value === undefined) return null;
+  const time = new Date(value).getTime();
+  if (Number.isNaN(time)) return null;
+  return Math.ceil((time - now.getTime()) / DAY_MS);
+}
+
+/** Spec: an animation is 'expiring soon' when its expiry is 30 days or less away. */
+export const EXPIRING_SOON_DAYS = 30;
+export function isExpiringSoon(value: Date | string | number | null | undefined, now: Date = new Date()): boolean {
+  const days = daysUntil(value, now);
+  return days !== null && days <= EXPIRING_SOON_DAYS;
+}

@@ -1,0 +1,32 @@
+// A small read-through cache for hot, shared, read-mostly data (the public catalogue). It keeps
+// copies for a couple of seconds, never the truth: every instance reads the database again
+// after the TTL, so several instances agree within that time, and a writer on this instance
+// can drop entries at once with `forget`. Concurrent misses share one load (no stampede).
+
+type Entry = { value: Promise<unknown>; expires: number };
+
+const MAX_ENTRIES = 2000;
+const store = new Map<string, Entry>();
+
+export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+  if (ttlMs <= 0) return load();
+  const now = Date.now();
+  const hit = store.get(key);
+  if (hit && hit.expires > now) return hit.value as Promise<T>;
+  const value = load();
+  const entry: Entry = { value, expires: now + ttlMs };
+  store.delete(key);
+  store.set(key, entry);
+  // A failed load is not remembered.
+  value.catch(() => {
+    if (store.get(key) === entry) store.delete(key);
+  });
+  // Bounded: the oldest entries go first (a Map iterates in insertion order).
+  while (store.size > MAX_ENTRIES) store.delete(store.keys().next().value!);
+  return value;
+}
+
+/** Drops every entry whose key starts with `prefix` (all of them without one). */
+export function forget(prefix = "") {
+  for (const key of [...store.keys()]) if (key.startsWith(prefix)) store.delete(key);
+}

@@ -1,0 +1,8 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/animation-redirect";
+
+/** /animation/{slug}, the spec's card link, lives at /animations/{slug} (ARCHITECTURE.md). */
+export function loader({ params, request }: Route.LoaderArgs) {
+  const { search } = new URL(request.url);
+  return redirect(`/animations/${encodeURIComponent(params.slug)}${search}`, 301);
+}

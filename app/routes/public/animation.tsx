@@ -1,0 +1,298 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
+import { AnimationDescription } from "~/components/catalogue/description.tsx";
+import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
+import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
+import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
+import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import { clientAddress, consumeRateLimit } from "~/lib/rate-limit.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { hasGlobalAccess } from "~/services/access.server.ts";
+import type { AnimationDetailDto } from "~/services/catalogue-types.ts";
+import {
+  CatalogueNotFoundError,
+  createMisuseReport,
+  DEFAULT_CATEGORY_PRICE,
+  getAnimation,
+  getViewerAccess,
+  INDIVIDUAL_LICENCE_PRICE,
+} from "~/services/catalogue.server.ts";
+import { MisuseReportSchema } from "~/validation/catalogue.ts";
+import type { Route } from "./+types/animation";
+
+// Serves /animations/{slug} (id as the fallback) and /category/{main}/{sub}/{animationSlug}.
+
+function notFound(): never {
+  throw data({ message: "Animation not found" }, { status: 404 });
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const p = params as { slug?: string; mainSlug?: string; subSlug?: string; animationSlug?: string };
+  const slug = p.slug ?? p.animationSlug;
+  if (!slug) notFound();
+  const access = await getViewerAccess(request);
+  let animation: AnimationDetailDto;
+  try {
+    animation = await getAnimation(slug, access, {
+      // A page view counts once (HEAD requests do not); see shouldRevalidate below.
+      countView: request.method === "GET",
+      path: p.mainSlug && p.subSlug ? { mainSlug: p.mainSlug, subSlug: p.subSlug } : undefined,
+    });
+  } catch (error) {
+    if (error instanceof CatalogueNotFoundError) notFound();
+    throw error;
+  }
+  return {
+    animation,
+    premium: hasGlobalAccess(access),
+    individualPrice: INDIVIDUAL_LICENCE_PRICE,
+    categoryPrice: animation.category?.yearlyPrice ?? DEFAULT_CATEGORY_PRICE,
+  };
+}
+
+/** At most 10 misuse reports per address per hour: enough for people, not for scripts. */
+const REPORT_RULE = { limit: 10, windowMs: 60 * 60 * 1000 };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: MisuseReportSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const url = new URL(request.url);
+  try {
+    const limit = await consumeRateLimit(`misuse-report:${clientAddress(context)}`, REPORT_RULE);
+    if (!limit.allowed) throw new Error("misuse report rate limit reached");
+    await createMisuseReport(submission.value);
+  } catch (error) {
+    logger.warn({ err: error }, "misuse report not stored");
+    return redirectWithToast(url.pathname, {
+      title: "Error submitting report",
+      description: `Please try again or contact abuse@${url.hostname} directly.`,
+      type: "error",
+    });
+  }
+  return redirectWithToast(url.pathname, {
+    title: "Report submitted successfully",
+    description: "Thank you for reporting this issue. We will investigate it promptly.",
+    type: "success",
+  });
+}
+
+/** Sending a misuse report is not another view of the animation: keep the loaded data. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod.toUpperCase() === "POST" && currentUrl.pathname === nextUrl.pathname) return false;
+  return defaultShouldRevalidate;
+};
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
+  if (!loaderData) return [{ title: pageTitle(matches, "Animation Not Found") }];
+  const { animation } = loaderData;
+  return [
+    { title: pageTitle(matches, animation.title) },
+    { name: "description", content: animation.description.slice(0, 160) },
+  ];
+};
+
+export default function AnimationDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { animation, premium, individualPrice, categoryPrice } = loaderData;
+  const location = useLocation();
+  const category = animation.category;
+  const entitled = animation.hasAccess;
+  const src = entitled ? (animation.fullVideo ?? animation.previewVideo) : animation.previewVideo;
+  const isPreview = !entitled || !animation.fullVideo;
+  const categoryHref = category ? `/category/${encodeURIComponent(category.slug || category.id)}` : null;
+  const purchaseCategoryHref = category ? `/purchase/category/${encodeURIComponent(category.slug || category.id)}` : null;
+  const individualHref = `/individual-license?animation=${encodeURIComponent(animation.id)}`;
+
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-8">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <ol className="flex flex-wrap items-center gap-1">
+          <li>
+            <Link to="/" className="hover:text-brand-700">
+              Home
+            </Link>
+          </li>
+          {category?.parent ? (
+            <li>
+              / <Link to={`/category/${encodeURIComponent(category.parent.slug)}`} className="hover:text-brand-700">{category.parent.name}</Link>
+            </li>
+          ) : null}
+          {category ? (
+            <li>
+              /{" "}
+              <Link
+                to={category.parent ? `/category/${encodeURIComponent(category.parent.slug)}/${encodeURIComponent(category.slug)}` : categoryHref!}
+                className="hover:text-brand-700"
+              >
+                {category.name}
+              </Link>
+            </li>
+          ) : null}
+          <li aria-current="page" className="text-slate-900">
+            / {animation.title}
+          </li>
+        </ol>
+      </nav>
+
+      <div className="mt-6 grid gap-8 lg:grid-cols-3">
+        <div className="flex flex-col gap-6 lg:col-span-2">
+          <VideoPlayer src={src} poster={animation.coverImage} title={animation.title} isPreview={isPreview} />
+          <div>
+            <h1 className="text-3xl font-bold tracking-tight">{animation.title}</h1>
+            <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
+              <div className="flex gap-1">
+                <dt>Duration:</dt>
+                <dd data-testid="animation-duration">{formatDuration(animation.duration)}</dd>
+              </div>
+              {category && categoryHref ? (
+                <div className="flex gap-1">
+                  <dt>Category:</dt>
+                  <dd>
+                    <Link to={categoryHref} className="font-medium text-brand-700 hover:underline">
+                      {category.name}
+                    </Link>
+                  </dd>
+                </div>
+              ) : null}
+              <div className="flex gap-1">
+                <dt>Views:</dt>
+                <dd>{formatCount(animation.views)}</dd>
+              </div>
+            </dl>
+          </div>
+          <section aria-labelledby="about-animation">
+            <h2 id="about-animation" className="sr-only">
+              About this animation
+            </h2>
+            <AnimationDescription text={animation.description} />
+          </section>
+          {animation.doctors.length ? (
+            <section aria-labelledby="verified-by">
+              <h2 id="verified-by" className="text-lg font-semibold">
+                Verified by
+              </h2>
+              <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+                {animation.doctors.map((doctor) => (
+                  <li key={doctor.id}>
+                    <Link
+                      to={`/doctors/${encodeURIComponent(doctor.slug || doctor.id)}`}
+                      className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white p-3 hover:border-brand-500"
+                    >
+                      {doctor.photo ? (
+                        <img src={doctor.photo} alt="" className="h-12 w-12 rounded-full object-cover" />
+                      ) : (
+                        <span aria-hidden="true" className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700">
+                          {doctor.name.replace(/^Dr\.?\s+/i, "").slice(0, 1)}
+                        </span>
+                      )}
+                      <span>
+                        <span className="block font-semibold">{doctor.name}</span>
+                        <span className="block text-sm text-slate-600">{doctor.specialty}</span>
+                      </span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <MisuseReport
+            key={location.key}
+            animationId={animation.id}
+            animationTitle={animation.title}
+            lastResult={actionData?.result}
+          />
+        </div>
+
+        <aside className="flex flex-col gap-4">
+          {animation.canDownload && animation.downloadFile ? (
+            <Panel title="Your Licence">
+              <p className="text-sm text-slate-600">You hold download and commercial usage rights for this animation.</p>
+              <a href={animation.downloadFile} download className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-700">
+                Download
+              </a>
+            </Panel>
+          ) : null}
+          {entitled && !animation.canDownload ? (
+            <Panel title="Add Download Rights">
+              <p className="text-sm text-slate-600">
+                {premium ? "Your premium membership includes streaming. " : ""}Add a licence to download this animation and use it commercially.
+              </p>
+              <div className="mt-4 flex flex-col gap-2">
+                <ButtonLink to={individualHref}>Individual License {formatPrice(individualPrice)}</ButtonLink>
+                {purchaseCategoryHref ? (
+                  <ButtonLink to={purchaseCategoryHref} variant="secondary">
+                    {category!.name} Category License {formatPrice(categoryPrice)}/year
+                  </ButtonLink>
+                ) : null}
+                <Link to="/category-license" className="text-center text-sm text-brand-700 hover:underline">
+                  About category licences
+                </Link>
+              </div>
+            </Panel>
+          ) : null}
+          {entitled ? null : (
+            <Panel title="Unlock the Full Animation">
+              <p className="text-sm text-slate-600">
+                You are watching a 10-second preview. Premium members stream every animation in full.
+              </p>
+              <div className="mt-4 flex flex-col gap-2">
+                <ButtonLink to="/premium">Get Premium Access</ButtonLink>
+                <ButtonLink to={individualHref} variant="secondary">
+                  Individual License {formatPrice(individualPrice)}
+                </ButtonLink>
+                {purchaseCategoryHref ? (
+                  <ButtonLink to={purchaseCategoryHref} variant="secondary">
+                    {category!.name} Category License {formatPrice(categoryPrice)}/year
+                  </ButtonLink>
+                ) : null}
+                <Link to="/category-license" className="text-center text-sm text-brand-700 hover:underline">
+                  About category licences
+                </Link>
+              </div>
+            </Panel>
+          )}
+        </aside>
+      </div>
+    </main>
+  );
+}
+
+function Panel({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <div className="mt-2">{children}</div>
+    </section>
+  );
+}
+
+/** "Animation Not Found" with a back button: history back with JavaScript, home without. */
+export function AnimationNotFound() {
+  const navigate = useNavigate();
+  return (
+    <ErrorScreen
+      title="Animation Not Found"
+      message="The animation you are looking for does not exist or has been removed."
+      action={
+        <ButtonLink
+          to="/"
+          onClick={(event) => {
+            if (window.history.length > 1) {
+              event.preventDefault();
+              navigate(-1);
+            }
+          }}
+        >
+          Go Back
+        </ButtonLink>
+      }
+    />
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <AnimationNotFound /> }} />;
+}

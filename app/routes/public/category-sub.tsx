@@ -1,0 +1,82 @@
+import { data, Link } from "react-router";
+import { CardGrid } from "~/components/catalogue/animation-card.tsx";
+import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
+import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
+import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
+import { formatPrice, pluralize } from "~/lib/format.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import {
+  CATEGORY_LIST_LIMIT,
+  CatalogueNotFoundError,
+  getCategoryByPath,
+  getCategoryTree,
+  getViewerAccess,
+  listAnimationSummaries,
+} from "~/services/catalogue.server.ts";
+import type { Route } from "./+types/category-sub";
+
+// /category/{mainSlug}/{subSlug}: the subcategory screen (spec "Subcategory screen").
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const [tree, access] = await Promise.all([getCategoryTree(), getViewerAccess(request)]);
+  try {
+    const category = await getCategoryByPath(params.mainSlug, params.subSlug, tree);
+    const list = await listAnimationSummaries({ category: category.id, page: 1, limit: CATEGORY_LIST_LIMIT }, access, tree);
+    return { category, animations: list.animations };
+  } catch (error) {
+    if (error instanceof CatalogueNotFoundError) throw data({ message: error.message }, { status: 404 });
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = ({ data: screen, matches }) => [
+  { title: pageTitle(matches, screen ? screen.category.name : "Category Not Found") },
+  ...(screen?.category.description ? [{ name: "description", content: screen.category.description.slice(0, 160) }] : []),
+];
+
+export default function SubcategoryScreen({ loaderData: { category, animations }, params }: Route.ComponentProps) {
+  const loading = useLoadingPath("/category/");
+  const main = category.parent;
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-10">
+      <Link to={`/category/${encodeURIComponent(params.mainSlug)}`} className="text-sm text-brand-700 hover:underline">
+        ← Back to {main?.name ?? "category"}
+      </Link>
+      <header className="mt-3 flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+        <div>
+          <h1 className="text-4xl font-bold tracking-tight">{category.name}</h1>
+          {category.description ? <p className="mt-3 max-w-3xl text-lg text-slate-600">{category.description}</p> : null}
+        </div>
+        {category.yearlyPrice !== null ? (
+          <div className="flex flex-col items-start gap-2 rounded-2xl border border-brand-100 bg-brand-50 p-4 md:items-end">
+            <span className="text-2xl font-bold">{formatPrice(category.yearlyPrice)}/year</span>
+            <ButtonLink to={`/purchase/category/${encodeURIComponent(category.slug)}`}>Buy Category Access</ButtonLink>
+            <span className="text-sm text-slate-600">Access all {category.animationCount} animations</span>
+          </div>
+        ) : null}
+      </header>
+      <section className="mt-10" aria-label="Animations">
+        <p className="mb-4 text-sm text-slate-500">{pluralize(category.animationCount, "animation")}</p>
+        {loading ? (
+          <GridSkeleton />
+        ) : animations.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No Animations Available</p>
+        ) : (
+          <CardGrid>
+            {animations.map((animation) => (
+              <SummaryCard
+                key={animation.id}
+                animation={animation}
+                href={`/category/${encodeURIComponent(params.mainSlug)}/${encodeURIComponent(params.subSlug)}/${encodeURIComponent(animation.slug || animation.id)}`}
+                linkLabel="Watch"
+              />
+            ))}
+          </CardGrid>
+        )}
+      </section>
+    </main>
+  );
+}
+
+export const ErrorBoundary = CategoryErrorBoundary;

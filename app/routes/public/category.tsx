@@ -1,0 +1,160 @@
+import { data, Link } from "react-router";
+import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
+import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
+import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
+import { animationHref, CardGrid, Cover } from "~/components/catalogue/animation-card.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
+import { formatPrice, pluralize } from "~/lib/format.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogue-types.ts";
+import {
+  CATEGORY_LIST_LIMIT,
+  CatalogueNotFoundError,
+  getCategory,
+  getCategoryTree,
+  getViewerAccess,
+  listAnimationSummaries,
+} from "~/services/catalogue.server.ts";
+import type { Route } from "./+types/category";
+
+// /category/{slug}: a main category shows its screen (Specialties); a subcategory shows the
+// public category listing (spec "Category listing", admin-and-support.md section 2).
+
+type Screen =
+  | { kind: "main"; category: CategoryDetailDto }
+  | { kind: "listing"; category: CategoryDetailDto; animations: AnimationSummaryDto[] };
+
+export async function loader({ request, params }: Route.LoaderArgs): Promise<Screen> {
+  const tree = await getCategoryTree();
+  let category: CategoryDetailDto;
+  try {
+    category = await getCategory(params.slug, tree);
+  } catch (error) {
+    if (error instanceof CatalogueNotFoundError) throw data({ message: error.message }, { status: 404 });
+    throw error;
+  }
+  if (category.parentId === null) return { kind: "main", category };
+  const access = await getViewerAccess(request);
+  const list = await listAnimationSummaries({ category: category.id, page: 1, limit: CATEGORY_LIST_LIMIT }, access, tree);
+  return { kind: "listing", category, animations: list.animations };
+}
+
+export const meta: Route.MetaFunction = ({ data: screen, matches }) => [
+  { title: pageTitle(matches, screen ? screen.category.name : "Category Not Found") },
+  ...(screen?.category.description ? [{ name: "description", content: screen.category.description.slice(0, 160) }] : []),
+];
+
+export default function CategoryScreen({ loaderData }: Route.ComponentProps) {
+  const loading = useLoadingPath("/category/");
+  return loaderData.kind === "main" ? (
+    <MainCategory category={loaderData.category} loading={loading} />
+  ) : (
+    <CategoryListing category={loaderData.category} animations={loaderData.animations} loading={loading} />
+  );
+}
+
+function MainCategory({ category, loading }: { category: CategoryDetailDto; loading: boolean }) {
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-10">
+      <header className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+        <div>
+          <h1 className="text-4xl font-bold tracking-tight">{category.name}</h1>
+          {category.description ? <p className="mt-3 max-w-3xl text-lg text-slate-600">{category.description}</p> : null}
+        </div>
+        {category.yearlyPrice !== null ? (
+          <div className="flex flex-col items-start gap-2 rounded-2xl border border-brand-100 bg-brand-50 p-4 md:items-end">
+            <span className="rounded-full bg-brand-600 px-3 py-0.5 text-xs font-semibold text-white">Complete Access</span>
+            <span className="text-2xl font-bold">{formatPrice(category.yearlyPrice)}/year</span>
+            <ButtonLink to={`/purchase/category/${encodeURIComponent(category.slug)}`}>Buy Full Access</ButtonLink>
+          </div>
+        ) : null}
+      </header>
+      <section className="mt-10" aria-labelledby="specialties">
+        <h2 id="specialties" className="text-2xl font-semibold">
+          Specialties
+        </h2>
+        <div className="mt-6">
+          {loading ? (
+            <GridSkeleton />
+          ) : category.subcategories.length === 0 ? (
+            <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No Specialties Available</p>
+          ) : (
+            <CardGrid>
+              {category.subcategories.map((sub) => (
+                <article key={sub.id} className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="specialty-card">
+                  <div className="flex items-start justify-between gap-3">
+                    <h3 className="text-lg font-semibold">{sub.name}</h3>
+                    {sub.yearlyPrice !== null ? (
+                      <span className="whitespace-nowrap text-sm font-semibold text-brand-700">{formatPrice(sub.yearlyPrice)}/year</span>
+                    ) : null}
+                  </div>
+                  {sub.description ? <p className="text-sm text-slate-600">{sub.description}</p> : null}
+                  <p className="text-sm text-slate-500">{pluralize(sub.animationCount, "animation")}</p>
+                  <ButtonLink
+                    to={`/category/${encodeURIComponent(category.slug)}/${encodeURIComponent(sub.slug)}`}
+                    variant="secondary"
+                    className="mt-auto"
+                    aria-label={`View Animations: ${sub.name}`}
+                  >
+                    View Animations
+                  </ButtonLink>
+                </article>
+              ))}
+            </CardGrid>
+          )}
+        </div>
+      </section>
+    </main>
+  );
+}
+
+function CategoryListing({ category, animations, loading }: { category: CategoryDetailDto; animations: AnimationSummaryDto[]; loading: boolean }) {
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-10">
+      {category.parent ? (
+        <Link to={`/category/${encodeURIComponent(category.parent.slug)}`} className="text-sm text-brand-700 hover:underline">
+          ← {category.parent.name}
+        </Link>
+      ) : null}
+      <header className="mt-3 flex flex-col gap-6 md:flex-row md:items-center">
+        {category.thumbnail ? (
+          <div className="relative aspect-video w-full overflow-hidden rounded-xl md:w-64">
+            <Cover src={category.thumbnail} />
+          </div>
+        ) : null}
+        <div>
+          <h1 className="text-4xl font-bold tracking-tight">{category.name}</h1>
+          {category.description ? <p className="mt-3 max-w-3xl text-lg text-slate-600">{category.description}</p> : null}
+          <div className="mt-4 flex flex-wrap gap-2">
+            <span className="rounded-full bg-slate-200 px-3 py-1 text-sm font-medium text-slate-800">
+              {pluralize(category.animationCount, "animation")}
+            </span>
+            {category.yearlyPrice !== null ? (
+              <span className="rounded-full bg-brand-100 px-3 py-1 text-sm font-semibold text-brand-700">
+                Category License: {formatPrice(category.yearlyPrice)}/year
+              </span>
+            ) : null}
+          </div>
+        </div>
+      </header>
+      <section className="mt-10" aria-label="Animations">
+        {loading ? (
+          <GridSkeleton />
+        ) : animations.length === 0 ? (
+          <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-slate-300 p-10 text-center">
+            <p className="text-slate-600">No animations found in this category.</p>
+            <ButtonLink to="/">Browse All Categories</ButtonLink>
+          </div>
+        ) : (
+          <CardGrid>
+            {animations.map((animation) => (
+              <SummaryCard key={animation.id} animation={animation} href={animationHref(animation)} linkLabel="Watch Preview" showPremium showViews />
+            ))}
+          </CardGrid>
+        )}
+      </section>
+    </main>
+  );
+}
+
+export const ErrorBoundary = CategoryErrorBoundary;

@@ -1,0 +1,132 @@
+import { data, Link } from "react-router";
+import { Cover } from "~/components/catalogue/animation-card.tsx";
+import { CardGrid, animationHref } from "~/components/catalogue/animation-card.tsx";
+import { DoctorAbout } from "~/components/catalogue/doctor-about.tsx";
+import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { ButtonLink, buttonClass } from "~/components/ui/button.tsx";
+import { formatDuration, instagramLink } from "~/lib/format.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import { CatalogueNotFoundError, getDoctor } from "~/services/catalogue.server.ts";
+import type { Route } from "./+types/doctor";
+
+// /doctors/{slug or id}: the public doctor profile (admin-and-support.md section 2).
+
+export async function loader({ params }: Route.LoaderArgs) {
+  try {
+    return { doctor: await getDoctor(params.slugOrId) };
+  } catch (error) {
+    if (error instanceof CatalogueNotFoundError) throw data({ message: error.message }, { status: 404 });
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
+  { title: pageTitle(matches, loaderData ? loaderData.doctor.name : "Doctor Not Found") },
+  ...(loaderData?.doctor.description ? [{ name: "description", content: loaderData.doctor.description.slice(0, 160) }] : []),
+];
+
+/** Only web links become buttons: an admin typo must never produce a javascript: link. */
+function safeWebsite(value: string | null) {
+  if (!value) return null;
+  try {
+    const url = new URL(/^https?:\/\//i.test(value) ? value : `https://${value}`);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export default function DoctorProfile({ loaderData: { doctor } }: Route.ComponentProps) {
+  const website = safeWebsite(doctor.website);
+  const instagram = doctor.instagram?.trim() ? instagramLink(doctor.instagram) : null;
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-10">
+      <Link to="/" className={buttonClass({ variant: "ghost", size: "sm" })}>
+        ← Back to Library
+      </Link>
+      <section className="mt-6 flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm md:flex-row">
+        {doctor.photo ? (
+          <img src={doctor.photo} alt={doctor.name} className="h-32 w-32 flex-none rounded-full object-cover" />
+        ) : (
+          <span
+            aria-hidden="true"
+            className="flex h-32 w-32 flex-none items-center justify-center rounded-full bg-brand-100 text-5xl font-bold text-brand-700"
+          >
+            {doctor.name.replace(/^Dr\.?\s+/i, "").slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <div className="flex flex-1 flex-col gap-3">
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="text-3xl font-bold tracking-tight">{doctor.name}</h1>
+            <span className="rounded-full bg-brand-100 px-3 py-1 text-sm font-semibold text-brand-700">{doctor.specialty}</span>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            {website ? (
+              <a href={website} target="_blank" rel="noopener noreferrer" className={buttonClass({ variant: "secondary", size: "sm" })}>
+                Website
+              </a>
+            ) : null}
+            {instagram ? (
+              <a href={instagram.href} target="_blank" rel="noopener noreferrer" className={buttonClass({ variant: "secondary", size: "sm" })}>
+                Instagram {instagram.label}
+              </a>
+            ) : null}
+          </div>
+          {doctor.description ? (
+            <div>
+              <h2 className="text-lg font-semibold">About</h2>
+              <DoctorAbout text={doctor.description} />
+            </div>
+          ) : null}
+        </div>
+      </section>
+
+      <section className="mt-10" aria-labelledby="verified-animations">
+        <h2 id="verified-animations" className="text-2xl font-semibold">
+          Verified Animations
+        </h2>
+        <div className="mt-6">
+          {doctor.verifiedAnimations.length === 0 ? (
+            <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No verified animations found.</p>
+          ) : (
+            <CardGrid>
+              {doctor.verifiedAnimations.map((animation) => (
+                <article key={animation.id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="animation-card">
+                  <div className="relative aspect-video bg-slate-100">
+                    <Cover src={animation.coverImage} />
+                    <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">
+                      {formatDuration(animation.duration)}
+                    </span>
+                  </div>
+                  <div className="flex flex-1 flex-col gap-2 p-4">
+                    <h3 className="font-semibold leading-snug">{animation.title}</h3>
+                    <p className="line-clamp-3 text-sm text-slate-600">{animation.description}</p>
+                    <ButtonLink to={animationHref(animation)} size="sm" className="mt-auto" aria-label={`Watch: ${animation.title}`}>
+                      Watch
+                    </ButtonLink>
+                  </div>
+                </article>
+              ))}
+            </CardGrid>
+          )}
+        </div>
+      </section>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <ErrorScreen
+            title="Doctor Not Found"
+            message="The doctor you are looking for does not exist or is no longer listed."
+            action={<ButtonLink to="/">Back to Home</ButtonLink>}
+          />
+        ),
+      }}
+    />
+  );
+}

@@ -1,0 +1,120 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { AnimationCard, CardGrid } from "~/components/catalogue/animation-card.tsx";
+import { GridSkeleton } from "~/components/catalogue/grid-skeleton.tsx";
+import { Button } from "~/components/ui/button.tsx";
+import { pluralize } from "~/lib/format.ts";
+import { pageTitle } from "~/lib/meta.ts";
+import { hasGlobalAccess } from "~/services/access.server.ts";
+import { getCategoryTree, getViewerAccess, listAnimationCards } from "~/services/catalogue.server.ts";
+import type { Route } from "./+types/search";
+
+const PAGE_SIZE = 24;
+const MAX_PAGES_PER_RENDER = 10;
+/** Spec section 9: the search term is debounced by 300 ms. */
+const DEBOUNCE_MS = 300;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const pageValue = Number(url.searchParams.get("page"));
+  const page = Number.isInteger(pageValue) && pageValue >= 1 && pageValue <= 10_000 ? pageValue : 1;
+  // A blank term makes no query at all (spec "Search").
+  if (!q) return { q, page, premium: false, results: null };
+  const [access, tree] = await Promise.all([getViewerAccess(request), getCategoryTree()]);
+  const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);
+  const results = await listAnimationCards({ search: q, page: firstPage, limit: PAGE_SIZE, pages: page - firstPage + 1 }, tree);
+  return { q, page, premium: hasGlobalAccess(access), results };
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
+  { title: pageTitle(matches, loaderData?.q ? `Search: ${loaderData.q}` : "Search") },
+];
+
+export default function Search({ loaderData: { q, page, premium, results } }: Route.ComponentProps) {
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const form = useRef<HTMLFormElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const [term, setTerm] = useState(q);
+  const searching = navigation.state === "loading" && navigation.location.pathname === "/search";
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  function onInput(value: string) {
+    setTerm(value);
+    clearTimeout(timer.current);
+    if (!value.trim()) return;
+    timer.current = setTimeout(() => {
+      if (form.current) submit(form.current, { replace: true, preventScrollReset: true });
+    }, DEBOUNCE_MS);
+  }
+
+  const blank = !term.trim();
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-10">
+      <h1 className="text-3xl font-bold tracking-tight">Search Animations</h1>
+      <Form
+        ref={form}
+        method="get"
+        role="search"
+        className="mt-6 flex max-w-2xl gap-3"
+        onSubmit={(event) => {
+          // Enter on a blank term: nothing to ask the server.
+          if (!String(new FormData(event.currentTarget).get("q") ?? "").trim()) event.preventDefault();
+        }}
+      >
+        <label htmlFor="search-q" className="sr-only">
+          Search animations
+        </label>
+        <input
+          id="search-q"
+          type="search"
+          name="q"
+          defaultValue={q}
+          maxLength={100}
+          placeholder="Search by procedure, anatomy or title..."
+          autoComplete="off"
+          className="block w-full rounded-lg border border-slate-300 bg-white px-4 py-2.5 shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+          onChange={(event) => onInput(event.currentTarget.value)}
+        />
+        <Button type="submit">Search</Button>
+      </Form>
+
+      <section className="mt-8" aria-label="Search results" aria-busy={searching}>
+        {blank || !results ? (
+          <p className="text-slate-600">Type a procedure, an anatomy term or a title to find animations.</p>
+        ) : searching ? (
+          <GridSkeleton />
+        ) : results.animations.length === 0 ? (
+          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center">
+            <p className="text-lg font-semibold">No Results Found</p>
+            <p className="mt-1 text-slate-600">Try another term, or browse all animations on the home page.</p>
+          </div>
+        ) : (
+          <>
+            <p className="mb-4 text-sm text-slate-600" role="status">
+              {pluralize(results.total, "result")} for “{q}”
+            </p>
+            <CardGrid>
+              {results.animations.map((animation) => (
+                <AnimationCard key={animation.id} animation={animation} premium={premium} />
+              ))}
+            </CardGrid>
+            {results.hasMore ? (
+              <div className="mt-8 flex justify-center">
+                <Link
+                  to={`/search?${new URLSearchParams({ q, page: String(page + 1) })}`}
+                  preventScrollReset
+                  className="rounded-lg bg-white px-5 py-2.5 text-sm font-semibold text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
+                >
+                  More Results
+                </Link>
+              </div>
+            ) : null}
+          </>
+        )}
+      </section>
+    </main>
+  );
+}

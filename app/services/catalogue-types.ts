@@ -1,0 +1,82 @@
+// The catalogue's public shapes: what HTML loaders and /api answers carry. Types only, so the
+// browser bundle may import them; the server builds them in catalogue.server.ts.
+
+export type DoctorSummary = { id: string; slug: string; name: string; specialty: string; photo: string | null };
+
+/** A home or search card (`light=true`): no description, never a full video or download. */
+export type AnimationCardDto = {
+  id: string;
+  slug: string;
+  title: string;
+  coverImage: string | null;
+  /** The 10-second preview (spec section 9): public, for hover previews. */
+  previewVideo: string | null;
+  duration: number;
+  categoryId: string | null;
+  categoryName: string | null;
+  individualPrice: number;
+};
+
+/**
+ * The full animation as a given viewer may see it. `fullVideo` and `downloadFile` are null
+ * unless that viewer holds the right (ARCHITECTURE.md "Access rules").
+ */
+export type AnimationDto = AnimationCardDto & {
+  description: string;
+  fullVideo: string | null;
+  downloadFile: string | null;
+  hasAccess: boolean;
+  canDownload: boolean;
+  views: number;
+  createdAt: string;
+  doctors: DoctorSummary[];
+};
+
+/** A category or subcategory grid item: public fields plus whether this viewer may watch it. */
+export type AnimationSummaryDto = AnimationCardDto & { description: string; views: number; hasAccess: boolean };
+
+export type CategoryRef = { id: string; name: string; slug: string };
+
+/** The detail page's view of its category: enough for breadcrumbs and the licence box. */
+export type AnimationCategory = CategoryRef & { yearlyPrice: number | null; parent: CategoryRef | null };
+
+export type AnimationDetailDto = AnimationDto & { category: AnimationCategory | null };
+
+export type AnimationList<T> = { animations: T[]; hasMore: boolean; total: number };
+
+export type SubcategoryDto = {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  yearlyPrice: number | null;
+  animationCount: number;
+};
+
+export type CategoryDto = SubcategoryDto & {
+  thumbnail: string | null;
+  parentId: string | null;
+};
+
+export type CategoryDetailDto = CategoryDto & {
+  parent: CategoryRef | null;
+  subcategories: SubcategoryDto[];
+};
+
+export type DoctorDto = DoctorSummary & {
+  description: string | null;
+  website: string | null;
+  instagram: string | null;
+};
+
+/** A verified animation on a doctor's profile: public fields only. */
+export type VerifiedAnimationDto = {
+  id: string;
+  slug: string;
+  title: string;
+  description: string;
+  coverImage: string | null;
+  duration: number;
+};
+
+export type DoctorProfileDto = DoctorDto & { verifiedAnimations: VerifiedAnimationDto[] };

@@ -1,0 +1,581 @@
+import { prisma } from "~/lib/db.server.ts";
+import { getEnv } from "~/lib/env.server.ts";
+import { forget, memo } from "~/lib/memo.server.ts";
+import { Prisma } from "~/generated/prisma/client.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { type Access, canDownload, canWatch, getAccess } from "~/services/access.server.ts";
+import { getUser } from "~/services/auth.server.ts";
+import { getSetting, settingNumber } from "~/services/settings.server.ts";
+import type { MisuseReportInput } from "~/validation/catalogue.ts";
+import type {
+  AnimationCardDto,
+  AnimationCategory,
+  AnimationDetailDto,
+  AnimationDto,
+  AnimationList,
+  AnimationSummaryDto,
+  CategoryDetailDto,
+  CategoryDto,
+  CategoryRef,
+  DoctorDto,
+  DoctorProfileDto,
+  DoctorSummary,
+  SubcategoryDto,
+} from "./catalogue-types.ts";
+
+// The public catalogue: animations, categories, doctors and misuse reports, for the HTML
+// routes and the /api calls alike. Every answer is shaped here for the viewer's rights, so no
+// route can hand a full video or a download file to someone without the right.
+
+export const NOT_FOUND = {
+  animation: "Animation not found",
+  category: "Category not found",
+  doctor: "Doctor not found",
+} as const;
+
+/** Thrown for an unknown slug or id; routes turn it into a 404 with this message. */
+export class CatalogueNotFoundError extends Error {
+  constructor(public readonly kind: keyof typeof NOT_FOUND) {
+    super(NOT_FOUND[kind]);
+  }
+}
+
+/** Category licence price when a category has none (spec section 9). */
+export const DEFAULT_CATEGORY_PRICE = 299;
+/** Individual licence price (spec section 9). */
+export const INDIVIDUAL_LICENCE_PRICE = 299;
+/** Home page size when the setting is missing or invalid (spec section 9). */
+export const DEFAULT_HOME_PAGE_SIZE = 6;
+/** The subcategory and category listings show at most 50 animations (spec section 9). */
+export const CATEGORY_LIST_LIMIT = 50;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Slug first, id as the fallback; a non-UUID never reaches the uuid column (that would throw). */
+function slugOrId(value: string) {
+  return UUID.test(value) ? { OR: [{ slug: value }, { id: value }] } : { slug: value };
+}
+
+function money(value: Prisma.Decimal | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value.toString());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Caching. Anonymous pages are the bulk of the traffic and read the same rows: the public,
+// viewer-independent parts (category tree, list pages, an animation with its doctors) are kept
+// for CATALOGUE_CACHE_MS (2 s), then read again. Viewer rights are applied after, on every
+// request, so the cache never decides who sees what.
+
+const CACHE_PREFIX = "catalogue:";
+
+function cacheMs() {
+  // Tests see every write at once; two seconds of staleness is invisible to people.
+  const env = getEnv();
+  return env.NODE_ENV === "test" ? 0 : env.CATALOGUE_CACHE_MS;
+}
+
+function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  return memo(CACHE_PREFIX + key, cacheMs(), load);
+}
+
+/** Call after writing animations, categories, doctors or settings on this instance. */
+export function invalidateCatalogue() {
+  forget(CACHE_PREFIX);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Viewer
+
+const accessCache = new WeakMap<Request, Promise<Access>>();
+
+/** The viewer's rights, loaded once per request (one query when signed in, none otherwise). */
+export function getViewerAccess(request: Request): Promise<Access> {
+  let pending = accessCache.get(request);
+  if (!pending) {
+    pending = getUser(request).then((user) => getAccess(user));
+    accessCache.set(request, pending);
+  }
+  return pending;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Categories: one query loads the whole (small) active tree with animation counts; every
+// category screen, filter and breadcrumb reads from it instead of querying per item.
+
+type CategoryNode = CategoryDto & { sortOrder: number };
+
+export type CategoryTree = {
+  byId: Map<string, CategoryNode>;
+  bySlug: Map<string, CategoryNode>;
+  mains: CategoryNode[];
+  childrenOf: Map<string, CategoryNode[]>;
+};
+
+export function getCategoryTree(): Promise<CategoryTree> {
+  return cached("tree", loadCategoryTree);
+}
+
+async function loadCategoryTree(): Promise<CategoryTree> {
+  const rows = await prisma.category.findMany({
+    where: { isActive: true },
+    orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
+    select: {
+      id: true,
+      name: true,
+      slug: true,
+      description: true,
+      thumbnail: true,
+      yearlyPrice: true,
+      parentId: true,
+      sortOrder: true,
+      _count: { select: { animations: { where: { isActive: true } } } },
+    },
+  });
+  const nodes: CategoryNode[] = rows.map(({ _count, yearlyPrice, ...row }) => ({
+    ...row,
+    yearlyPrice: money(yearlyPrice),
+    animationCount: _count.animations,
+  }));
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  // A subcategory of an inactive main category is hidden with it.
+  const visible = nodes.filter((n) => n.parentId === null || byId.has(n.parentId));
+  const childrenOf = new Map<string, CategoryNode[]>();
+  for (const node of visible) {
+    if (node.parentId) childrenOf.set(node.parentId, [...(childrenOf.get(node.parentId) ?? []), node]);
+  }
+  return {
+    byId: new Map(visible.map((n) => [n.id, n])),
+    bySlug: new Map(visible.map((n) => [n.slug, n])),
+    mains: visible.filter((n) => n.parentId === null),
+    childrenOf,
+  };
+}
+
+function findCategory(tree: CategoryTree, slugOrIdValue: string) {
+  return tree.bySlug.get(slugOrIdValue) ?? tree.byId.get(slugOrIdValue) ?? null;
+}
+
+function toSubcategoryDto(node: CategoryNode): SubcategoryDto {
+  return {
+    id: node.id,
+    name: node.name,
+    slug: node.slug,
+    description: node.description,
+    yearlyPrice: node.yearlyPrice,
+    animationCount: node.animationCount,
+  };
+}
+
+function toCategoryDto(node: CategoryNode, tree: CategoryTree): CategoryDto {
+  // A main category counts its own animations and its subcategories'.
+  const children = tree.childrenOf.get(node.id) ?? [];
+  return {
+    ...toSubcategoryDto(node),
+    animationCount: node.animationCount + children.reduce((sum, c) => sum + c.animationCount, 0),
+    thumbnail: node.thumbnail,
+    parentId: node.parentId,
+  };
+}
+
+function toRef(node: CategoryNode): CategoryRef {
+  return { id: node.id, name: node.name, slug: node.slug };
+}
+
+function toCategoryDetail(node: CategoryNode, tree: CategoryTree): CategoryDetailDto {
+  const parent = node.parentId ? tree.byId.get(node.parentId) : undefined;
+  return {
+    ...toCategoryDto(node, tree),
+    parent: parent ? toRef(parent) : null,
+    subcategories: (tree.childrenOf.get(node.id) ?? []).map(toSubcategoryDto),
+  };
+}
+
+/** Every active category, mains and subcategories, flat (GET /api/categories). */
+export function listCategories(): Promise<CategoryDto[]> {
+  return cached("categories", async () => {
+    const tree = await getCategoryTree();
+    return [...tree.byId.values()].map((node) => toCategoryDto(node, tree));
+  });
+}
+
+/** Main categories with their subcategories (GET /api/categories/main, the home filter bar). */
+export function listMainCategories(tree?: CategoryTree): Promise<CategoryDetailDto[]> {
+  if (tree) return Promise.resolve(tree.mains.map((node) => toCategoryDetail(node, tree)));
+  return cached("mains", async () => {
+    const t = await getCategoryTree();
+    return t.mains.map((node) => toCategoryDetail(node, t));
+  });
+}
+
+/** A category by slug or id, with its parent and subcategories. */
+export async function getCategory(slugOrIdValue: string, loadedTree?: CategoryTree): Promise<CategoryDetailDto> {
+  const tree = loadedTree ?? (await getCategoryTree());
+  const node = findCategory(tree, slugOrIdValue);
+  if (!node) throw new CatalogueNotFoundError("category");
+  return toCategoryDetail(node, tree);
+}
+
+/**
+ * A category by its path: `/main` must be a main category, `/main/sub` a subcategory of it
+ * (GET /api/categories/path/..., the /category/{main}/{sub} screens).
+ */
+export async function getCategoryByPath(mainSlug: string, subSlug?: string, loadedTree?: CategoryTree): Promise<CategoryDetailDto> {
+  const tree = loadedTree ?? (await getCategoryTree());
+  const main = tree.bySlug.get(mainSlug);
+  if (!main || main.parentId !== null) throw new CatalogueNotFoundError("category");
+  if (subSlug === undefined) return toCategoryDetail(main, tree);
+  const sub = tree.bySlug.get(subSlug);
+  if (!sub || sub.parentId !== main.id) throw new CatalogueNotFoundError("category");
+  return toCategoryDetail(sub, tree);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Animations
+
+const cardSelect = {
+  id: true,
+  slug: true,
+  title: true,
+  coverImage: true,
+  previewVideo: true,
+  duration: true,
+  categoryId: true,
+  individualPrice: true,
+} satisfies Prisma.AnimationSelect;
+
+const fullSelect = {
+  ...cardSelect,
+  description: true,
+  fullVideo: true,
+  downloadFile: true,
+  views: true,
+  createdAt: true,
+} satisfies Prisma.AnimationSelect;
+
+type CardRow = Prisma.AnimationGetPayload<{ select: typeof cardSelect }>;
+type FullRow = Prisma.AnimationGetPayload<{ select: typeof fullSelect }>;
+
+const doctorSummarySelect = { id: true, slug: true, name: true, specialty: true, photo: true } satisfies Prisma.DoctorSelect;
+
+function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    coverImage: row.coverImage,
+    previewVideo: row.previewVideo,
+    duration: row.duration,
+    categoryId: row.categoryId,
+    categoryName: row.categoryId ? (tree.byId.get(row.categoryId)?.name ?? null) : null,
+    individualPrice: money(row.individualPrice) ?? INDIVIDUAL_LICENCE_PRICE,
+  };
+}
+
+/** What the access rules need: the animation, its category and that category's parent. */
+function accessTarget(row: { id: string; categoryId: string | null }, tree: CategoryTree) {
+  const parentId = row.categoryId ? (tree.byId.get(row.categoryId)?.parentId ?? null) : null;
+  return { id: row.id, categoryId: row.categoryId, category: { parentId } };
+}
+
+/**
+ * THE place where an animation meets a viewer: the full video and the download file survive
+ * only for a viewer with the matching right; everyone else gets null and the preview.
+ */
+export function toAnimationDto(row: FullRow, doctors: DoctorSummary[], access: Access, tree: CategoryTree): AnimationDto {
+  const target = accessTarget(row, tree);
+  const watch = canWatch(access, target);
+  const download = canDownload(access, target);
+  return {
+    ...toCardDto(row, tree),
+    description: row.description,
+    fullVideo: watch ? row.fullVideo : null,
+    downloadFile: download ? row.downloadFile : null,
+    hasAccess: watch,
+    canDownload: download,
+    views: row.views,
+    createdAt: row.createdAt.toISOString(),
+    doctors,
+  };
+}
+
+export type AnimationListQuery = {
+  /** Category slug or id; a main category includes its subcategories. */
+  category?: string;
+  search?: string;
+  /** From 1. */
+  page: number;
+  limit: number;
+  /** How many consecutive pages from `page` on (the no-JS home renders pages 1..N at once). */
+  pages?: number;
+};
+
+function listWhere(query: AnimationListQuery, tree: CategoryTree) {
+  const where: Prisma.AnimationWhereInput = { isActive: true };
+  if (query.category) {
+    const node = findCategory(tree, query.category);
+    if (!node) throw new CatalogueNotFoundError("category");
+    const ids = [node.id, ...(tree.childrenOf.get(node.id) ?? []).map((c) => c.id)];
+    where.categoryId = ids.length === 1 ? ids[0] : { in: ids };
+  }
+  const term = query.search?.trim();
+  if (term) {
+    where.OR = [
+      { title: { contains: term, mode: "insensitive" } },
+      { description: { contains: term, mode: "insensitive" } },
+    ];
+  }
+  return where;
+}
+
+// Newest first, matching the (isActive, createdAt desc, id) and (isActive, categoryId, ...) indexes.
+const listOrder = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.AnimationOrderByWithRelationInput[];
+
+/**
+ * One page of rows and the total. The count reads the index, not the rows; past the end there
+ * is nothing to fetch. Cached per query (viewer-independent rows only).
+ */
+function fetchPage<S extends Prisma.AnimationSelect>(kind: string, select: S, query: AnimationListQuery, tree: CategoryTree) {
+  const where = listWhere(query, tree);
+  const skip = (query.page - 1) * query.limit;
+  const take = query.limit * (query.pages ?? 1);
+  const term = query.search?.trim() ?? "";
+  const key = `list:${kind}:${JSON.stringify(where.categoryId ?? null)}:${term.toLowerCase()}:${skip}:${take}`;
+  type Row = Prisma.AnimationGetPayload<{ select: S }>;
+  return cached(key, async () => {
+    if (term) return searchPage<Row>(where, term, skip, take, select);
+    const total = await prisma.animation.count({ where });
+    const rows = skip >= total ? [] : await prisma.animation.findMany({ where, orderBy: listOrder, skip, take, select });
+    return { rows: rows as Row[], total, hasMore: skip + take < total };
+  });
+}
+
+/**
+ * A search scans text no index covers, so it scans once: the page of ids and the number of
+ * matches come from one statement (a window count), then the page's rows by primary key.
+ */
+async function searchPage<Row>(where: Prisma.AnimationWhereInput, term: string, skip: number, take: number, select: Prisma.AnimationSelect) {
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const categories =
+    where.categoryId === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND a."categoryId" IN (${Prisma.join(
+          (typeof where.categoryId === "string" ? [where.categoryId] : (where.categoryId as { in: string[] }).in).map((id) => Prisma.sql`${id}::uuid`),
+        )})`;
+  const page = await prisma.$queryRaw<Array<{ id: string; total: bigint | number }>>`
+    SELECT a."id", count(*) OVER () AS "total"
+    FROM "Animation" AS a
+    WHERE a."isActive" AND (a."title" ILIKE ${pattern} OR a."description" ILIKE ${pattern}) ${categories}
+    ORDER BY a."createdAt" DESC, a."id" DESC
+    LIMIT ${take} OFFSET ${skip}`;
+  const total = page.length
+    ? Number(page[0]!.total)
+    : skip === 0
+      ? 0
+      : await prisma.animation.count({ where: { ...where, OR: [{ title: { contains: term, mode: "insensitive" } }, { description: { contains: term, mode: "insensitive" } }] } });
+  const ids = page.map((r) => r.id);
+  const found = ids.length ? ((await prisma.animation.findMany({ where: { id: { in: ids } }, select })) as unknown as Array<Row & { id: string }>) : [];
+  const byId = new Map(found.map((row) => [row.id, row]));
+  const rows = ids.map((id) => byId.get(id)).filter((row): row is Row & { id: string } => row !== undefined);
+  return { rows: rows as Row[], total, hasMore: skip + take < total };
+}
+
+/** Cards for the home page, search and `light=true` calls: no access-dependent fields at all. */
+export async function listAnimationCards(query: AnimationListQuery, tree?: CategoryTree): Promise<AnimationList<AnimationCardDto>> {
+  const t = tree ?? (await getCategoryTree());
+  // Cards carry nothing viewer-specific: the finished list is cached, not only its rows.
+  return cached(`cards:${JSON.stringify([query.category ?? "", query.search?.trim().toLowerCase() ?? "", query.page, query.limit, query.pages ?? 1])}`, async () => {
+    const { rows, total, hasMore } = await fetchPage("card", cardSelect, query, t);
+    return { animations: rows.map((row) => toCardDto(row, t)), hasMore, total };
+  });
+}
+
+/** Full animations shaped for this viewer (`light=false` calls). */
+export async function listAnimations(query: AnimationListQuery, access: Access): Promise<AnimationList<AnimationDto>> {
+  const tree = await getCategoryTree();
+  const { rows, total, hasMore } = await fetchPage("full", fullSelect, query, tree);
+  const doctors = await doctorsFor(rows.map((r) => r.id));
+  return { animations: rows.map((row) => toAnimationDto(row, doctors.get(row.id) ?? [], access, tree)), hasMore, total };
+}
+
+const summarySelect = { ...cardSelect, description: true, views: true } satisfies Prisma.AnimationSelect;
+
+/** Category and subcategory grids: public fields and this viewer's `hasAccess`, no video links. */
+export async function listAnimationSummaries(query: AnimationListQuery, access: Access, tree?: CategoryTree): Promise<AnimationList<AnimationSummaryDto>> {
+  const t = tree ?? (await getCategoryTree());
+  const { rows, total, hasMore } = await fetchPage("summary", summarySelect, query, t);
+  return {
+    animations: rows.map((row) => ({
+      ...toCardDto(row, t),
+      description: row.description,
+      views: row.views,
+      hasAccess: canWatch(access, accessTarget(row, t)),
+    })),
+    hasMore,
+    total,
+  };
+}
+
+/** The active doctors of several animations in one query. */
+function doctorsFor(animationIds: string[]): Promise<Map<string, DoctorSummary[]>> {
+  if (!animationIds.length) return Promise.resolve(new Map());
+  return cached(`doctors-of:${animationIds.join(",")}`, () => loadDoctorsFor(animationIds));
+}
+
+async function loadDoctorsFor(animationIds: string[]): Promise<Map<string, DoctorSummary[]>> {
+  const byAnimation = new Map<string, DoctorSummary[]>();
+  const doctors = await prisma.doctor.findMany({
+    where: { isActive: true, animations: { some: { animationId: { in: animationIds } } } },
+    orderBy: { name: "asc" },
+    select: { ...doctorSummarySelect, animations: { where: { animationId: { in: animationIds } }, select: { animationId: true } } },
+  });
+  for (const { animations, ...doctor } of doctors) {
+    for (const { animationId } of animations) byAnimation.set(animationId, [...(byAnimation.get(animationId) ?? []), doctor]);
+  }
+  return byAnimation;
+}
+
+/**
+ * One animation by slug (id as the fallback) for this viewer. `countView` counts one view
+ * (the detail page does; HEAD requests and the /api call do not).
+ */
+export async function getAnimation(
+  slugOrIdValue: string,
+  access: Access,
+  { countView = false, path }: { countView?: boolean; path?: { mainSlug: string; subSlug: string } } = {},
+): Promise<AnimationDetailDto> {
+  const [tree, found] = await Promise.all([getCategoryTree(), cached(`animation:${slugOrIdValue}`, () => loadAnimation(slugOrIdValue))]);
+  if (!found) throw new CatalogueNotFoundError("animation");
+  const { row, doctors } = found;
+  // Within /category/{main}/{sub}/{slug} the animation must belong to that subcategory.
+  if (path) {
+    const sub = row.categoryId ? tree.byId.get(row.categoryId) : undefined;
+    const main = sub?.parentId ? tree.byId.get(sub.parentId) : undefined;
+    if (sub?.slug !== path.subSlug || main?.slug !== path.mainSlug) throw new CatalogueNotFoundError("animation");
+  }
+  if (countView) await recordView(row.id);
+  const dto = toAnimationDto(row, doctors, access, tree);
+  if (countView) dto.views += 1;
+  return { ...dto, category: animationCategory(row.categoryId, tree) };
+}
+
+async function loadAnimation(slugOrIdValue: string) {
+  const row = await prisma.animation.findFirst({ where: { isActive: true, ...slugOrId(slugOrIdValue) }, select: fullSelect });
+  if (!row) return null;
+  const doctors = await prisma.doctor.findMany({
+    where: { isActive: true, animations: { some: { animationId: row.id } } },
+    orderBy: { name: "asc" },
+    select: doctorSummarySelect,
+  });
+  return { row, doctors };
+}
+
+function animationCategory(categoryId: string | null, tree: CategoryTree): AnimationCategory | null {
+  const node = categoryId ? tree.byId.get(categoryId) : undefined;
+  if (!node) return null;
+  const parent = node.parentId ? tree.byId.get(node.parentId) : undefined;
+  return { ...toRef(node), yearlyPrice: node.yearlyPrice, parent: parent ? toRef(parent) : null };
+}
+
+/** The home page size (setting homepage_animations_per_page, default 6, at most 100). */
+export function getHomePageSize(): Promise<number> {
+  return cached("home-page-size", async () =>
+    Math.min(100, Math.floor(settingNumber(await getSetting("homepage_animations_per_page"), DEFAULT_HOME_PAGE_SIZE))),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views. A detail page view adds one to `views`. With the catalogue cache on, views are
+// batched: one UPDATE per second for every animation viewed meanwhile, instead of a write per
+// page view (a write per view halved the detail page's throughput). The price: a crash loses
+// at most a second of view counts; a clean shutdown calls flushViewCounts.
+
+const VIEW_FLUSH_MS = 1000;
+const pendingViews = new Map<string, number>();
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+async function recordView(animationId: string) {
+  if (cacheMs() === 0) {
+    await prisma.animation.updateMany({ where: { id: animationId }, data: { views: { increment: 1 } } });
+    return;
+  }
+  queueView(animationId);
+}
+
+/** Adds a view to the next batch (flushed within a second). */
+export function queueView(animationId: string) {
+  pendingViews.set(animationId, (pendingViews.get(animationId) ?? 0) + 1);
+  if (!flushTimer) {
+    flushTimer = setTimeout(() => {
+      flushViewCounts().catch((error: unknown) => logger.error({ err: error }, "storing view counts failed"));
+    }, VIEW_FLUSH_MS);
+    flushTimer.unref?.();
+  }
+}
+
+/** Writes the queued views in one UPDATE; returns how many animations it touched. */
+export async function flushViewCounts(): Promise<number> {
+  if (flushTimer) clearTimeout(flushTimer);
+  flushTimer = null;
+  if (pendingViews.size === 0) return 0;
+  const batch = [...pendingViews];
+  pendingViews.clear();
+  const values = Prisma.join(batch.map(([id, n]) => Prisma.sql`(${id}::uuid, ${n}::int)`));
+  try {
+    await prisma.$executeRaw`UPDATE "Animation" AS a SET "views" = a."views" + v.n FROM (VALUES ${values}) AS v(id, n) WHERE a."id" = v.id`;
+  } catch (error) {
+    // Kept for the next try rather than lost.
+    for (const [id, n] of batch) pendingViews.set(id, (pendingViews.get(id) ?? 0) + n);
+    throw error;
+  }
+  return batch.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Doctors
+
+const doctorSelect = { ...doctorSummarySelect, description: true, website: true, instagram: true } satisfies Prisma.DoctorSelect;
+
+export function listDoctors(): Promise<DoctorDto[]> {
+  return cached("doctors", () => prisma.doctor.findMany({ where: { isActive: true }, orderBy: { name: "asc" }, select: doctorSelect }));
+}
+
+/** A doctor by slug (id as the fallback) with the active animations they verified. */
+export async function getDoctor(slugOrIdValue: string): Promise<DoctorProfileDto> {
+  const doctor = await cached(`doctor:${slugOrIdValue}`, () => loadDoctor(slugOrIdValue));
+  if (!doctor) throw new CatalogueNotFoundError("doctor");
+  return doctor;
+}
+
+async function loadDoctor(slugOrIdValue: string): Promise<DoctorProfileDto | null> {
+  const doctor = await prisma.doctor.findFirst({ where: { isActive: true, ...slugOrId(slugOrIdValue) }, select: doctorSelect });
+  if (!doctor) return null;
+  const verifiedAnimations = await prisma.animation.findMany({
+    where: { isActive: true, doctors: { some: { doctorId: doctor.id } } },
+    orderBy: listOrder,
+    take: 100,
+    select: { id: true, slug: true, title: true, description: true, coverImage: true, duration: true },
+  });
+  return { ...doctor, verifiedAnimations };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Misuse reports
+
+/** Stores a report about an animation. An unknown animation id is a 404, not a dangling row. */
+export async function createMisuseReport(input: MisuseReportInput) {
+  let animation: { id: string; title: string } | null = null;
+  if (input.animationId) {
+    animation = await prisma.animation.findUnique({ where: { id: input.animationId }, select: { id: true, title: true } });
+    if (!animation) throw new CatalogueNotFoundError("animation");
+  }
+  return prisma.misuseReport.create({
+    data: {
+      animationId: animation?.id ?? null,
+      animationTitle: animation?.title ?? input.animationTitle ?? null,
+      reporterEmail: input.reporterEmail.toLowerCase(),
+      message: input.message,
+      link: input.link ?? null,
+    },
+    select: { id: true },
+  });
+}

@@ -1,0 +1,478 @@
+// `npm run bench [-- --large] [-- --duration=5 --connections=20 --no-build]`
+//
+// Starts the production build on a freshly seeded database and drives four targets with
+// autocannon: the home page, an animation page, /api/animations?page=1&limit=6&light=true and
+// /api/categories/main. Each is measured, in the same run, against
+//   - the floor: a one-route React Router app (bench/floor/) with the same versions and server
+//     setup, answering a static page of the same document size and the same JSON bytes;
+//   - the ceiling: a bare node:http server answering the same bytes (for reference).
+// Targets: HTML >= 60% of the floor page, JSON >= 80% of the floor resource route.
+// `--large` adds 10,000 animations and checks that home, search and category pages stay
+// within 2x of their small-catalogue latency, with the catalogue cache off (database work only).
+// Finally it runs the media streaming benchmark (bench/stream.ts) when present.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const floorDir = path.join(root, "bench/floor");
+const tsx = path.join(root, "node_modules/.bin/tsx");
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string, fallback: number) => {
+  const hit = argv.find((a) => a.startsWith(`--${name}=`));
+  return hit ? Number(hit.split("=")[1]) : fallback;
+};
+const LARGE = flag("large");
+const DURATION = option("duration", 5);
+const CONNECTIONS = option("connections", 20);
+const LARGE_COUNT = option("large-count", 10_000);
+const BASE_PORT = option("port", 3290);
+const PORTS = { app: BASE_PORT, floor: BASE_PORT + 1, ceiling: BASE_PORT + 2 };
+const BUILD_DIR = process.env.BUILD_DIR ?? "build";
+
+const children: ChildProcess[] = [];
+const log = (...parts: unknown[]) => console.log(...parts);
+
+// ---------------------------------------------------------------------------------------------
+// Builds
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIfNeeded(label: string, cwd: string, output: string, sources: string[], env: NodeJS.ProcessEnv = {}) {
+  const target = path.join(cwd, output);
+  const stale = !fs.existsSync(target) || sources.some((dir) => fs.existsSync(dir) && newestMtime(dir) > fs.statSync(target).mtimeMs);
+  if (!stale) return;
+  log(`Building ${label}...`);
+  const result = spawnSync("npx", ["react-router", "build"], { cwd, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`${label} build failed`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+function start(name: string, args: string[], env: NodeJS.ProcessEnv, cwd = root) {
+  // Own process group, so stopping it stops tsx's child too.
+  const child = spawn(tsx, args, { cwd, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  child.on("exit", (code) => {
+    if (code && code !== 0 && !(child as { stopping?: boolean }).stopping) console.error(`${name} exited with ${code}\n${stderr}`);
+  });
+  children.push(child);
+  return child;
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  (child as { stopping?: boolean }).stopping = true;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    process.kill(-child.pid!, "SIGTERM");
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function waitFor(url: string, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await get(url);
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+type Got = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; wireBytes: number };
+
+/** A GET with `Accept-Encoding: gzip`: the body decompressed, and the bytes on the wire. */
+function get(url: string): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const wire = Buffer.concat(chunks);
+        const body = res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(wire) : wire;
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, wireBytes: wire.length });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+const secrets = {
+  SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
+  JWT_SECRET: crypto.randomBytes(24).toString("hex"),
+};
+
+async function withDatabase<T>(dataDir: string, fn: (prisma: import("../app/generated/prisma/client.ts").PrismaClient) => Promise<T>) {
+  const { openDatabase } = await import("../app/lib/db.server.ts");
+  const db = openDatabase({ dataDir: path.join(dataDir, "pglite") });
+  try {
+    await db.migrate();
+    return await fn(db.prisma);
+  } finally {
+    await db.close();
+  }
+}
+
+async function seedDemo(dataDir: string) {
+  process.env.DATA_DIR = dataDir;
+  const { seed } = await import("../prisma/seed.ts");
+  await withDatabase(dataDir, (prisma) => seed(prisma));
+}
+
+const WORDS = "anterior posterior lateral medial laser graft valve bypass fusion release repair reconstruction implant incision suture cartilage tendon ligament nerve artery".split(" ");
+
+/**
+ * `count` extra animations spread over every subcategory but `keep` (whose listing page is
+ * measured: its content stays the same, so the comparison measures the database work, not a
+ * longer page), inserted in bulk.
+ */
+async function addLargeCatalogue(dataDir: string, count: number, keep: string) {
+  await withDatabase(dataDir, async (prisma) => {
+    const categories = await prisma.category.findMany({ where: { parentId: { not: null }, id: { not: keep } }, select: { id: true } });
+    const targets = categories.length ? categories : await prisma.category.findMany({ select: { id: true } });
+    const doctors = await prisma.doctor.findMany({ select: { id: true } });
+    const started = new Date(Date.UTC(2020, 0, 1)).getTime();
+    for (let offset = 0; offset < count; offset += 1000) {
+      const rows = Array.from({ length: Math.min(1000, count - offset) }, (_, i) => {
+        const n = offset + i;
+        const word = (k: number) => WORDS[(n * 7 + k * 13) % WORDS.length];
+        return {
+          id: crypto.randomUUID(),
+          title: `${word(1)} ${word(2)} ${word(3)} study ${n}`,
+          slug: `bench-animation-${n}`,
+          description: `A ${word(4)} ${word(5)} procedure, step by step (${n}).`,
+          categoryId: targets[n % targets.length]?.id ?? null,
+          duration: 60 + (n % 300),
+          views: n % 1000,
+          createdAt: new Date(started + n * 1000),
+        };
+      });
+      await prisma.animation.createMany({ data: rows });
+      if (doctors.length) {
+        await prisma.animationDoctor.createMany({ data: rows.map((r, i) => ({ animationId: r.id, doctorId: doctors[i % doctors.length]!.id })) });
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement
+
+type Figure = { rps: number; p99: number; mean: number; non2xx: number; errors: number; cpuMsPerRequest: number | null };
+
+function cannon(url: string, duration: number): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration, headers: { "accept-encoding": "gzip" } }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+/** CPU time (ms) used so far by every process in a process group (Linux /proc; null elsewhere). */
+function groupCpuMs(pgid: number): number | null {
+  try {
+    const tick = 100; // USER_HZ on Linux
+    let total = 0;
+    for (const pid of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid) continue; // pgrp
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / tick; // utime + stime
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
+const SLICES = 5;
+
+/**
+ * Drives each server in turn, in short interleaved slices, so that a burst of load from
+ * elsewhere on the machine falls on all of them alike. Also records the server's own CPU time
+ * per request, which hardly depends on that load at all.
+ */
+async function measureTogether(targets: Array<{ url: string; pgid: number }>): Promise<Figure[]> {
+  for (const t of targets) await cannon(t.url, 1); // warm-up: JIT, caches, connections
+  const sums = targets.map(() => ({ requests: 0, seconds: 0, latencySum: 0, p99s: [] as number[], non2xx: 0, errors: 0, cpu: 0 }));
+  const slice = Math.max(1, DURATION / SLICES);
+  for (let round = 0; round < SLICES; round++) {
+    for (const [i, t] of targets.entries()) {
+      const cpuBefore = groupCpuMs(t.pgid);
+      const r = await cannon(t.url, slice);
+      const cpuAfter = groupCpuMs(t.pgid);
+      const sum = sums[i]!;
+      sum.requests += r.requests.total;
+      sum.seconds += slice;
+      sum.latencySum += r.latency.average * r.requests.total;
+      sum.p99s.push(r.latency.p99);
+      sum.non2xx += r.non2xx;
+      sum.errors += r.errors + r.timeouts;
+      if (cpuBefore !== null && cpuAfter !== null) sum.cpu += cpuAfter - cpuBefore;
+    }
+  }
+  return sums.map((sum) => ({
+    rps: sum.requests / sum.seconds,
+    mean: sum.requests ? sum.latencySum / sum.requests : 0,
+    p99: sum.p99s.sort((a, b) => a - b)[Math.floor(sum.p99s.length / 2)] ?? 0,
+    non2xx: sum.non2xx,
+    errors: sum.errors,
+    cpuMsPerRequest: sum.requests && sum.cpu ? sum.cpu / sum.requests : null,
+  }));
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const pct = (a: number, b: number) => (b > 0 ? (100 * a) / b : 0);
+
+function table(headers: string[], rows: string[][]) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+/** The gzip bytes of every script a page loads (module preloads and module scripts). */
+async function pageJsBytes(base: string, html: string) {
+  const srcs = new Set<string>();
+  for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) srcs.add(m[1]!);
+  for (const m of html.matchAll(/import\s*(?:[^"']*from\s*)?["'](\/assets\/[^"']+)["']/g)) srcs.add(m[1]!);
+  let total = 0;
+  for (const src of srcs) total += (await get(base + src)).wireBytes;
+  return { total, files: srcs.size };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  log(`Medanim benchmark: ${DURATION} s per target, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, Node ${process.version}\n`);
+  if (!flag("no-build")) {
+    buildIfNeeded("the app", root, path.join(BUILD_DIR, "server/index.js"), [path.join(root, "app"), path.join(root, "public")], { BUILD_DIR });
+  }
+  buildIfNeeded("the floor app", floorDir, "build/server/index.js", [path.join(floorDir, "app")]);
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-"));
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-work-"));
+  log("Seeding a fresh database...");
+  await seedDemo(dataDir);
+
+  const appEnv = (extra: NodeJS.ProcessEnv = {}) => ({
+    PORT: String(PORTS.app),
+    DATA_DIR: dataDir,
+    BUILD_DIR,
+    NODE_ENV: "production",
+    APP_URL: `http://localhost:${PORTS.app}`,
+    LOG_LEVEL: "warn",
+    DATABASE_URL: "",
+    SMTP_URL: "",
+    ...secrets,
+    ...extra,
+  });
+  const startApp = async (extra: NodeJS.ProcessEnv = {}) => {
+    const child = start("app", ["scripts/start.ts", "--no-build", "--no-seed"], appEnv(extra));
+    await waitFor(`http://localhost:${PORTS.app}/healthz`);
+    return child;
+  };
+
+  let app = await startApp();
+  const appUrl = `http://localhost:${PORTS.app}`;
+
+  // What to drive: the newest animation, a subcategory, a search term from real titles.
+  const list = JSON.parse((await get(`${appUrl}/api/animations?limit=1&light=true`)).body.toString());
+  const animation = list.animations[0];
+  if (!animation) throw new Error("The seed has no animations: nothing to measure.");
+  type Main = { id: string; slug: string; subcategories: Array<{ id: string; slug: string }> };
+  const mains: Main[] = JSON.parse((await get(`${appUrl}/api/categories/main`)).body.toString());
+  const main = mains.find((m) => m.subcategories.length > 0) ?? mains[0]!;
+  const sub = main.subcategories[0] ?? main;
+  const term = (animation.title.split(/\s+/).find((w: string) => w.length > 3) ?? animation.title).toLowerCase();
+
+  const targets = [
+    { name: "home page", kind: "html", path: "/" },
+    { name: "animation page", kind: "html", path: `/animations/${animation.slug}` },
+    { name: "GET /api/animations (light)", kind: "json", path: "/api/animations?page=1&limit=6&light=true" },
+    { name: "GET /api/categories/main", kind: "json", path: "/api/categories/main" },
+  ] as const;
+
+  // The bytes each target answers, for the floor and the ceiling to answer the same.
+  const captured = await Promise.all(targets.map((t) => get(appUrl + t.path)));
+  for (const [i, t] of targets.entries()) {
+    if (captured[i]!.status !== 200) throw new Error(`${t.path} answered ${captured[i]!.status}`);
+  }
+  const floorPayloads: Record<string, string> = {};
+  const ceilingPayloads: Record<string, { contentType: string; body: string }> = {};
+  targets.forEach((t, i) => {
+    const body = captured[i]!.body.toString();
+    if (t.kind === "json") floorPayloads[`t${i}`] = body;
+    ceilingPayloads[`t${i}`] = { contentType: String(captured[i]!.headers["content-type"]), body };
+  });
+  fs.writeFileSync(path.join(workDir, "floor.json"), JSON.stringify(floorPayloads));
+  fs.writeFileSync(path.join(workDir, "ceiling.json"), JSON.stringify(ceilingPayloads));
+
+  const floor = start("floor", ["server.ts"], { PORT: String(PORTS.floor), FLOOR_PAYLOADS: path.join(workDir, "floor.json"), LOG_LEVEL: "warn", NODE_ENV: "production" }, floorDir);
+  const ceiling = start("ceiling", ["bench/ceiling.ts"], { PORT: String(PORTS.ceiling), CEILING_PAYLOADS: path.join(workDir, "ceiling.json") });
+  const floorUrl = `http://localhost:${PORTS.floor}`;
+  const ceilingUrl = `http://localhost:${PORTS.ceiling}`;
+  await waitFor(`${floorUrl}/page/0`);
+  await waitFor(`${ceilingUrl}/t0`);
+
+  // Pad the floor page so its document is as long as the app's.
+  const floorOverhead = (await get(`${floorUrl}/page/0`)).body.length;
+  const floorPath = (i: number) =>
+    targets[i]!.kind === "html" ? `/page/${Math.max(0, captured[i]!.body.length - floorOverhead)}` : `/data/t${i}`;
+
+  const rows: string[][] = [];
+  const verdicts: string[] = [];
+  for (const [i, t] of targets.entries()) {
+    const floorDoc = await get(floorUrl + floorPath(i));
+    const [a, f, c] = await measureTogether([
+      { url: appUrl + t.path, pgid: app.pid! },
+      { url: floorUrl + floorPath(i), pgid: floor.pid! },
+      { url: `${ceilingUrl}/t${i}`, pgid: ceiling.pid! },
+    ]);
+    const ratio = pct(a.rps, f.rps);
+    const cpuRatio = a.cpuMsPerRequest && f.cpuMsPerRequest ? pct(f.cpuMsPerRequest, a.cpuMsPerRequest) : null;
+    const target = t.kind === "html" ? 60 : 80;
+    const cpu = (x: Figure) => (x.cpuMsPerRequest === null ? "-" : fmt(x.cpuMsPerRequest, 2));
+    rows.push([
+      t.name,
+      `${fmt(captured[i]!.body.length / 1024, 1)}/${fmt(floorDoc.body.length / 1024, 1)} KB`,
+      captured[i]!.headers["content-encoding"] === "gzip" ? "gzip" : "none",
+      fmt(a.rps),
+      `${fmt(a.p99)} ms`,
+      cpu(a),
+      fmt(f.rps),
+      `${fmt(f.p99)} ms`,
+      cpu(f),
+      `${fmt(ratio)}%`,
+      cpuRatio === null ? "-" : `${fmt(cpuRatio)}%`,
+      fmt(c.rps),
+      `${fmt(pct(a.rps, c.rps), 1)}%`,
+    ]);
+    verdicts.push(
+      `${ratio >= target ? "PASS" : "FAIL"}  ${t.name}: ${fmt(ratio)}% of the floor's throughput (target ${target}%)` +
+        (cpuRatio === null ? "" : `; by CPU time per request ${fmt(cpuRatio)}%`),
+    );
+    if (a.non2xx || a.errors) verdicts.push(`      (${a.non2xx} non-2xx answers, ${a.errors} errors from the app)`);
+  }
+
+  log(`\nThroughput (req/s), p99 latency and server CPU time per request; documents app/floor, uncompressed\n`);
+  log(
+    table(
+      ["target", "document", "encoding", "app req/s", "app p99", "app CPU ms/req", "floor req/s", "floor p99", "floor CPU ms/req", "app/floor", "app/floor by CPU", "ceiling req/s", "app/ceiling"],
+      rows,
+    ),
+  );
+  log(`\n${verdicts.join("\n")}`);
+
+  const homeHtml = captured[0]!.body.toString();
+  const homeJs = await pageJsBytes(appUrl, homeHtml);
+  const floorJs = await pageJsBytes(floorUrl, (await get(`${floorUrl}/page/0`)).body.toString());
+  log(
+    `\nHome page JavaScript: ${fmt(homeJs.total / 1024, 1)} KB gzip in ${homeJs.files} files ` +
+      `(target < 110 KB; the floor page alone loads ${fmt(floorJs.total / 1024, 1)} KB in ${floorJs.files} files)`,
+  );
+
+  await stop(floor);
+  await stop(ceiling);
+
+  if (LARGE) {
+    // The catalogue cache is off here: these figures are the database work itself.
+    const pages = [
+      { name: "home page", path: "/" },
+      { name: "search page", path: `/search?q=${encodeURIComponent(term)}` },
+      { name: "category listing", path: `/category/${sub.slug}` },
+      { name: "home, main category", path: `/?category=${main.slug}` },
+    ];
+    await stop(app);
+    app = await startApp({ CATALOGUE_CACHE_MS: "0" });
+    const small: Figure[] = [];
+    for (const p of pages) small.push((await measureTogether([{ url: appUrl + p.path, pgid: app.pid! }]))[0]!);
+    await stop(app);
+    log(`\nAdding ${fmt(LARGE_COUNT)} animations...`);
+    const began = Date.now();
+    await addLargeCatalogue(dataDir, LARGE_COUNT, sub.id);
+    log(`  inserted in ${fmt((Date.now() - began) / 1000, 1)} s`);
+    app = await startApp({ CATALOGUE_CACHE_MS: "0" });
+    const total = JSON.parse((await get(`${appUrl}/api/animations?limit=1&light=true`)).body.toString()).total;
+    const large: Figure[] = [];
+    for (const p of pages) large.push((await measureTogether([{ url: appUrl + p.path, pgid: app.pid! }]))[0]!);
+    const largeRows = pages.map((p, i) => {
+      const [sm, lg] = [small[i]!, large[i]!];
+      // Server CPU time per request is the work itself; latency under load also measures the queue.
+      const ratio = sm.cpuMsPerRequest && lg.cpuMsPerRequest ? lg.cpuMsPerRequest / sm.cpuMsPerRequest : lg.mean / Math.max(0.001, sm.mean);
+      return [
+        `${p.name} (${p.path})`,
+        `${fmt(sm.rps)} / ${fmt(lg.rps)}`,
+        `${fmt(sm.mean, 1)} / ${fmt(lg.mean, 1)} ms`,
+        sm.cpuMsPerRequest && lg.cpuMsPerRequest ? `${fmt(sm.cpuMsPerRequest, 2)} / ${fmt(lg.cpuMsPerRequest, 2)} ms` : "-",
+        `${fmt(ratio, 2)}x`,
+        ratio <= 2 ? "PASS" : "FAIL",
+      ];
+    });
+    log(`\nLarge catalogue (${fmt(total)} animations), catalogue cache off: small vs large\n`);
+    log(table(["page", "req/s", "mean latency", "CPU per request", "large/small", "<= 2x"], largeRows));
+  }
+  await stop(app);
+
+  // The media streaming benchmark, when the media work has provided it.
+  try {
+    const stream = (await import(path.join(root, "bench/stream.ts"))) as typeof import("./stream.ts");
+    log("\nStreaming benchmark (bench/stream.ts)...");
+    const result = await stream.runStreamBench();
+    log(stream.formatStreamBench(result));
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") log("\n(bench/stream.ts not found: streaming benchmark skipped)");
+    else throw error;
+  }
+
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(workDir, { recursive: true, force: true });
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+} finally {
+  await Promise.all(children.map(stop));
+}

@@ -1,0 +1,261 @@
+import { expect, type Page, test } from "@playwright/test";
+import { expectToast, MEMBER, signIn } from "./helpers.ts";
+
+// The public catalogue, with and without JavaScript (both projects run every test). Titles and
+// slugs come from the seeded data through the app itself rather than being written here.
+
+const isJs = () => test.info().project.name === "js";
+
+type ApiAnimation = { id: string; slug: string; title: string; previewVideo: string | null; fullVideo: string | null; downloadFile: string | null };
+
+async function apiAnimation(page: Page, slug: string): Promise<ApiAnimation> {
+  // page.request shares the browser context's cookies: the answer is shaped for this viewer.
+  const res = await page.request.get(`/api/animations/${slug}`);
+  expect(res.ok()).toBe(true);
+  return res.json();
+}
+
+async function firstCardSlug(page: Page) {
+  const href = await page.getByTestId("animation-card").first().getByRole("link").first().getAttribute("href");
+  return href!.split("/").pop()!;
+}
+
+test.describe("home", () => {
+  test("shows the headline, premium call to action and a first page of cards", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1, name: "The World's Most Advanced Doctor-Verified Medical Animations" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
+    const cards = page.getByTestId("animation-card");
+    await expect(cards).toHaveCount(6);
+    await expect(cards.first().getByText("Premium", { exact: true })).toBeVisible();
+    await expect(cards.first().getByText("View Full Animation")).toBeVisible();
+    await expect(cards.first().getByText(/^\d+s$/)).toBeVisible();
+  });
+
+  test("filters by main category and subcategory; the active main category again clears", async ({ page }) => {
+    await page.goto("/");
+    const filters = page.getByRole("navigation", { name: "Filter by category" });
+    await filters.getByRole("link", { name: "Plastic Surgery", exact: true }).click();
+    await expect(page).toHaveURL(/\?category=plastic-surgery$/);
+    await expect(filters.getByRole("link", { name: "All Plastic Surgery Procedures" })).toBeVisible();
+    const subs = page.getByRole("list", { name: "Plastic Surgery subcategories" }).getByRole("link");
+    const subNames = (await subs.allTextContents()).slice(1);
+    expect(subNames.length).toBeGreaterThan(0);
+    // Every card belongs to one of the main category's subcategories.
+    for (const text of await page.getByTestId("animation-card").locator("p").allTextContents()) expect(subNames).toContain(text);
+
+    await filters.getByRole("link", { name: subNames[0]!, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`\\?category=[a-z0-9_-]+$`));
+    await expect(page.getByTestId("animation-card").first().locator("p")).toHaveText(subNames[0]!);
+
+    await filters.getByRole("link", { name: "Plastic Surgery", exact: true }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(filters.getByRole("link", { name: "All Plastic Surgery Procedures" })).toHaveCount(0);
+  });
+
+  test("loads more animations: a link without JavaScript, infinite scroll with it", async ({ page }) => {
+    await page.goto("/");
+    const cards = page.getByTestId("animation-card");
+    await expect(cards).toHaveCount(6);
+    if (isJs()) {
+      await page.getByRole("link", { name: "Load More Animations" }).scrollIntoViewIfNeeded();
+      await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(12);
+      await expect(page).toHaveURL(/\/$/);
+    } else {
+      await page.getByRole("link", { name: "Load More Animations" }).click();
+      await expect(page).toHaveURL(/\?page=2$/);
+      await expect(cards).toHaveCount(12);
+    }
+    // No card twice.
+    const hrefs = await cards.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(new Set(hrefs).size).toBe(hrefs.length);
+  });
+});
+
+test.describe("search", () => {
+  test("finds animations by term and says when nothing matches", async ({ page }) => {
+    await page.goto("/search");
+    const box = page.getByRole("searchbox", { name: "Search animations" });
+    await box.fill("rhinoplasty");
+    if (!isJs()) await box.press("Enter");
+    await expect(page).toHaveURL(/\/search\?q=rhinoplasty$/);
+    const titles = page.getByTestId("animation-card").getByRole("heading");
+    await expect(titles.first()).toBeVisible();
+    for (const title of await titles.allTextContents()) expect(title.toLowerCase()).toContain("rhinoplasty");
+
+    await box.fill("zzzz-nothing-like-this");
+    if (!isJs()) await box.press("Enter");
+    await expect(page.getByText("No Results Found")).toBeVisible();
+  });
+});
+
+test.describe("animation detail", () => {
+  test("a visitor gets the 10-second preview, no download and the licence links", async ({ page }) => {
+    await page.goto("/");
+    const slug = await firstCardSlug(page);
+    await page.getByTestId("animation-card").first().getByRole("link").first().click();
+    await expect(page).toHaveURL(new RegExp(`/animations/${slug}$`));
+    const api = await apiAnimation(page, slug);
+    expect(api.fullVideo).toBeNull();
+    expect(api.downloadFile).toBeNull();
+    await expect(page.getByRole("heading", { level: 1, name: api.title })).toBeVisible();
+    await expect(page.getByTestId("animation-video")).toHaveAttribute("src", api.previewVideo!);
+    await expect(page.getByText("10-second preview", { exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Download" })).toHaveCount(0);
+    await expect(page.getByTestId("animation-duration")).toHaveText(/^\d+:\d{2}$/);
+    await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
+    await expect(page.getByRole("link", { name: /^Individual License \$299$/ })).toHaveAttribute("href", `/individual-license?animation=${api.id}`);
+    await expect(page.getByRole("link", { name: /Category License \$\d+\/year$/ })).toHaveAttribute("href", /^\/purchase\/category\//);
+    await expect(page.getByRole("link", { name: "About category licences" })).toHaveAttribute("href", "/category-license");
+  });
+
+  test("the description collapses to four lines with See more / See less", async ({ page }) => {
+    // The animation with the longest description (the short ones have no toggle).
+    const { animations } = await (await page.request.get("/api/animations?limit=100")).json();
+    const longest = animations.sort((a: { description: string }, b: { description: string }) => b.description.length - a.description.length)[0];
+    test.skip(longest.description.length < 280, "no seeded description is long enough to collapse");
+    await page.goto(`/animations/${longest.slug}`);
+    const description = page.getByTestId("animation-description");
+    const seeMore = page.getByText("See more", { exact: true });
+    await expect(seeMore).toBeVisible();
+    const collapsed = (await description.boundingBox())!.height;
+    await seeMore.click();
+    await expect(page.getByText("See less", { exact: true })).toBeVisible();
+    expect((await description.boundingBox())!.height).toBeGreaterThan(collapsed);
+    await page.getByText("See less", { exact: true }).click();
+    await expect(seeMore).toBeVisible();
+  });
+
+  test("the premium member streams the full video; downloads only what is licensed", async ({ page }) => {
+    await signIn(page, MEMBER.email, MEMBER.password);
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Welcome to Your Premium Library" })).toBeVisible();
+    await expect(page.getByText("Enjoy unlimited access to all doctor-verified medical animations")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveCount(0);
+    await expect(page.getByTestId("animation-card").first().getByText("Watch Animation")).toBeVisible();
+
+    // The member's individual licence (from the seed): found through the search.
+    await page.goto("/search?q=open%20rhinoplasty");
+    await page.getByTestId("animation-card").first().getByRole("link").first().click();
+    await page.waitForURL(/\/animations\//);
+    const licensed = await apiAnimation(page, page.url().split("/").pop()!);
+    expect(licensed.fullVideo).not.toBeNull();
+    await expect(page.getByTestId("animation-video")).toHaveAttribute("src", licensed.fullVideo!);
+    await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute("href", licensed.downloadFile!);
+
+    // Any other animation outside the licensed categories: full video, and the download offer.
+    await page.goto("/?category=dermatology");
+    await page.getByTestId("animation-card").first().getByRole("link").first().click();
+    await page.waitForURL(/\/animations\//);
+    const other = await apiAnimation(page, page.url().split("/").pop()!);
+    expect(other.downloadFile).toBeNull();
+    await expect(page.getByTestId("animation-video")).toHaveAttribute("src", other.fullVideo!);
+    await expect(page.getByRole("heading", { name: "Add Download Rights" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Individual License $299" })).toHaveAttribute("href", `/individual-license?animation=${other.id}`);
+    await expect(page.getByRole("link", { name: "Download" })).toHaveCount(0);
+  });
+
+  test("the misuse report needs email and message and thanks the reporter", async ({ page }) => {
+    await page.goto("/");
+    await page.getByTestId("animation-card").first().getByRole("link").first().click();
+    const report = page.getByTestId("misuse-report");
+    await report.getByText("Report Misuse").click();
+    const submit = report.getByRole("button", { name: "Submit Report" });
+    if (isJs()) await expect(submit).toBeDisabled();
+    await report.getByLabel("Your email").fill("watcher@example.com");
+    await report.getByLabel("What is the problem?").fill("This animation is embedded on a clinic site without a licence.");
+    await report.getByLabel("Link (optional)").fill("https://clinic.example.com/page");
+    await expect(submit).toBeEnabled();
+    await submit.click();
+    await expectToast(page, "Report submitted successfully", "Thank you for reporting this issue. We will investigate it promptly.");
+    // Closed and cleared after success.
+    await expect(report.getByLabel("Your email")).toBeHidden();
+  });
+
+  test("/animation/{slug} redirects to the detail page", async ({ page }) => {
+    await page.goto("/");
+    const slug = await firstCardSlug(page);
+    await page.goto(`/animation/${slug}`);
+    await expect(page).toHaveURL(new RegExp(`/animations/${slug}$`));
+  });
+});
+
+test.describe("categories", () => {
+  test("main category, subcategory and the detail within it", async ({ page }) => {
+    await page.goto("/category/plastic-surgery");
+    await expect(page.getByRole("heading", { level: 1, name: "Plastic Surgery" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Specialties" })).toBeVisible();
+    const specialty = page.getByTestId("specialty-card").first();
+    const name = (await specialty.getByRole("heading").textContent())!;
+    await expect(specialty.getByText(/^\d+ animations?$/)).toBeVisible();
+    await specialty.getByRole("link", { name: `View Animations: ${name}` }).click();
+    await expect(page).toHaveURL(/\/category\/plastic-surgery\/[a-z0-9_-]+$/);
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(page.getByRole("link", { name: "← Back to Plastic Surgery" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Buy Category Access" })).toHaveAttribute("href", /^\/purchase\/category\//);
+    await expect(page.getByText(/^Access all \d+ animations$/)).toBeVisible();
+    const card = page.getByTestId("animation-card").first();
+    await expect(card.getByText(/^\d+:\d{2}$/)).toBeVisible();
+    await expect(card.getByText(/^\$\d/)).toBeVisible();
+    const title = (await card.getByRole("heading").textContent())!;
+    await card.getByRole("link", { name: `Watch: ${title}` }).click();
+    await expect(page).toHaveURL(/\/category\/plastic-surgery\/[a-z-]+\/[a-z0-9_-]+$/);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  });
+
+  test("the category listing of a subcategory", async ({ page }) => {
+    await page.goto("/category/plastic-surgery");
+    const subHref = await page.getByTestId("specialty-card").first().getByRole("link").getAttribute("href");
+    const subSlug = subHref!.split("/").pop()!;
+    await page.goto(`/category/${subSlug}`);
+    await expect(page.getByText(/^Category License: \$\d+\/year$/)).toBeVisible();
+    await expect(page.getByText(/^\d+ animations?$/).first()).toBeVisible();
+    const card = page.getByTestId("animation-card").first();
+    await expect(card.getByText("Premium", { exact: true })).toBeVisible();
+    await expect(card.getByText(/^[\d,]+ views$/)).toBeVisible();
+    await card.getByRole("link", { name: /^Watch Preview: / }).click();
+    await expect(page).toHaveURL(/\/animations\/[a-z0-9_-]+$/);
+    // The legacy route moved here for good.
+    await page.goto(`/legacy/category/${subSlug}`);
+    await expect(page).toHaveURL(new RegExp(`/category/${subSlug}$`));
+  });
+});
+
+test.describe("doctor profile", () => {
+  test("reached from an animation, with About, verified animations and the way back", async ({ page }) => {
+    await page.goto("/");
+    await page.getByTestId("animation-card").first().getByRole("link").first().click();
+    const doctorLink = page.getByRole("region", { name: "Verified by" }).getByRole("link").first();
+    const doctorName = (await doctorLink.locator("span > span").first().textContent())!;
+    await doctorLink.click();
+    await expect(page).toHaveURL(/\/doctors\/[a-z0-9_-]+$/);
+    await expect(page.getByRole("heading", { level: 1, name: doctorName })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Verified Animations" })).toBeVisible();
+    await expect(page.getByTestId("animation-card").first().getByText(/^\d+:\d{2}$/)).toBeVisible();
+    const showMore = page.getByText("Show more", { exact: true });
+    if (await showMore.count()) {
+      await expect(page.getByTestId("about-full")).toBeHidden();
+      await showMore.click();
+      await expect(page.getByTestId("about-full")).toBeVisible();
+      await page.getByText("Show less", { exact: true }).click();
+      await expect(page.getByTestId("about-full")).toBeHidden();
+    }
+    await page.getByRole("link", { name: "← Back to Library" }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
+
+test.describe("not found", () => {
+  for (const [path, heading] of [
+    ["/animations/no-such-animation", "Animation Not Found"],
+    ["/category/no-such-category", "Category Not Found"],
+    ["/category/plastic-surgery/no-such-sub", "Category Not Found"],
+    ["/doctors/no-such-doctor", "Doctor Not Found"],
+  ] as const) {
+    test(`${path} answers 404 with "${heading}"`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    });
+  }
+});

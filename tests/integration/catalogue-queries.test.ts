@@ -1,0 +1,153 @@
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PrismaClient } from "~/generated/prisma/client.ts";
+import { type Database, getDb, setDb } from "~/lib/db.server.ts";
+import { applyMigrations } from "~/lib/migrate.server.ts";
+import { openPglite } from "~/lib/pglite.server.ts";
+import * as animationDetail from "~/routes/api/animations.slug.ts";
+import * as animationsApi from "~/routes/api/animations.ts";
+import * as animation from "~/routes/public/animation.tsx";
+import * as category from "~/routes/public/category.tsx";
+import * as doctor from "~/routes/public/doctor.tsx";
+import * as home from "~/routes/public/home.tsx";
+import * as search from "~/routes/public/search.tsx";
+import { createCatalogue, objectPath } from "../helpers/catalogue.ts";
+import { createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { callRoute } from "../helpers/route.ts";
+
+// No page issues a query per item (no N+1): every SQL statement that reaches the database
+// driver is counted, and the counts must not grow with the size of the catalogue.
+
+const pglite = openPglite();
+const sent: string[] = [];
+let counting = false;
+const originalQuery = pglite.query.bind(pglite);
+pglite.query = ((...args: Parameters<typeof pglite.query>) => {
+  if (counting) sent.push(String(args[0]));
+  return originalQuery(...args);
+}) as typeof pglite.query;
+
+const countingDb: Database = {
+  kind: "pglite",
+  prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }),
+  migrate: () =>
+    applyMigrations({
+      exec: async (sql) => void (await pglite.exec(sql)),
+      query: async <T,>(sql: string, params?: unknown[]) => (await originalQuery<T>(sql, params)).rows,
+    }),
+  ping: async () => void (await originalQuery("SELECT 1")),
+  close: async () => {
+    await countingDb.prisma.$disconnect();
+    await pglite.close();
+  },
+};
+
+let previous: Database;
+let c: Awaited<ReturnType<typeof createCatalogue>>;
+let cookie: string;
+
+beforeAll(async () => {
+  previous = getDb();
+  await countingDb.migrate();
+  setDb(countingDb);
+  c = await createCatalogue();
+  const member = await createUser({ accountType: "premium" });
+  cookie = await sessionCookieFor(member.id);
+});
+
+afterAll(async () => {
+  setDb(previous);
+  await countingDb.close();
+});
+
+async function queriesOf(run: () => Promise<unknown>) {
+  sent.length = 0;
+  counting = true;
+  try {
+    await run();
+  } finally {
+    counting = false;
+  }
+  return [...sent];
+}
+
+const pages = {
+  home: () => callRoute(home, "/"),
+  "home, page 3 of a category": () => callRoute(home, "/?category=plastic-surgery&page=3"),
+  "home, signed in": () => callRoute(home, "/", { cookie }),
+  search: () => callRoute(search, "/search?q=explained"),
+  detail: () => callRoute(animation, "/animations/rhinoplasty", { params: { slug: "rhinoplasty" } }),
+  "detail, signed in": () => callRoute(animation, "/animations/rhinoplasty", { params: { slug: "rhinoplasty" }, cookie }),
+  "category listing": () => callRoute(category, "/category/facial-procedures", { params: { slug: "facial-procedures" } }),
+  doctor: () => callRoute(doctor, "/doctors/jane-smith", { params: { slugOrId: "jane-smith" } }),
+  "api list": () => callRoute(animationsApi, "/api/animations?limit=50", { cookie }),
+  "api detail": () => callRoute(animationDetail, "/api/animations/rhinoplasty", { params: { slugOrId: "rhinoplasty" } }),
+} as const;
+
+/**
+ * The most statements each page may send, whatever the catalogue's size. A signed-in viewer
+ * adds three: the session, its user, and the active subscriptions.
+ */
+const BOUNDS: Record<keyof typeof pages, number> = {
+  home: 4,
+  "home, page 3 of a category": 4,
+  "home, signed in": 7,
+  search: 3,
+  detail: 4,
+  "detail, signed in": 7,
+  "category listing": 3,
+  doctor: 2,
+  "api list": 8,
+  "api detail": 3,
+};
+
+describe("query counts", () => {
+  let small: Record<string, number>;
+
+  it("stay within a small fixed bound on a small catalogue", async () => {
+    small = {};
+    const failures: string[] = [];
+    for (const [name, run] of Object.entries(pages)) {
+      const statements = await queriesOf(run);
+      small[name] = statements.length;
+      if (statements.length > BOUNDS[name as keyof typeof pages]) failures.push(`${name}:\n${statements.join("\n")}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("do not grow with the number of animations, doctors and categories", async () => {
+    const prisma = countingDb.prisma;
+    const extraDoctors = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        prisma.doctor.create({ data: { name: `Dr. Extra ${i}`, slug: `extra-${i}`, specialty: "Surgeon" } }),
+      ),
+    );
+    const subs = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        prisma.category.create({ data: { name: `Extra Sub ${i}`, slug: `extra-sub-${i}`, parentId: c.plastic.id } }),
+      ),
+    );
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      title: `Extra procedure ${i}`,
+      slug: `extra-procedure-${i}`,
+      description: "Another procedure, explained.",
+      categoryId: [c.facial.id, ...subs.map((s) => s.id)][i % 5]!,
+      coverImage: objectPath(),
+      previewVideo: objectPath(),
+      fullVideo: objectPath(),
+      downloadFile: objectPath(),
+    }));
+    await prisma.animation.createMany({ data: rows });
+    const created = await prisma.animation.findMany({ where: { slug: { startsWith: "extra-procedure-" } }, select: { id: true } });
+    await prisma.animationDoctor.createMany({
+      data: created.flatMap((a, i) => [
+        { animationId: a.id, doctorId: extraDoctors[i % 5]!.id },
+        { animationId: a.id, doctorId: c.smith.id },
+      ]),
+    });
+
+    const large: Record<string, number> = {};
+    for (const [name, run] of Object.entries(pages)) large[name] = (await queriesOf(run)).length;
+    expect(large).toEqual(small);
+  });
+});
