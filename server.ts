@@ -14,6 +14,7 @@ import { mediaRouter } from "./app/lib/media-router.server.ts";
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth.server.ts";
+import { flushViewCounts } from "./app/services/catalogue.server.ts";
 import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -180,6 +181,8 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
     server.close(async () => {
       clearTimeout(force);
       await workerStopped;
+      // Views are written in batches: the last batch goes in before the database closes.
+      await flushViewCounts().catch((error) => logger.error({ err: error }, "storing view counts failed"));
       await getDb().close().catch((error) => logger.error({ err: error }, "closing the database failed"));
       logger.info("stopped");
       process.exit(0);

@@ -1,7 +1,7 @@
 // Workarounds for Prisma 6.19's JavaScript schema-engine path (used by `prisma migrate dev` and
 // friends, never by the running app). Each one is a bug reproduced on these machines; see
 // TOOLCHAIN.md. Tested in tests/integration/cli-adapters.test.ts.
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type {
   SqlDriverAdapter,
@@ -9,6 +9,7 @@ import type {
   SqlQuery,
 } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { openPglite } from "../app/lib/pglite.server.ts";
 import pg from "pg";
 
 /**
@@ -41,7 +42,8 @@ export function pgliteCliAdapter(client: PGlite): SqlMigrationAwareDriverAdapter
       return fixPgliteAdapter(await factory.connect(), client);
     },
     async connectToShadowDb() {
-      const shadow = new PGlite();
+      // The same extensions as the app's database, so every migration applies to the shadow too.
+      const shadow = openPglite();
       return fixPgliteAdapter(await new PrismaPGlite(shadow).connect(), shadow);
     },
   };

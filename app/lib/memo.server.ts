@@ -3,6 +3,15 @@
 // after the TTL, so several instances agree within that time, and a writer on this instance
 // can drop entries at once with `forget`. Concurrent misses share one load (no stampede).
 
+import { getEnv } from "./env.server.ts";
+
+/** How long shared public data may be reused: CATALOGUE_CACHE_MS, and never in tests. */
+export function sharedCacheMs() {
+  // Tests see every write at once; two seconds of staleness is invisible to people.
+  const env = getEnv();
+  return env.NODE_ENV === "test" ? 0 : env.CATALOGUE_CACHE_MS;
+}
+
 type Entry = { value: Promise<unknown>; expires: number };
 
 const MAX_ENTRIES = 2000;

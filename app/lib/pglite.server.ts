@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 
 /**
  * Opens embedded Postgres on a directory (or in memory when dir is undefined).
@@ -8,7 +9,11 @@ import { PGlite } from "@electric-sql/pglite";
  */
 export function openPglite(dir?: string): PGlite {
   if (dir) fs.mkdirSync(dir, { recursive: true });
-  return new PGlite(dir, {
+  // One options object: with a leading undefined dataDir, PGlite ignores the options argument.
+  return new PGlite({
+    dataDir: dir,
+    // Trigram indexes serve catalogue search (migration 20261121170000).
+    extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, "-c", "log_startup_progress_interval=0"],
   });
 }

@@ -1,6 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
-import { getEnv } from "~/lib/env.server.ts";
-import { forget, memo } from "~/lib/memo.server.ts";
+import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { type Access, canDownload, canWatch, getAccess } from "~/services/access.server.ts";
@@ -68,14 +67,8 @@ function money(value: Prisma.Decimal | null | undefined): number | null {
 
 const CACHE_PREFIX = "catalogue:";
 
-function cacheMs() {
-  // Tests see every write at once; two seconds of staleness is invisible to people.
-  const env = getEnv();
-  return env.NODE_ENV === "test" ? 0 : env.CATALOGUE_CACHE_MS;
-}
-
 function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-  return memo(CACHE_PREFIX + key, cacheMs(), load);
+  return memo(CACHE_PREFIX + key, sharedCacheMs(), load);
 }
 
 /** Call after writing animations, categories, doctors or settings on this instance. */
@@ -490,11 +483,14 @@ export function getHomePageSize(): Promise<number> {
 // at most a second of view counts; a clean shutdown calls flushViewCounts.
 
 const VIEW_FLUSH_MS = 1000;
-const pendingViews = new Map<string, number>();
+// On globalThis: the server entry (which flushes at shutdown) and the server build load separate
+// copies of this module, and both must see one batch.
+const globalForViews = globalThis as unknown as { __medanimPendingViews?: Map<string, number> };
+const pendingViews = (globalForViews.__medanimPendingViews ??= new Map<string, number>());
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 
 async function recordView(animationId: string) {
-  if (cacheMs() === 0) {
+  if (sharedCacheMs() === 0) {
     await prisma.animation.updateMany({ where: { id: animationId }, data: { views: { increment: 1 } } });
     return;
   }

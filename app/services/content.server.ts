@@ -1,3 +1,4 @@
+import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { logger } from "~/lib/logger.server.ts";
@@ -7,8 +8,17 @@ import type { PageType } from "~/generated/prisma/client.ts";
 import { CONTACT_CATEGORIES, PageSlugSchema, type ContactInput } from "~/validation/content.ts";
 import { getSettings, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
 
-/** What every page's header and footer need, in one round trip each. */
-export async function getLayoutData() {
+/**
+ * What every page's header and footer need. Read on every page, so kept briefly (see
+ * sharedCacheMs); writers of pages or settings call forget(LAYOUT_CACHE_KEY).
+ */
+export function getLayoutData() {
+  return memo(LAYOUT_CACHE_KEY, sharedCacheMs(), loadLayoutData);
+}
+
+export const LAYOUT_CACHE_KEY = "layout";
+
+async function loadLayoutData() {
   const [legalPages, platform] = await Promise.all([
     prisma.page.findMany({
       where: { type: "legal", isPublished: true },
