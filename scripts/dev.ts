@@ -5,16 +5,11 @@ process.env.NODE_ENV ??= "development";
 const { getEnv } = await import("../app/lib/env.server.ts");
 const { getDb } = await import("../app/lib/db.server.ts");
 const { startServer } = await import("../server.ts");
+const { prepareDatabase } = await import("./prepare-database.ts");
 
 try {
   const env = getEnv();
-  const db = getDb();
-  const applied = await db.migrate();
-  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
-  if ((await db.prisma.user.count()) === 0) {
-    console.log("First run: seeding the demo data...");
-    const { seed } = await import("../prisma/seed.ts");
-    await seed(db.prisma);
+  if ((await prepareDatabase()).firstRun) {
     console.log(`Admin sign-in: ${env.SEED_ADMIN_EMAIL} / ${env.SEED_ADMIN_PASSWORD}`);
   }
   await startServer({ port: env.PORT, mode: "development" });

@@ -47,18 +47,11 @@ if (!args.has("--no-build") && stale) {
 const { getEnv } = await import("../app/lib/env.server.ts");
 const { getDb } = await import("../app/lib/db.server.ts");
 const { startServer } = await import("../server.ts");
+const { prepareDatabase } = await import("./prepare-database.ts");
 
 try {
   const env = getEnv();
-  const db = getDb();
-  const applied = await db.migrate();
-  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
-  const firstRun = (await db.prisma.user.count()) === 0;
-  if (firstRun && !args.has("--no-seed")) {
-    console.log("First run: seeding the demo data...");
-    const { seed } = await import("../prisma/seed.ts");
-    await seed(db.prisma);
-  }
+  const { firstRun } = await prepareDatabase({ seedOnFirstRun: !args.has("--no-seed") });
   await startServer({ port: env.PORT, mode: "production" });
   const url = env.APP_URL ?? `http://localhost:${env.PORT}`;
   console.log(`\nMedanim is ready at ${url} (started in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
