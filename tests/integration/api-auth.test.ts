@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
-import { getEnv } from "~/lib/env.server.ts";
-import { resetMailTransport } from "~/lib/mail.server.ts";
-import { seedEmailTemplates } from "../../prisma/seed-data/email-templates.ts";
 import * as login from "~/routes/api/auth.login.ts";
 import * as me from "~/routes/api/auth.me.ts";
 import * as refresh from "~/routes/api/auth.refresh.ts";
@@ -10,22 +7,9 @@ import * as register from "~/routes/api/auth.register.ts";
 import * as logout from "~/routes/api/auth.logout.ts";
 import { createUser, TEST_PASSWORD } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
-import { startSmtpServer } from "../helpers/smtp.ts";
+import { useMailCapture } from "../helpers/mail-capture.ts";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-
-beforeAll(async () => {
-  await seedEmailTemplates(prisma);
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-  (getEnv() as { SMTP_URL?: string }).SMTP_URL = smtp.url;
-  resetMailTransport();
-});
-
-afterAll(async () => {
-  await smtp.close();
-  resetMailTransport();
-});
+const smtp = useMailCapture();
 
 const signUp = {
   firstName: "Ada",

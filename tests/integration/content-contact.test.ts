@@ -1,28 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
-import { resetMailTransport } from "~/lib/mail.server.ts";
 import * as contactApi from "~/routes/api/contact.ts";
 import * as contactPage from "~/routes/public/contact.tsx";
-import { seedEmailTemplates } from "../../prisma/seed-data/email-templates.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
-import { startSmtpServer } from "../helpers/smtp.ts";
+import { useMailCapture } from "../helpers/mail-capture.ts";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-
-beforeAll(async () => {
-  await seedEmailTemplates(prisma);
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-  (getEnv() as { SMTP_URL?: string }).SMTP_URL = smtp.url;
-  resetMailTransport();
-});
-
-afterAll(async () => {
-  await smtp.close();
-  resetMailTransport();
-});
+const smtp = useMailCapture();
 
 const valid = {
   name: "Ada Lovelace",
