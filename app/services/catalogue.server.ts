@@ -2,6 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { INDIVIDUAL_LICENCE_PRICE } from "./licences.server.ts";
 import { type Access, canDownload, canWatch, getAccess } from "~/services/access.server.ts";
 import { getUser } from "~/services/auth.server.ts";
 import { getSetting, settingNumber } from "~/services/settings.server.ts";
@@ -39,10 +40,6 @@ export class CatalogueNotFoundError extends Error {
   }
 }
 
-/** Category licence price when a category has none (spec section 9). */
-export const DEFAULT_CATEGORY_PRICE = 299;
-/** Individual licence price (spec section 9). */
-export const INDIVIDUAL_LICENCE_PRICE = 299;
 /** Home page size when the setting is missing or invalid (spec section 9). */
 export const DEFAULT_HOME_PAGE_SIZE = 6;
 /** The subcategory and category listings show at most 50 animations (spec section 9). */
@@ -144,7 +141,7 @@ async function loadCategoryTree(): Promise<CategoryTree> {
   };
 }
 
-function findCategory(tree: CategoryTree, slugOrIdValue: string) {
+export function findCategory(tree: CategoryTree, slugOrIdValue: string) {
   return tree.bySlug.get(slugOrIdValue) ?? tree.byId.get(slugOrIdValue) ?? null;
 }
 

@@ -1,4 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
+import { findCategory, getCategoryTree } from "./catalogue.server.ts";
 import { getSetting, settingNumber } from "./settings.server.ts";
 
 // Prices of what is sold (spec public-and-user-side.md section 9, admin-and-support.md section 9).
@@ -28,15 +29,13 @@ export function categoryLicencePrice(yearlyPrice: { toString(): string } | numbe
   return Number.isFinite(value) && value > 0 ? value : DEFAULT_CATEGORY_LICENCE_PRICE;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// The category questions below read the cached category tree of the catalogue (one query for
+// the whole tree, shared with every category screen) instead of querying again.
 
 /** The active category a licence page is about, by slug or id; null when there is none. */
 export async function findLicensableCategory(slugOrId: string | null) {
   if (!slugOrId || slugOrId.length > 200) return null;
-  const category = await prisma.category.findFirst({
-    where: { isActive: true, OR: [{ slug: slugOrId }, ...(UUID.test(slugOrId) ? [{ id: slugOrId }] : [])] },
-    select: { id: true, name: true, slug: true, yearlyPrice: true, parentId: true },
-  });
+  const category = findCategory(await getCategoryTree(), slugOrId);
   return category && { id: category.id, name: category.name, slug: category.slug, isMain: !category.parentId, price: categoryLicencePrice(category.yearlyPrice) };
 }
 
@@ -45,11 +44,8 @@ export async function findLicensableCategory(slugOrId: string | null) {
  * (what one licence costs at least) and whether they all cost the same.
  */
 export async function getCategoryLicenceFromPrice() {
-  const subs = await prisma.category.findMany({
-    where: { isActive: true, parentId: { not: null } },
-    select: { yearlyPrice: true },
-  });
-  const prices = subs.map((s) => categoryLicencePrice(s.yearlyPrice));
+  const tree = await getCategoryTree();
+  const prices = [...tree.childrenOf.values()].flat().map((sub) => categoryLicencePrice(sub.yearlyPrice));
   if (prices.length === 0) return { price: DEFAULT_CATEGORY_LICENCE_PRICE, varies: false };
   const lowest = Math.min(...prices);
   return { price: lowest, varies: prices.some((p) => p !== lowest) };
@@ -61,38 +57,25 @@ export async function getCategoryLicenceFromPrice() {
  * gave it a yearlyPrice (spec: main categories "should not have a price" by default).
  */
 export async function listLicensableCategories() {
-  const mains = await prisma.category.findMany({
-    where: { isActive: true, parentId: null },
-    orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
-    select: {
-      id: true,
-      name: true,
-      slug: true,
-      description: true,
-      yearlyPrice: true,
-      children: {
-        where: { isActive: true },
-        orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
-        select: { id: true, name: true, slug: true, description: true, yearlyPrice: true, _count: { select: { animations: { where: { isActive: true } } } } },
-      },
-    },
-  });
-  return mains.map((main) => ({
+  const tree = await getCategoryTree();
+  return tree.mains.map((main) => ({
     id: main.id,
     name: main.name,
     slug: main.slug,
     description: main.description,
     price: main.yearlyPrice === null ? null : categoryLicencePrice(main.yearlyPrice),
-    subcategories: main.children.map((sub) => ({
+    subcategories: (tree.childrenOf.get(main.id) ?? []).map((sub) => ({
       id: sub.id,
       name: sub.name,
       slug: sub.slug,
       description: sub.description,
       price: categoryLicencePrice(sub.yearlyPrice),
-      animationCount: sub._count.animations,
+      animationCount: sub.animationCount,
     })),
   }));
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The animation an individual licence page is about, by id or slug; null when unknown. */
 export async function findLicensableAnimation(idOrSlug: string | null) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailSchema, NameSchema, PasswordSchema, UsernameSchema } from "./auth.ts";
+import { EmailSchema, NameSchema, PasswordSchema, passwordsMatch, UsernameSchema } from "./auth.ts";
 
 // Messages are the spec's, word for word (public-and-user-side.md section 5,
 // admin-and-support.md section 5). Shared by the HTML forms and the /api routes.
@@ -21,14 +21,7 @@ export const ResetPasswordSchema = z
     password: PasswordSchema,
     confirmPassword: z.string({ error: "Passwords don't match" }),
   })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: "Passwords don't match",
-    path: ["confirmPassword"],
-    when: ({ value }) => {
-      const v = value as { password?: unknown; confirmPassword?: unknown };
-      return typeof v.password === "string" && typeof v.confirmPassword === "string";
-    },
-  });
+  .refine(...passwordsMatch);
 
 const VALID_EMAIL = "Must be a valid email";
 const ContactEmailSchema = z.string({ error: VALID_EMAIL }).trim().toLowerCase().email(VALID_EMAIL).max(254, VALID_EMAIL);

@@ -23,6 +23,25 @@ export const UsernameSchema = z
   .max(30, "Username must be at most 30 characters")
   .regex(/^[a-zA-Z0-9_.-]+$/, "Username may contain only letters, digits, dots, dashes and underscores");
 
+/**
+ * "Passwords don't match", on the confirm field (spec section 5), for `.refine(...passwordsMatch)`.
+ * Checked even when other fields are invalid, so every message shows at once.
+ */
+export const passwordsMatch: [
+  (v: { password: string; confirmPassword: string }) => boolean,
+  { message: string; path: string[]; when: (payload: { value: unknown }) => boolean },
+] = [
+  (v) => v.password === v.confirmPassword,
+  {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+    when: ({ value }) => {
+      const v = value as { password?: unknown; confirmPassword?: unknown };
+      return typeof v.password === "string" && typeof v.confirmPassword === "string";
+    },
+  },
+];
+
 export const SignUpSchema = z
   .object({
     firstName: NameSchema("First name"),
@@ -38,15 +57,7 @@ export const SignUpSchema = z
     ),
     redirectTo: z.string().optional(),
   })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: "Passwords don't match",
-    path: ["confirmPassword"],
-    // Checked even when other fields are invalid, so every message shows at once.
-    when: ({ value }) => {
-      const v = value as { password?: unknown; confirmPassword?: unknown };
-      return typeof v.password === "string" && typeof v.confirmPassword === "string";
-    },
-  });
+  .refine(...passwordsMatch);
 
 export type SignUpInput = z.infer<typeof SignUpSchema>;
 

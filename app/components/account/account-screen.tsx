@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 
 const TONES = {
   success: { ring: "bg-green-100 text-green-700", icon: "✓" },
@@ -28,6 +29,32 @@ export function AccountScreen({
         {message ? <p className="mt-2 text-slate-600">{message}</p> : null}
         {children ? <div className="mt-6 flex flex-col items-stretch gap-3">{children}</div> : null}
       </div>
+    </main>
+  );
+}
+
+/** The frame of the signed-in pages: back link to the dashboard, title, optional intro. */
+export function AccountPage({
+  title,
+  intro,
+  wide = false,
+  children,
+}: {
+  title: string;
+  intro?: ReactNode;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <main className={`mx-auto ${wide ? "max-w-7xl" : "max-w-3xl"} px-4 py-10`}>
+      <p className="text-sm">
+        <Link to="/dashboard" className="text-brand-700 hover:underline">
+          ← Back to Dashboard
+        </Link>
+      </p>
+      <h1 className="mt-2 text-3xl font-bold">{title}</h1>
+      {intro ? <p className="mt-1 text-slate-600">{intro}</p> : null}
+      {children}
     </main>
   );
 }

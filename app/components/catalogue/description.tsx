@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { parseDescription } from "~/lib/format.ts";
+import { DisclosureToggle } from "~/components/ui/disclosure-toggle.tsx";
 
 /** Texts shorter than this fit in four lines on a desktop column; no toggle for them. */
 const TOGGLE_FROM_CHARS = 280;
@@ -36,13 +37,7 @@ export function AnimationDescription({ text }: { text: string }) {
       <div className="line-clamp-4 peer-checked:line-clamp-none" data-testid="animation-description">
         {body}
       </div>
-      <label
-        htmlFor={id}
-        className="mt-2 inline-block cursor-pointer text-sm font-semibold text-brand-700 hover:underline peer-checked:[&>.more]:hidden peer-checked:[&>.less]:inline peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600"
-      >
-        <span className="more">See more</span>
-        <span className="less hidden">See less</span>
-      </label>
+      <DisclosureToggle htmlFor={id} more="See more" less="See less" />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { truncateText } from "~/lib/format.ts";
+import { DisclosureToggle } from "~/components/ui/disclosure-toggle.tsx";
 
 /** Spec: the doctor's About text is truncated at 300 characters. */
 export const ABOUT_LIMIT = 300;
@@ -17,13 +18,7 @@ export function DoctorAbout({ text }: { text: string }) {
       <p className="hidden whitespace-pre-line text-slate-700 peer-checked:block" data-testid="about-full">
         {text}
       </p>
-      <label
-        htmlFor={id}
-        className="mt-2 inline-block cursor-pointer text-sm font-semibold text-brand-700 hover:underline peer-checked:[&>.more]:hidden peer-checked:[&>.less]:inline peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600"
-      >
-        <span className="more">Show more</span>
-        <span className="less hidden">Show less</span>
-      </label>
+      <DisclosureToggle htmlFor={id} more="Show more" less="Show less" />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { AccountPage } from "~/components/account/account-screen.tsx";
 import { StatCard } from "~/components/account/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
@@ -36,13 +37,7 @@ const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Categ
 
 export default function Billing({ loaderData: { subscriptions, payments, totalSpent } }: Route.ComponentProps) {
   return (
-    <main className="mx-auto max-w-7xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/dashboard" className="text-brand-700 hover:underline">
-          ← Back to Dashboard
-        </Link>
-      </p>
-      <h1 className="mt-2 text-3xl font-bold">Billing</h1>
+    <AccountPage title="Billing" wide>
 
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <StatCard label="Total Spent" value={formatMoney(totalSpent)} hint="Completed payments" />
@@ -130,7 +125,7 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
           <p className="mt-4 text-slate-600">No payments yet.</p>
         )}
       </section>
-    </main>
+    </AccountPage>
   );
 }
 

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { AccountPage } from "~/components/account/account-screen.tsx";
 import { LibraryCard } from "~/components/account/library-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
@@ -26,14 +27,7 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
-    <main className="mx-auto max-w-7xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/dashboard" className="text-brand-700 hover:underline">
-          ← Back to Dashboard
-        </Link>
-      </p>
-      <h1 className="mt-2 text-3xl font-bold">My Animations</h1>
-      <p className="mt-1 text-slate-600">Animations you hold an individual or category licence for, with download and commercial rights.</p>
+    <AccountPage title="My Animations" wide intro="Animations you hold an individual or category licence for, with download and commercial rights.">
 
       {streamsEverything ? (
         <p className="mt-4 rounded-lg border border-brand-100 bg-brand-50 p-4 text-sm text-brand-700">
@@ -109,7 +103,7 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       )}
-    </main>
+    </AccountPage>
   );
 }
 

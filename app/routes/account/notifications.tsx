@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { AccountPage } from "~/components/account/account-screen.tsx";
 import { useRef } from "react";
-import { Form, Link, useFetcher } from "react-router";
+import { Form, useFetcher } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { logger } from "~/lib/logger.server.ts";
@@ -46,14 +47,7 @@ export default function Notifications({ loaderData: { preferences } }: Route.Com
   const formRef = useRef<HTMLFormElement>(null);
   const saving = fetcher.state !== "idle";
   return (
-    <main className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/dashboard" className="text-brand-700 hover:underline">
-          ← Back to Dashboard
-        </Link>
-      </p>
-      <h1 className="mt-2 text-3xl font-bold">Email Notifications</h1>
-      <p className="mt-1 text-slate-600">Choose which emails you receive. Account emails such as verification and password reset are always sent.</p>
+    <AccountPage title="Email Notifications" intro="Choose which emails you receive. Account emails such as verification and password reset are always sent.">
       <Form
         ref={formRef}
         method="post"
@@ -90,7 +84,7 @@ export default function Notifications({ loaderData: { preferences } }: Route.Com
           {saving ? <span className="text-sm text-slate-500">Saving...</span> : null}
         </div>
       </Form>
-    </main>
+    </AccountPage>
   );
 }
 

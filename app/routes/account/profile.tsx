@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
@@ -65,13 +66,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
   const intent = navigation.state === "submitting" ? (navigation.formData?.get("intent") ?? "update") : null;
 
   return (
-    <main className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/dashboard" className="text-brand-700 hover:underline">
-          ← Back to Dashboard
-        </Link>
-      </p>
-      <h1 className="mt-2 text-3xl font-bold">Profile Settings</h1>
+    <AccountPage title="Profile Settings">
 
       <section aria-labelledby="account-status" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
         <h2 id="account-status" className="text-lg font-semibold">
@@ -104,7 +99,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
           Email notification preferences
         </Link>
       </p>
-    </main>
+    </AccountPage>
   );
 }
 

@@ -15,11 +15,10 @@ import type { AnimationDetailDto } from "~/services/catalogue-types.ts";
 import {
   CatalogueNotFoundError,
   createMisuseReport,
-  DEFAULT_CATEGORY_PRICE,
   getAnimation,
   getViewerAccess,
-  INDIVIDUAL_LICENCE_PRICE,
 } from "~/services/catalogue.server.ts";
+import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/animation";
 
@@ -49,7 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     animation,
     premium: hasGlobalAccess(access),
     individualPrice: INDIVIDUAL_LICENCE_PRICE,
-    categoryPrice: animation.category?.yearlyPrice ?? DEFAULT_CATEGORY_PRICE,
+    categoryPrice: categoryLicencePrice(animation.category?.yearlyPrice),
   };
 }
 
@@ -103,8 +102,10 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
   const src = entitled ? (animation.fullVideo ?? animation.previewVideo) : animation.previewVideo;
   const isPreview = !entitled || !animation.fullVideo;
   const categoryHref = category ? `/category/${encodeURIComponent(category.slug || category.id)}` : null;
-  const purchaseCategoryHref = category ? `/purchase/category/${encodeURIComponent(category.slug || category.id)}` : null;
   const individualHref = `/individual-license?animation=${encodeURIComponent(animation.id)}`;
+  const categoryOffer = category
+    ? { name: category.name, href: `/purchase/category/${encodeURIComponent(category.slug || category.id)}`, price: categoryPrice }
+    : null;
 
   return (
     <main className="mx-auto max-w-7xl px-4 py-8">
@@ -221,15 +222,12 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                 {premium ? "Your premium membership includes streaming. " : ""}Add a licence to download this animation and use it commercially.
               </p>
               <div className="mt-4 flex flex-col gap-2">
-                <ButtonLink to={individualHref}>Individual License {formatPrice(individualPrice)}</ButtonLink>
-                {purchaseCategoryHref ? (
-                  <ButtonLink to={purchaseCategoryHref} variant="secondary">
-                    {category!.name} Category License {formatPrice(categoryPrice)}/year
-                  </ButtonLink>
-                ) : null}
-                <Link to="/category-license" className="text-center text-sm text-brand-700 hover:underline">
-                  About category licences
-                </Link>
+                <LicenceOffers
+                  individualHref={individualHref}
+                  individualPrice={individualPrice}
+                  category={categoryOffer}
+                  individualVariant="primary"
+                />
               </div>
             </Panel>
           ) : null}
@@ -240,23 +238,47 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
               </p>
               <div className="mt-4 flex flex-col gap-2">
                 <ButtonLink to="/premium">Get Premium Access</ButtonLink>
-                <ButtonLink to={individualHref} variant="secondary">
-                  Individual License {formatPrice(individualPrice)}
-                </ButtonLink>
-                {purchaseCategoryHref ? (
-                  <ButtonLink to={purchaseCategoryHref} variant="secondary">
-                    {category!.name} Category License {formatPrice(categoryPrice)}/year
-                  </ButtonLink>
-                ) : null}
-                <Link to="/category-license" className="text-center text-sm text-brand-700 hover:underline">
-                  About category licences
-                </Link>
+                <LicenceOffers
+                  individualHref={individualHref}
+                  individualPrice={individualPrice}
+                  category={categoryOffer}
+                  individualVariant="secondary"
+                />
               </div>
             </Panel>
           )}
         </aside>
       </div>
     </main>
+  );
+}
+
+/** The two licences that add download and commercial rights, and where to read about them. */
+function LicenceOffers({
+  individualHref,
+  individualPrice,
+  individualVariant,
+  category,
+}: {
+  individualHref: string;
+  individualPrice: number;
+  individualVariant: "primary" | "secondary";
+  category: { name: string; href: string; price: number } | null;
+}) {
+  return (
+    <>
+      <ButtonLink to={individualHref} variant={individualVariant}>
+        Individual License {formatPrice(individualPrice)}
+      </ButtonLink>
+      {category ? (
+        <ButtonLink to={category.href} variant="secondary">
+          {category.name} Category License {formatPrice(category.price)}/year
+        </ButtonLink>
+      ) : null}
+      <Link to="/category-license" className="text-center text-sm text-brand-700 hover:underline">
+        About category licences
+      </Link>
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { Button } from "~/components/ui/button.tsx";
@@ -123,7 +123,7 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
   );
 }
 
-type FormProps = { lastResult: Route.ComponentProps["actionData"] extends infer A ? (A extends { result: infer R } ? R : undefined) : undefined; redirectTo: string };
+type FormProps = { lastResult: SubmissionResult<string[]> | undefined; redirectTo: string };
 
 function useBusy(intent: string) {
   const navigation = useNavigation();
