@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "~/components/nonce.tsx";
+import { documentContext } from "~/lib/document-routes.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -24,7 +25,7 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <ServerRouter context={documentContext(routerContext)} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,

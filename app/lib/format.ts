@@ -15,7 +15,6 @@ export function formatSeconds(totalSeconds: number | null | undefined): string {
 // Formatters are built once: constructing Intl objects per call is slow on hot pages.
 const WHOLE_DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 0, maximumFractionDigits: 0 });
 const DOLLARS_AND_CENTS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const COUNT = new Intl.NumberFormat("en-US");
 
 /**
  * US dollars: whole amounts without cents ("$299"), others with two decimals ("$12.50").
@@ -27,9 +26,18 @@ export function formatPrice(amount: number | string | { toString(): string } | n
   return (Number.isInteger(value) ? WHOLE_DOLLARS : DOLLARS_AND_CENTS).format(value);
 }
 
+/**
+ * An integer with comma thousands separators, as en-US writes it ("12,345"). Counts are on
+ * every card and detail page, and Intl.NumberFormat.format costs ~10 µs a call.
+ */
+function groupThousands(value: number): string {
+  if (!Number.isInteger(value)) return String(value);
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /** A count with its noun, e.g. (1, "animation") → "1 animation", (3, "animation") → "3 animations". */
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
-  return `${COUNT.format(count)} ${count === 1 ? singular : plural}`;
+  return `${groupThousands(count)} ${count === 1 ? singular : plural}`;
 }
 
 /** The first `max` characters of a text and "..." (spec: doctor About text at 300); shorter texts unchanged. */
@@ -74,7 +82,7 @@ export function parseDescription(description: string): DescriptionBlock[] {
 
 /** A number with thousands separators, e.g. 12345 → "12,345". */
 export function formatCount(value: number): string {
-  return COUNT.format(Math.max(0, Math.floor(value)));
+  return groupThousands(Math.max(0, Math.floor(value)));
 }
 
 /** An Instagram handle or link as a profile URL and a label ("@handle"). */

@@ -19,7 +19,10 @@ function sessionCookie() {
 }
 
 export async function getSessionId(request: Request): Promise<string | null> {
-  const value = await sessionCookie().parse(request.headers.get("Cookie"));
+  const header = request.headers.get("Cookie");
+  // Most requests are anonymous: no cookie to verify.
+  if (!header?.includes("medanim_session=")) return null;
+  const value = await sessionCookie().parse(header);
   return typeof value === "string" && value ? value : null;
 }
 

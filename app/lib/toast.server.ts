@@ -34,7 +34,9 @@ export async function redirectWithToast(url: string, toast: Toast, init?: Respon
 }
 
 export async function getToast(request: Request) {
-  const value = await toastCookie().parse(request.headers.get("Cookie"));
+  const header = request.headers.get("Cookie");
+  if (!header?.includes("medanim_toast=")) return { toast: null, headers: new Headers() };
+  const value = await toastCookie().parse(header);
   const parsed = ToastSchema.safeParse(value);
   const toast = parsed.success ? parsed.data : null;
   const headers = new Headers();

@@ -228,9 +228,21 @@ export async function requireUser(request: Request): Promise<PublicUser> {
   const user = await getUser(request);
   if (user) return user;
   if (isApiRequest(request)) throw data({ message: "Authentication required" }, { status: 401 });
+  throw redirect(`/auth?redirectTo=${encodeURIComponent(pagePath(request))}`);
+}
+
+/**
+ * The path and query of the page asked for. Loaders get the raw request (React Router's
+ * v8_passThroughRequests), so a client-side navigation arrives as `/page.data?_routes=...`.
+ */
+export function pagePath(request: Request) {
   const url = new URL(request.url);
-  const redirectTo = `${url.pathname}${url.search}`;
-  throw redirect(`/auth?redirectTo=${encodeURIComponent(redirectTo)}`);
+  const pathname = url.pathname === "/_root.data" ? "/" : url.pathname.replace(/\.data$/, "");
+  url.searchParams.delete("_routes");
+  const index = url.searchParams.getAll("index").filter(Boolean);
+  url.searchParams.delete("index");
+  for (const value of index) url.searchParams.append("index", value);
+  return `${pathname}${url.search}`;
 }
 
 export async function requireAdmin(request: Request): Promise<PublicUser> {

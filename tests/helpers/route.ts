@@ -48,7 +48,8 @@ export async function callRoute(mod: RouteModule, url: string, options: CallOpti
   if (!fn) throw new Error(`route has no ${method === "GET" ? "loader" : "action"}`);
   let outcome: unknown;
   try {
-    outcome = await fn({ request, params: options.params ?? {}, context: { cspNonce: "" } });
+    // As React Router calls them: the request as it came, and the page's URL beside it.
+    outcome = await fn({ request, url: new URL(request.url), params: options.params ?? {}, context: { cspNonce: "" } });
   } catch (thrown) {
     outcome = thrown;
     if (!(thrown instanceof Response) && !isDataWithInit(thrown) && !isRouteErrorResponse(thrown)) throw thrown;

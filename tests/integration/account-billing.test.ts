@@ -46,7 +46,13 @@ describe("anonymous callers", () => {
   ] as const)("the %s page sends them to /auth", async (_, mod, url) => {
     const res = await callRoute(mod, url, { params: { id: url.split("/")[2] ?? "" } });
     expect(res.status).toBe(302);
-    expect(res.location).toMatch(/^\/auth\?redirectTo=/);
+    expect(res.location).toBe(`/auth?redirectTo=${encodeURIComponent(url)}`);
+  });
+
+  it("a client-side navigation (/page.data?_routes=...) is sent back to the page itself after sign-in", async () => {
+    const res = await callRoute(libraryPage, "/my-animations.data?q=knee&_routes=routes%2Faccount%2Fmy-animations");
+    expect(res.status).toBe(302);
+    expect(res.location).toBe(`/auth?redirectTo=${encodeURIComponent("/my-animations?q=knee")}`);
   });
 });
 

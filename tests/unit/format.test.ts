@@ -85,6 +85,9 @@ describe("text helpers", () => {
     expect(pluralize(0, "animation")).toBe("0 animations");
     expect(pluralize(1200, "view")).toBe("1,200 views");
     expect(formatCount(12345)).toBe("12,345");
+    expect(formatCount(1234567.8)).toBe("1,234,567");
+    expect(formatCount(999)).toBe("999");
+    expect(pluralize(-1234, "view")).toBe("-1,234 views");
   });
 
   it("turns an Instagram handle or link into a profile link", () => {

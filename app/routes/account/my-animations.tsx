@@ -13,9 +13,9 @@ export const meta: Route.MetaFunction = () => [{ title: "My Animations | Medanim
 
 const PAGE_SIZE = 24;
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const { q, page } = LibrarySearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { q, page } = LibrarySearchSchema.parse(Object.fromEntries(url.searchParams));
   const now = new Date();
   const [library, access] = await Promise.all([getLibrary(user.id, { q, page, pageSize: PAGE_SIZE, now }), getAccess(user, now)]);
   return { ...library, q: q ?? "", streamsEverything: hasGlobalAccess(access), now: now.toISOString() };

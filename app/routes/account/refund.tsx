@@ -16,10 +16,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Request Refund | Medani
 
 const FAILED = "Failed to submit refund request";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   // Spec: anonymous visitors go to /auth.
   const user = await requireUser(request);
-  const paymentParam = new URL(request.url).searchParams.get("payment");
+  const paymentParam = url.searchParams.get("payment");
   const [subscriptions, payment] = await Promise.all([
     getRefundableSubscriptions(user.id),
     paymentParam && UUID_RE.test(paymentParam) ? findOwnPayment(user.id, paymentParam) : Promise.resolve(null),

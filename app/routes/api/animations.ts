@@ -9,8 +9,8 @@ import { catalogueJson, FIVE_MINUTES, publicFor, viewerPolicy } from "./catalogu
  * `light=true` (the home page) carries cards without any access-dependent field, so it is
  * public; the full list is shaped for the caller.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, v]) => v !== ""));
+export async function loader({ request, url }: Route.LoaderArgs) {
+  const params = Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ""));
   const parsed = AnimationListQuerySchema.safeParse(params);
   if (!parsed.success) return apiError(parsed.error.issues[0]?.message ?? "Invalid query", 400);
   // Without a limit, the home page size (setting homepage_animations_per_page, default 6).

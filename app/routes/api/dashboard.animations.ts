@@ -9,9 +9,9 @@ const API_PAGE_SIZE = 100;
 
 // The licensed animations (id, title, description, coverImage, duration, licenseType,
 // expiryDate), optionally filtered with ?q= and paged with ?page= (100 a page; X-Total-Count).
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const { q, page } = LibrarySearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { q, page } = LibrarySearchSchema.parse(Object.fromEntries(url.searchParams));
   const library = await getLibrary(user.id, { q, page, pageSize: API_PAGE_SIZE });
   const response = cachedJson(request, library.animations, { scope: "no-store" });
   response.headers.set("X-Total-Count", String(library.total));

@@ -29,12 +29,12 @@ const UploadRequestSchema = z.object({
 
 export const loader = () => methodNotAllowed(["POST"]);
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, url }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   await requireAdmin(request);
   const input = await parseBody(request, UploadRequestSchema);
   try {
-    const { uploadURL, path } = await createUploadUrl(input, new URL(request.url).origin);
+    const { uploadURL, path } = await createUploadUrl(input, url.origin);
     return Response.json({ uploadURL, path }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     if (error instanceof UploadError) return apiError(error.message, error.status);

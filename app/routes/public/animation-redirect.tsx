@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/animation-redirect";
 
 /** /animation/{slug}, the spec's card link, lives at /animations/{slug} (ARCHITECTURE.md). */
-export function loader({ params, request }: Route.LoaderArgs) {
-  const { search } = new URL(request.url);
+export function loader({ params, url }: Route.LoaderArgs) {
+  const { search } = url;
   return redirect(`/animations/${encodeURIComponent(params.slug)}${search}`, 301);
 }

@@ -55,11 +55,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 /** At most 10 misuse reports per address per hour: enough for people, not for scripts. */
 const REPORT_RULE = { limit: 10, windowMs: 60 * 60 * 1000 };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context, url }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: MisuseReportSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const url = new URL(request.url);
   try {
     const limit = await consumeRateLimit(`misuse-report:${clientAddress(context)}`, REPORT_RULE);
     if (!limit.allowed) throw new Error("misuse report rate limit reached");

@@ -15,8 +15,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => [
 // "License – Annual Plan" at the category's yearlyPrice (default 299). Without a category the
 // page is generic and quotes the lowest sub-category price. Signed in, the button goes to
 // /global-license to choose (or confirm) the category.
-export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url }: Route.LoaderArgs) {
   const [user, category] = await Promise.all([getUser(request), findLicensableCategory(url.searchParams.get("category"))]);
   const from = category ? null : await getCategoryLicenceFromPrice();
   return {

@@ -17,9 +17,9 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 // Contact Support (spec admin-and-support.md sections 2, 5 and 8): open to any visitor.
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const [user, support] = await Promise.all([getUser(request), getSupportDetails()]);
-  const sent = new URL(request.url).searchParams.get("sent") === "1";
+  const sent = url.searchParams.get("sent") === "1";
   return {
     support,
     sent,

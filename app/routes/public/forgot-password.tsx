@@ -12,9 +12,9 @@ import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reset Password | Medanim" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   // After a request the form is replaced by the notice (post/redirect/get: works without JS).
-  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+  return { sent: url.searchParams.get("sent") === "1" };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -9,8 +9,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 
 // ARCHITECTURE.md: /global-license is "choose a category to licence", the step after the
 // category licence page. Each choice leads to that category's checkout page.
-export async function loader({ request }: Route.LoaderArgs) {
-  const selected = new URL(request.url).searchParams.get("category");
+export async function loader({ url }: Route.LoaderArgs) {
+  const selected = url.searchParams.get("category");
   return { categories: await listLicensableCategories(), selected };
 }
 

@@ -15,8 +15,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 // Opening an FAQ registers a view: with JavaScript the <details> toggle posts to
 // /api/faqs/{id}/view; without it each question is a link to ?faq={id} that renders the FAQ
 // open and counts the view here.
-export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ url }: Route.LoaderArgs) {
   const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
   const category = url.searchParams.get("category")?.trim() ?? "";
   const faqParam = url.searchParams.get("faq");

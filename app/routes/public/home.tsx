@@ -23,8 +23,7 @@ function pageParam(value: string | null) {
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || null;
   const page = pageParam(url.searchParams.get("page"));
   const [access, tree, pageSize] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize()]);

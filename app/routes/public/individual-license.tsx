@@ -13,8 +13,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 // /individual-license?animation={id}: the spec's button goes to /purchase/individual/{animation}
 // when signed in with an animation, to / when signed in without one, else to /auth.
-export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url }: Route.LoaderArgs) {
   const [user, animation] = await Promise.all([getUser(request), findLicensableAnimation(url.searchParams.get("animation"))]);
   return { signedIn: Boolean(user), animation, price: INDIVIDUAL_LICENCE_PRICE, returnTo: `${url.pathname}${url.search}` };
 }

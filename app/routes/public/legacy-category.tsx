@@ -2,8 +2,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/legacy-category";
 
 /** The legacy category route moved for good to /category/{slug} (ARCHITECTURE.md). */
-export function loader({ params, request }: Route.LoaderArgs) {
-  const { search } = new URL(request.url);
+export function loader({ params, url }: Route.LoaderArgs) {
+  const { search } = url;
   // 308 keeps the method; for the GETs this route sees it is the same as a 301.
   return redirect(`/category/${encodeURIComponent(params.slug)}${search}`, 308);
 }

@@ -19,8 +19,8 @@ type View = "missing" | "invalid" | "form" | "done";
 // token out of Referer headers sent to other sites.
 const NO_STORE = { "Cache-Control": "no-store" };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
+export async function loader({ url }: Route.LoaderArgs) {
+  const params = url.searchParams;
   if (params.get("done") === "1") return data({ view: "done" as View, token: "" }, { headers: NO_STORE });
   const token = params.get("token")?.trim() ?? "";
   if (!token) return data({ view: "missing" as View, token }, { headers: NO_STORE });

@@ -14,8 +14,7 @@ const MAX_PAGES_PER_RENDER = 10;
 /** Spec section 9: the search term is debounced by 300 ms. */
 const DEBOUNCE_MS = 300;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url }: Route.LoaderArgs) {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const pageValue = Number(url.searchParams.get("page"));
   const page = Number.isInteger(pageValue) && pageValue >= 1 && pageValue <= 10_000 ? pageValue : 1;

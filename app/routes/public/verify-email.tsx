@@ -13,8 +13,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Verify Email | Medanim"
 // The token is single use and unguessable, so the landing page verifies in its loader: one click
 // from the mail, no JavaScript needed (spec: "Reads token. Shows loading, then success or
 // failure"). docs/decisions/ explains the trade-off with mail scanners that prefetch links.
-export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token")?.trim();
+export async function loader({ url }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token")?.trim();
   const headers = { "Cache-Control": "no-store" };
   if (!token) return data({ ok: false, message: NO_VERIFY_TOKEN }, { headers });
   try {
