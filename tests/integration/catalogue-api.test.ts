@@ -77,6 +77,21 @@ describe("GET /api/animations", () => {
     expect(past.body).toMatchObject({ animations: [], total: 2, hasMore: false });
   });
 
+  it("finds what was just written: the search text follows every insert and edit", async () => {
+    const rhino = await prisma.animation.findFirstOrThrow({ where: { title: "Rhinoplasty" } });
+    await prisma.animation.update({ where: { id: rhino.id }, data: { description: "Reshapes the NASAL Dorsum." } });
+    try {
+      expect(titles((await callRoute(animations, "/api/animations?search=nasal dorsum")).body)).toEqual(["Rhinoplasty"]);
+      // Bulk inserts go through the same trigger.
+      await prisma.animation.createMany({ data: [{ title: "Zygoma Reduction", slug: "zygoma-reduction", description: "Bone contouring." }] });
+      expect(titles((await callRoute(animations, "/api/animations?search=ZYGOMA")).body)).toEqual(["Zygoma Reduction"]);
+    } finally {
+      await prisma.animation.deleteMany({ where: { slug: "zygoma-reduction" } });
+      await prisma.animation.update({ where: { id: rhino.id }, data: { description: rhino.description } });
+    }
+    expect((await callRoute(animations, "/api/animations?search=nasal dorsum")).body).toMatchObject({ animations: [], total: 0 });
+  });
+
   it("light=true answers cards without description or any video link but the preview", async () => {
     const res = await callRoute(animations, "/api/animations?page=1&limit=6&light=true");
     const card = res.body.animations.find((a: { slug: string }) => a.slug === "rhinoplasty");
@@ -222,6 +237,28 @@ describe("GET /api/categories", () => {
     expect(bySlug["facial-procedures"]).toMatchObject({ parentId: c.plastic.id, yearlyPrice: 199, animationCount: 2 });
     expect(bySlug["plastic-surgery"]).toMatchObject({ parentId: null, yearlyPrice: null, animationCount: 3 });
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=300");
+  });
+
+  it("counts follow every write: insert, deactivate, move, delete (and the unfiltered total counts uncategorised ones)", async () => {
+    const count = async (slug: string) =>
+      (await callRoute(categories, "/api/categories")).body.find((cat: { slug: string }) => cat.slug === slug).animationCount;
+    const total = async () => (await callRoute(animations, "/api/animations?light=true")).body.total;
+    const [facial, body, all] = [await count("facial-procedures"), await count("body-contouring"), await total()];
+    const extra = await prisma.animation.create({ data: { title: "Brow Lift", slug: "brow-lift", description: "Forehead.", categoryId: c.facial.id } });
+    const loose = await prisma.animation.create({ data: { title: "Uncategorised", slug: "uncategorised", description: "None." } });
+    try {
+      expect([await count("facial-procedures"), await total()]).toEqual([facial + 1, all + 2]);
+      await prisma.animation.update({ where: { id: extra.id }, data: { categoryId: c.body.id } });
+      expect([await count("facial-procedures"), await count("body-contouring")]).toEqual([facial, body + 1]);
+      await prisma.animation.update({ where: { id: extra.id }, data: { isActive: false } });
+      expect([await count("body-contouring"), await total()]).toEqual([body, all + 1]);
+      await prisma.animation.update({ where: { id: extra.id }, data: { isActive: true } });
+      await prisma.animation.delete({ where: { id: extra.id } });
+      expect([await count("body-contouring"), await total()]).toEqual([body, all + 1]);
+    } finally {
+      await prisma.animation.deleteMany({ where: { id: { in: [extra.id, loose.id] } } });
+    }
+    expect([await count("facial-procedures"), await count("body-contouring"), await total()]).toEqual([facial, body, all]);
   });
 
   it("main: main categories with subcategories (id, name, slug, description, yearlyPrice, animationCount), cached 10 minutes", async () => {
