@@ -37,6 +37,8 @@ export default [
   route("notifications", "routes/account/notifications.tsx"),
   route("refund", "routes/account/refund.tsx"),
   route("watch/:id", "routes/account/watch.tsx"),
+  route("purchase/individual/:idOrSlug", "routes/account/purchase.tsx", { id: "purchase-individual" }),
+  route("purchase/category/:slugOrId", "routes/account/purchase.tsx", { id: "purchase-category" }),
 
   // ---- admin ----
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, DATA_DIR, MEMBER, signIn, uniqueUser } from "./helpers.ts";
+import { ADMIN, DATA_DIR, MEMBER, signIn, signUp, uniqueUser } from "./helpers.ts";
 
 const LONG_US_DATE = /Last updated (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}/;
 
@@ -110,6 +110,27 @@ test.describe("premium and licence pages", () => {
     await page.goto("/individual-license");
     await page.getByRole("main").getByRole("link", { name: "License This Animation" }).click();
     await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("checkout pages show the licence and its price, and say that nothing is charged yet", async ({ page }) => {
+    const { animations } = await (await page.request.get("/api/animations?limit=1&light=true")).json();
+    const animation = animations[0];
+    await signUp(page);
+    await page.goto(`/individual-license?animation=${animation.id}`);
+    await page.getByRole("main").getByRole("link", { name: "License This Animation" }).click();
+    await expect(page).toHaveURL(new RegExp(`/purchase/individual/${animation.id}$`));
+    const main = page.getByRole("main");
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText("Checkout");
+    await expect(main.getByRole("heading", { level: 2 })).toHaveText(`Individual Animation License: ${animation.title}`);
+    await expect(main.getByText("$299", { exact: true })).toBeVisible();
+    await expect(main.getByRole("status")).toContainText("Online payment is not available yet.");
+    await expect(main.getByRole("button")).toHaveCount(0);
+
+    await page.goto("/global-license");
+    await page.getByRole("main").getByRole("link", { name: /^License / }).first().click();
+    await expect(page).toHaveURL(/\/purchase\/category\/[^/]+$/);
+    await expect(page.getByRole("main").getByRole("heading", { level: 2 })).toHaveText(/ License – Annual Plan$/);
+    await expect(page.getByRole("main").getByRole("status")).toContainText("Nothing has been charged.");
   });
 
   test("category licence: title, price, specialties with counts, 10 FAQs, then /global-license", async ({ page }) => {
