@@ -11,6 +11,7 @@ import { getEnv } from "./app/lib/env.server.ts";
 import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
 import { mediaRouter } from "./app/lib/media-router.server.ts";
+import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth.server.ts";
@@ -82,7 +83,9 @@ async function loadBuildHandler(mode: "production" | "development", app: express
   if (mode === "production") {
     const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
     const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
-    // Hashed file names: a year, immutable. Anything else in build/client: an hour.
+    // Hashed file names: a year, immutable. Anything else in build/client: an hour. Scripts and
+    // styles go out as compressed at build time when the browser takes brotli or gzip.
+    app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")));
     app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
     return createRequestHandler({ build, mode, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip }) });

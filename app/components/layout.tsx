@@ -7,25 +7,16 @@ export function SiteHeader({ user, platformName }: { user: HeaderUser; platformN
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
         <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-700" aria-label={`${platformName} home`}>
-          <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8">
-            <rect width="32" height="32" rx="8" fill="currentColor" />
-            <path d="M9 22V10l7 7 7-7v12" stroke="white" strokeWidth="2.5" fill="none" strokeLinecap="round" strokeLinejoin="round" />
-          </svg>
+          <span aria-hidden="true" className="icon-logo h-8 w-8" />
           <span>{platformName}</span>
         </Link>
         <nav className="flex items-center gap-2" aria-label="Main">
           <Link to="/search" className="rounded-lg p-2 text-slate-600 hover:bg-slate-100" aria-label="Search">
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
-              <circle cx="11" cy="11" r="7" />
-              <path d="m20 20-3.5-3.5" strokeLinecap="round" />
-            </svg>
+            <span aria-hidden="true" className="icon-search block h-5 w-5" />
           </Link>
           {user ? <ProfileMenu user={user} /> : (
             <Link to="/auth" className="rounded-lg p-2 text-slate-600 hover:bg-slate-100" aria-label="Sign in">
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
-                <circle cx="12" cy="8" r="4" />
-                <path d="M4 21c0-4 4-6 8-6s8 2 8 6" strokeLinecap="round" />
-              </svg>
+              <span aria-hidden="true" className="icon-user block h-5 w-5" />
             </Link>
           )}
         </nav>

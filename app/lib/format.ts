@@ -1,15 +1,12 @@
 // Pure display helpers, safe in the browser and on the server. `format*` never throws.
 
+export { formatSeconds } from "./duration.ts";
+
 /** Duration as minutes:seconds (spec: "Duration shown as minutes:seconds"), e.g. 125 → "2:05". */
 export function formatDuration(totalSeconds: number | null | undefined): string {
   const seconds = Math.max(0, Math.floor(Number(totalSeconds) || 0));
   const minutes = Math.floor(seconds / 60);
   return `${minutes}:${String(seconds % 60).padStart(2, "0")}`;
-}
-
-/** Duration in seconds with an "s" suffix, as the home cards show it, e.g. 125 → "125s". */
-export function formatSeconds(totalSeconds: number | null | undefined): string {
-  return `${Math.max(0, Math.floor(Number(totalSeconds) || 0))}s`;
 }
 
 // Formatters are built once: constructing Intl objects per call is slow on hot pages.

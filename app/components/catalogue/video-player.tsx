@@ -4,11 +4,14 @@
  * (never a fallback to anything longer).
  */
 export function VideoPlayer({
+  videoId,
   src,
   poster,
   title,
   isPreview,
 }: {
+  /** Slow loads of this video are reported (PerformanceReporter in the root). */
+  videoId: string;
   src: string | null;
   poster: string | null;
   title: string;
@@ -27,6 +30,7 @@ export function VideoPlayer({
   return (
     <div className="relative overflow-hidden rounded-xl bg-black">
       <video
+        data-video-id={videoId}
         src={src}
         poster={poster ?? undefined}
         controls

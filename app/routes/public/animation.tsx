@@ -139,7 +139,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
 
       <div className="mt-6 grid gap-8 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
-          <VideoPlayer src={src} poster={animation.coverImage} title={animation.title} isPreview={isPreview} />
+          <VideoPlayer videoId={animation.id} src={src} poster={animation.coverImage} title={animation.title} isPreview={isPreview} />
           <div>
             <h1 className="text-3xl font-bold tracking-tight">{animation.title}</h1>
             <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
