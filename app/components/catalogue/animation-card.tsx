@@ -58,9 +58,7 @@ export function Cover({ src, alt = "" }: { src: string | null; alt?: string }) {
   return (
     <>
       <div aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-brand-50 to-slate-200">
-        <svg viewBox="0 0 24 24" className="h-10 w-10 text-brand-500/60" fill="currentColor">
-          <path d="M8 5v14l11-7z" />
-        </svg>
+        <span className="icon-play h-10 w-10 text-brand-500/60" />
       </div>
       {src && !failed ? (
         <img
@@ -113,9 +111,7 @@ function HoverPreview({ src, title }: { src: string; title: string }) {
           aria-label={`Play preview of ${title}`}
         >
           <span className="flex h-12 w-12 items-center justify-center rounded-full bg-white/90 text-brand-700 shadow">
-            <svg viewBox="0 0 24 24" className="h-6 w-6" fill="currentColor" aria-hidden="true">
-              <path d="M8 5v14l11-7z" />
-            </svg>
+            <span aria-hidden="true" className="icon-play h-6 w-6" />
           </span>
         </button>
       ) : null}
