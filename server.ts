@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
@@ -87,7 +88,12 @@ async function loadBuildHandler(mode: "production" | "development", app: express
     // styles go out as compressed at build time when the browser takes brotli or gzip.
     app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")));
     app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+    // The other files of build/client (what public/ holds: favicon, robots.txt) are listed once:
+    // a page request then costs no file-system lookup that can only fail.
+    const clientDir = path.join(buildDir, "client");
+    const topFiles = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
+    const serveTopFile = express.static(clientDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (topFiles.has(req.path) ? serveTopFile(req, res, next) : next()));
     return createRequestHandler({ build, mode, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip }) });
   }
   const vite = await import("vite").then((m) =>
