@@ -13,6 +13,7 @@ import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
 import { mediaRouter } from "./app/lib/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
+import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts";
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth.server.ts";
@@ -94,7 +95,15 @@ async function loadBuildHandler(mode: "production" | "development", app: express
     const topFiles = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
     const serveTopFile = express.static(clientDir, { maxAge: "1h", index: false });
     app.use((req, res, next) => (topFiles.has(req.path) ? serveTopFile(req, res, next) : next()));
-    return createRequestHandler({ build, mode, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip }) });
+    const getLoadContext = (req: Request, res: Response) => ({ cspNonce: res.locals.cspNonce as string, clientIp: req.ip });
+    const parts = splitServerBuild(build);
+    const handlers = {
+      api: createRequestHandler({ build: parts.api, mode, getLoadContext }),
+      pages: createRequestHandler({ build: parts.pages, mode, getLoadContext }),
+      all: createRequestHandler({ build: parts.all, mode, getLoadContext }),
+    };
+    const manifestPath = build.routeDiscovery?.manifestPath;
+    return (req: Request, res: Response, next: NextFunction) => handlers[buildPartFor(req.path, manifestPath)](req, res, next);
   }
   const vite = await import("vite").then((m) =>
     m.createServer({ server: { middlewareMode: true }, appType: "custom" }),
