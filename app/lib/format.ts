@@ -106,10 +106,24 @@ export function formatMoney(amount: number | string | { toString(): string } | n
  * agree whatever the visitor's time zone.
  */
 export function formatDate(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined) return "";
+  const date = validDate(value);
+  return date ? SHORT_DATE.format(date) : "";
+}
+
+/** A date in long US form ("November 21, 2026"), as content pages print "Last updated". */
+export function formatLongDate(value: Date | string | number | null | undefined): string {
+  const date = validDate(value);
+  return date ? LONG_DATE.format(date) : "";
+}
+
+// In UTC, so server and browser print the same day. Built once (see WHOLE_DOLLARS).
+const SHORT_DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const LONG_DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+
+function validDate(value: Date | string | number | null | undefined) {
+  if (value === null || value === undefined) return null;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return "";
-  return date.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -29,10 +29,35 @@ const OPTIONS: sanitize.IOptions = {
   },
 };
 
-/** Admin-authored HTML reduced to the safe subset above. */
-export function sanitizeHtml(html: string): string {
-  return sanitize(html, OPTIONS);
+/**
+ * A pure text function whose results are kept by input (most recently used first, within a
+ * bound on the characters held). Sanitising parses the whole HTML: a content page or the help
+ * page spent most of its server time doing it again for the same text at every request.
+ */
+function remembered(fn: (input: string) => string, maxChars = 2_000_000) {
+  const results = new Map<string, string>();
+  let held = 0;
+  return (input: string) => {
+    const known = results.get(input);
+    if (known !== undefined) {
+      results.delete(input);
+      results.set(input, known);
+      return known;
+    }
+    const output = fn(input);
+    results.set(input, output);
+    held += input.length + output.length;
+    for (const [key, value] of results) {
+      if (held <= maxChars || results.size === 1) break;
+      results.delete(key);
+      held -= key.length + value.length;
+    }
+    return output;
+  };
 }
+
+/** Admin-authored HTML reduced to the safe subset above. */
+export const sanitizeHtml = remembered((html) => sanitize(html, OPTIONS));
 
 const BLOCK_TAGS = "h[1-6]|p|ul|ol|li|blockquote|hr|br|div|table|thead|tbody|tfoot|tr|td|th|pre";
 const ENDS_WITH_BLOCK_TAG = new RegExp(`<\\/?(?:${BLOCK_TAGS})\\b[^>]*>$`, "i");
@@ -45,7 +70,7 @@ const LINE_BREAKS = /[ \t]*\n(?:[ \t]*\n)*[ \t]*/g;
  * layout of the source, not of the text, and are left alone: content written as HTML does not
  * gain stray empty lines.
  */
-export function renderRichText(content: string): string {
+export const renderRichText = remembered((content) => {
   const text = content.replace(/\r\n?/g, "\n").trim();
   const html = text.replace(LINE_BREAKS, (run: string, offset: number) => {
     const before = text.slice(Math.max(0, offset - 300), offset);
@@ -55,4 +80,4 @@ export function renderRichText(content: string): string {
     return "<br />".repeat(count) + "\n";
   });
   return sanitizeHtml(html);
-}
+});

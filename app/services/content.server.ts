@@ -35,16 +35,24 @@ async function loadLayoutData() {
 /**
  * A page by slug: published pages for everyone, drafts only when the caller may see them
  * (admins). Null for anything that is not a page, so callers answer 404. The content comes
- * back sanitised (line breaks intact): raw admin HTML never leaves this module.
+ * back sanitised (line breaks intact): raw admin HTML never leaves this module. `cached`
+ * (the HTML pages) keeps the row for sharedCacheMs, like the layout; /api/pages/slug reads it
+ * fresh (spec: never cached). Writers of pages call forget(PAGE_CACHE_PREFIX).
  */
-export async function getPage(slug: string, { includeDrafts = false } = {}) {
+export async function getPage(slug: string, { includeDrafts = false, cached = false } = {}) {
   if (!PageSlugSchema.safeParse(slug).success) return null;
-  const page = await prisma.page.findUnique({
+  const page = cached ? await memo(`${PAGE_CACHE_PREFIX}${slug}`, sharedCacheMs(), () => loadPage(slug)) : await loadPage(slug);
+  if (!page || (!page.isPublished && !includeDrafts)) return null;
+  return { ...page, content: sanitizeHtml(page.content) };
+}
+
+export const PAGE_CACHE_PREFIX = "page:";
+
+function loadPage(slug: string) {
+  return prisma.page.findUnique({
     where: { slug },
     select: { id: true, slug: true, title: true, content: true, metaDescription: true, metaKeywords: true, type: true, isPublished: true, updatedAt: true },
   });
-  if (!page || (!page.isPublished && !includeDrafts)) return null;
-  return { ...page, content: sanitizeHtml(page.content) };
 }
 
 /** Published pages of one type (the footer's legal links), as id, slug and title. */
@@ -87,13 +95,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const DEFAULT_FAQ_GROUP = "General";
 
+// FAQs and their categories are public and read-mostly: kept for sharedCacheMs like the
+// catalogue. Writers of FAQs or FAQ categories call forget(FAQ_CACHE_PREFIX).
+export const FAQ_CACHE_PREFIX = "faq:";
+
 /** Active FAQ categories in their admin-defined order (the Help Center's filter). */
 export function listFaqCategories() {
-  return prisma.faqCategory.findMany({
-    where: { isActive: true },
-    orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
-    select: { id: true, name: true, slug: true, description: true, sortOrder: true },
-  });
+  return memo(`${FAQ_CACHE_PREFIX}categories`, sharedCacheMs(), () =>
+    prisma.faqCategory.findMany({
+      where: { isActive: true },
+      orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
+      select: { id: true, name: true, slug: true, description: true, sortOrder: true },
+    }),
+  );
 }
 
 export type FaqFilter = { category?: string | null; search?: string | null };
@@ -104,7 +118,12 @@ export type FaqFilter = { category?: string | null; search?: string | null };
  * An FAQ in a deactivated category is hidden with it; one without a category belongs to the
  * "General" group. An unknown category matches nothing.
  */
-export async function listFaqs({ category, search }: FaqFilter = {}) {
+export function listFaqs({ category, search }: FaqFilter = {}) {
+  const key = `${FAQ_CACHE_PREFIX}list:${JSON.stringify([category?.trim() ?? "", search?.trim().toLowerCase() ?? ""])}`;
+  return memo(key, sharedCacheMs(), () => loadFaqs({ category, search }));
+}
+
+async function loadFaqs({ category, search }: FaqFilter) {
   const term = search?.trim().slice(0, 200);
   const categoryKey = category?.trim().slice(0, 200);
   const faqs = await prisma.faq.findMany({

@@ -1,4 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
+import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 
 // Defaults in code (ARCHITECTURE.md "Data"): a missing row never breaks a page.
 export const SETTING_DEFAULTS = {
@@ -12,14 +13,19 @@ export const SETTING_DEFAULTS = {
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 
-export async function getSettings(): Promise<Record<SettingKey, string> & Record<string, string>> {
-  const rows = await prisma.appSetting.findMany({ select: { key: true, value: true } });
-  return { ...SETTING_DEFAULTS, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
+/** Writers of settings call forget(SETTINGS_CACHE_KEY): the rows are kept for sharedCacheMs. */
+export const SETTINGS_CACHE_KEY = "settings";
+
+/** Every setting, defaults filled in: one query for all of them, shared by every page. */
+export function getSettings(): Promise<Record<SettingKey, string> & Record<string, string>> {
+  return memo(SETTINGS_CACHE_KEY, sharedCacheMs(), async () => {
+    const rows = await prisma.appSetting.findMany({ select: { key: true, value: true } });
+    return { ...SETTING_DEFAULTS, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
+  });
 }
 
 export async function getSetting(key: SettingKey): Promise<string> {
-  const row = await prisma.appSetting.findUnique({ where: { key }, select: { value: true } });
-  return row?.value ?? SETTING_DEFAULTS[key];
+  return (await getSettings())[key];
 }
 
 export function settingNumber(value: string, fallback: number) {

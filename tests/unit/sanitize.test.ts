@@ -61,3 +61,16 @@ describe("renderRichText", () => {
     expect(out).toContain("<a>link</a>");
   });
 });
+
+describe("remembered results", () => {
+  it("answer the same input the same way again, and still sanitise after older results were let go", () => {
+    const unsafe = `<p onclick="x()">Hello <script>alert(1)</script><a href="javascript:evil()">link</a></p>`;
+    const first = sanitizeHtml(unsafe);
+    expect(sanitizeHtml(unsafe)).toBe(first);
+    expect(first).not.toMatch(/script|onclick|javascript/);
+    // More distinct text than the bound holds: the first result is let go, then made again.
+    for (let i = 0; i < 25; i++) sanitizeHtml(`<p>${String(i).repeat(100_000)}</p>`);
+    expect(sanitizeHtml(unsafe)).toBe(first);
+    expect(renderRichText("Line one\nLine two<script>x</script>")).toBe(renderRichText("Line one\nLine two<script>x</script>"));
+  });
+});

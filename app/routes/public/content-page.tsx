@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { formatLongDate } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { getUser } from "~/services/auth.server.ts";
@@ -11,7 +12,7 @@ import type { Route } from "./+types/content-page";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const slug = "slug" in params && params.slug ? params.slug : "about";
   const user = await getUser(request);
-  const page = await getPage(slug, { includeDrafts: user?.role === "admin" });
+  const page = await getPage(slug, { includeDrafts: user?.role === "admin", cached: true });
   if (!page) throw data({ message: "Page not found" }, { status: 404 });
   return {
     page: {
@@ -19,8 +20,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       html: renderRichText(page.content),
       metaDescription: page.metaDescription,
       isPublished: page.isPublished,
-      // Long US form, fixed to UTC so server and browser print the same day.
-      updatedAt: page.updatedAt.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }),
+      updatedAt: formatLongDate(page.updatedAt),
     },
   };
 }
