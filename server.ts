@@ -167,11 +167,13 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, resolve));
 
-  // Expired sessions, tokens and rate-limit counters are deleted, not only ignored.
+  // Expired sessions, tokens and rate-limit counters are deleted, not only ignored; then the
+  // embedded database gets the vacuum and statistics PostgreSQL's autovacuum would give it.
   const purge = async () => {
     try {
       const [credentials, limits] = await Promise.all([purgeExpiredCredentials(), purgeRateLimits()]);
       logger.info({ ...credentials, rateLimits: limits }, "purged expired rows");
+      await getDb().maintain();
     } catch (error) {
       logger.error({ err: error }, "purge failed");
     }

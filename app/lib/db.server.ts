@@ -14,6 +14,11 @@ export type Database = {
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
+  /**
+   * Housekeeping PostgreSQL's autovacuum does on its own: embedded PGlite has no such daemon,
+   * so dead row versions and stale planner statistics would pile up. Nothing to do on PostgreSQL.
+   */
+  maintain(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -42,6 +47,9 @@ function openEmbedded(dir: string | undefined): Database {
     migrate: () => applyMigrations(raw),
     ping: async () => {
       await client.query("SELECT 1");
+    },
+    maintain: async () => {
+      await client.exec("VACUUM ANALYZE");
     },
     async close() {
       await prisma.$disconnect();
@@ -82,6 +90,7 @@ function openPostgres(url: string, schema?: string): Database {
     ping: async () => {
       await pool.query("SELECT 1");
     },
+    maintain: async () => {},
     async close() {
       await prisma.$disconnect();
       await pool.end();

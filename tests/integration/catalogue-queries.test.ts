@@ -36,6 +36,7 @@ const countingDb: Database = {
       query: async <T,>(sql: string, params?: unknown[]) => (await originalQuery<T>(sql, params)).rows,
     }),
   ping: async () => void (await originalQuery("SELECT 1")),
+  maintain: async () => void (await pglite.exec("VACUUM ANALYZE")),
   close: async () => {
     await countingDb.prisma.$disconnect();
     await pglite.close();
