@@ -1,12 +1,13 @@
 import { Link } from "react-router";
 import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
-import type { AnimationSummaryDto } from "~/services/catalogue-types.ts";
+import type { AnimationSummaryDto, VerifiedAnimationDto } from "~/services/catalogue-types.ts";
 import { Cover } from "./animation-card.tsx";
 
 /**
- * A category grid card (spec "Subcategory screen", "Category listing"): cover with a
- * placeholder, duration m:ss, title, description, individual price and a link. The listing
- * variant adds the Premium badge and the view count.
+ * A grid card of the category and doctor screens (spec "Subcategory screen", "Category
+ * listing", doctor profile): cover with a placeholder, duration m:ss, title, description and a
+ * link; with a catalogue row, the individual price. The listing variant adds the Premium badge
+ * and the view count.
  */
 export function SummaryCard({
   animation,
@@ -15,7 +16,7 @@ export function SummaryCard({
   showPremium = false,
   showViews = false,
 }: {
-  animation: AnimationSummaryDto;
+  animation: AnimationSummaryDto | VerifiedAnimationDto;
   href: string;
   linkLabel: string;
   showPremium?: boolean;
@@ -25,7 +26,7 @@ export function SummaryCard({
     <article className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="animation-card">
       <div className="relative aspect-video bg-slate-100">
         <Cover src={animation.coverImage} />
-        {showPremium && !animation.hasAccess ? (
+        {showPremium && "hasAccess" in animation && !animation.hasAccess ? (
           <span className="absolute top-2 left-2 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold text-amber-950">Premium</span>
         ) : null}
         <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">
@@ -35,17 +36,21 @@ export function SummaryCard({
       <div className="flex flex-1 flex-col gap-2 p-4">
         <h3 className="font-semibold leading-snug">{animation.title}</h3>
         <p className="line-clamp-3 text-sm text-slate-600">{animation.description}</p>
-        <div className="mt-auto flex items-center justify-between pt-2 text-sm">
-          <span className="font-semibold">{formatPrice(animation.individualPrice)}</span>
-          {showViews ? <span className="text-slate-500">{formatCount(animation.views)} views</span> : null}
+        <div className="mt-auto flex flex-col gap-2 pt-2">
+          {"individualPrice" in animation ? (
+            <div className="flex items-center justify-between text-sm">
+              <span className="font-semibold">{formatPrice(animation.individualPrice)}</span>
+              {showViews ? <span className="text-slate-500">{formatCount(animation.views)} views</span> : null}
+            </div>
+          ) : null}
+          <Link
+            to={href}
+            className="inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            aria-label={`${linkLabel}: ${animation.title}`}
+          >
+            {linkLabel}
+          </Link>
         </div>
-        <Link
-          to={href}
-          className="inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-          aria-label={`${linkLabel}: ${animation.title}`}
-        >
-          {linkLabel}
-        </Link>
       </div>
     </article>
   );

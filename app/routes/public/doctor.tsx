@@ -1,10 +1,10 @@
 import { data, Link } from "react-router";
-import { Cover } from "~/components/catalogue/animation-card.tsx";
 import { CardGrid, animationHref } from "~/components/catalogue/animation-card.tsx";
+import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { DoctorAbout } from "~/components/catalogue/doctor-about.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink, buttonClass } from "~/components/ui/button.tsx";
-import { formatDuration, instagramLink } from "~/lib/format.ts";
+import { instagramLink } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { CatalogueNotFoundError, getDoctor } from "~/services/catalogue.server.ts";
 import type { Route } from "./+types/doctor";
@@ -91,21 +91,7 @@ export default function DoctorProfile({ loaderData: { doctor } }: Route.Componen
           ) : (
             <CardGrid>
               {doctor.verifiedAnimations.map((animation) => (
-                <article key={animation.id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="animation-card">
-                  <div className="relative aspect-video bg-slate-100">
-                    <Cover src={animation.coverImage} />
-                    <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">
-                      {formatDuration(animation.duration)}
-                    </span>
-                  </div>
-                  <div className="flex flex-1 flex-col gap-2 p-4">
-                    <h3 className="font-semibold leading-snug">{animation.title}</h3>
-                    <p className="line-clamp-3 text-sm text-slate-600">{animation.description}</p>
-                    <ButtonLink to={animationHref(animation)} size="sm" className="mt-auto" aria-label={`Watch: ${animation.title}`}>
-                      Watch
-                    </ButtonLink>
-                  </div>
-                </article>
+                <SummaryCard key={animation.id} animation={animation} href={animationHref(animation)} linkLabel="Watch" />
               ))}
             </CardGrid>
           )}
