@@ -6,6 +6,7 @@ import path from "node:path";
 import { hashPassword } from "../app/lib/crypto.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
 import { saveObject, type ObjectKind } from "../app/lib/storage.server.ts";
+import { categoryLicencePrice, DEFAULT_PREMIUM_YEARLY_PRICE, INDIVIDUAL_LICENCE_PRICE } from "../app/services/licences.server.ts";
 import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
 import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
@@ -180,7 +181,7 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore, lookOf: M
         title: seed.title,
         description: seed.description,
         duration: seed.duration,
-        individualPrice: seed.price ?? 299,
+        individualPrice: seed.price ?? INDIVIDUAL_LICENCE_PRICE,
         views: seed.views,
         isActive: seed.isActive ?? true,
         createdAt,
@@ -296,7 +297,7 @@ async function seedDemoMember(prisma: PrismaClient) {
       status: "canceled",
       paidDaysAgo: 420,
       endsInDays: -55,
-      price: 99,
+      price: DEFAULT_PREMIUM_YEARLY_PRICE,
       paymentStatus: "refunded",
       description: "Premium Yearly Subscription",
     });
@@ -320,7 +321,7 @@ async function seedDemoMember(prisma: PrismaClient) {
       status: "active",
       paidDaysAgo: 345,
       endsInDays: 20,
-      price: 299,
+      price: INDIVIDUAL_LICENCE_PRICE,
       paymentStatus: "completed",
       description: `Individual License: ${licensedAnimation.title}`,
       animationId: licensedAnimation.id,
@@ -330,7 +331,7 @@ async function seedDemoMember(prisma: PrismaClient) {
       status: "active",
       paidDaysAgo: 61,
       endsInDays: 304,
-      price: 99,
+      price: DEFAULT_PREMIUM_YEARLY_PRICE,
       paymentStatus: "completed",
       description: "Premium Yearly Subscription",
     });
@@ -340,7 +341,7 @@ async function seedDemoMember(prisma: PrismaClient) {
       status: "active",
       paidDaysAgo: 5,
       endsInDays: 360,
-      price: 299,
+      price: INDIVIDUAL_LICENCE_PRICE,
       paymentStatus: "completed",
       description: `Individual License: ${recentAnimation.title}`,
       animationId: recentAnimation.id,
@@ -351,7 +352,7 @@ async function seedDemoMember(prisma: PrismaClient) {
       status: "active",
       paidDaysAgo: 12,
       endsInDays: 353,
-      price: Number(licensedCategory.yearlyPrice ?? 299),
+      price: categoryLicencePrice(licensedCategory.yearlyPrice),
       paymentStatus: "completed",
       description: `Category License: ${licensedCategory.name}`,
       categoryId: licensedCategory.id,
