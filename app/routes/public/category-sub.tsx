@@ -1,10 +1,10 @@
 import { data, Link } from "react-router";
 import { CardGrid } from "~/components/catalogue/animation-card.tsx";
+import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
-import { ButtonLink } from "~/components/ui/button.tsx";
-import { formatPrice, pluralize } from "~/lib/format.ts";
+import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import {
   CATEGORY_LIST_LIMIT,
@@ -43,19 +43,12 @@ export default function SubcategoryScreen({ loaderData: { category, animations }
       <Link to={`/category/${encodeURIComponent(params.mainSlug)}`} className="text-sm text-brand-700 hover:underline">
         ← Back to {main?.name ?? "category"}
       </Link>
-      <header className="mt-3 flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
-        <div>
-          <h1 className="text-4xl font-bold tracking-tight">{category.name}</h1>
-          {category.description ? <p className="mt-3 max-w-3xl text-lg text-slate-600">{category.description}</p> : null}
-        </div>
-        {category.yearlyPrice !== null ? (
-          <div className="flex flex-col items-start gap-2 rounded-2xl border border-brand-100 bg-brand-50 p-4 md:items-end">
-            <span className="text-2xl font-bold">{formatPrice(category.yearlyPrice)}/year</span>
-            <ButtonLink to={`/purchase/category/${encodeURIComponent(category.slug)}`}>Buy Category Access</ButtonLink>
-            <span className="text-sm text-slate-600">Access all {category.animationCount} animations</span>
-          </div>
-        ) : null}
-      </header>
+      <CategoryHeader
+        category={category}
+        buyLabel="Buy Category Access"
+        note={<span className="text-sm text-slate-600">Access all {category.animationCount} animations</span>}
+        className="mt-3"
+      />
       <section className="mt-10" aria-label="Animations">
         <p className="mb-4 text-sm text-slate-500">{pluralize(category.animationCount, "animation")}</p>
         {loading ? (

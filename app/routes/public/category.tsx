@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
@@ -56,19 +57,11 @@ export default function CategoryScreen({ loaderData }: Route.ComponentProps) {
 function MainCategory({ category, loading }: { category: CategoryDetailDto; loading: boolean }) {
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
-      <header className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
-        <div>
-          <h1 className="text-4xl font-bold tracking-tight">{category.name}</h1>
-          {category.description ? <p className="mt-3 max-w-3xl text-lg text-slate-600">{category.description}</p> : null}
-        </div>
-        {category.yearlyPrice !== null ? (
-          <div className="flex flex-col items-start gap-2 rounded-2xl border border-brand-100 bg-brand-50 p-4 md:items-end">
-            <span className="rounded-full bg-brand-600 px-3 py-0.5 text-xs font-semibold text-white">Complete Access</span>
-            <span className="text-2xl font-bold">{formatPrice(category.yearlyPrice)}/year</span>
-            <ButtonLink to={`/purchase/category/${encodeURIComponent(category.slug)}`}>Buy Full Access</ButtonLink>
-          </div>
-        ) : null}
-      </header>
+      <CategoryHeader
+        category={category}
+        buyLabel="Buy Full Access"
+        badge={<span className="rounded-full bg-brand-600 px-3 py-0.5 text-xs font-semibold text-white">Complete Access</span>}
+      />
       <section className="mt-10" aria-labelledby="specialties">
         <h2 id="specialties" className="text-2xl font-semibold">
           Specialties
