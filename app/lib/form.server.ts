@@ -1,0 +1,26 @@
+import type { Submission, SubmissionResult } from "@conform-to/react";
+import { data } from "react-router";
+import { ServiceError } from "./errors.server.ts";
+
+type ReplyOptions = { hideFields?: string[] };
+
+/**
+ * The HTML actions' failure answer: the submission's own errors (400), or a ServiceError shown
+ * next to its field (or above the form), with the error's status. `extra` travels beside the
+ * result (the sign-in screen's `intent`). Anything else is not the user's doing and is rethrown.
+ */
+export function formError<Extra extends object = object>(
+  submission: Submission<unknown>,
+  error?: unknown,
+  { hideFields, ...extra }: ReplyOptions & Extra = {} as ReplyOptions & Extra,
+) {
+  if (error === undefined) return data({ ...(extra as Extra), result: submission.reply({ hideFields }) as SubmissionResult<string[]> }, { status: 400 });
+  if (!(error instanceof ServiceError)) throw error;
+  const result = submission.reply({
+    fieldErrors: error.field ? { [error.field]: [error.message] } : undefined,
+    formErrors: error.field ? undefined : [error.message],
+    hideFields,
+  }) as SubmissionResult<string[]>;
+  const headers = error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
+  return data({ ...(extra as Extra), result }, { status: error.status, headers });
+}
