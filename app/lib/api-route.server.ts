@@ -1,0 +1,175 @@
+import { isRouteErrorResponse } from "react-router";
+import type { z } from "zod";
+import { ServiceError } from "./errors.server.ts";
+import { cachedJson, type CachePolicy, NO_STORE } from "./http-cache.server.ts";
+import { logger } from "./logger.server.ts";
+
+// The one way to write an /api route (ARCHITECTURE.md "Rules of the house"): a table of the
+// methods it serves, each parse → authorise → one service call → respond. Everything else an
+// /api call needs is here once: 405 with Allow, JSON body parsing, the error shape
+// `{ message, errors? }`, and the cache policy.
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+type Params = Record<string, string | undefined>;
+
+export type EndpointArgs<User, Body, Query> = {
+  request: Request;
+  params: Params;
+  url: URL;
+  context: unknown;
+  /** What `auth` returned (the signed-in user, for requireUser/requireAdmin). */
+  user: User;
+  /** The parsed `body` schema's value. */
+  body: Body;
+  /** The parsed `query` schema's value (empty parameters left out). */
+  query: Query;
+};
+
+export type Endpoint<User = undefined, Body = undefined, Query = undefined> = {
+  /** A guard that throws 401/403 or returns the caller: requireUser, requireAdmin, getUser. */
+  auth?: (request: Request) => Promise<User>;
+  /** The request body's schema: JSON (or a form, for simple clients); 400 with its messages. */
+  body?: z.ZodType<Body>;
+  /** The query string's schema; 400 with its first message. */
+  query?: z.ZodType<Query>;
+  /** Status of a successful answer (201 for creations). */
+  status?: number;
+  /** Cache-Control of a successful answer; every other answer is no-store. */
+  cache?: CachePolicy | ((request: Request) => CachePolicy);
+  /** The work: returns the JSON body, or a Response when it needs headers of its own. */
+  run: (args: EndpointArgs<User, Body, Query>) => unknown;
+};
+
+/** One method's endpoint, typed from its guard and schema. */
+export function endpoint<User = undefined, Body = undefined, Query = undefined>(definition: Endpoint<User, Body, Query>) {
+  return definition;
+}
+
+type RouteArgs = { request: Request; params: Params; context?: unknown; url?: URL };
+
+/**
+ * The handler for every method of an /api route: export it as both `loader` and `action`.
+ * Methods the table lacks answer 405 with `Allow`; HEAD is served by GET.
+ */
+export function apiRoute(endpoints: Partial<Record<Method, Endpoint<any, any, any>>>) {
+  const served = METHODS.filter((method) => endpoints[method]);
+  const allow = (endpoints.GET ? ["GET", "HEAD", ...served.filter((m) => m !== "GET")] : served).join(", ");
+  return async ({ request, params, context, url }: RouteArgs): Promise<Response> => {
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    const definition = endpoints[method as Method];
+    if (!definition) return errorResponse(new ServiceError("Method not allowed", 405), { Allow: allow });
+    try {
+      const user = definition.auth ? await definition.auth(request) : undefined;
+      const requestUrl = url ?? new URL(request.url);
+      const query = definition.query ? readQuery(requestUrl, definition.query) : undefined;
+      const body = definition.body ? await readBody(request, definition.body) : undefined;
+      const result = await definition.run({ request, params, url: requestUrl, context, user, body, query });
+      if (result instanceof Response) return result;
+      const policy = typeof definition.cache === "function" ? definition.cache(request) : (definition.cache ?? NO_STORE);
+      return cachedJson(request, result ?? {}, policy, definition.status ?? 200);
+    } catch (error) {
+      return apiErrorResponse(error);
+    }
+  };
+}
+
+/** Any failure as the one /api error shape; unexpected ones are logged and answer 500. */
+export function apiErrorResponse(error: unknown): Response {
+  if (error instanceof ServiceError) {
+    return errorResponse(error, error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined);
+  }
+  if (error instanceof ApiBodyError) return errorResponse(new ServiceError(error.message, 400), undefined, error.errors);
+  // Guards throw React Router's `data({ message }, { status })` or a redirect.
+  if (error instanceof Response) return error;
+  if (isDataWithResponseInit(error)) {
+    const init = error.init ?? {};
+    const message = typeof error.data?.message === "string" ? error.data.message : "Request failed";
+    return errorResponse(new ServiceError(message, init.status ?? 500), init.headers);
+  }
+  if (isRouteErrorResponse(error)) return errorResponse(new ServiceError(String(error.data?.message ?? error.statusText), error.status));
+  logger.error({ err: error }, "unexpected error in an /api call");
+  return errorResponse(new ServiceError("Something went wrong. Please try again later.", 500));
+}
+
+function errorResponse(error: ServiceError, headers?: HeadersInit, errors?: Record<string, string[]>) {
+  const fieldErrors = errors ?? (error.field ? { [error.field]: [error.message] } : undefined);
+  const body = fieldErrors ? { message: error.message, errors: fieldErrors } : { message: error.message };
+  const response = Response.json(body, { status: error.status, headers });
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
+type DataWithResponseInit = { type: "DataWithResponseInit"; data: { message?: unknown } | null; init: ResponseInit | null };
+function isDataWithResponseInit(value: unknown): value is DataWithResponseInit {
+  return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "DataWithResponseInit";
+}
+
+/** Bad input found while reading the request: 400 with the messages per field. */
+class ApiBodyError extends Error {
+  constructor(
+    message: string,
+    public readonly errors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+export const INVALID_JSON = "Request body must be valid JSON";
+export const UNSUPPORTED_BODY = "Request body must be JSON (application/json)";
+export const NUL_CHARACTER = "Request contains a NUL character";
+
+/**
+ * The body as the schema's value. JSON by its media type (`application/json`, `…+json`), or
+ * a form for simple clients; no body reads as `{}`. A body that is not an object (`null`, a
+ * list) is read as `{}` too, so the caller gets the schema's own "… is required" messages.
+ */
+async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  let body: unknown;
+  if (mediaType === "application/x-www-form-urlencoded" || mediaType === "multipart/form-data") {
+    try {
+      body = Object.fromEntries(await request.formData());
+    } catch {
+      throw new ApiBodyError("Request body is not a valid form");
+    }
+  } else if (mediaType === "" || mediaType === "application/json" || mediaType.endsWith("+json")) {
+    const text = await request.text();
+    try {
+      body = text.trim() ? JSON.parse(text) : {};
+    } catch {
+      throw new ApiBodyError(INVALID_JSON);
+    }
+  } else {
+    throw new ServiceError(UNSUPPORTED_BODY, 415);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) body = {};
+  // PostgreSQL text cannot hold NUL: refused here, for every /api body, instead of a 500 later.
+  if (containsNul(body)) throw new ApiBodyError(NUL_CHARACTER);
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid input", issuesByField(result.error.issues));
+  }
+  return result.data;
+}
+
+function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
+  const result = schema.safeParse(Object.fromEntries([...url.searchParams].filter(([, value]) => value !== "")));
+  if (!result.success) throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid query", issuesByField(result.error.issues));
+  return result.data;
+}
+
+function issuesByField(issues: z.core.$ZodIssue[]) {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) (errors[issue.path.join(".") || "form"] ??= []).push(issue.message);
+  return errors;
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (typeof value === "object" && value !== null) {
+    for (const [key, entry] of Object.entries(value)) if (key.includes("\0") || containsNul(entry)) return true;
+  }
+  return false;
+}
