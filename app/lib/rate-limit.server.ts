@@ -1,4 +1,5 @@
 import { prisma } from "./db.server.ts";
+import { tooManyRequests } from "./errors.server.ts";
 import { getEnv } from "./env.server.ts";
 
 export type RateLimitRule = { limit: number; windowMs: number };
@@ -42,4 +43,10 @@ export function clientAddress(context: { clientIp?: string } | undefined) {
 export const SIGN_IN_RULE: RateLimitRule = { limit: 10, windowMs: 15 * 60 * 1000 };
 export function signUpRule(): RateLimitRule {
   return { limit: getEnv().SIGNUPS_PER_HOUR, windowMs: 60 * 60 * 1000 };
+}
+
+/** Counts an attempt; past the rule's limit throws 429 with the "Too many attempts" message. */
+export async function enforceRateLimit(key: string, rule: RateLimitRule) {
+  const limit = await consumeRateLimit(key, rule);
+  if (!limit.allowed) throw tooManyRequests(tooManyAttemptsMessage(limit.retryAfterSeconds), limit.retryAfterSeconds);
 }

@@ -1,10 +1,13 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { viewerPolicy } from "~/lib/http-cache.server.ts";
 import { getAnimation, getViewerAccess } from "~/services/catalogue.server.ts";
-import type { Route } from "./+types/animations.slug";
-import { catalogueJson, FIVE_MINUTES, viewerPolicy } from "./catalogue.server.ts";
+import { FIVE_MINUTES } from "./catalogue.server.ts";
 
 /** GET /api/animations/{slugOrId}: the animation as this caller may see it (no view counted). */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  return catalogueJson(request, viewerPolicy(request, FIVE_MINUTES), async () => getAnimation(params.slugOrId, await getViewerAccess(request)), {
-    viewerDependent: true,
-  });
-}
+export const loader = apiRoute({
+  GET: {
+    cache: (request) => viewerPolicy(request, FIVE_MINUTES),
+    run: async ({ request, params }) => getAnimation(params.slugOrId!, await getViewerAccess(request)),
+  },
+});
+export const action = loader;

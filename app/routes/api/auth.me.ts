@@ -1,7 +1,5 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
-import type { Route } from "./+types/auth.me";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
-  return Response.json({ user }, { headers: { "Cache-Control": "private, no-store" } });
-}
+export const loader = apiRoute({ GET: { auth: requireUser, run: ({ user }) => ({ user }) } });
+export const action = loader;

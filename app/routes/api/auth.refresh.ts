@@ -1,17 +1,8 @@
-import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { AuthError, rotateRefreshToken } from "~/services/auth.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { rotateRefreshToken } from "~/services/auth.server.ts";
 import { RefreshSchema } from "~/validation/auth.ts";
-import type { Route } from "./+types/auth.refresh";
 
-export const loader = () => methodNotAllowed(["POST"]);
-
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const { refreshToken } = await parseBody(request, RefreshSchema);
-  try {
-    return await rotateRefreshToken(refreshToken);
-  } catch (error) {
-    if (error instanceof AuthError) return apiError(error.message, error.status);
-    throw error;
-  }
-}
+export const loader = apiRoute({
+  POST: endpoint({ body: RefreshSchema, run: ({ body }) => rotateRefreshToken(body.refreshToken) }),
+});
+export const action = loader;

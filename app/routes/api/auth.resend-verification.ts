@@ -1,19 +1,15 @@
-import { apiError, methodNotAllowed } from "~/lib/api.server.ts";
-import { AccountError, resendVerification } from "~/services/account.server.ts";
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { resendVerification } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
-import type { Route } from "./+types/auth.resend-verification";
-
-export const loader = () => methodNotAllowed(["POST"]);
 
 // No body (spec section 7): the link goes to the signed-in user's current address.
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const user = await requireUser(request);
-  try {
-    await resendVerification(user);
-    return Response.json({ message: "Verification Email Sent" }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (error) {
-    if (error instanceof AccountError) return apiError(error.message, error.status);
-    throw error;
-  }
-}
+export const loader = apiRoute({
+  POST: {
+    auth: requireUser,
+    run: async ({ user }) => {
+      await resendVerification(user);
+      return { message: "Verification Email Sent" };
+    },
+  },
+});
+export const action = loader;

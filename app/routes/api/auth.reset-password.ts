@@ -1,19 +1,15 @@
-import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { AccountError, resetPassword } from "~/services/account.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { resetPassword } from "~/services/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
-import type { Route } from "./+types/auth.reset-password";
-
-export const loader = () => methodNotAllowed(["POST"]);
 
 // Public. A bad token answers 400 with a message containing 'Invalid or expired'.
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const { token, password } = await parseBody(request, ResetPasswordSchema);
-  try {
-    await resetPassword(token, password);
-  } catch (error) {
-    if (error instanceof AccountError) return apiError(error.message, error.status);
-    throw error;
-  }
-  return Response.json({ message: "Password reset successful" }, { headers: { "Cache-Control": "no-store" } });
-}
+export const loader = apiRoute({
+  POST: endpoint({
+    body: ResetPasswordSchema,
+    run: async ({ body }) => {
+      await resetPassword(body.token, body.password);
+      return { message: "Password reset successful" };
+    },
+  }),
+});
+export const action = loader;

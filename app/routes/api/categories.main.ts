@@ -1,8 +1,8 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { publicFor } from "~/lib/http-cache.server.ts";
 import { listMainCategories } from "~/services/catalogue.server.ts";
-import type { Route } from "./+types/categories.main";
-import { catalogueJson, publicFor, TEN_MINUTES } from "./catalogue.server.ts";
+import { TEN_MINUTES } from "./catalogue.server.ts";
 
 /** GET /api/categories/main: main categories with subcategories[] (cached 10 minutes, spec section 9). */
-export async function loader({ request }: Route.LoaderArgs) {
-  return catalogueJson(request, publicFor(TEN_MINUTES), () => listMainCategories());
-}
+export const loader = apiRoute({ GET: { cache: publicFor(TEN_MINUTES), run: () => listMainCategories() } });
+export const action = loader;

@@ -1,11 +1,13 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { publicFor } from "~/lib/http-cache.server.ts";
 import { getCategoryByPath } from "~/services/catalogue.server.ts";
-import type { Route } from "./+types/categories.path";
-import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
+import { FIVE_MINUTES } from "./catalogue.server.ts";
 
 /**
  * GET /api/categories/path/{mainSlug}: the main category with subcategories;
  * GET /api/categories/path/{mainSlug}/{subSlug}: that subcategory (with its id).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  return catalogueJson(request, publicFor(FIVE_MINUTES), () => getCategoryByPath(params.mainSlug, params.subSlug));
-}
+export const loader = apiRoute({
+  GET: { cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategoryByPath(params.mainSlug!, params.subSlug) },
+});
+export const action = loader;

@@ -1,8 +1,8 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { publicFor } from "~/lib/http-cache.server.ts";
 import { getCategory } from "~/services/catalogue.server.ts";
-import type { Route } from "./+types/categories.slug";
-import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
+import { FIVE_MINUTES } from "./catalogue.server.ts";
 
 /** GET /api/categories/{slugOrId}: the category with its parent and subcategories. */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  return catalogueJson(request, publicFor(FIVE_MINUTES), () => getCategory(params.slugOrId));
-}
+export const loader = apiRoute({ GET: { cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategory(params.slugOrId!) } });
+export const action = loader;

@@ -1,8 +1,8 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { publicFor } from "~/lib/http-cache.server.ts";
 import { listCategories } from "~/services/catalogue.server.ts";
-import type { Route } from "./+types/categories";
-import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
+import { FIVE_MINUTES } from "./catalogue.server.ts";
 
 /** GET /api/categories: every active category, flat, with parentId and animationCount. */
-export async function loader({ request }: Route.LoaderArgs) {
-  return catalogueJson(request, publicFor(FIVE_MINUTES), () => listCategories());
-}
+export const loader = apiRoute({ GET: { cache: publicFor(FIVE_MINUTES), run: () => listCategories() } });
+export const action = loader;

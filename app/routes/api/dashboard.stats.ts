@@ -1,13 +1,14 @@
-import { cachedJson } from "~/lib/http-cache.server.ts";
-import { methodNotAllowed } from "~/lib/api.server.ts";
+import { apiRoute } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
 import { getDashboardStats } from "~/services/billing.server.ts";
-import type { Route } from "./+types/dashboard.stats";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
-  const { totalSpent, activeSubscriptions, licensedAnimations } = await getDashboardStats(user.id);
-  return cachedJson(request, { totalSpent, activeSubscriptions, licensedAnimations }, { scope: "no-store" });
-}
-
-export const action = () => methodNotAllowed(["GET"]);
+export const loader = apiRoute({
+  GET: {
+    auth: requireUser,
+    run: async ({ user }) => {
+      const { totalSpent, activeSubscriptions, licensedAnimations } = await getDashboardStats(user.id);
+      return { totalSpent, activeSubscriptions, licensedAnimations };
+    },
+  },
+});
+export const action = loader;

@@ -1,8 +1,8 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { publicFor } from "~/lib/http-cache.server.ts";
 import { getDoctor } from "~/services/catalogue.server.ts";
-import type { Route } from "./+types/doctors.slug";
-import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
+import { FIVE_MINUTES } from "./catalogue.server.ts";
 
 /** GET /api/doctors/{slugOrId}: the doctor with verifiedAnimations (public fields only). */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  return catalogueJson(request, publicFor(FIVE_MINUTES), () => getDoctor(params.slugOrId));
-}
+export const loader = apiRoute({ GET: { cache: publicFor(FIVE_MINUTES), run: ({ params }) => getDoctor(params.slugOrId!) } });
+export const action = loader;

@@ -1,8 +1,8 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { publicFor } from "~/lib/http-cache.server.ts";
 import { listDoctors } from "~/services/catalogue.server.ts";
-import type { Route } from "./+types/doctors";
-import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
+import { FIVE_MINUTES } from "./catalogue.server.ts";
 
 /** GET /api/doctors: active doctors by name. */
-export async function loader({ request }: Route.LoaderArgs) {
-  return catalogueJson(request, publicFor(FIVE_MINUTES), () => listDoctors());
-}
+export const loader = apiRoute({ GET: { cache: publicFor(FIVE_MINUTES), run: () => listDoctors() } });
+export const action = loader;

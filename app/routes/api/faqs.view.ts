@@ -1,13 +1,15 @@
-import { apiError, methodNotAllowed } from "~/lib/api.server.ts";
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { notFound } from "~/lib/errors.server.ts";
 import { registerFaqView } from "~/services/content.server.ts";
-import type { Route } from "./+types/faqs.view";
 
 // POST /api/faqs/{id}/view: sent when an FAQ is opened (empty body).
-export const loader = () => methodNotAllowed(["POST"]);
-
-export async function action({ request, params }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const views = await registerFaqView(params.id);
-  if (views === null) return apiError("FAQ not found", 404);
-  return { views };
-}
+export const loader = apiRoute({
+  POST: {
+    run: async ({ params }) => {
+      const views = await registerFaqView(params.id!);
+      if (views === null) throw notFound("FAQ not found");
+      return { views };
+    },
+  },
+});
+export const action = loader;

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { createUploadUrl, UPLOAD_KINDS, UploadError } from "~/lib/upload.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { createUploadUrl, UPLOAD_KINDS } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth.server.ts";
-import type { Route } from "./+types/objects.upload";
 
 // POST /api/objects/upload (spec admin-and-support.md section 7): an admin asks where to PUT a
 // file; the stored path becomes /objects/uploads/{last segment of the URL without query}.
@@ -27,17 +26,14 @@ const UploadRequestSchema = z.object({
   size: z.coerce.number().int().nonnegative().optional(),
 });
 
-export const loader = () => methodNotAllowed(["POST"]);
-
-export async function action({ request, url }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  await requireAdmin(request);
-  const input = await parseBody(request, UploadRequestSchema);
-  try {
-    const { uploadURL, path } = await createUploadUrl(input, url.origin);
-    return Response.json({ uploadURL, path }, { headers: { "Cache-Control": "no-store" } });
-  } catch (error) {
-    if (error instanceof UploadError) return apiError(error.message, error.status);
-    throw error;
-  }
-}
+export const loader = apiRoute({
+  POST: endpoint({
+    auth: requireAdmin,
+    body: UploadRequestSchema,
+    run: async ({ body, url }) => {
+      const { uploadURL, path } = await createUploadUrl(body, url.origin);
+      return { uploadURL, path };
+    },
+  }),
+});
+export const action = loader;

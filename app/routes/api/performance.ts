@@ -1,29 +1,32 @@
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { notFound } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { clientAddress, consumeRateLimit } from "~/lib/rate-limit.server.ts";
 import { PERFORMANCE_RULE, recordPerformance, type PerformanceKind } from "~/services/content.server.ts";
-import type { Route } from "./+types/performance";
 
 const KINDS: PerformanceKind[] = ["log", "page-load", "video-load"];
 const MAX_BODY = 16 * 1024;
 
 // POST /api/performance/{log,page-load,video-load}: fire-and-forget reports from the browser
-// (spec section 7, "failures ignored"). The caller always gets 204, whatever it sent and
-// whatever happens here; only a well-formed report within the rate limit is stored.
-export const loader = () => Response.json({ message: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const kind = KINDS.find((k) => k === params.kind);
-  if (!kind) return Response.json({ message: "Not found" }, { status: 404 });
-  if (request.method !== "POST") return Response.json({ message: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
-  try {
-    const body = await readJson(request);
-    const limit = await consumeRateLimit(`performance:${clientAddress(context)}`, PERFORMANCE_RULE);
-    if (body !== undefined && limit.allowed) await recordPerformance(kind, body, request.headers.get("User-Agent"));
-  } catch (error) {
-    logger.warn({ err: error, kind }, "performance report ignored");
-  }
-  return new Response(null, { status: 204 });
-}
+// (spec section 7, "failures ignored"). The caller gets 204 whatever it sent and whatever
+// happens here; only a well-formed report within the rate limit is stored.
+export const loader = apiRoute({
+  POST: {
+    run: async ({ request, params, context }) => {
+      const kind = KINDS.find((k) => k === params.kind);
+      if (!kind) throw notFound("Not found");
+      try {
+        const body = await readJson(request);
+        const limit = await consumeRateLimit(`performance:${clientAddress(context)}`, PERFORMANCE_RULE);
+        if (body !== undefined && limit.allowed) await recordPerformance(kind, body, request.headers.get("User-Agent"));
+      } catch (error) {
+        logger.warn({ err: error, kind }, "performance report ignored");
+      }
+      return new Response(null, { status: 204 });
+    },
+  },
+});
+export const action = loader;
 
 /** The body as JSON whatever its declared type (navigator.sendBeacon posts text/plain). */
 async function readJson(request: Request): Promise<unknown> {

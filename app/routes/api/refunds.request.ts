@@ -1,24 +1,15 @@
-import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
-import { BillingError, requestRefund } from "~/services/billing.server.ts";
+import { requestRefund } from "~/services/billing.server.ts";
 import { RefundRequestSchema } from "~/validation/account.ts";
-import type { Route } from "./+types/refunds.request";
-
-export const loader = () => methodNotAllowed(["POST"]);
 
 // Body: subscriptionId, reason, description, contactEmail (and optionally paymentId).
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const user = await requireUser(request);
-  const input = await parseBody(request, RefundRequestSchema);
-  try {
-    const refundRequest = await requestRefund(user, input);
-    return Response.json(
-      { message: "Refund Request Submitted", refundRequest },
-      { status: 201, headers: { "Cache-Control": "private, no-store" } },
-    );
-  } catch (error) {
-    if (error instanceof BillingError) return apiError(error.message, error.status);
-    throw error;
-  }
-}
+export const loader = apiRoute({
+  POST: endpoint({
+    auth: requireUser,
+    body: RefundRequestSchema,
+    status: 201,
+    run: async ({ user, body }) => ({ message: "Refund Request Submitted", refundRequest: await requestRefund(user, body) }),
+  }),
+});
+export const action = loader;

@@ -1,19 +1,16 @@
-import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { CatalogueNotFoundError, createMisuseReport } from "~/services/catalogue.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { createMisuseReport } from "~/services/catalogue.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
-import type { Route } from "./+types/report-misuse";
-
-export const loader = () => methodNotAllowed(["POST"]);
 
 /** POST /api/report-misuse {animationId, animationTitle, reporterEmail, message, link} → 201. */
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const input = await parseBody(request, MisuseReportSchema);
-  try {
-    const report = await createMisuseReport(input);
-    return Response.json({ id: report.id, message: "Report submitted successfully" }, { status: 201 });
-  } catch (error) {
-    if (error instanceof CatalogueNotFoundError) return apiError(error.message, 404);
-    throw error;
-  }
-}
+export const loader = apiRoute({
+  POST: endpoint({
+    body: MisuseReportSchema,
+    status: 201,
+    run: async ({ body }) => {
+      const report = await createMisuseReport(body);
+      return { id: report.id, message: "Report submitted successfully" };
+    },
+  }),
+});
+export const action = loader;

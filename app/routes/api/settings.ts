@@ -1,11 +1,7 @@
-import { methodNotAllowed } from "~/lib/api.server.ts";
-import { cachedJson } from "~/lib/http-cache.server.ts";
+import { apiRoute } from "~/lib/api-route.server.ts";
+import { publicFor } from "~/lib/http-cache.server.ts";
 import { getPublicSettings } from "~/services/content.server.ts";
-import type { Route } from "./+types/settings";
 
 // Spec section 7: an array of { key, value }, cached 5 minutes. Public keys only.
-export async function loader({ request }: Route.LoaderArgs) {
-  return cachedJson(request, await getPublicSettings(), { scope: "public", maxAge: 300 });
-}
-
-export const action = () => methodNotAllowed(["GET"]);
+export const loader = apiRoute({ GET: { cache: publicFor(300), run: () => getPublicSettings() } });
+export const action = loader;
