@@ -11,7 +11,7 @@ import { getDb } from "./app/lib/db.server.ts";
 import { getEnv } from "./app/lib/env.server.ts";
 import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
-import { mediaRouter } from "./app/lib/media-router.server.ts";
+import { mediaRouter } from "./app/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts";
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";

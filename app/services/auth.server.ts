@@ -3,6 +3,7 @@ import * as jose from "jose";
 import { data, redirect } from "react-router";
 import { burnPasswordCheck, createOpaqueToken, hashPassword, hashToken, verifyPassword } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { getSessionId } from "~/lib/session.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
@@ -24,16 +25,6 @@ export const publicUserSelect = {
 
 export type PublicUser = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
 
-export class AuthError extends Error {
-  constructor(
-    message: string,
-    public status = 400,
-    public field?: string,
-  ) {
-    super(message);
-  }
-}
-
 export const INVALID_CREDENTIALS = "Invalid email or password. Please try again.";
 export const ACCOUNT_BLOCKED = "Your account has been blocked. Please contact support.";
 
@@ -46,8 +37,8 @@ export async function registerUser(input: SignUpInput): Promise<PublicUser> {
   });
   if (clash) {
     throw clash.email === email
-      ? new AuthError("An account with this email already exists", 409, "email")
-      : new AuthError("This username is already taken", 409, "username");
+      ? new ServiceError("An account with this email already exists", 409, "email")
+      : new ServiceError("This username is already taken", 409, "username");
   }
   const password = await hashPassword(input.password);
   try {
@@ -66,7 +57,7 @@ export async function registerUser(input: SignUpInput): Promise<PublicUser> {
   } catch (error) {
     // Two sign-ups racing for the same address or username.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new AuthError("An account with this email or username already exists", 409, "email");
+      throw new ServiceError("An account with this email or username already exists", 409, "email");
     }
     throw error;
   }
@@ -78,10 +69,10 @@ export async function verifyLogin(emailInput: string, password: string): Promise
   const user = await prisma.user.findUnique({ where: { email }, select: { ...publicUserSelect, password: true } });
   if (!user) {
     await burnPasswordCheck(password);
-    throw new AuthError(INVALID_CREDENTIALS, 401);
+    throw new ServiceError(INVALID_CREDENTIALS, 401);
   }
-  if (!(await verifyPassword(user.password, password))) throw new AuthError(INVALID_CREDENTIALS, 401);
-  if (!user.isActive) throw new AuthError(ACCOUNT_BLOCKED, 403);
+  if (!(await verifyPassword(user.password, password))) throw new ServiceError(INVALID_CREDENTIALS, 401);
+  if (!user.isActive) throw new ServiceError(ACCOUNT_BLOCKED, 403);
   const { password: _, ...publicUser } = user;
   return publicUser;
 }
@@ -156,7 +147,7 @@ export async function rotateRefreshToken(token: string) {
       data: { revokedAt: new Date() },
     });
   }
-  throw new AuthError(INVALID_REFRESH, 401);
+  throw new ServiceError(INVALID_REFRESH, 401);
 }
 
 export async function revokeRefreshToken(token: string) {

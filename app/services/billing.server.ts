@@ -1,4 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
@@ -9,16 +10,6 @@ import type { PublicUser } from "./auth.server.ts";
 // of licensed animations and refund requests (spec public-and-user-side.md sections 2, 3, 7;
 // admin-and-support.md "Request Refund", sections 3, 5, 8). Every query is scoped to one user and
 // bounded; nothing here loops over rows with further queries.
-
-export class BillingError extends Error {
-  constructor(
-    message: string,
-    public status = 400,
-    public field?: string,
-  ) {
-    super(message);
-  }
-}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Spec: "Refund window 30 days". */
@@ -316,7 +307,7 @@ export async function requestRefund(user: PublicUser, input: RefundRequestInput,
     where: { id: input.subscriptionId },
     select: { id: true, userId: true, type: true, category: { select: { name: true } }, animation: { select: { title: true } } },
   });
-  if (!subscription || subscription.userId !== user.id) throw new BillingError("Subscription not found", 404, "subscriptionId");
+  if (!subscription || subscription.userId !== user.id) throw new ServiceError("Subscription not found", 404, "subscriptionId");
 
   const payment = input.paymentId
     ? await prisma.payment.findUnique({ where: { id: input.paymentId } })
@@ -324,13 +315,13 @@ export async function requestRefund(user: PublicUser, input: RefundRequestInput,
         where: { subscriptionId: subscription.id, userId: user.id, status: "completed" },
         orderBy: { createdAt: "desc" },
       });
-  if (input.paymentId && (!payment || payment.userId !== user.id)) throw new BillingError("Payment not found", 404);
+  if (input.paymentId && (!payment || payment.userId !== user.id)) throw new ServiceError("Payment not found", 404);
   if (!payment || (payment.subscriptionId && payment.subscriptionId !== subscription.id)) {
-    throw new BillingError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
+    throw new ServiceError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
   }
-  if (payment.status === "refunded") throw new BillingError(ALREADY_REFUNDED, 409);
-  if (payment.status !== "completed") throw new BillingError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
-  if (payment.createdAt.getTime() < now.getTime() - REFUND_WINDOW_DAYS * DAY_MS) throw new BillingError(REFUND_WINDOW_MESSAGE, 400);
+  if (payment.status === "refunded") throw new ServiceError(ALREADY_REFUNDED, 409);
+  if (payment.status !== "completed") throw new ServiceError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
+  if (payment.createdAt.getTime() < now.getTime() - REFUND_WINDOW_DAYS * DAY_MS) throw new ServiceError(REFUND_WINDOW_MESSAGE, 400);
 
   const request = await prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "id" = ${payment.id}::uuid FOR UPDATE`;
@@ -338,7 +329,7 @@ export async function requestRefund(user: PublicUser, input: RefundRequestInput,
       where: { paymentId: payment.id, status: { in: ["pending", "approved", "processed"] } },
       select: { status: true },
     });
-    if (open) throw new BillingError(open.status === "pending" ? REFUND_ALREADY_PENDING : ALREADY_REFUNDED, 409);
+    if (open) throw new ServiceError(open.status === "pending" ? REFUND_ALREADY_PENDING : ALREADY_REFUNDED, 409);
     return tx.refundRequest.create({
       data: {
         userId: user.id,

@@ -2,6 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { notFound } from "~/lib/errors.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "./licences.server.ts";
 import { type Access, canDownload, canWatch, getAccess } from "~/services/access.server.ts";
 import { getUser } from "~/services/auth.server.ts";
@@ -32,13 +33,6 @@ export const NOT_FOUND = {
   category: "Category not found",
   doctor: "Doctor not found",
 } as const;
-
-/** Thrown for an unknown slug or id; routes turn it into a 404 with this message. */
-export class CatalogueNotFoundError extends Error {
-  constructor(public readonly kind: keyof typeof NOT_FOUND) {
-    super(NOT_FOUND[kind]);
-  }
-}
 
 /** Home page size when the setting is missing or invalid (spec section 9). */
 export const DEFAULT_HOME_PAGE_SIZE = 6;
@@ -197,7 +191,7 @@ export function listMainCategories(tree?: CategoryTree): Promise<CategoryDetailD
 export async function getCategory(slugOrIdValue: string, loadedTree?: CategoryTree): Promise<CategoryDetailDto> {
   const tree = loadedTree ?? (await getCategoryTree());
   const node = findCategory(tree, slugOrIdValue);
-  if (!node) throw new CatalogueNotFoundError("category");
+  if (!node) throw notFound(NOT_FOUND.category);
   return toCategoryDetail(node, tree);
 }
 
@@ -208,10 +202,10 @@ export async function getCategory(slugOrIdValue: string, loadedTree?: CategoryTr
 export async function getCategoryByPath(mainSlug: string, subSlug?: string, loadedTree?: CategoryTree): Promise<CategoryDetailDto> {
   const tree = loadedTree ?? (await getCategoryTree());
   const main = tree.bySlug.get(mainSlug);
-  if (!main || main.parentId !== null) throw new CatalogueNotFoundError("category");
+  if (!main || main.parentId !== null) throw notFound(NOT_FOUND.category);
   if (subSlug === undefined) return toCategoryDetail(main, tree);
   const sub = tree.bySlug.get(subSlug);
-  if (!sub || sub.parentId !== main.id) throw new CatalogueNotFoundError("category");
+  if (!sub || sub.parentId !== main.id) throw notFound(NOT_FOUND.category);
   return toCategoryDetail(sub, tree);
 }
 
@@ -299,7 +293,7 @@ function listWhere(query: AnimationListQuery, tree: CategoryTree) {
   const where: Prisma.AnimationWhereInput = { isActive: true };
   if (query.category) {
     const node = findCategory(tree, query.category);
-    if (!node) throw new CatalogueNotFoundError("category");
+    if (!node) throw notFound(NOT_FOUND.category);
     const ids = [node.id, ...(tree.childrenOf.get(node.id) ?? []).map((c) => c.id)];
     where.categoryId = ids.length === 1 ? ids[0] : { in: ids };
   }
@@ -443,13 +437,13 @@ export async function getAnimation(
   { countView = false, path }: { countView?: boolean; path?: { mainSlug: string; subSlug: string } } = {},
 ): Promise<AnimationDetailDto> {
   const [tree, found] = await Promise.all([getCategoryTree(), cached(`animation:${slugOrIdValue}`, () => loadAnimation(slugOrIdValue))]);
-  if (!found) throw new CatalogueNotFoundError("animation");
+  if (!found) throw notFound(NOT_FOUND.animation);
   const { row, doctors } = found;
   // Within /category/{main}/{sub}/{slug} the animation must belong to that subcategory.
   if (path) {
     const sub = row.categoryId ? tree.byId.get(row.categoryId) : undefined;
     const main = sub?.parentId ? tree.byId.get(sub.parentId) : undefined;
-    if (sub?.slug !== path.subSlug || main?.slug !== path.mainSlug) throw new CatalogueNotFoundError("animation");
+    if (sub?.slug !== path.subSlug || main?.slug !== path.mainSlug) throw notFound(NOT_FOUND.animation);
   }
   if (countView) await recordView(row.id);
   const dto = toAnimationDto(row, doctors, access, tree);
@@ -544,7 +538,7 @@ export function listDoctors(): Promise<DoctorDto[]> {
 /** A doctor by slug (id as the fallback) with the active animations they verified. */
 export async function getDoctor(slugOrIdValue: string): Promise<DoctorProfileDto> {
   const doctor = await cached(`doctor:${slugOrIdValue}`, () => loadDoctor(slugOrIdValue));
-  if (!doctor) throw new CatalogueNotFoundError("doctor");
+  if (!doctor) throw notFound(NOT_FOUND.doctor);
   return doctor;
 }
 
@@ -568,7 +562,7 @@ export async function createMisuseReport(input: MisuseReportInput) {
   let animation: { id: string; title: string } | null = null;
   if (input.animationId) {
     animation = await prisma.animation.findUnique({ where: { id: input.animationId }, select: { id: true, title: true } });
-    if (!animation) throw new CatalogueNotFoundError("animation");
+    if (!animation) throw notFound(NOT_FOUND.animation);
   }
   return prisma.misuseReport.create({
     data: {

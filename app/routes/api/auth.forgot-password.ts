@@ -1,6 +1,7 @@
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
-import { AccountError, requestPasswordReset } from "~/services/account.server.ts";
+import { requestPasswordReset } from "~/services/account.server.ts";
 import { ForgotPasswordSchema, RESET_EMAIL_SENT } from "~/validation/account.ts";
 import type { Route } from "./+types/auth.forgot-password";
 
@@ -13,7 +14,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await requestPasswordReset(email, clientAddress(context));
   } catch (error) {
-    if (error instanceof AccountError) return apiError(error.message, error.status);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
   return Response.json({ message: RESET_EMAIL_SENT }, { headers: { "Cache-Control": "no-store" } });

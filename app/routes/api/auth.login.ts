@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { clearRateLimit, clientAddress, consumeRateLimit, SIGN_IN_RULE, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
-import { AuthError, issueTokens, verifyLogin } from "~/services/auth.server.ts";
+import { issueTokens, verifyLogin } from "~/services/auth.server.ts";
 import { EmailSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth.login";
 
@@ -23,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await clearRateLimit(limitKey);
     return { ...(await issueTokens(user.id)), user };
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
+    if (!(error instanceof ServiceError)) throw error;
     return apiError(error.status === 401 ? "Invalid email or password" : error.message, error.status);
   }
 }

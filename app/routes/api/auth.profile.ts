@@ -1,5 +1,6 @@
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { AccountError, updateProfile } from "~/services/account.server.ts";
+import { updateProfile } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/auth.profile";
@@ -20,7 +21,7 @@ export async function action({ request }: Route.ActionArgs) {
       { headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (error) {
-    if (error instanceof AccountError) return apiError(error.message, error.status, error.field ? { errors: { [error.field]: [error.message] } } : undefined);
+    if (error instanceof ServiceError) return apiError(error.message, error.status, error.field ? { errors: { [error.field]: [error.message] } } : undefined);
     throw error;
   }
 }

@@ -1,5 +1,6 @@
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { AuthError, rotateRefreshToken } from "~/services/auth.server.ts";
+import { rotateRefreshToken } from "~/services/auth.server.ts";
 import { RefreshSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth.refresh";
 
@@ -11,7 +12,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     return await rotateRefreshToken(refreshToken);
   } catch (error) {
-    if (error instanceof AuthError) return apiError(error.message, error.status);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
 }

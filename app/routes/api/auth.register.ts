@@ -1,7 +1,8 @@
 import { data } from "react-router";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { clientAddress, consumeRateLimit, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
-import { AuthError, issueTokens, registerUser } from "~/services/auth.server.ts";
+import { issueTokens, registerUser } from "~/services/auth.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { SignUpSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth.register";
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 201 },
     );
   } catch (error) {
-    if (error instanceof AuthError) return apiError(error.message, error.status);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
 }

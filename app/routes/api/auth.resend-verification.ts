@@ -1,5 +1,6 @@
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed } from "~/lib/api.server.ts";
-import { AccountError, resendVerification } from "~/services/account.server.ts";
+import { resendVerification } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
 import type { Route } from "./+types/auth.resend-verification";
 
@@ -13,7 +14,7 @@ export async function action({ request }: Route.ActionArgs) {
     await resendVerification(user);
     return Response.json({ message: "Verification Email Sent" }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
-    if (error instanceof AccountError) return apiError(error.message, error.status);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
 }

@@ -1,5 +1,6 @@
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { AccountError, resetPassword } from "~/services/account.server.ts";
+import { resetPassword } from "~/services/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/auth.reset-password";
 
@@ -12,7 +13,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     await resetPassword(token, password);
   } catch (error) {
-    if (error instanceof AccountError) return apiError(error.message, error.status);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
   return Response.json({ message: "Password reset successful" }, { headers: { "Cache-Control": "no-store" } });

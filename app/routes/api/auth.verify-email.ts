@@ -1,5 +1,6 @@
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { AccountError, verifyEmail } from "~/services/account.server.ts";
+import { verifyEmail } from "~/services/account.server.ts";
 import { VerifyEmailSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/auth.verify-email";
 
@@ -16,7 +17,7 @@ export async function action({ request }: Route.ActionArgs) {
       { headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (error) {
-    if (error instanceof AccountError) return apiError(error.message, error.status);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
 }

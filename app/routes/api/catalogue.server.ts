@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError } from "~/lib/api.server.ts";
 import { type CachePolicy, cachedJson, isAnonymous } from "~/lib/http-cache.server.ts";
-import { CatalogueNotFoundError } from "~/services/catalogue.server.ts";
 
 // Shared by the catalogue's /api resource routes: cache policies from the spec (section 9:
 // animations and detail 5 minutes, main categories 10 minutes) and the 404 mapping.
@@ -45,7 +45,7 @@ export async function catalogueJson(
     if (viewerDependent) response.headers.set("Vary", "Cookie, Authorization");
     return response;
   } catch (error) {
-    if (error instanceof CatalogueNotFoundError) return apiError(error.message, 404);
+    if (error instanceof ServiceError && error.status === 404) return apiError(error.message, 404);
     throw error;
   }
 }

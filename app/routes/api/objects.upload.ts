@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { createUploadUrl, UPLOAD_KINDS, UploadError } from "~/lib/upload.server.ts";
+import { createUploadUrl, UPLOAD_KINDS } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth.server.ts";
 import type { Route } from "./+types/objects.upload";
 
@@ -37,7 +38,7 @@ export async function action({ request, url }: Route.ActionArgs) {
     const { uploadURL, path } = await createUploadUrl(input, url.origin);
     return Response.json({ uploadURL, path }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    if (error instanceof UploadError) return apiError(error.message, error.status);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
 }

@@ -1,6 +1,7 @@
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
-import { BillingError, requestRefund } from "~/services/billing.server.ts";
+import { requestRefund } from "~/services/billing.server.ts";
 import { RefundRequestSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/refunds.request";
 
@@ -18,7 +19,7 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 201, headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (error) {
-    if (error instanceof BillingError) return apiError(error.message, error.status);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
 }

@@ -1,5 +1,6 @@
+import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { CatalogueNotFoundError, createMisuseReport } from "~/services/catalogue.server.ts";
+import { createMisuseReport } from "~/services/catalogue.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/report-misuse";
 
@@ -13,7 +14,7 @@ export async function action({ request }: Route.ActionArgs) {
     const report = await createMisuseReport(input);
     return Response.json({ id: report.id, message: "Report submitted successfully" }, { status: 201 });
   } catch (error) {
-    if (error instanceof CatalogueNotFoundError) return apiError(error.message, 404);
+    if (error instanceof ServiceError) return apiError(error.message, error.status);
     throw error;
   }
 }

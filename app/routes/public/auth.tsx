@@ -5,9 +5,11 @@ import { Button } from "~/components/ui/button.tsx";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { authenticator } from "~/lib/authenticator.server.ts";
 import { clearRateLimit, clientAddress, consumeRateLimit, SIGN_IN_RULE, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
 import { createSession } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { AuthError, INVALID_CREDENTIALS, registerUser, requireAnonymous } from "~/services/auth.server.ts";
+import { INVALID_CREDENTIALS, registerUser, requireAnonymous } from "~/services/auth.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth";
@@ -40,8 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       user = await authenticator.authenticate("form", request);
     } catch (error) {
-      const message = error instanceof AuthError ? error.message : INVALID_CREDENTIALS;
-      const status = error instanceof AuthError ? error.status : 401;
+      const message = error instanceof ServiceError ? error.message : INVALID_CREDENTIALS;
+      const status = error instanceof ServiceError ? error.status : 401;
       return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
     }
     await clearRateLimit(limitKey);
@@ -54,15 +56,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const submission = parseWithZod(formData, { schema: SignUpSchema });
   if (submission.status !== "success") {
-    return data(
-      { intent, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) },
-      { status: 400 },
-    );
+    return formError(submission, undefined, { intent, hideFields: ["password", "confirmPassword"] });
   }
   const limit = await consumeRateLimit(`signup:${clientAddress(context)}`, signUpRule());
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
-    return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password", "confirmPassword"] }) }, { status: 429 });
+    return formError(submission, new ServiceError(message, 429), { intent, hideFields: ["password", "confirmPassword"] });
   }
   try {
     const user = await registerUser(submission.value);
@@ -73,18 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { headers: { "Set-Cookie": await createSession(user.id, request) } },
     );
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
-    return data(
-      {
-        intent,
-        result: submission.reply({
-          fieldErrors: error.field ? { [error.field]: [error.message] } : undefined,
-          formErrors: error.field ? undefined : [error.message],
-          hideFields: ["password", "confirmPassword"],
-        }),
-      },
-      { status: error.status },
-    );
+    return formError(submission, error, { intent, hideFields: ["password", "confirmPassword"] });
   }
 }
 

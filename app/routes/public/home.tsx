@@ -3,10 +3,10 @@ import { Link, useFetcher, useNavigation } from "react-router";
 import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { FilterBar } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { hasGlobalAccess } from "~/services/access.server.ts";
 import type { AnimationCardDto, AnimationList } from "~/services/catalogue-types.ts";
 import {
-  CatalogueNotFoundError,
   getCategoryTree,
   getHomePageSize,
   getViewerAccess,
@@ -33,7 +33,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   try {
     list = await listAnimationCards({ category: category ?? undefined, page: firstPage, limit: pageSize, pages: page - firstPage + 1 }, tree);
   } catch (error) {
-    if (!(error instanceof CatalogueNotFoundError)) throw error;
+    if (!(error instanceof ServiceError && error.status === 404)) throw error;
     list = { animations: [], hasMore: false, total: 0 };
   }
   const categories = (await listMainCategories(tree)).map(({ id, name, slug, subcategories }) => ({
