@@ -4,7 +4,7 @@ import { formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import type { RefundRequestInput } from "~/validation/account.ts";
-import type { PublicUser } from "./auth.server.ts";
+import type { PublicUser } from "./auth/credentials.server.ts";
 
 // The signed-in user's money and licences: subscriptions, payments, dashboard stats, the library
 // of licensed animations and refund requests (spec public-and-user-side.md sections 2, 3, 7;

@@ -5,7 +5,7 @@ import { logger } from "~/lib/logger.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "./licences.server.ts";
 import { type Access, canDownload, canWatch, getAccess } from "~/services/access.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { getSetting, settingNumber } from "~/services/settings.server.ts";
 import type { MisuseReportInput } from "~/validation/catalogue.ts";
 import type {

@@ -4,7 +4,7 @@ import { StatCard } from "~/components/account/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTotalSpent, listActiveSubscriptions, listPaymentsWithRefunds, REFUND_WINDOW_DAYS } from "~/services/billing.server.ts";
 import type { Route } from "./+types/billing";
 

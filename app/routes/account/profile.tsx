@@ -11,7 +11,7 @@ import { formError } from "~/lib/form.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/profile";
 

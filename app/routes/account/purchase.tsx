@@ -4,7 +4,7 @@ import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.t
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { getViewerAccess } from "~/services/catalogue.server.ts";
 import { findLicensableAnimation, findLicensableCategory, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
 import type { Route } from "./+types/purchase";

@@ -9,7 +9,7 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { findOwnPayment, getRefundableSubscriptions, requestRefund } from "~/services/billing.server.ts";
 import { REFUND_REASONS, RefundRequestSchema, UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/refund";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { destroySession } from "~/lib/session.server.ts";
-import { revokeRefreshToken } from "~/services/auth.server.ts";
+import { revokeRefreshToken } from "~/services/auth/credentials.server.ts";
 import type { Route } from "./+types/auth.logout";
 
 const LogoutSchema = z.object({ refreshToken: z.string().optional() });

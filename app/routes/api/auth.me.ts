@@ -1,4 +1,4 @@
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import type { Route } from "./+types/auth.me";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { updateProfile } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/auth.profile";
 

@@ -1,6 +1,6 @@
 import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { rotateRefreshToken } from "~/services/auth.server.ts";
+import { rotateRefreshToken } from "~/services/auth/credentials.server.ts";
 import { RefreshSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth.refresh";
 

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { clientAddress, consumeRateLimit, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
-import { issueTokens, registerUser } from "~/services/auth.server.ts";
+import { issueTokens, registerUser } from "~/services/auth/credentials.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { SignUpSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth.register";

@@ -1,7 +1,7 @@
 import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed } from "~/lib/api.server.ts";
 import { resendVerification } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import type { Route } from "./+types/auth.resend-verification";
 
 export const loader = () => methodNotAllowed(["POST"]);

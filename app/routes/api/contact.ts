@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { clientAddress, consumeRateLimit, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { CONTACT_RULE, submitContactMessage } from "~/services/content.server.ts";
 import { CONTACT_FAILURE, CONTACT_SUCCESS, ContactSchema } from "~/validation/content.ts";
 import type { Route } from "./+types/contact";

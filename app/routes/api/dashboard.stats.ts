@@ -1,6 +1,6 @@
 import { cachedJson } from "~/lib/http-cache.server.ts";
 import { methodNotAllowed } from "~/lib/api.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { getDashboardStats } from "~/services/billing.server.ts";
 import type { Route } from "./+types/dashboard.stats";
 

@@ -1,7 +1,7 @@
 import { cachedJson } from "~/lib/http-cache.server.ts";
 import { methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { getPreferences, updatePreferences } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { PreferencesApiSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/notifications.preferences";
 

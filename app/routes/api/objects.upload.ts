@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { createUploadUrl, UPLOAD_KINDS } from "~/lib/upload.server.ts";
-import { requireAdmin } from "~/services/auth.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
 import type { Route } from "./+types/objects.upload";
 
 // POST /api/objects/upload (spec admin-and-support.md section 7): an admin asks where to PUT a

@@ -1,6 +1,6 @@
 import { apiError, methodNotAllowed } from "~/lib/api.server.ts";
 import { cachedJson } from "~/lib/http-cache.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { getPage } from "~/services/content.server.ts";
 import type { Route } from "./+types/pages.slug";
 

@@ -1,6 +1,6 @@
 import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { requestRefund } from "~/services/billing.server.ts";
 import { RefundRequestSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/refunds.request";

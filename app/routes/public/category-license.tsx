@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { findLicensableCategory, getCategoryLicenceFromPrice } from "~/services/licences.server.ts";
 import type { Route } from "./+types/category-license";
 

@@ -8,7 +8,7 @@ import { ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress, consumeRateLimit, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { CONTACT_RULE, getSupportDetails, submitContactMessage } from "~/services/content.server.ts";
 import { CONTACT_CATEGORIES, CONTACT_FAILURE, CONTACT_SUCCESS, ContactSchema, type ContactInput } from "~/validation/content.ts";
 import type { Route } from "./+types/contact";

@@ -4,7 +4,7 @@ import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { getPremiumPrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
 import type { Route } from "./+types/premium";
 

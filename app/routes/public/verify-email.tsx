@@ -5,7 +5,7 @@ import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/account.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { NO_VERIFY_TOKEN } from "~/validation/account.ts";
 import type { Route } from "./+types/verify-email";
 
