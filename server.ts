@@ -17,7 +17,7 @@ import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts"
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth/credentials.server.ts";
-import { flushViewCounts } from "./app/services/catalogue.server.ts";
+import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
 import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
 const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,4 +1,5 @@
-import { getAnimation, getViewerAccess } from "~/services/catalogue.server.ts";
+import { getViewerAccess } from "~/services/access.server.ts";
+import { getAnimation } from "~/services/catalogue/animations.server.ts";
 import type { Route } from "./+types/animations.slug";
 import { catalogueJson, FIVE_MINUTES, viewerPolicy } from "./catalogue.server.ts";
 

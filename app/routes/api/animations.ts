@@ -1,5 +1,6 @@
 import { apiError } from "~/lib/api.server.ts";
-import { getHomePageSize, getViewerAccess, listAnimationCards, listAnimations } from "~/services/catalogue.server.ts";
+import { getViewerAccess } from "~/services/access.server.ts";
+import { getHomePageSize, listAnimationCards, listAnimations } from "~/services/catalogue/animations.server.ts";
 import { AnimationListQuerySchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/animations";
 import { catalogueJson, FIVE_MINUTES, publicFor, viewerPolicy } from "./catalogue.server.ts";

@@ -1,4 +1,4 @@
-import { listMainCategories } from "~/services/catalogue.server.ts";
+import { listMainCategories } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/categories.main";
 import { catalogueJson, publicFor, TEN_MINUTES } from "./catalogue.server.ts";
 

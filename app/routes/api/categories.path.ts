@@ -1,4 +1,4 @@
-import { getCategoryByPath } from "~/services/catalogue.server.ts";
+import { getCategoryByPath } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/categories.path";
 import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
 

@@ -1,4 +1,4 @@
-import { getCategory } from "~/services/catalogue.server.ts";
+import { getCategory } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/categories.slug";
 import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
 

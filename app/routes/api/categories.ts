@@ -1,4 +1,4 @@
-import { listCategories } from "~/services/catalogue.server.ts";
+import { listCategories } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/categories";
 import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
 

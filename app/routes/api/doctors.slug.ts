@@ -1,4 +1,4 @@
-import { getDoctor } from "~/services/catalogue.server.ts";
+import { getDoctor } from "~/services/catalogue/doctors.server.ts";
 import type { Route } from "./+types/doctors.slug";
 import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
 

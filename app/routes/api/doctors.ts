@@ -1,4 +1,4 @@
-import { listDoctors } from "~/services/catalogue.server.ts";
+import { listDoctors } from "~/services/catalogue/doctors.server.ts";
 import type { Route } from "./+types/doctors";
 import { catalogueJson, FIVE_MINUTES, publicFor } from "./catalogue.server.ts";
 

@@ -1,6 +1,6 @@
 import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
-import { createMisuseReport } from "~/services/catalogue.server.ts";
+import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/report-misuse";
 

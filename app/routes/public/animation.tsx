@@ -12,14 +12,11 @@ import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress, consumeRateLimit } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { hasGlobalAccess } from "~/services/access.server.ts";
-import type { AnimationDetailDto } from "~/services/catalogue-types.ts";
-import {
-  createMisuseReport,
-  getAnimation,
-  getViewerAccess,
-} from "~/services/catalogue.server.ts";
-import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import type { AnimationDetailDto } from "~/services/catalogue/types.ts";
+import { getAnimation } from "~/services/catalogue/animations.server.ts";
+import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
+import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/animation";
 

@@ -3,7 +3,7 @@ import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testim
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { findLicensableCategory, getCategoryLicenceFromPrice } from "~/services/licences.server.ts";
+import { findLicensableCategory, getCategoryLicenceFromPrice } from "~/services/offers.server.ts";
 import type { Route } from "./+types/category-license";
 
 export const meta: Route.MetaFunction = ({ data, matches }) => [

@@ -7,13 +7,9 @@ import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import {
-  CATEGORY_LIST_LIMIT,
-  getCategoryByPath,
-  getCategoryTree,
-  getViewerAccess,
-  listAnimationSummaries,
-} from "~/services/catalogue.server.ts";
+import { getViewerAccess } from "~/services/access.server.ts";
+import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
+import { getCategoryByPath, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/category-sub";
 
 // /category/{mainSlug}/{subSlug}: the subcategory screen (spec "Subcategory screen").

@@ -8,14 +8,10 @@ import { ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogue-types.ts";
-import {
-  CATEGORY_LIST_LIMIT,
-  getCategory,
-  getCategoryTree,
-  getViewerAccess,
-  listAnimationSummaries,
-} from "~/services/catalogue.server.ts";
+import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogue/types.ts";
+import { getViewerAccess } from "~/services/access.server.ts";
+import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
+import { getCategory, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/category";
 
 // /category/{slug}: a main category shows its screen (Specialties); a subcategory shows the

@@ -7,7 +7,7 @@ import { ButtonLink, buttonClass } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { instagramLink } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { getDoctor } from "~/services/catalogue.server.ts";
+import { getDoctor } from "~/services/catalogue/doctors.server.ts";
 import type { Route } from "./+types/doctor";
 
 // /doctors/{slug or id}: the public doctor profile (admin-and-support.md section 2).

@@ -4,15 +4,10 @@ import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/cat
 import { FilterBar } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
-import { hasGlobalAccess } from "~/services/access.server.ts";
-import type { AnimationCardDto, AnimationList } from "~/services/catalogue-types.ts";
-import {
-  getCategoryTree,
-  getHomePageSize,
-  getViewerAccess,
-  listAnimationCards,
-  listMainCategories,
-} from "~/services/catalogue.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import type { AnimationCardDto, AnimationList } from "~/services/catalogue/types.ts";
+import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
+import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/home";
 
 /** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */

@@ -1,13 +1,10 @@
 import { prisma } from "~/lib/db.server.ts";
-import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
-import { Prisma } from "~/generated/prisma/client.ts";
-import { logger } from "~/lib/logger.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
-import { INDIVIDUAL_LICENCE_PRICE } from "./licences.server.ts";
-import { type Access, canDownload, canWatch, getAccess } from "~/services/access.server.ts";
-import { getUser } from "~/services/auth/guards.server.ts";
-import { getSetting, settingNumber } from "~/services/settings.server.ts";
-import type { MisuseReportInput } from "~/validation/catalogue.ts";
+import { Prisma } from "~/generated/prisma/client.ts";
+import { type Access, canDownload, canWatch } from "../access.server.ts";
+import { INDIVIDUAL_LICENCE_PRICE } from "../prices.server.ts";
+import { getSetting, settingNumber } from "../settings.server.ts";
+import { cached, type CategoryTree, findCategory, getCategoryTree, money, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -15,199 +12,18 @@ import type {
   AnimationDto,
   AnimationList,
   AnimationSummaryDto,
-  CategoryDetailDto,
-  CategoryDto,
-  CategoryRef,
-  DoctorDto,
-  DoctorProfileDto,
   DoctorSummary,
-  SubcategoryDto,
-} from "./catalogue-types.ts";
+} from "./types.ts";
+import { recordView } from "./views.server.ts";
 
-// The public catalogue: animations, categories, doctors and misuse reports, for the HTML
-// routes and the /api calls alike. Every answer is shaped here for the viewer's rights, so no
-// route can hand a full video or a download file to someone without the right.
-
-export const NOT_FOUND = {
-  animation: "Animation not found",
-  category: "Category not found",
-  doctor: "Doctor not found",
-} as const;
+// Animations of the public catalogue: lists (cards, summaries, full), one animation's detail.
+// Every answer is shaped here for the viewer's rights, so no route can hand a full video or a
+// download file to someone without the right.
 
 /** Home page size when the setting is missing or invalid (spec section 9). */
 export const DEFAULT_HOME_PAGE_SIZE = 6;
 /** The subcategory and category listings show at most 50 animations (spec section 9). */
 export const CATEGORY_LIST_LIMIT = 50;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Slug first, id as the fallback; a non-UUID never reaches the uuid column (that would throw). */
-function slugOrId(value: string) {
-  return UUID.test(value) ? { OR: [{ slug: value }, { id: value }] } : { slug: value };
-}
-
-function money(value: Prisma.Decimal | null | undefined): number | null {
-  return value === null || value === undefined ? null : Number(value.toString());
-}
-
-// ---------------------------------------------------------------------------------------------
-// Caching. Anonymous pages are the bulk of the traffic and read the same rows: the public,
-// viewer-independent parts (category tree, list pages, an animation with its doctors) are kept
-// for CATALOGUE_CACHE_MS (2 s), then read again. Viewer rights are applied after, on every
-// request, so the cache never decides who sees what.
-
-const CACHE_PREFIX = "catalogue:";
-
-function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-  return memo(CACHE_PREFIX + key, sharedCacheMs(), load);
-}
-
-/** Call after writing animations, categories, doctors or settings on this instance. */
-export function invalidateCatalogue() {
-  forget(CACHE_PREFIX);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Viewer
-
-const accessCache = new WeakMap<Request, Promise<Access>>();
-
-/** The viewer's rights, loaded once per request (one query when signed in, none otherwise). */
-export function getViewerAccess(request: Request): Promise<Access> {
-  let pending = accessCache.get(request);
-  if (!pending) {
-    pending = getUser(request).then((user) => getAccess(user));
-    accessCache.set(request, pending);
-  }
-  return pending;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Categories: one query loads the whole (small) active tree with animation counts; every
-// category screen, filter and breadcrumb reads from it instead of querying per item.
-
-type CategoryNode = CategoryDto & { sortOrder: number };
-
-export type CategoryTree = {
-  byId: Map<string, CategoryNode>;
-  bySlug: Map<string, CategoryNode>;
-  mains: CategoryNode[];
-  childrenOf: Map<string, CategoryNode[]>;
-};
-
-export function getCategoryTree(): Promise<CategoryTree> {
-  return cached("tree", loadCategoryTree);
-}
-
-async function loadCategoryTree(): Promise<CategoryTree> {
-  const rows = await prisma.category.findMany({
-    where: { isActive: true },
-    orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
-    select: {
-      id: true,
-      name: true,
-      slug: true,
-      description: true,
-      thumbnail: true,
-      yearlyPrice: true,
-      parentId: true,
-      sortOrder: true,
-      animationCount: true,
-    },
-  });
-  const nodes: CategoryNode[] = rows.map(({ yearlyPrice, ...row }) => ({ ...row, yearlyPrice: money(yearlyPrice) }));
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  // A subcategory of an inactive main category is hidden with it.
-  const visible = nodes.filter((n) => n.parentId === null || byId.has(n.parentId));
-  const childrenOf = new Map<string, CategoryNode[]>();
-  for (const node of visible) {
-    if (node.parentId) childrenOf.set(node.parentId, [...(childrenOf.get(node.parentId) ?? []), node]);
-  }
-  return {
-    byId: new Map(visible.map((n) => [n.id, n])),
-    bySlug: new Map(visible.map((n) => [n.slug, n])),
-    mains: visible.filter((n) => n.parentId === null),
-    childrenOf,
-  };
-}
-
-export function findCategory(tree: CategoryTree, slugOrIdValue: string) {
-  return tree.bySlug.get(slugOrIdValue) ?? tree.byId.get(slugOrIdValue) ?? null;
-}
-
-function toSubcategoryDto(node: CategoryNode): SubcategoryDto {
-  return {
-    id: node.id,
-    name: node.name,
-    slug: node.slug,
-    description: node.description,
-    yearlyPrice: node.yearlyPrice,
-    animationCount: node.animationCount,
-  };
-}
-
-function toCategoryDto(node: CategoryNode, tree: CategoryTree): CategoryDto {
-  // A main category counts its own animations and its subcategories'.
-  const children = tree.childrenOf.get(node.id) ?? [];
-  return {
-    ...toSubcategoryDto(node),
-    animationCount: node.animationCount + children.reduce((sum, c) => sum + c.animationCount, 0),
-    thumbnail: node.thumbnail,
-    parentId: node.parentId,
-  };
-}
-
-function toRef(node: CategoryNode): CategoryRef {
-  return { id: node.id, name: node.name, slug: node.slug };
-}
-
-function toCategoryDetail(node: CategoryNode, tree: CategoryTree): CategoryDetailDto {
-  const parent = node.parentId ? tree.byId.get(node.parentId) : undefined;
-  return {
-    ...toCategoryDto(node, tree),
-    parent: parent ? toRef(parent) : null,
-    subcategories: (tree.childrenOf.get(node.id) ?? []).map(toSubcategoryDto),
-  };
-}
-
-/** Every active category, mains and subcategories, flat (GET /api/categories). */
-export function listCategories(): Promise<CategoryDto[]> {
-  return cached("categories", async () => {
-    const tree = await getCategoryTree();
-    return [...tree.byId.values()].map((node) => toCategoryDto(node, tree));
-  });
-}
-
-/** Main categories with their subcategories (GET /api/categories/main, the home filter bar). */
-export function listMainCategories(tree?: CategoryTree): Promise<CategoryDetailDto[]> {
-  if (tree) return Promise.resolve(tree.mains.map((node) => toCategoryDetail(node, tree)));
-  return cached("mains", async () => {
-    const t = await getCategoryTree();
-    return t.mains.map((node) => toCategoryDetail(node, t));
-  });
-}
-
-/** A category by slug or id, with its parent and subcategories. */
-export async function getCategory(slugOrIdValue: string, loadedTree?: CategoryTree): Promise<CategoryDetailDto> {
-  const tree = loadedTree ?? (await getCategoryTree());
-  const node = findCategory(tree, slugOrIdValue);
-  if (!node) throw notFound(NOT_FOUND.category);
-  return toCategoryDetail(node, tree);
-}
-
-/**
- * A category by its path: `/main` must be a main category, `/main/sub` a subcategory of it
- * (GET /api/categories/path/..., the /category/{main}/{sub} screens).
- */
-export async function getCategoryByPath(mainSlug: string, subSlug?: string, loadedTree?: CategoryTree): Promise<CategoryDetailDto> {
-  const tree = loadedTree ?? (await getCategoryTree());
-  const main = tree.bySlug.get(mainSlug);
-  if (!main || main.parentId !== null) throw notFound(NOT_FOUND.category);
-  if (subSlug === undefined) return toCategoryDetail(main, tree);
-  const sub = tree.bySlug.get(subSlug);
-  if (!sub || sub.parentId !== main.id) throw notFound(NOT_FOUND.category);
-  return toCategoryDetail(sub, tree);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Animations
@@ -235,7 +51,7 @@ const fullSelect = {
 type CardRow = Prisma.AnimationGetPayload<{ select: typeof cardSelect }>;
 type FullRow = Prisma.AnimationGetPayload<{ select: typeof fullSelect }>;
 
-const doctorSummarySelect = { id: true, slug: true, name: true, specialty: true, photo: true } satisfies Prisma.DoctorSelect;
+export const doctorSummarySelect = { id: true, slug: true, name: true, specialty: true, photo: true } satisfies Prisma.DoctorSelect;
 
 function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
   return {
@@ -302,7 +118,7 @@ function listWhere(query: AnimationListQuery, tree: CategoryTree) {
 }
 
 // Newest first, matching the (isActive, createdAt desc, id) and (isActive, categoryId, ...) indexes.
-const listOrder = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.AnimationOrderByWithRelationInput[];
+export const listOrder = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.AnimationOrderByWithRelationInput[];
 
 /**
  * One page of rows and the total. The count reads the index, not the rows; past the end there
@@ -474,104 +290,4 @@ export function getHomePageSize(): Promise<number> {
   return cached("home-page-size", async () =>
     Math.min(100, Math.floor(settingNumber(await getSetting("homepage_animations_per_page"), DEFAULT_HOME_PAGE_SIZE))),
   );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Views. A detail page view adds one to `views`. With the catalogue cache on, views are
-// batched: one UPDATE per second for every animation viewed meanwhile, instead of a write per
-// page view (a write per view halved the detail page's throughput). The price: a crash loses
-// at most a second of view counts; a clean shutdown calls flushViewCounts.
-
-const VIEW_FLUSH_MS = 1000;
-// On globalThis: the server entry (which flushes at shutdown) and the server build load separate
-// copies of this module, and both must see one batch.
-const globalForViews = globalThis as unknown as { __medanimPendingViews?: Map<string, number> };
-const pendingViews = (globalForViews.__medanimPendingViews ??= new Map<string, number>());
-let flushTimer: ReturnType<typeof setTimeout> | null = null;
-
-async function recordView(animationId: string) {
-  if (sharedCacheMs() === 0) {
-    await prisma.animation.updateMany({ where: { id: animationId }, data: { views: { increment: 1 } } });
-    return;
-  }
-  queueView(animationId);
-}
-
-/** Adds a view to the next batch (flushed within a second). */
-export function queueView(animationId: string) {
-  pendingViews.set(animationId, (pendingViews.get(animationId) ?? 0) + 1);
-  if (!flushTimer) {
-    flushTimer = setTimeout(() => {
-      flushViewCounts().catch((error: unknown) => logger.error({ err: error }, "storing view counts failed"));
-    }, VIEW_FLUSH_MS);
-    flushTimer.unref?.();
-  }
-}
-
-/** Writes the queued views in one UPDATE; returns how many animations it touched. */
-export async function flushViewCounts(): Promise<number> {
-  if (flushTimer) clearTimeout(flushTimer);
-  flushTimer = null;
-  if (pendingViews.size === 0) return 0;
-  const batch = [...pendingViews];
-  pendingViews.clear();
-  const values = Prisma.join(batch.map(([id, n]) => Prisma.sql`(${id}::uuid, ${n}::int)`));
-  try {
-    await prisma.$executeRaw`UPDATE "Animation" AS a SET "views" = a."views" + v.n FROM (VALUES ${values}) AS v(id, n) WHERE a."id" = v.id`;
-  } catch (error) {
-    // Kept for the next try rather than lost.
-    for (const [id, n] of batch) pendingViews.set(id, (pendingViews.get(id) ?? 0) + n);
-    throw error;
-  }
-  return batch.length;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Doctors
-
-const doctorSelect = { ...doctorSummarySelect, description: true, website: true, instagram: true } satisfies Prisma.DoctorSelect;
-
-export function listDoctors(): Promise<DoctorDto[]> {
-  return cached("doctors", () => prisma.doctor.findMany({ where: { isActive: true }, orderBy: { name: "asc" }, select: doctorSelect }));
-}
-
-/** A doctor by slug (id as the fallback) with the active animations they verified. */
-export async function getDoctor(slugOrIdValue: string): Promise<DoctorProfileDto> {
-  const doctor = await cached(`doctor:${slugOrIdValue}`, () => loadDoctor(slugOrIdValue));
-  if (!doctor) throw notFound(NOT_FOUND.doctor);
-  return doctor;
-}
-
-async function loadDoctor(slugOrIdValue: string): Promise<DoctorProfileDto | null> {
-  const doctor = await prisma.doctor.findFirst({ where: { isActive: true, ...slugOrId(slugOrIdValue) }, select: doctorSelect });
-  if (!doctor) return null;
-  const verifiedAnimations = await prisma.animation.findMany({
-    where: { isActive: true, doctors: { some: { doctorId: doctor.id } } },
-    orderBy: listOrder,
-    take: 100,
-    select: { id: true, slug: true, title: true, description: true, coverImage: true, duration: true },
-  });
-  return { ...doctor, verifiedAnimations };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Misuse reports
-
-/** Stores a report about an animation. An unknown animation id is a 404, not a dangling row. */
-export async function createMisuseReport(input: MisuseReportInput) {
-  let animation: { id: string; title: string } | null = null;
-  if (input.animationId) {
-    animation = await prisma.animation.findUnique({ where: { id: input.animationId }, select: { id: true, title: true } });
-    if (!animation) throw notFound(NOT_FOUND.animation);
-  }
-  return prisma.misuseReport.create({
-    data: {
-      animationId: animation?.id ?? null,
-      animationTitle: animation?.title ?? input.animationTitle ?? null,
-      reporterEmail: input.reporterEmail.toLowerCase(),
-      message: input.message,
-      link: input.link ?? null,
-    },
-    select: { id: true },
-  });
 }
