@@ -10,7 +10,8 @@ import { formError } from "~/lib/form.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { findOwnPayment, getRefundableSubscriptions, requestRefund } from "~/services/billing.server.ts";
+import { findOwnPayment } from "~/services/payments.server.ts";
+import { getRefundableSubscriptions, requestRefund } from "~/services/refunds.server.ts";
 import { REFUND_REASONS, RefundRequestSchema, UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/refund";
 

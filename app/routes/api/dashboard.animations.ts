@@ -1,7 +1,7 @@
 import { cachedJson } from "~/lib/http-cache.server.ts";
 import { methodNotAllowed } from "~/lib/api.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getLibrary } from "~/services/billing.server.ts";
+import { getLibrary } from "~/services/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/dashboard.animations";
 

@@ -1,7 +1,7 @@
 import { cachedJson } from "~/lib/http-cache.server.ts";
 import { methodNotAllowed } from "~/lib/api.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getDashboardStats } from "~/services/billing.server.ts";
+import { getDashboardStats } from "~/services/library.server.ts";
 import type { Route } from "./+types/dashboard.stats";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { ServiceError } from "~/lib/errors.server.ts";
 import { apiError, methodNotAllowed, parseBody } from "~/lib/api.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { requestRefund } from "~/services/billing.server.ts";
+import { requestRefund } from "~/services/refunds.server.ts";
 import { RefundRequestSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/refunds.request";
 
