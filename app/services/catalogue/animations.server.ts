@@ -25,9 +25,6 @@ export const DEFAULT_HOME_PAGE_SIZE = 6;
 /** The subcategory and category listings show at most 50 animations (spec section 9). */
 export const CATEGORY_LIST_LIMIT = 50;
 
-// ---------------------------------------------------------------------------------------------
-// Animations
-
 const cardSelect = {
   id: true,
   slug: true,
