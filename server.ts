@@ -11,13 +11,13 @@ import { getDb } from "./app/lib/db.server.ts";
 import { getEnv } from "./app/lib/env.server.ts";
 import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
-import { mediaRouter } from "./app/lib/media-router.server.ts";
+import { mediaRouter } from "./app/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts";
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
-import { purgeExpiredCredentials } from "./app/services/auth.server.ts";
-import { flushViewCounts } from "./app/services/catalogue.server.ts";
+import { purgeExpiredCredentials } from "./app/services/auth/credentials.server.ts";
+import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
 import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
 const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@ import { useNonce } from "./components/nonce.tsx";
 import { PerformanceReporter } from "./components/performance-reporter.tsx";
 import { Toaster } from "./components/ui/toast.tsx";
 import { getLayoutData } from "./services/content.server.ts";
-import { getUser } from "./services/auth.server.ts";
+import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
 import stylesheet from "./app.css?url";
 

@@ -54,7 +54,7 @@ export async function runStreamBench(options: Options = {}): Promise<StreamBench
   try {
     await db.migrate();
     const { default: express } = await import("express");
-    const { mediaRouter } = await import("../app/lib/media-router.server.ts");
+    const { mediaRouter } = await import("../app/media-router.server.ts");
     const { saveObject, localObjectFile } = await import("../app/lib/storage.server.ts");
     const { createSession } = await import("../app/lib/session.server.ts");
     const { prisma } = dbModule;

@@ -6,7 +6,7 @@ import path from "node:path";
 import { hashPassword } from "../app/lib/crypto.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
 import { saveObject, type ObjectKind } from "../app/lib/storage.server.ts";
-import { categoryLicencePrice, DEFAULT_PREMIUM_YEARLY_PRICE, INDIVIDUAL_LICENCE_PRICE } from "../app/services/licences.server.ts";
+import { categoryLicencePrice, DEFAULT_PREMIUM_YEARLY_PRICE, INDIVIDUAL_LICENCE_PRICE } from "../app/services/prices.server.ts";
 import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
 import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";

@@ -21,9 +21,9 @@ export async function consumeRateLimit(key: string, rule: RateLimitRule, now = n
   return { allowed: count <= rule.limit, retryAfterSeconds };
 }
 
-/** Forgets a key's attempts: a successful sign-in clears the failures counted before it. */
-export async function clearRateLimit(key: string) {
-  await prisma.rateLimit.deleteMany({ where: { key } });
+/** Forgets keys' attempts: a successful sign-in clears the failures counted before it. */
+export async function clearRateLimit(...keys: string[]) {
+  await prisma.rateLimit.deleteMany({ where: { key: { in: keys } } });
 }
 
 export async function purgeRateLimits(now = new Date()) {

@@ -3,6 +3,7 @@ import { Readable, Transform, type TransformCallback } from "node:stream";
 import busboy from "busboy";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
+import { ServiceError } from "./errors.server.ts";
 import {
   deleteObject,
   detachable,
@@ -65,15 +66,6 @@ const DECLARED_TYPES: Record<string, string[]> = {
   rar: ["application/vnd.rar", "application/x-rar-compressed", "application/x-rar"],
 };
 
-export class UploadError extends Error {
-  constructor(
-    message: string,
-    public status: 400 | 403 | 404 | 409 | 413 = 400,
-  ) {
-    super(message);
-  }
-}
-
 export function uploadRule(kind: UploadKind) {
   const rule = RULES[kind];
   return { ...rule, maxBytes: rule.maxMB() * MB, maxMB: rule.maxMB() };
@@ -106,7 +98,7 @@ export function checkFileName(kind: UploadKind, fileName: string): string {
   const match = /\.([A-Za-z0-9]+)$/.exec(fileName.trim());
   const ext = match?.[1]!.toLowerCase();
   if (!ext || !rule.extensions.includes(ext)) {
-    throw new UploadError(`${rule.label} must be a ${listExtensions(rule.extensions)} file`);
+    throw new ServiceError(`${rule.label} must be a ${listExtensions(rule.extensions)} file`);
   }
   return ext;
 }
@@ -118,7 +110,7 @@ function listExtensions(extensions: string[]) {
 
 export function checkDeclaredSize(kind: UploadKind, size: number | undefined | null) {
   if (size !== undefined && size !== null && size > uploadRule(kind).maxBytes) {
-    throw new UploadError(oversizeMessage(kind), 413);
+    throw new ServiceError(oversizeMessage(kind), 413);
   }
 }
 
@@ -166,7 +158,7 @@ export class UploadGuard extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
     this.received += chunk.length;
-    if (this.received > uploadRule(this.kind).maxBytes) return callback(new UploadError(oversizeMessage(this.kind), 413));
+    if (this.received > uploadRule(this.kind).maxBytes) return callback(new ServiceError(oversizeMessage(this.kind), 413));
     if (!this.checked) {
       this.head.push(chunk);
       this.headLength += chunk.length;
@@ -179,7 +171,7 @@ export class UploadGuard extends Transform {
   }
 
   override _flush(callback: TransformCallback) {
-    if (this.received === 0) return callback(new UploadError("The file is empty"));
+    if (this.received === 0) return callback(new ServiceError("The file is empty"));
     callback(this.checked ? null : this.checkMagic());
   }
 
@@ -187,7 +179,7 @@ export class UploadGuard extends Transform {
     this.checked = true;
     const head = Buffer.concat(this.head);
     this.head = [];
-    return magicMatches(this.ext, head) ? null : new UploadError(mismatchMessage(this.ext));
+    return magicMatches(this.ext, head) ? null : new ServiceError(mismatchMessage(this.ext));
   }
 }
 
@@ -205,7 +197,7 @@ export async function storeUpload(body: Readable, { kind, ext, id }: { kind: Upl
   } catch (error) {
     // Keep draining the source so the client still gets the answer.
     source.detach();
-    if (error instanceof ObjectExistsError) throw new UploadError("This upload URL has already been used", 409);
+    if (error instanceof ObjectExistsError) throw new ServiceError("This upload URL has already been used", 409);
     throw error;
   }
 }
@@ -266,10 +258,10 @@ export async function receiveSignedUpload(
   { id, query, contentLength }: { id: string; query: Record<string, unknown>; contentLength?: string },
 ) {
   const grant = verifyUploadUrl(id, query);
-  if (!grant) throw new UploadError("This upload URL is invalid or has expired", 403);
+  if (!grant) throw new ServiceError("This upload URL is invalid or has expired", 403);
   if (contentLength !== undefined) checkDeclaredSize(grant.kind, Number(contentLength));
   // Checked again when the object is committed (two PUTs racing); this spares the bytes.
-  if (await getObjectInfo(id)) throw new UploadError("This upload URL has already been used", 409);
+  if (await getObjectInfo(id)) throw new ServiceError("This upload URL has already been used", 409);
   return storeUpload(body, { kind: grant.kind, ext: grant.ext, id });
 }
 
@@ -282,22 +274,22 @@ const IMAGE_KINDS = new Set<string>(["cover", "doctor-photo", "thumbnail"]);
  */
 export async function confirmUpload(storedPath: string, kind: UploadKind) {
   const id = objectIdFromPath(storedPath);
-  if (!id) throw new UploadError("Upload not found", 404);
+  if (!id) throw new ServiceError("Upload not found", 404);
   const info = await getObjectInfo(id);
   if (info) {
     // An image uploaded for one purpose may serve another within that one's size limit.
     const sameFamily = info.kind === kind || (IMAGE_KINDS.has(info.kind) && IMAGE_KINDS.has(kind));
-    if (!sameFamily) throw new UploadError(`${RULES[kind].label} upload not found`, 404);
-    if (info.size > uploadRule(kind).maxBytes) throw new UploadError(oversizeMessage(kind), 413);
+    if (!sameFamily) throw new ServiceError(`${RULES[kind].label} upload not found`, 404);
+    if (info.size > uploadRule(kind).maxBytes) throw new ServiceError(oversizeMessage(kind), 413);
     return info;
   }
-  if (storageBackend() !== "s3") throw new UploadError("Upload not found", 404);
+  if (storageBackend() !== "s3") throw new ServiceError("Upload not found", 404);
   const head = await readS3ObjectHead(id, 8);
-  if (!head) throw new UploadError("Upload not found", 404);
+  if (!head) throw new ServiceError("Upload not found", 404);
   const ext = RULES[kind].extensions.find((e) => magicMatches(e, head.bytes));
-  let refusal: UploadError | null = null;
-  if (head.size > uploadRule(kind).maxBytes) refusal = new UploadError(oversizeMessage(kind), 413);
-  else if (!ext) refusal = new UploadError(`${RULES[kind].label} must be a ${listExtensions(RULES[kind].extensions)} file`);
+  let refusal: ServiceError | null = null;
+  if (head.size > uploadRule(kind).maxBytes) refusal = new ServiceError(oversizeMessage(kind), 413);
+  else if (!ext) refusal = new ServiceError(`${RULES[kind].label} must be a ${listExtensions(RULES[kind].extensions)} file`);
   if (refusal) {
     await deleteObject(id);
     throw refusal;
@@ -331,7 +323,7 @@ export async function streamMultipartUpload(
 ): Promise<MultipartUpload> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data") || !request.body) {
-    throw new UploadError("Expected a multipart/form-data body");
+    throw new ServiceError("Expected a multipart/form-data body");
   }
   const formData = new FormData();
   const files: Record<string, string> = {};
@@ -346,7 +338,7 @@ export async function streamMultipartUpload(
       limits: { fields: 200, fieldSize: 1 * MB, files: Object.keys(fields).length, parts: 300 },
     });
   } catch {
-    throw new UploadError("Expected a multipart/form-data body");
+    throw new ServiceError("Expected a multipart/form-data body");
   }
 
   parser.on("field", (name, value) => formData.append(name, value));
@@ -371,8 +363,8 @@ export async function streamMultipartUpload(
           files[name] = stored.path;
         },
         (error) => {
-          if (!(error instanceof UploadError)) logger.error({ err: error, field: name }, "storing an upload failed");
-          addError(name, error instanceof UploadError ? error.message : "Upload failed");
+          if (!(error instanceof ServiceError)) logger.error({ err: error, field: name }, "storing an upload failed");
+          addError(name, error instanceof ServiceError ? error.message : "Upload failed");
         },
       ),
     );
@@ -380,7 +372,7 @@ export async function streamMultipartUpload(
 
   const parsed = new Promise<void>((resolve, reject) => {
     parser.on("close", resolve);
-    parser.on("error", () => reject(new UploadError("The form data could not be read")));
+    parser.on("error", () => reject(new ServiceError("The form data could not be read")));
   });
   const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
   body.on("error", (error) => parser.destroy(error));

@@ -1,4 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
+import { getUser } from "./auth/guards.server.ts";
 
 // The access rules (ARCHITECTURE.md "Access rules"; spec public-and-user-side.md section 4), in
 // one place. A subscription counts only when status = active and endDate is in the future.
@@ -36,6 +37,18 @@ export async function getAccess(
   return { signedIn: true, isAdmin: user.role === "admin", accountType: user.accountType, subscriptions };
 }
 
+const viewerAccess = new WeakMap<Request, Promise<Access>>();
+
+/** The viewer's rights, loaded once per request (one query when signed in, none otherwise). */
+export function getViewerAccess(request: Request): Promise<Access> {
+  let pending = viewerAccess.get(request);
+  if (!pending) {
+    pending = getUser(request).then((user) => getAccess(user));
+    viewerAccess.set(request, pending);
+  }
+  return pending;
+}
+
 export function hasGlobalAccess(access: Access) {
   if (!access.signedIn) return false;
   return access.accountType === "premium" || access.subscriptions.some((s) => s.type === "global");
@@ -58,6 +71,16 @@ export function canWatch(access: Access, animation: AccessTarget) {
 /** Download file: an individual or category licence; premium alone gives none. Admins too. */
 export function canDownload(access: Access, animation: AccessTarget) {
   return access.isAdmin || hasIndividualLicence(access, animation) || hasCategoryLicence(access, animation);
+}
+
+/** A licence as sold: for one animation, or for one category (as chosen, not its parent's). */
+export type LicenceItem = { type: "individual"; animationId: string } | { type: "category"; categoryId: string };
+
+/** Whether the viewer already holds this very licence (the checkout page does not sell it twice). */
+export function holdsLicence(access: Access, item: LicenceItem) {
+  return access.subscriptions.some((s) =>
+    item.type === "individual" ? s.type === "individual" && s.animationId === item.animationId : s.type === "category" && s.categoryId === item.categoryId,
+  );
 }
 
 // ---- objects in storage (/objects/uploads/{id}) ----

@@ -1,25 +1,16 @@
 import { createOpaqueToken, hashPassword, hashToken } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { consumeRateLimit, tooManyAttemptsMessage, type RateLimitRule } from "~/lib/rate-limit.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import type { PreferenceKey, ProfileInput } from "~/validation/account.ts";
-import { endAllSessions, publicUserSelect, type PublicUser } from "./auth.server.ts";
+import { endAllSessions, publicUserSelect, type PublicUser } from "./auth/credentials.server.ts";
 import { sendVerificationEmail, VERIFY_TTL_MS } from "./verification.server.ts";
 
 // Accounts: e-mail verification, password reset, profile and notification preferences
 // (spec public-and-user-side.md sections 2, 4, 5, 8; issue 5).
-
-export class AccountError extends Error {
-  constructor(
-    message: string,
-    public status = 400,
-    public field?: string,
-  ) {
-    super(message);
-  }
-}
 
 // Both contain 'Invalid or expired': the reset screen switches to its error view on that text.
 export const INVALID_VERIFY_LINK = "Invalid or expired verification link";
@@ -63,7 +54,7 @@ export async function verifyEmail(token: string, now = new Date()): Promise<Publ
     const user = await tx.user.update({ where: { id: row.user.id }, data: { isEmailVerified: true }, select: publicUserSelect });
     return user;
   });
-  if (!outcome) throw new AccountError(INVALID_VERIFY_LINK, 400);
+  if (!outcome) throw new ServiceError(INVALID_VERIFY_LINK, 400);
   await sendWelcomeOnce(outcome);
   return outcome;
 }
@@ -78,11 +69,11 @@ async function sendWelcomeOnce(user: PublicUser) {
 
 /** A fresh verification link for a signed-in, unverified user ('Verification Email Sent'). */
 export async function resendVerification(user: PublicUser) {
-  if (user.isEmailVerified) throw new AccountError(ALREADY_VERIFIED, 400);
+  if (user.isEmailVerified) throw new ServiceError(ALREADY_VERIFIED, 400);
   const limit = await consumeRateLimit(`verify-mail:${user.id}`, VERIFICATION_MAILS_PER_USER);
-  if (!limit.allowed) throw new AccountError(tooManyAttemptsMessage(limit.retryAfterSeconds), 429);
+  if (!limit.allowed) throw new ServiceError(tooManyAttemptsMessage(limit.retryAfterSeconds), 429);
   const sent = await sendVerificationEmail(user);
-  if (!sent) throw new AccountError(VERIFICATION_MAIL_FAILED, 503);
+  if (!sent) throw new ServiceError(VERIFICATION_MAIL_FAILED, 503);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,7 +89,7 @@ export async function resendVerification(user: PublicUser) {
 export async function requestPasswordReset(emailInput: string, clientIp: string, now = new Date()) {
   const email = emailInput.trim().toLowerCase();
   const perClient = await consumeRateLimit(`forgot:client:${clientIp}`, RESET_REQUESTS_PER_CLIENT, now);
-  if (!perClient.allowed) throw new AccountError(tooManyAttemptsMessage(perClient.retryAfterSeconds), 429);
+  if (!perClient.allowed) throw new ServiceError(tooManyAttemptsMessage(perClient.retryAfterSeconds), 429);
   const perAddress = await consumeRateLimit(`forgot:address:${email}`, RESET_MAILS_PER_ADDRESS, now);
   if (!perAddress.allowed) return;
 
@@ -139,7 +130,7 @@ export async function isResetTokenUsable(token: string, now = new Date()) {
  */
 export async function resetPassword(token: string, password: string, now = new Date()) {
   const row = await findUsableResetToken(token, now);
-  if (!row) throw new AccountError(INVALID_RESET_TOKEN, 400);
+  if (!row) throw new ServiceError(INVALID_RESET_TOKEN, 400);
   const hashed = await hashPassword(password);
   await prisma.$transaction(async (tx) => {
     // Conditional claim: of two concurrent resets with the same link only one wins.
@@ -147,7 +138,7 @@ export async function resetPassword(token: string, password: string, now = new D
       where: { id: row.id, usedAt: null, expiresAt: { gt: now } },
       data: { usedAt: now },
     });
-    if (claimed.count !== 1) throw new AccountError(INVALID_RESET_TOKEN, 400);
+    if (claimed.count !== 1) throw new ServiceError(INVALID_RESET_TOKEN, 400);
     await tx.user.update({ where: { id: row.user.id }, data: { password: hashed } });
     await tx.oneTimeToken.updateMany({ where: { userId: row.user.id, purpose: "reset_password", usedAt: null }, data: { usedAt: now } });
     await endAllSessions(row.user.id, tx);
@@ -177,7 +168,7 @@ export async function updateProfile(user: PublicUser, input: ProfileInput) {
     select: { email: true },
   });
   if (clash) {
-    throw clash.email === email ? new AccountError(EMAIL_TAKEN, 409, "email") : new AccountError(USERNAME_TAKEN, 409, "username");
+    throw clash.email === email ? new ServiceError(EMAIL_TAKEN, 409, "email") : new ServiceError(USERNAME_TAKEN, 409, "username");
   }
   const emailChanged = email !== user.email.toLowerCase();
   const { token, tokenHash } = createOpaqueToken();
@@ -206,7 +197,7 @@ export async function updateProfile(user: PublicUser, input: ProfileInput) {
     // Another account took the name or address between the check and the update.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       const target = String((error.meta as { target?: unknown } | undefined)?.target ?? "");
-      throw target.includes("username") ? new AccountError(USERNAME_TAKEN, 409, "username") : new AccountError(EMAIL_TAKEN, 409, "email");
+      throw target.includes("username") ? new ServiceError(USERNAME_TAKEN, 409, "username") : new ServiceError(EMAIL_TAKEN, 409, "email");
     }
     throw error;
   }

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { hashPassword } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { createSession } from "~/lib/session.server.ts";
-import { issueTokens } from "~/services/auth.server.ts";
+import { issueTokens } from "~/services/auth/credentials.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 
 export const TEST_PASSWORD = "correct-horse-1";

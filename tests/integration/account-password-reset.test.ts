@@ -5,7 +5,7 @@ import * as forgotApi from "~/routes/api/auth.forgot-password.ts";
 import * as resetApi from "~/routes/api/auth.reset-password.ts";
 import * as forgotPage from "~/routes/public/forgot-password.tsx";
 import * as resetPage from "~/routes/public/reset-password.tsx";
-import { issueTokens, rotateRefreshToken } from "~/services/auth.server.ts";
+import { issueTokens, rotateRefreshToken } from "~/services/auth/credentials.server.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { useMailCapture } from "./account-helpers.ts";

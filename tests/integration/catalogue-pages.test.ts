@@ -11,7 +11,7 @@ import * as search from "~/routes/public/search.tsx";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { createCatalogue, grant } from "../helpers/catalogue.ts";
 import { callRoute } from "../helpers/route.ts";
-import { flushViewCounts, queueView } from "~/services/catalogue.server.ts";
+import { flushViewCounts, queueView } from "~/services/catalogue/views.server.ts";
 
 let c: Awaited<ReturnType<typeof createCatalogue>>;
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { csrfGuard } from "~/lib/csrf.server.ts";
 import { prisma } from "~/lib/db.server.ts";
-import { mediaRouter } from "~/lib/media-router.server.ts";
+import { mediaRouter } from "~/media-router.server.ts";
 import { saveObject, type ObjectKind } from "~/lib/storage.server.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { consumeRateLimit, purgeRateLimits } from "~/lib/rate-limit.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import * as authRoute from "~/routes/public/auth.tsx";
+import { signIn } from "~/services/auth/sign-in.server.ts";
 import { createUser, TEST_PASSWORD } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 
@@ -50,5 +51,23 @@ describe("sign-in on /auth", () => {
     for (let i = 0; i < 9; i++) expect((await signIn("wrong-password")).status).toBe(401);
     expect((await signIn(TEST_PASSWORD)).status).toBe(302);
     for (let i = 0; i < 9; i++) expect((await signIn("wrong-password")).status).toBe(401);
+  });
+});
+
+describe("signIn", () => {
+  it("refuses the 51st failure on one account even when every attempt comes from a new address", async () => {
+    const user = await createUser();
+    const attempt = (i: number) => signIn({ email: user.email, password: "wrong-password" }, `203.0.113.${i}`);
+    for (let i = 0; i < 50; i++) await expect(attempt(i)).rejects.toMatchObject({ status: 401 });
+    await expect(attempt(50)).rejects.toMatchObject({ status: 429, message: "Too many attempts. Please try again in 15 minutes." });
+    // The right password is refused too until the window passes: the account's budget is spent.
+    await expect(signIn({ email: user.email, password: TEST_PASSWORD }, "203.0.113.200")).rejects.toMatchObject({ status: 429 });
+  });
+
+  it("forgets the account's failures on a successful sign-in", async () => {
+    const user = await createUser();
+    for (let i = 0; i < 49; i++) await expect(signIn({ email: user.email, password: "wrong-password" }, `198.51.100.${i}`)).rejects.toMatchObject({ status: 401 });
+    await expect(signIn({ email: user.email, password: TEST_PASSWORD }, "198.51.100.250")).resolves.toMatchObject({ id: user.id });
+    for (let i = 0; i < 49; i++) await expect(signIn({ email: user.email, password: "wrong-password" }, `198.51.100.${i}`)).rejects.toMatchObject({ status: 401 });
   });
 });

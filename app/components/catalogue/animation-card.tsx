@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { formatSeconds } from "~/lib/duration.ts";
-import type { AnimationCardDto } from "~/services/catalogue-types.ts";
+import type { AnimationCardDto } from "~/services/catalogue/types.ts";
 
 /** Where a card leads: the detail page, by slug (the spec's /animation/{slug} redirects there). */
 export function animationHref(animation: { slug: string | null; id: string }) {

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
-import type { AnimationSummaryDto, VerifiedAnimationDto } from "~/services/catalogue-types.ts";
+import type { AnimationSummaryDto, VerifiedAnimationDto } from "~/services/catalogue/types.ts";
 import { Cover } from "./animation-card.tsx";
 
 /**

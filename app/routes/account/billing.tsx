@@ -4,8 +4,10 @@ import { StatCard } from "~/components/account/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
-import { requireUser } from "~/services/auth.server.ts";
-import { getTotalSpent, listActiveSubscriptions, listPaymentsWithRefunds, REFUND_WINDOW_DAYS } from "~/services/billing.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
+import { getTotalSpent, listPaymentsWithRefunds } from "~/services/payments.server.ts";
+import { REFUND_WINDOW_DAYS } from "~/services/refunds.server.ts";
+import { listActiveSubscriptions } from "~/services/subscriptions.server.ts";
 import type { Route } from "./+types/billing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }];

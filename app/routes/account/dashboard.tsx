@@ -5,8 +5,8 @@ import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatMoney } from "~/lib/format.ts";
-import { requireUser } from "~/services/auth.server.ts";
-import { getDashboardStats } from "~/services/billing.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
+import { getDashboardStats } from "~/services/library.server.ts";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard | Medanim" }];

@@ -4,8 +4,8 @@ import { LibraryCard } from "~/components/account/library-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { hasGlobalAccess, getAccess } from "~/services/access.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
-import { getLibrary } from "~/services/billing.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
+import { getLibrary } from "~/services/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/my-animations";
 

@@ -1,15 +1,17 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { AccountError, resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/profile";
 
@@ -28,14 +30,14 @@ export async function action({ request }: Route.ActionArgs) {
     try {
       await resendVerification(user);
     } catch (error) {
-      const description = error instanceof AccountError ? error.message : VERIFICATION_MAIL_FAILED;
+      const description = error instanceof ServiceError ? error.message : VERIFICATION_MAIL_FAILED;
       return redirectWithToast("/profile", { title: VERIFICATION_MAIL_FAILED, description, type: "error" });
     }
     return redirectWithToast("/profile", { title: "Verification Email Sent", description: `Please check ${user.email} for the verification link.` });
   }
 
   const submission = parseWithZod(formData, { schema: ProfileSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return formError(submission);
   try {
     const { emailChanged } = await updateProfile(user, submission.value);
     return redirectWithToast("/profile", {
@@ -45,17 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
         : "Your profile has been saved.",
     });
   } catch (error) {
-    if (error instanceof AccountError) {
-      return data(
-        {
-          result: submission.reply({
-            fieldErrors: error.field ? { [error.field]: [error.message] } : undefined,
-            formErrors: error.field ? undefined : [error.message],
-          }),
-        },
-        { status: error.status },
-      );
-    }
+    if (error instanceof ServiceError) return formError(submission, error);
     logger.error({ err: error }, "profile update failed");
     return redirectWithToast("/profile", { title: "Error", description: "Failed to update profile", type: "error" });
   }

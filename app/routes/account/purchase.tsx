@@ -4,9 +4,10 @@ import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.t
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { requireUser } from "~/services/auth.server.ts";
-import { getViewerAccess } from "~/services/catalogue.server.ts";
-import { findLicensableAnimation, findLicensableCategory, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
+import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
+import { findLicensableAnimation, findLicensableCategory } from "~/services/offers.server.ts";
+import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import type { Route } from "./+types/purchase";
 
 // /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId} (ARCHITECTURE.md: checkout
@@ -22,7 +23,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
     if (!animation) throw data({ message: "Animation not found" }, { status: 404 });
-    const held = access.subscriptions.some((s) => s.type === "individual" && s.animationId === animation.id);
+    const held = holdsLicence(access, { type: "individual", animationId: animation.id });
     return {
       kind: "individual" as const,
       title: `Individual Animation License: ${animation.title}`,
@@ -33,7 +34,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   const category = await findLicensableCategory(p.slugOrId ?? null);
   if (!category) throw data({ message: "Category not found" }, { status: 404 });
-  const held = access.subscriptions.some((s) => s.type === "category" && s.categoryId === category.id);
+  const held = holdsLicence(access, { type: "category", categoryId: category.id });
   return {
     kind: "category" as const,
     title: `${category.name} License – Annual Plan`,

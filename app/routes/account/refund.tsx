@@ -5,10 +5,13 @@ import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
-import { BillingError, findOwnPayment, getRefundableSubscriptions, requestRefund } from "~/services/billing.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
+import { findOwnPayment } from "~/services/payments.server.ts";
+import { getRefundableSubscriptions, requestRefund } from "~/services/refunds.server.ts";
 import { REFUND_REASONS, RefundRequestSchema, UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/refund";
 
@@ -44,21 +47,11 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: RefundRequestSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return formError(submission);
   try {
     await requestRefund(user, submission.value);
   } catch (error) {
-    if (error instanceof BillingError) {
-      return data(
-        {
-          result: submission.reply({
-            fieldErrors: error.field ? { [error.field]: [error.message] } : undefined,
-            formErrors: error.field ? undefined : [error.message],
-          }),
-        },
-        { status: error.status },
-      );
-    }
+    if (error instanceof ServiceError) return formError(submission, error);
     logger.error({ err: error }, "refund request failed");
     return redirectWithToast("/refund", { title: FAILED, description: "Please try again or contact support.", type: "error" });
   }

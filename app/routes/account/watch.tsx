@@ -4,7 +4,7 @@ import { buttonClass } from "~/components/ui/button.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { canDownload, canWatch, getAccess } from "~/services/access.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/watch";
 

@@ -1,6 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor, viewerPolicy } from "~/lib/http-cache.server.ts";
-import { getHomePageSize, getViewerAccess, listAnimationCards, listAnimations } from "~/services/catalogue.server.ts";
+import { getViewerAccess } from "~/services/access.server.ts";
+import { getHomePageSize, listAnimationCards, listAnimations } from "~/services/catalogue/animations.server.ts";
 import { AnimationListQuerySchema } from "~/validation/catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
 

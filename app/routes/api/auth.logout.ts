@@ -1,18 +1,24 @@
 import { z } from "zod";
-import { methodNotAllowed, parseBody } from "~/lib/api.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { destroySession } from "~/lib/session.server.ts";
-import { revokeRefreshToken } from "~/services/auth.server.ts";
-import type { Route } from "./+types/auth.logout";
+import { revokeRefreshToken } from "~/services/auth/credentials.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 
-const LogoutSchema = z.object({ refreshToken: z.string().optional() });
+const LogoutSchema = z.object({ refreshToken: z.string().max(512).optional() });
 
-export const loader = () => methodNotAllowed(["POST"]);
-
-/** Revokes the given refresh token and ends the cookie session, if any. */
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const { refreshToken } = await parseBody(request, LogoutSchema);
-  if (refreshToken) await revokeRefreshToken(refreshToken);
-  const cookie = await destroySession(request);
-  return Response.json({ message: "You have been successfully logged out." }, { headers: { "Set-Cookie": cookie } });
-}
+/** Revokes the caller's refresh token and ends the cookie session, if any. */
+export const loader = apiRoute({
+  POST: endpoint({
+    auth: getUser,
+    body: LogoutSchema,
+    run: async ({ request, user, body }) => {
+      if (body.refreshToken) await revokeRefreshToken(body.refreshToken, user?.id);
+      const cookie = await destroySession(request);
+      return Response.json(
+        { message: "You have been successfully logged out." },
+        { headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } },
+      );
+    },
+  }),
+});
+export const action = loader;

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { updateProfile } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 
 export const loader = apiRoute({

@@ -1,5 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
-import { rotateRefreshToken } from "~/services/auth.server.ts";
+import { rotateRefreshToken } from "~/services/auth/credentials.server.ts";
 import { RefreshSchema } from "~/validation/auth.ts";
 
 export const loader = apiRoute({

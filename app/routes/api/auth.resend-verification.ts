@@ -1,6 +1,6 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { resendVerification } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 
 // No body (spec section 7): the link goes to the signed-in user's current address.
 export const loader = apiRoute({

@@ -1,6 +1,6 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { listMainCategories } from "~/services/catalogue.server.ts";
+import { listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { TEN_MINUTES } from "./catalogue.server.ts";
 
 /** GET /api/categories/main: main categories with subcategories[] (cached 10 minutes, spec section 9). */

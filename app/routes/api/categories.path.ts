@@ -1,6 +1,6 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { getCategoryByPath } from "~/services/catalogue.server.ts";
+import { getCategoryByPath } from "~/services/catalogue/categories.server.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
 
 /**

@@ -2,7 +2,7 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { clientAddress, enforceRateLimit } from "~/lib/rate-limit.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { CONTACT_RULE, submitContactMessage } from "~/services/content.server.ts";
 import { CONTACT_FAILURE, CONTACT_SUCCESS, ContactSchema } from "~/validation/content.ts";
 

@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { cachedJson, NO_STORE } from "~/lib/http-cache.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
-import { getLibrary } from "~/services/billing.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
+import { getLibrary } from "~/services/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
 
 const API_PAGE_SIZE = 100;

@@ -1,6 +1,6 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
-import { getDashboardStats } from "~/services/billing.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
+import { getDashboardStats } from "~/services/library.server.ts";
 
 export const loader = apiRoute({
   GET: {

@@ -1,6 +1,6 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { getDoctor } from "~/services/catalogue.server.ts";
+import { getDoctor } from "~/services/catalogue/doctors.server.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
 
 /** GET /api/doctors/{slugOrId}: the doctor with verifiedAnimations (public fields only). */

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { getPreferences, updatePreferences } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
 import { PreferencesApiSchema } from "~/validation/account.ts";
 
 // PUT with the booleans to change; keys left out keep their value.

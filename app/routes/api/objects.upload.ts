@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { createUploadUrl, UPLOAD_KINDS } from "~/lib/upload.server.ts";
-import { requireAdmin } from "~/services/auth.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
 
 // POST /api/objects/upload (spec admin-and-support.md section 7): an admin asks where to PUT a
 // file; the stored path becomes /objects/uploads/{last segment of the URL without query}.

@@ -1,6 +1,6 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { getPage } from "~/services/content.server.ts";
 
 // GET /api/pages/slug/{slug}: the spec refetches it every time (an admin's edit shows at once),

@@ -1,5 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
-import { createMisuseReport } from "~/services/catalogue.server.ts";
+import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 
 /** POST /api/report-misuse {animationId, animationTitle, reporterEmail, message, link} → 201. */

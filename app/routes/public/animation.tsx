@@ -5,20 +5,18 @@ import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
 import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress, consumeRateLimit } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { hasGlobalAccess } from "~/services/access.server.ts";
-import type { AnimationDetailDto } from "~/services/catalogue-types.ts";
-import {
-  CatalogueNotFoundError,
-  createMisuseReport,
-  getAnimation,
-  getViewerAccess,
-} from "~/services/catalogue.server.ts";
-import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import type { AnimationDetailDto } from "~/services/catalogue/types.ts";
+import { getAnimation } from "~/services/catalogue/animations.server.ts";
+import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
+import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/animation";
 
@@ -41,7 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       path: p.mainSlug && p.subSlug ? { mainSlug: p.mainSlug, subSlug: p.subSlug } : undefined,
     });
   } catch (error) {
-    if (error instanceof CatalogueNotFoundError) notFound();
+    if (error instanceof ServiceError && error.status === 404) notFound();
     throw error;
   }
   return {
@@ -58,7 +56,7 @@ const REPORT_RULE = { limit: 10, windowMs: 60 * 60 * 1000 };
 export async function action({ request, context, url }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: MisuseReportSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return formError(submission);
   try {
     const limit = await consumeRateLimit(`misuse-report:${clientAddress(context)}`, REPORT_RULE);
     if (!limit.allowed) throw new Error("misuse report rate limit reached");

@@ -1,13 +1,16 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { Button } from "~/components/ui/button.tsx";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
-import { authenticator } from "~/lib/authenticator.server.ts";
-import { clearRateLimit, clientAddress, consumeRateLimit, SIGN_IN_RULE, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
+import { clientAddress, consumeRateLimit, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
 import { createSession } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { AuthError, INVALID_CREDENTIALS, registerUser, requireAnonymous } from "~/services/auth.server.ts";
+import { registerUser } from "~/services/auth/credentials.server.ts";
+import { requireAnonymous } from "~/services/auth/guards.server.ts";
+import { signIn } from "~/services/auth/sign-in.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth.ts";
 import type { Route } from "./+types/auth";
@@ -21,30 +24,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request);
-  // remix-auth's strategy consumes the body: conform reads a clone.
-  const formData = await request.clone().formData();
+  const formData = await request.formData();
   const intent = formData.get("intent") === "signup" ? "signup" : "signin";
 
   if (intent === "signin") {
     const submission = parseWithZod(formData, { schema: SignInSchema });
-    if (submission.status !== "success") {
-      return data({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-    }
-    const limitKey = `signin:${clientAddress(context)}:${submission.value.email.toLowerCase()}`;
-    const limit = await consumeRateLimit(limitKey, SIGN_IN_RULE);
-    if (!limit.allowed) {
-      const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
-      return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status: 429 });
-    }
+    if (submission.status !== "success") return formError(submission, undefined, { intent, hideFields: ["password"] });
     let user;
     try {
-      user = await authenticator.authenticate("form", request);
+      user = await signIn(submission.value, clientAddress(context));
     } catch (error) {
-      const message = error instanceof AuthError ? error.message : INVALID_CREDENTIALS;
-      const status = error instanceof AuthError ? error.status : 401;
-      return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status });
+      return formError(submission, error, { intent, hideFields: ["password"] });
     }
-    await clearRateLimit(limitKey);
     return redirectWithToast(
       safeRedirect(submission.value.redirectTo),
       { title: "Welcome back!", description: "You have been successfully logged in." },
@@ -54,15 +45,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const submission = parseWithZod(formData, { schema: SignUpSchema });
   if (submission.status !== "success") {
-    return data(
-      { intent, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) },
-      { status: 400 },
-    );
+    return formError(submission, undefined, { intent, hideFields: ["password", "confirmPassword"] });
   }
   const limit = await consumeRateLimit(`signup:${clientAddress(context)}`, signUpRule());
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
-    return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password", "confirmPassword"] }) }, { status: 429 });
+    return formError(submission, new ServiceError(message, 429), { intent, hideFields: ["password", "confirmPassword"] });
   }
   try {
     const user = await registerUser(submission.value);
@@ -73,18 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { headers: { "Set-Cookie": await createSession(user.id, request) } },
     );
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
-    return data(
-      {
-        intent,
-        result: submission.reply({
-          fieldErrors: error.field ? { [error.field]: [error.message] } : undefined,
-          formErrors: error.field ? undefined : [error.message],
-          hideFields: ["password", "confirmPassword"],
-        }),
-      },
-      { status: error.status },
-    );
+    return formError(submission, error, { intent, hideFields: ["password", "confirmPassword"] });
   }
 }
 

@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { getUser } from "~/services/auth.server.ts";
-import { findLicensableCategory, getCategoryLicenceFromPrice } from "~/services/licences.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
+import { findLicensableCategory, getCategoryLicenceFromPrice } from "~/services/offers.server.ts";
 import type { Route } from "./+types/category-license";
 
 export const meta: Route.MetaFunction = ({ data, matches }) => [

@@ -4,16 +4,12 @@ import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import {
-  CATEGORY_LIST_LIMIT,
-  CatalogueNotFoundError,
-  getCategoryByPath,
-  getCategoryTree,
-  getViewerAccess,
-  listAnimationSummaries,
-} from "~/services/catalogue.server.ts";
+import { getViewerAccess } from "~/services/access.server.ts";
+import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
+import { getCategoryByPath, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/category-sub";
 
 // /category/{mainSlug}/{subSlug}: the subcategory screen (spec "Subcategory screen").
@@ -25,7 +21,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const list = await listAnimationSummaries({ category: category.id, page: 1, limit: CATEGORY_LIST_LIMIT }, access, tree);
     return { category, animations: list.animations };
   } catch (error) {
-    if (error instanceof CatalogueNotFoundError) throw data({ message: error.message }, { status: 404 });
+    if (error instanceof ServiceError && error.status === 404) throw data({ message: error.message }, { status: 404 });
     throw error;
   }
 }

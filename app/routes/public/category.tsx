@@ -5,17 +5,13 @@ import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skelet
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { animationHref, CardGrid, Cover } from "~/components/catalogue/animation-card.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogue-types.ts";
-import {
-  CATEGORY_LIST_LIMIT,
-  CatalogueNotFoundError,
-  getCategory,
-  getCategoryTree,
-  getViewerAccess,
-  listAnimationSummaries,
-} from "~/services/catalogue.server.ts";
+import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogue/types.ts";
+import { getViewerAccess } from "~/services/access.server.ts";
+import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
+import { getCategory, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/category";
 
 // /category/{slug}: a main category shows its screen (Specialties); a subcategory shows the
@@ -31,7 +27,7 @@ export async function loader({ request, params }: Route.LoaderArgs): Promise<Scr
   try {
     category = await getCategory(params.slug, tree);
   } catch (error) {
-    if (error instanceof CatalogueNotFoundError) throw data({ message: error.message }, { status: 404 });
+    if (error instanceof ServiceError && error.status === 404) throw data({ message: error.message }, { status: 404 });
     throw error;
   }
   if (category.parentId === null) return { kind: "main", category };

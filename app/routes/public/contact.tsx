@@ -1,12 +1,14 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
+import { formError } from "~/lib/form.server.ts";
+import { ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress, consumeRateLimit, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { CONTACT_RULE, getSupportDetails, submitContactMessage } from "~/services/content.server.ts";
 import { CONTACT_CATEGORIES, CONTACT_FAILURE, CONTACT_SUCCESS, ContactSchema, type ContactInput } from "~/validation/content.ts";
 import type { Route } from "./+types/contact";
@@ -31,23 +33,16 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ContactSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply() }, { status: 400 });
-  }
+  if (submission.status !== "success") return formError(submission);
   const limit = await consumeRateLimit(`contact:${clientAddress(context)}`, CONTACT_RULE);
-  if (!limit.allowed) {
-    return data(
-      { result: submission.reply({ formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)] }) },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
-    );
-  }
+  if (!limit.allowed) return formError(submission, tooManyRequests(tooManyAttemptsMessage(limit.retryAfterSeconds), limit.retryAfterSeconds));
   const user = await getUser(request);
   try {
     await submitContactMessage(submission.value, user?.id ?? null);
   } catch (error) {
     // The visitor keeps what they typed and sees the spec's failure text.
     logger.error({ err: error }, "contact message not stored");
-    return data({ result: submission.reply({ formErrors: [CONTACT_FAILURE] }) }, { status: 500 });
+    return formError(submission, new ServiceError(CONTACT_FAILURE, 500));
   }
   // Post/redirect/get: a reload does not send the message twice.
   throw new Response(null, { status: 303, headers: { Location: "/contact?sent=1" } });

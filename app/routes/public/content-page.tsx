@@ -3,7 +3,7 @@ import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.t
 import { formatLongDate } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { getPage } from "~/services/content.server.ts";
 import type { Route } from "./+types/content-page";
 

@@ -4,9 +4,10 @@ import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { DoctorAbout } from "~/components/catalogue/doctor-about.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink, buttonClass } from "~/components/ui/button.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { instagramLink } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { CatalogueNotFoundError, getDoctor } from "~/services/catalogue.server.ts";
+import { getDoctor } from "~/services/catalogue/doctors.server.ts";
 import type { Route } from "./+types/doctor";
 
 // /doctors/{slug or id}: the public doctor profile (admin-and-support.md section 2).
@@ -15,7 +16,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   try {
     return { doctor: await getDoctor(params.slugOrId) };
   } catch (error) {
-    if (error instanceof CatalogueNotFoundError) throw data({ message: error.message }, { status: 404 });
+    if (error instanceof ServiceError && error.status === 404) throw data({ message: error.message }, { status: 404 });
     throw error;
   }
 }

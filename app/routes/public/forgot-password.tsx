@@ -1,12 +1,14 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { formError } from "~/lib/form.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { AccountError, requestPasswordReset } from "~/services/account.server.ts";
+import { requestPasswordReset } from "~/services/account.server.ts";
 import { ForgotPasswordSchema, RESET_EMAIL_SENT } from "~/validation/account.ts";
 import type { Route } from "./+types/forgot-password";
 
@@ -20,13 +22,11 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return formError(submission);
   try {
     await requestPasswordReset(submission.value.email, clientAddress(context));
   } catch (error) {
-    if (error instanceof AccountError) {
-      return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
-    }
+    if (error instanceof ServiceError) return formError(submission, error);
     return redirectWithToast("/forgot-password", { title: "Error", description: "Something went wrong. Please try again.", type: "error" });
   }
   // The same answer whether or not the address has an account.

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { listLicensableCategories } from "~/services/licences.server.ts";
+import { listLicensableCategories } from "~/services/offers.server.ts";
 import type { Route } from "./+types/global-license";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Choose a Category to License") }];

@@ -3,16 +3,11 @@ import { Link, useFetcher, useNavigation } from "react-router";
 import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { FilterBar } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { hasGlobalAccess } from "~/services/access.server.ts";
-import type { AnimationCardDto, AnimationList } from "~/services/catalogue-types.ts";
-import {
-  CatalogueNotFoundError,
-  getCategoryTree,
-  getHomePageSize,
-  getViewerAccess,
-  listAnimationCards,
-  listMainCategories,
-} from "~/services/catalogue.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import type { AnimationCardDto, AnimationList } from "~/services/catalogue/types.ts";
+import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
+import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/home";
 
 /** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */
@@ -33,7 +28,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   try {
     list = await listAnimationCards({ category: category ?? undefined, page: firstPage, limit: pageSize, pages: page - firstPage + 1 }, tree);
   } catch (error) {
-    if (!(error instanceof CatalogueNotFoundError)) throw error;
+    if (!(error instanceof ServiceError && error.status === 404)) throw error;
     list = { animations: [], hasMore: false, total: 0 };
   }
   const categories = (await listMainCategories(tree)).map(({ id, name, slug, subcategories }) => ({

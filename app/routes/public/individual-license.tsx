@@ -2,8 +2,9 @@ import { Link } from "react-router";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { getUser } from "~/services/auth.server.ts";
-import { findLicensableAnimation, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
+import { findLicensableAnimation } from "~/services/offers.server.ts";
+import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import type { Route } from "./+types/individual-license";
 
 export const meta: Route.MetaFunction = ({ matches }) => [

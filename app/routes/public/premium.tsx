@@ -4,8 +4,9 @@ import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
-import { getUser } from "~/services/auth.server.ts";
-import { getPremiumPrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/licences.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
+import { getPremiumPrice } from "~/services/offers.server.ts";
+import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import type { Route } from "./+types/premium";
 
 export const meta: Route.MetaFunction = ({ matches }) => [

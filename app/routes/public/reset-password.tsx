@@ -5,8 +5,10 @@ import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { AccountError, isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
+import { isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/reset-password";
 
@@ -35,18 +37,18 @@ export async function action({ request }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
   if (submission.status !== "success") {
-    return data({ invalid: false, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
+    return formError(submission, undefined, { invalid: false, hideFields: ["password", "confirmPassword"] });
   }
   try {
     await resetPassword(submission.value.token, submission.value.password);
   } catch (error) {
     // Spec: a message containing 'Invalid or expired' switches to the error screen.
-    if (error instanceof AccountError && error.message.includes("Invalid or expired")) {
-      return data({ invalid: true, result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
+    if (error instanceof ServiceError && error.message.includes("Invalid or expired")) {
+      return formError(submission, undefined, { invalid: true, hideFields: ["password", "confirmPassword"] });
     }
     return redirectWithToast(`/reset-password?token=${encodeURIComponent(submission.value.token)}`, {
       title: "Error",
-      description: error instanceof AccountError ? error.message : "Failed to reset password. Please try again.",
+      description: error instanceof ServiceError ? error.message : "Failed to reset password. Please try again.",
       type: "error",
     });
   }

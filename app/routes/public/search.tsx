@@ -5,8 +5,9 @@ import { GridSkeleton } from "~/components/catalogue/grid-skeleton.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { hasGlobalAccess } from "~/services/access.server.ts";
-import { getCategoryTree, getViewerAccess, listAnimationCards } from "~/services/catalogue.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import { listAnimationCards } from "~/services/catalogue/animations.server.ts";
+import { getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/search";
 
 const PAGE_SIZE = 24;

@@ -2,9 +2,10 @@ import { data, Form, redirect } from "react-router";
 import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { AccountError, resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/account.server.ts";
-import { getUser } from "~/services/auth.server.ts";
+import { resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/account.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
 import { NO_VERIFY_TOKEN } from "~/validation/account.ts";
 import type { Route } from "./+types/verify-email";
 
@@ -21,7 +22,7 @@ export async function loader({ url }: Route.LoaderArgs) {
     await verifyEmail(token);
     return data({ ok: true, message: "Your email has been successfully verified!" }, { headers });
   } catch (error) {
-    const message = error instanceof AccountError ? error.message : "Email verification failed";
+    const message = error instanceof ServiceError ? error.message : "Email verification failed";
     return data({ ok: false, message }, { headers });
   }
 }
@@ -38,7 +39,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     await resendVerification(user);
   } catch (error) {
-    const description = error instanceof AccountError ? error.message : VERIFICATION_MAIL_FAILED;
+    const description = error instanceof ServiceError ? error.message : VERIFICATION_MAIL_FAILED;
     return redirectWithToast("/profile", { title: VERIFICATION_MAIL_FAILED, description, type: "error" });
   }
   return redirectWithToast("/profile", {

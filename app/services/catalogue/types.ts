@@ -1,5 +1,5 @@
 // The catalogue's public shapes: what HTML loaders and /api answers carry. Types only, so the
-// browser bundle may import them; the server builds them in catalogue.server.ts.
+// browser bundle may import them; the server builds them in catalogue/*.server.ts.
 
 export type DoctorSummary = { id: string; slug: string; name: string; specialty: string; photo: string | null };
 

@@ -1,12 +1,15 @@
 import crypto from "node:crypto";
 import * as jose from "jose";
-import { data, redirect } from "react-router";
 import { burnPasswordCheck, createOpaqueToken, hashPassword, hashToken, verifyPassword } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
-import { getSessionId } from "~/lib/session.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import type { SignUpInput } from "~/validation/auth.ts";
+
+// Credentials: accounts created and checked, /api access and refresh tokens, every way of being
+// signed in ended or purged. The HTTP guards are in guards.server.ts, the sign-in limits in
+// sign-in.server.ts.
 
 /** The user as the app and the /api contract show it: never the password hash. */
 export const publicUserSelect = {
@@ -24,16 +27,6 @@ export const publicUserSelect = {
 
 export type PublicUser = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
 
-export class AuthError extends Error {
-  constructor(
-    message: string,
-    public status = 400,
-    public field?: string,
-  ) {
-    super(message);
-  }
-}
-
 export const INVALID_CREDENTIALS = "Invalid email or password. Please try again.";
 export const ACCOUNT_BLOCKED = "Your account has been blocked. Please contact support.";
 
@@ -46,8 +39,8 @@ export async function registerUser(input: SignUpInput): Promise<PublicUser> {
   });
   if (clash) {
     throw clash.email === email
-      ? new AuthError("An account with this email already exists", 409, "email")
-      : new AuthError("This username is already taken", 409, "username");
+      ? new ServiceError("An account with this email already exists", 409, "email")
+      : new ServiceError("This username is already taken", 409, "username");
   }
   const password = await hashPassword(input.password);
   try {
@@ -66,7 +59,7 @@ export async function registerUser(input: SignUpInput): Promise<PublicUser> {
   } catch (error) {
     // Two sign-ups racing for the same address or username.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new AuthError("An account with this email or username already exists", 409, "email");
+      throw new ServiceError("An account with this email or username already exists", 409, "email");
     }
     throw error;
   }
@@ -78,10 +71,10 @@ export async function verifyLogin(emailInput: string, password: string): Promise
   const user = await prisma.user.findUnique({ where: { email }, select: { ...publicUserSelect, password: true } });
   if (!user) {
     await burnPasswordCheck(password);
-    throw new AuthError(INVALID_CREDENTIALS, 401);
+    throw new ServiceError(INVALID_CREDENTIALS, 401);
   }
-  if (!(await verifyPassword(user.password, password))) throw new AuthError(INVALID_CREDENTIALS, 401);
-  if (!user.isActive) throw new AuthError(ACCOUNT_BLOCKED, 403);
+  if (!(await verifyPassword(user.password, password))) throw new ServiceError(INVALID_CREDENTIALS, 401);
+  if (!user.isActive) throw new ServiceError(ACCOUNT_BLOCKED, 403);
   const { password: _, ...publicUser } = user;
   return publicUser;
 }
@@ -156,14 +149,20 @@ export async function rotateRefreshToken(token: string) {
       data: { revokedAt: new Date() },
     });
   }
-  throw new AuthError(INVALID_REFRESH, 401);
+  throw new ServiceError(INVALID_REFRESH, 401);
 }
 
-export async function revokeRefreshToken(token: string) {
-  await prisma.refreshToken.updateMany({
-    where: { tokenHash: hashToken(token), revokedAt: null },
-    data: { revokedAt: new Date() },
+/**
+ * Sign-out of an /api client. The live refresh token is its own proof of possession; when the
+ * call also carries a signed-in caller, only that caller's token is revoked, so nobody can end
+ * another account's sign-in with a token that is not theirs. Returns whether one was revoked.
+ */
+export async function revokeRefreshToken(token: string, callerId?: string, now = new Date()) {
+  const { count } = await prisma.refreshToken.updateMany({
+    where: { tokenHash: hashToken(token), revokedAt: null, rotatedAt: null, expiresAt: { gt: now }, ...(callerId ? { userId: callerId } : {}) },
+    data: { revokedAt: now },
   });
+  return count === 1;
 }
 
 /** Ends every way the user is signed in (after a password reset, a block). */
@@ -179,80 +178,4 @@ export async function purgeExpiredCredentials(now = new Date()) {
     prisma.oneTimeToken.deleteMany({ where: { OR: [{ expiresAt: { lt: now } }, { usedAt: { not: null } }] } }),
   ]);
   return { sessions: sessions.count, refreshTokens: refresh.count, oneTimeTokens: oneTime.count };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Guards. One requireUser for browser routes and /api alike: a session cookie or a bearer token.
-
-function isApiRequest(request: Request) {
-  return new URL(request.url).pathname.startsWith("/api/");
-}
-
-function bearerToken(request: Request) {
-  const header = request.headers.get("Authorization");
-  const match = header?.match(/^Bearer\s+(.+)$/i);
-  return match?.[1]?.trim() || null;
-}
-
-const userCache = new WeakMap<Request, Promise<PublicUser | null>>();
-
-/** The signed-in user or null. Memoised per request: root and route loaders share one lookup. */
-export function getUser(request: Request): Promise<PublicUser | null> {
-  let pending = userCache.get(request);
-  if (!pending) {
-    pending = lookUpUser(request);
-    userCache.set(request, pending);
-  }
-  return pending;
-}
-
-async function lookUpUser(request: Request): Promise<PublicUser | null> {
-  const bearer = bearerToken(request);
-  if (bearer) {
-    const userId = await verifyAccessToken(bearer);
-    if (!userId) return null;
-    const user = await prisma.user.findUnique({ where: { id: userId }, select: publicUserSelect });
-    return user?.isActive ? user : null;
-  }
-  const sessionId = await getSessionId(request);
-  if (!sessionId) return null;
-  const session = await prisma.session.findUnique({
-    where: { id: sessionId },
-    select: { expiresAt: true, user: { select: publicUserSelect } },
-  });
-  if (!session || session.expiresAt < new Date() || !session.user.isActive) return null;
-  return session.user;
-}
-
-export async function requireUser(request: Request): Promise<PublicUser> {
-  const user = await getUser(request);
-  if (user) return user;
-  if (isApiRequest(request)) throw data({ message: "Authentication required" }, { status: 401 });
-  throw redirect(`/auth?redirectTo=${encodeURIComponent(pagePath(request))}`);
-}
-
-/**
- * The path and query of the page asked for. Loaders get the raw request (React Router's
- * v8_passThroughRequests), so a client-side navigation arrives as `/page.data?_routes=...`.
- */
-export function pagePath(request: Request) {
-  const url = new URL(request.url);
-  const pathname = url.pathname === "/_root.data" ? "/" : url.pathname.replace(/\.data$/, "");
-  url.searchParams.delete("_routes");
-  const index = url.searchParams.getAll("index").filter(Boolean);
-  url.searchParams.delete("index");
-  for (const value of index) url.searchParams.append("index", value);
-  return `${pathname}${url.search}`;
-}
-
-export async function requireAdmin(request: Request): Promise<PublicUser> {
-  const user = await requireUser(request);
-  if (user.role === "admin") return user;
-  if (isApiRequest(request)) throw data({ message: "Admin access required" }, { status: 403 });
-  // The spec sends non-admins home.
-  throw redirect("/");
-}
-
-export async function requireAnonymous(request: Request) {
-  if (await getUser(request)) throw redirect("/dashboard");
 }

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import { Router, type Request, type Response } from "express";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media.server.ts";
-import { logger } from "./logger.server.ts";
-import { isObjectId, localObjectFile, presignedObjectUrl, storageBackend } from "./storage.server.ts";
-import { receiveSignedUpload, UploadError } from "./upload.server.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { isObjectId, localObjectFile, presignedObjectUrl, storageBackend } from "~/lib/storage.server.ts";
+import { receiveSignedUpload } from "~/lib/upload.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
 
 // /objects/uploads/{id}: GET and HEAD stream a stored object to whoever has the right to it
 // (byte ranges, conditional requests); PUT receives an upload at a signed URL. Mounted in
@@ -200,7 +201,7 @@ async function receiveUpload(req: Request, res: Response) {
     });
     res.status(200).json({ path: stored.path, size: stored.size });
   } catch (error) {
-    if (error instanceof UploadError) {
+    if (error instanceof ServiceError) {
       // Unread bytes of a refused body are drained by Node after the answer.
       res.status(error.status).json({ message: error.message });
       return;

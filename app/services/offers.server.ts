@@ -1,32 +1,15 @@
 import { prisma } from "~/lib/db.server.ts";
-import { findCategory, getCategoryTree } from "./catalogue.server.ts";
+import { findCategory, getCategoryTree } from "./catalogue/categories.server.ts";
+import { categoryLicencePrice, DEFAULT_CATEGORY_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, premiumPrice } from "./prices.server.ts";
 import { getSetting, settingNumber } from "./settings.server.ts";
 
-// Prices of what is sold (spec public-and-user-side.md section 9, admin-and-support.md section 9).
-// The later payments work charges these same figures: nothing else decides a price.
+// What is offered for sale: the premium plan at its current price, the categories and
+// animations a licence can be bought for, and what a category licence costs at least. The
+// figures come from prices.server.ts; this module finds the items they apply to.
 
-/** Individual animation licence: $299/year. */
-export const INDIVIDUAL_LICENCE_PRICE = 299;
-/** A category licence costs the category's yearlyPrice, $299/year when it has none. */
-export const DEFAULT_CATEGORY_LICENCE_PRICE = 299;
-/** Premium yearly price when the setting global_subscription_yearly_price is unset or invalid. */
-export const DEFAULT_PREMIUM_YEARLY_PRICE = 99;
-
-/**
- * The premium plan as the marketing pages show it: "$9/month billed annually at $99/year".
- * The monthly figure is the yearly price over twelve months rounded UP to whole dollars
- * (99 / 12 = 8.25 → 9): it is what the spec prints for 99, it never advertises a month below
- * the real cost, and it follows any yearly price an admin sets.
- */
+/** The premium plan's price: the setting global_subscription_yearly_price, $99 when unset. */
 export async function getPremiumPrice() {
-  const yearly = settingNumber(await getSetting("global_subscription_yearly_price"), DEFAULT_PREMIUM_YEARLY_PRICE);
-  return { yearly, monthly: Math.ceil(yearly / 12) };
-}
-
-export function categoryLicencePrice(yearlyPrice: { toString(): string } | number | null | undefined) {
-  if (yearlyPrice === null || yearlyPrice === undefined) return DEFAULT_CATEGORY_LICENCE_PRICE;
-  const value = Number(yearlyPrice.toString());
-  return Number.isFinite(value) && value > 0 ? value : DEFAULT_CATEGORY_LICENCE_PRICE;
+  return premiumPrice(settingNumber(await getSetting("global_subscription_yearly_price"), DEFAULT_PREMIUM_YEARLY_PRICE));
 }
 
 // The category questions below read the cached category tree of the catalogue (one query for

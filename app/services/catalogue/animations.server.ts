@@ -1,0 +1,290 @@
+import { prisma } from "~/lib/db.server.ts";
+import { notFound } from "~/lib/errors.server.ts";
+import { Prisma } from "~/generated/prisma/client.ts";
+import { type Access, canDownload, canWatch } from "../access.server.ts";
+import { INDIVIDUAL_LICENCE_PRICE } from "../prices.server.ts";
+import { getSetting, settingNumber } from "../settings.server.ts";
+import { cached, type CategoryTree, findCategory, getCategoryTree, money, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
+import type {
+  AnimationCardDto,
+  AnimationCategory,
+  AnimationDetailDto,
+  AnimationDto,
+  AnimationList,
+  AnimationSummaryDto,
+  DoctorSummary,
+} from "./types.ts";
+import { recordView } from "./views.server.ts";
+
+// Animations of the public catalogue: lists (cards, summaries, full), one animation's detail.
+// Every answer is shaped here for the viewer's rights, so no route can hand a full video or a
+// download file to someone without the right.
+
+/** Home page size when the setting is missing or invalid (spec section 9). */
+export const DEFAULT_HOME_PAGE_SIZE = 6;
+/** The subcategory and category listings show at most 50 animations (spec section 9). */
+export const CATEGORY_LIST_LIMIT = 50;
+
+const cardSelect = {
+  id: true,
+  slug: true,
+  title: true,
+  coverImage: true,
+  previewVideo: true,
+  duration: true,
+  categoryId: true,
+  individualPrice: true,
+} satisfies Prisma.AnimationSelect;
+
+const fullSelect = {
+  ...cardSelect,
+  description: true,
+  fullVideo: true,
+  downloadFile: true,
+  views: true,
+  createdAt: true,
+} satisfies Prisma.AnimationSelect;
+
+type CardRow = Prisma.AnimationGetPayload<{ select: typeof cardSelect }>;
+type FullRow = Prisma.AnimationGetPayload<{ select: typeof fullSelect }>;
+
+export const doctorSummarySelect = { id: true, slug: true, name: true, specialty: true, photo: true } satisfies Prisma.DoctorSelect;
+
+function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    coverImage: row.coverImage,
+    previewVideo: row.previewVideo,
+    duration: row.duration,
+    categoryId: row.categoryId,
+    categoryName: row.categoryId ? (tree.byId.get(row.categoryId)?.name ?? null) : null,
+    individualPrice: money(row.individualPrice) ?? INDIVIDUAL_LICENCE_PRICE,
+  };
+}
+
+/** What the access rules need: the animation, its category and that category's parent. */
+function accessTarget(row: { id: string; categoryId: string | null }, tree: CategoryTree) {
+  const parentId = row.categoryId ? (tree.byId.get(row.categoryId)?.parentId ?? null) : null;
+  return { id: row.id, categoryId: row.categoryId, category: { parentId } };
+}
+
+/**
+ * THE place where an animation meets a viewer: the full video and the download file survive
+ * only for a viewer with the matching right; everyone else gets null and the preview.
+ */
+export function toAnimationDto(row: FullRow, doctors: DoctorSummary[], access: Access, tree: CategoryTree): AnimationDto {
+  const target = accessTarget(row, tree);
+  const watch = canWatch(access, target);
+  const download = canDownload(access, target);
+  return {
+    ...toCardDto(row, tree),
+    description: row.description,
+    fullVideo: watch ? row.fullVideo : null,
+    downloadFile: download ? row.downloadFile : null,
+    hasAccess: watch,
+    canDownload: download,
+    views: row.views,
+    createdAt: row.createdAt.toISOString(),
+    doctors,
+  };
+}
+
+export type AnimationListQuery = {
+  /** Category slug or id; a main category includes its subcategories. */
+  category?: string;
+  search?: string;
+  /** From 1. */
+  page: number;
+  limit: number;
+  /** How many consecutive pages from `page` on (the no-JS home renders pages 1..N at once). */
+  pages?: number;
+};
+
+function listWhere(query: AnimationListQuery, tree: CategoryTree) {
+  const where: Prisma.AnimationWhereInput = { isActive: true };
+  if (query.category) {
+    const node = findCategory(tree, query.category);
+    if (!node) throw notFound(NOT_FOUND.category);
+    const ids = [node.id, ...(tree.childrenOf.get(node.id) ?? []).map((c) => c.id)];
+    where.categoryId = ids.length === 1 ? ids[0] : { in: ids };
+  }
+  // A search term is matched by searchPage, in SQL.
+  return where;
+}
+
+// Newest first, matching the (isActive, createdAt desc, id) and (isActive, categoryId, ...) indexes.
+export const listOrder = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.AnimationOrderByWithRelationInput[];
+
+/**
+ * One page of rows and the total. The count reads the index, not the rows; past the end there
+ * is nothing to fetch. Cached per query (viewer-independent rows only).
+ */
+function fetchPage<S extends Prisma.AnimationSelect>(kind: string, select: S, query: AnimationListQuery, tree: CategoryTree) {
+  const where = listWhere(query, tree);
+  const skip = (query.page - 1) * query.limit;
+  const take = query.limit * (query.pages ?? 1);
+  const term = query.search?.trim() ?? "";
+  const key = `list:${kind}:${JSON.stringify(where.categoryId ?? null)}:${term.toLowerCase()}:${skip}:${take}`;
+  type Row = Prisma.AnimationGetPayload<{ select: S }>;
+  return cached(key, async () => {
+    if (term) return searchPage<Row>(where, term, skip, take, select);
+    const total = await countListed(where, tree);
+    const rows = skip >= total ? [] : await prisma.animation.findMany({ where, orderBy: listOrder, skip, take, select });
+    return { rows: rows as Row[], total, hasMore: skip + take < total };
+  });
+}
+
+/**
+ * How many active animations a listing holds, from the per-category counts a trigger keeps
+ * (migration 20261121200000) rather than by counting rows: the same cost for 30 animations or
+ * 30,000. Without a category filter: every category's count plus the uncategorised ones.
+ */
+async function countListed(where: Prisma.AnimationWhereInput, tree: CategoryTree): Promise<number> {
+  if (where.categoryId !== undefined) {
+    const ids = typeof where.categoryId === "string" ? [where.categoryId] : (where.categoryId as { in: string[] }).in;
+    return ids.reduce((sum, id) => sum + (tree.byId.get(id)?.animationCount ?? 0), 0);
+  }
+  const [row] = await prisma.$queryRaw<Array<{ total: bigint | number }>>`
+    SELECT (SELECT COALESCE(SUM("animationCount"), 0) FROM "Category")
+         + (SELECT count(*) FROM "Animation" WHERE "categoryId" IS NULL AND "isActive") AS "total"`;
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Search matches title or description anywhere, case-insensitively, through the lowercased
+ * `searchText` column (a trigger keeps it). A common term matches thousands of rows, so the
+ * text is scanned once: the page of ids and the number of matches come from one statement
+ * (a window count), then the page's rows by primary key.
+ */
+async function searchPage<Row>(where: Prisma.AnimationWhereInput, term: string, skip: number, take: number, select: Prisma.AnimationSelect) {
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const categories =
+    where.categoryId === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND a."categoryId" IN (${Prisma.join(
+          (typeof where.categoryId === "string" ? [where.categoryId] : (where.categoryId as { in: string[] }).in).map((id) => Prisma.sql`${id}::uuid`),
+        )})`;
+  const matches = Prisma.sql`a."isActive" AND a."searchText" LIKE lower(${pattern}) ${categories}`;
+  const page = await prisma.$queryRaw<Array<{ id: string; total: bigint | number }>>`
+    SELECT a."id", count(*) OVER () AS "total"
+    FROM "Animation" AS a
+    WHERE ${matches}
+    ORDER BY a."createdAt" DESC, a."id" DESC
+    LIMIT ${take} OFFSET ${skip}`;
+  const total = page.length
+    ? Number(page[0]!.total)
+    : skip === 0
+      ? 0
+      : Number((await prisma.$queryRaw<Array<{ total: bigint | number }>>`SELECT count(*) AS "total" FROM "Animation" AS a WHERE ${matches}`)[0]?.total ?? 0);
+  const ids = page.map((r) => r.id);
+  const found = ids.length ? ((await prisma.animation.findMany({ where: { id: { in: ids } }, select })) as unknown as Array<Row & { id: string }>) : [];
+  const byId = new Map(found.map((row) => [row.id, row]));
+  const rows = ids.map((id) => byId.get(id)).filter((row): row is Row & { id: string } => row !== undefined);
+  return { rows: rows as Row[], total, hasMore: skip + take < total };
+}
+
+/** Cards for the home page, search and `light=true` calls: no access-dependent fields at all. */
+export async function listAnimationCards(query: AnimationListQuery, tree?: CategoryTree): Promise<AnimationList<AnimationCardDto>> {
+  const t = tree ?? (await getCategoryTree());
+  // Cards carry nothing viewer-specific: the finished list is cached, not only its rows.
+  return cached(`cards:${JSON.stringify([query.category ?? "", query.search?.trim().toLowerCase() ?? "", query.page, query.limit, query.pages ?? 1])}`, async () => {
+    const { rows, total, hasMore } = await fetchPage("card", cardSelect, query, t);
+    return { animations: rows.map((row) => toCardDto(row, t)), hasMore, total };
+  });
+}
+
+/** Full animations shaped for this viewer (`light=false` calls). */
+export async function listAnimations(query: AnimationListQuery, access: Access): Promise<AnimationList<AnimationDto>> {
+  const tree = await getCategoryTree();
+  const { rows, total, hasMore } = await fetchPage("full", fullSelect, query, tree);
+  const doctors = await doctorsFor(rows.map((r) => r.id));
+  return { animations: rows.map((row) => toAnimationDto(row, doctors.get(row.id) ?? [], access, tree)), hasMore, total };
+}
+
+const summarySelect = { ...cardSelect, description: true, views: true } satisfies Prisma.AnimationSelect;
+
+/** Category and subcategory grids: public fields and this viewer's `hasAccess`, no video links. */
+export async function listAnimationSummaries(query: AnimationListQuery, access: Access, tree?: CategoryTree): Promise<AnimationList<AnimationSummaryDto>> {
+  const t = tree ?? (await getCategoryTree());
+  const { rows, total, hasMore } = await fetchPage("summary", summarySelect, query, t);
+  return {
+    animations: rows.map((row) => ({
+      ...toCardDto(row, t),
+      description: row.description,
+      views: row.views,
+      hasAccess: canWatch(access, accessTarget(row, t)),
+    })),
+    hasMore,
+    total,
+  };
+}
+
+/** The active doctors of several animations in one query. */
+function doctorsFor(animationIds: string[]): Promise<Map<string, DoctorSummary[]>> {
+  if (!animationIds.length) return Promise.resolve(new Map());
+  return cached(`doctors-of:${animationIds.join(",")}`, () => loadDoctorsFor(animationIds));
+}
+
+async function loadDoctorsFor(animationIds: string[]): Promise<Map<string, DoctorSummary[]>> {
+  const byAnimation = new Map<string, DoctorSummary[]>();
+  const doctors = await prisma.doctor.findMany({
+    where: { isActive: true, animations: { some: { animationId: { in: animationIds } } } },
+    orderBy: { name: "asc" },
+    select: { ...doctorSummarySelect, animations: { where: { animationId: { in: animationIds } }, select: { animationId: true } } },
+  });
+  for (const { animations, ...doctor } of doctors) {
+    for (const { animationId } of animations) byAnimation.set(animationId, [...(byAnimation.get(animationId) ?? []), doctor]);
+  }
+  return byAnimation;
+}
+
+/**
+ * One animation by slug (id as the fallback) for this viewer. `countView` counts one view
+ * (the detail page does; HEAD requests and the /api call do not).
+ */
+export async function getAnimation(
+  slugOrIdValue: string,
+  access: Access,
+  { countView = false, path }: { countView?: boolean; path?: { mainSlug: string; subSlug: string } } = {},
+): Promise<AnimationDetailDto> {
+  const [tree, found] = await Promise.all([getCategoryTree(), cached(`animation:${slugOrIdValue}`, () => loadAnimation(slugOrIdValue))]);
+  if (!found) throw notFound(NOT_FOUND.animation);
+  const { row, doctors } = found;
+  // Within /category/{main}/{sub}/{slug} the animation must belong to that subcategory.
+  if (path) {
+    const sub = row.categoryId ? tree.byId.get(row.categoryId) : undefined;
+    const main = sub?.parentId ? tree.byId.get(sub.parentId) : undefined;
+    if (sub?.slug !== path.subSlug || main?.slug !== path.mainSlug) throw notFound(NOT_FOUND.animation);
+  }
+  if (countView) await recordView(row.id);
+  const dto = toAnimationDto(row, doctors, access, tree);
+  if (countView) dto.views += 1;
+  return { ...dto, category: animationCategory(row.categoryId, tree) };
+}
+
+async function loadAnimation(slugOrIdValue: string) {
+  const row = await prisma.animation.findFirst({ where: { isActive: true, ...slugOrId(slugOrIdValue) }, select: fullSelect });
+  if (!row) return null;
+  const doctors = await prisma.doctor.findMany({
+    where: { isActive: true, animations: { some: { animationId: row.id } } },
+    orderBy: { name: "asc" },
+    select: doctorSummarySelect,
+  });
+  return { row, doctors };
+}
+
+function animationCategory(categoryId: string | null, tree: CategoryTree): AnimationCategory | null {
+  const node = categoryId ? tree.byId.get(categoryId) : undefined;
+  if (!node) return null;
+  const parent = node.parentId ? tree.byId.get(node.parentId) : undefined;
+  return { ...toRef(node), yearlyPrice: node.yearlyPrice, parent: parent ? toRef(parent) : null };
+}
+
+/** The home page size (setting homepage_animations_per_page, default 6, at most 100). */
+export function getHomePageSize(): Promise<number> {
+  return cached("home-page-size", async () =>
+    Math.min(100, Math.floor(settingNumber(await getSetting("homepage_animations_per_page"), DEFAULT_HOME_PAGE_SIZE))),
+  );
+}

@@ -1,0 +1,120 @@
+import { prisma } from "~/lib/db.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
+import { getTotalSpent } from "./payments.server.ts";
+import { activeWhere } from "./subscriptions.server.ts";
+
+// The member's library (the animations their licences cover) and the dashboard's figures
+// (spec public-and-user-side.md sections 2, 7). Read-only: the rows it reads are written by
+// subscriptions and payments.
+
+/**
+ * The library lists what the user holds a licence for: individual licences and category
+ * licences (every animation of a licensed category and of its sub-categories). A global
+ * subscription or a premium account streams the whole catalogue, which the home page already
+ * lists; the library does not repeat it (docs/decisions: "My Animations lists licences").
+ */
+async function activeLicences(userId: string, now: Date) {
+  return prisma.subscription.findMany({
+    where: { ...activeWhere(userId, now), type: { in: ["individual", "category"] } },
+    select: { type: true, animationId: true, categoryId: true, endDate: true },
+  });
+}
+
+type Licence = Awaited<ReturnType<typeof activeLicences>>[number];
+
+function libraryWhere(licences: Licence[], q?: string): Prisma.AnimationWhereInput | null {
+  const animationIds = [...new Set(licences.filter((l) => l.type === "individual" && l.animationId).map((l) => l.animationId!))];
+  const categoryIds = [...new Set(licences.filter((l) => l.type === "category" && l.categoryId).map((l) => l.categoryId!))];
+  const or: Prisma.AnimationWhereInput[] = [];
+  if (animationIds.length) or.push({ id: { in: animationIds } });
+  if (categoryIds.length) or.push({ categoryId: { in: categoryIds } }, { category: { parentId: { in: categoryIds } } });
+  if (!or.length) return null;
+  const where: Prisma.AnimationWhereInput = { isActive: true, OR: or };
+  if (q) {
+    where.AND = [{ OR: [{ title: { contains: q, mode: "insensitive" } }, { description: { contains: q, mode: "insensitive" } }] }];
+  }
+  return where;
+}
+
+const libraryAnimationSelect = {
+  id: true,
+  slug: true,
+  title: true,
+  description: true,
+  coverImage: true,
+  duration: true,
+  categoryId: true,
+  category: { select: { name: true, parentId: true } },
+} satisfies Prisma.AnimationSelect;
+
+type LibraryRow = Prisma.AnimationGetPayload<{ select: typeof libraryAnimationSelect }>;
+
+/**
+ * Which licence gives the animation, and until when: the licence that lasts longest among those
+ * that cover it (an individual licence wins a tie).
+ */
+function licenceFor(animation: LibraryRow, licences: Licence[]) {
+  let best: { licenseType: "individual" | "category"; expiryDate: Date | null } | null = null;
+  const categories = [animation.categoryId, animation.category?.parentId].filter(Boolean);
+  for (const l of licences) {
+    const covers =
+      (l.type === "individual" && l.animationId === animation.id) ||
+      (l.type === "category" && l.categoryId !== null && categories.includes(l.categoryId));
+    if (!covers) continue;
+    const type = l.type as "individual" | "category";
+    const later = !best || (l.endDate?.getTime() ?? 0) > (best.expiryDate?.getTime() ?? 0);
+    const tieIndividual = best && (l.endDate?.getTime() ?? 0) === (best.expiryDate?.getTime() ?? 0) && type === "individual";
+    if (later || tieIndividual) best = { licenseType: type, expiryDate: l.endDate };
+  }
+  return best ?? { licenseType: "category" as const, expiryDate: null };
+}
+
+function toLibraryJson(animation: LibraryRow, licences: Licence[]) {
+  const licence = licenceFor(animation, licences);
+  return {
+    id: animation.id,
+    slug: animation.slug,
+    title: animation.title,
+    description: animation.description,
+    coverImage: animation.coverImage,
+    duration: animation.duration,
+    categoryName: animation.category?.name ?? null,
+    licenseType: licence.licenseType as "individual" | "category" | "global",
+    expiryDate: licence.expiryDate,
+  };
+}
+
+export type LibraryAnimation = ReturnType<typeof toLibraryJson>;
+
+export async function getLibrary(userId: string, options: { q?: string; page?: number; pageSize?: number; now?: Date } = {}) {
+  const { q, page = 1, pageSize = 24, now = new Date() } = options;
+  const licences = await activeLicences(userId, now);
+  const where = libraryWhere(licences, q);
+  if (!where) return { animations: [] as LibraryAnimation[], total: 0, page, pageSize };
+  const [rows, total] = await Promise.all([
+    prisma.animation.findMany({
+      where,
+      orderBy: [{ title: "asc" }, { id: "asc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      select: libraryAnimationSelect,
+    }),
+    prisma.animation.count({ where }),
+  ]);
+  return { animations: rows.map((r) => toLibraryJson(r, licences)), total, page, pageSize };
+}
+
+/** totalSpent: completed payments; activeSubscriptions: active and unexpired; licensed animations. */
+export async function getDashboardStats(userId: string, now = new Date()) {
+  const [totalSpent, activeSubscriptions, library] = await Promise.all([
+    getTotalSpent(userId),
+    prisma.subscription.count({ where: activeWhere(userId, now) }),
+    getLibrary(userId, { pageSize: 3, now }),
+  ]);
+  return {
+    totalSpent,
+    activeSubscriptions,
+    licensedAnimations: library.total,
+    recentAnimations: library.animations,
+  };
+}

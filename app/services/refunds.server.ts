@@ -1,0 +1,115 @@
+import { prisma } from "~/lib/db.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formatMoney } from "~/lib/format.ts";
+import { sendTemplatedEmail } from "~/lib/mail.server.ts";
+import type { RefundRequestInput } from "~/validation/account.ts";
+import type { PublicUser } from "./auth/credentials.server.ts";
+import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, toSubscriptionJson } from "./subscriptions.server.ts";
+
+// Refund requests by the member (admin-and-support.md "Request Refund", sections 3, 5, 8): what
+// may be refunded, and the request filed for the admin. Approving and processing refunds
+// through the payment provider belong here too.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Spec: "Refund window 30 days". */
+export const REFUND_WINDOW_DAYS = 30;
+export const REFUND_WINDOW_MESSAGE = "Refunds are available within 30 days of purchase.";
+
+export const NO_COMPLETED_PAYMENT = "There is no completed payment to refund for this subscription.";
+export const REFUND_ALREADY_PENDING = "A refund request for this payment is already pending.";
+export const ALREADY_REFUNDED = "This payment has already been refunded.";
+
+/**
+ * The subscriptions the refund form offers (spec: status active or paid). "Paid" is read as
+ * "has a completed payment": active subscriptions, and others whose completed payment is still
+ * inside the 30-day window. Each comes with its latest completed payment.
+ */
+export async function getRefundableSubscriptions(userId: string, now = new Date()) {
+  const windowStart = new Date(now.getTime() - REFUND_WINDOW_DAYS * DAY_MS);
+  const rows = await prisma.subscription.findMany({
+    where: {
+      userId,
+      OR: [{ status: "active" }, { payments: { some: { status: "completed", createdAt: { gte: windowStart } } } }],
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: HISTORY_LIMIT,
+    select: {
+      ...subscriptionSelect,
+      payments: {
+        where: { status: "completed" },
+        orderBy: { createdAt: "desc" },
+        take: 1,
+        select: { id: true, amount: true, createdAt: true, description: true },
+      },
+    },
+  });
+  return rows.map((s) => {
+    const payment = s.payments[0] ?? null;
+    return {
+      ...toSubscriptionJson(s),
+      label: describeSubscription(s),
+      latestPayment: payment && { ...payment, amount: Number(payment.amount) },
+    };
+  });
+}
+
+/**
+ * Files a refund request for the admin. Only the user's own subscription and payment (404
+ * otherwise: no hint whether someone else's exists), a completed payment, at most 30 days old,
+ * and no open request for the same payment. The payment row is locked while the request is
+ * written, so two simultaneous submissions cannot both pass the duplicate check.
+ */
+export async function requestRefund(user: PublicUser, input: RefundRequestInput, now = new Date()) {
+  const subscription = await prisma.subscription.findUnique({
+    where: { id: input.subscriptionId },
+    select: { id: true, userId: true, type: true, category: { select: { name: true } }, animation: { select: { title: true } } },
+  });
+  if (!subscription || subscription.userId !== user.id) throw new ServiceError("Subscription not found", 404, "subscriptionId");
+
+  const payment = input.paymentId
+    ? await prisma.payment.findUnique({ where: { id: input.paymentId } })
+    : await prisma.payment.findFirst({
+        where: { subscriptionId: subscription.id, userId: user.id, status: "completed" },
+        orderBy: { createdAt: "desc" },
+      });
+  if (input.paymentId && (!payment || payment.userId !== user.id)) throw new ServiceError("Payment not found", 404);
+  if (!payment || (payment.subscriptionId && payment.subscriptionId !== subscription.id)) {
+    throw new ServiceError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
+  }
+  if (payment.status === "refunded") throw new ServiceError(ALREADY_REFUNDED, 409);
+  if (payment.status !== "completed") throw new ServiceError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
+  if (payment.createdAt.getTime() < now.getTime() - REFUND_WINDOW_DAYS * DAY_MS) throw new ServiceError(REFUND_WINDOW_MESSAGE, 400);
+
+  const request = await prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "id" = ${payment.id}::uuid FOR UPDATE`;
+    const open = await tx.refundRequest.findFirst({
+      where: { paymentId: payment.id, status: { in: ["pending", "approved", "processed"] } },
+      select: { status: true },
+    });
+    if (open) throw new ServiceError(open.status === "pending" ? REFUND_ALREADY_PENDING : ALREADY_REFUNDED, 409);
+    return tx.refundRequest.create({
+      data: {
+        userId: user.id,
+        paymentId: payment.id,
+        reason: input.reason,
+        description: input.description,
+        contactEmail: input.contactEmail,
+        status: "pending",
+      },
+      select: { id: true, paymentId: true, reason: true, description: true, contactEmail: true, status: true, createdAt: true },
+    });
+  });
+
+  // Transactional mail: always sent, to the address the user asked to be contacted at.
+  await sendTemplatedEmail({
+    template: "refund_request_received",
+    to: input.contactEmail,
+    userId: user.id,
+    variables: {
+      firstName: user.firstName,
+      description: payment.description ?? describeSubscription(subscription),
+      amount: formatMoney(payment.amount),
+    },
+  });
+  return request;
+}
