@@ -156,7 +156,8 @@ async function readBody<S extends z.ZodType>(request: Request, schema: S): Promi
 
 function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
   const result = schema.safeParse(Object.fromEntries([...url.searchParams].filter(([, value]) => value !== "")));
-  if (!result.success) throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid query", issuesByField(result.error.issues));
+  // A query has no form to show field errors beside: its first message is the answer.
+  if (!result.success) throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid query");
   return result.data;
 }
 
