@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { Button } from "~/components/ui/button.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
@@ -62,9 +62,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData: { user }, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const intent = navigation.state === "submitting" ? (navigation.formData?.get("intent") ?? "update") : null;
-
   return (
     <AccountPage title="Profile Settings">
 
@@ -78,9 +75,9 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
         {user.isEmailVerified ? null : (
           <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
             <p className="text-sm text-slate-600">Your email address is not verified yet. Check your inbox for the link, or request a new one.</p>
-            <Button type="submit" name="intent" value="resend-verification" variant="secondary" size="sm" disabled={intent === "resend-verification"}>
-              {intent === "resend-verification" ? "Sending..." : "Resend Verification Email"}
-            </Button>
+            <SubmitButton name="intent" value="resend-verification" variant="secondary" size="sm" pendingText="Sending...">
+              Resend Verification Email
+            </SubmitButton>
           </Form>
         )}
         {user.accountType === "free" ? (
@@ -92,7 +89,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
         ) : null}
       </section>
 
-      <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} busy={intent === "update"} />
+      <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} />
 
       <p className="mt-6 text-sm">
         <Link to="/notifications" className="font-semibold text-brand-700 hover:underline">
@@ -106,7 +103,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
 type ProfileUser = Route.ComponentProps["loaderData"]["user"];
 
 /** Keyed by the saved values, so a successful save starts the form afresh from them. */
-function ProfileForm({ user, lastResult, busy }: { user: ProfileUser; lastResult: SubmissionResult<string[]> | null | undefined; busy: boolean }) {
+function ProfileForm({ user, lastResult }: { user: ProfileUser; lastResult: SubmissionResult<string[]> | null | undefined }) {
   const [form, fields] = useForm({
     id: "profile",
     lastResult,
@@ -135,9 +132,9 @@ function ProfileForm({ user, lastResult, busy }: { user: ProfileUser; lastResult
         />
         <ErrorList id={form.errorId} errors={form.errors} />
         <div>
-          <Button type="submit" name="intent" value="update" disabled={busy}>
-            {busy ? "Saving..." : "Save Changes"}
-          </Button>
+          <SubmitButton name="intent" value="update" pendingText="Saving...">
+            Save Changes
+          </SubmitButton>
         </div>
       </Form>
     </section>

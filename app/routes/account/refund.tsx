@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
@@ -69,8 +70,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Refund({ loaderData: { email, subscriptions, payment }, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [form, fields] = useForm({
     id: "refund",
     lastResult: actionData?.result,
@@ -138,9 +137,7 @@ export default function Refund({ loaderData: { email, subscriptions, payment }, 
             </div>
           ) : null}
           <div>
-            <Button type="submit" disabled={busy}>
-              {busy ? "Submitting..." : "Submit Refund Request"}
-            </Button>
+            <SubmitButton pendingText="Submitting...">Submit Refund Request</SubmitButton>
           </div>
         </Form>
       )}

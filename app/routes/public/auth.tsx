@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
-import { Button } from "~/components/ui/button.tsx";
+import { data, Form, Link, useSearchParams } from "react-router";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { useIsPending } from "~/components/ui/use-is-pending.ts";
 import { authenticator } from "~/lib/authenticator.server.ts";
 import { clearRateLimit, clientAddress, consumeRateLimit, SIGN_IN_RULE, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
 import { createSession } from "~/lib/session.server.ts";
@@ -125,11 +126,6 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
 
 type FormProps = { lastResult: SubmissionResult<string[]> | undefined; redirectTo: string };
 
-function useBusy(intent: string) {
-  const navigation = useNavigation();
-  return navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-}
-
 function SignInForm({ lastResult, redirectTo }: FormProps) {
   const [form, fields] = useForm({
     id: "signin",
@@ -138,7 +134,7 @@ function SignInForm({ lastResult, redirectTo }: FormProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
   });
-  const busy = useBusy("signin");
+  const busy = useIsPending({ intent: "signin", state: "submitting" });
   return (
     <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="signin" />
@@ -156,9 +152,9 @@ function SignInForm({ lastResult, redirectTo }: FormProps) {
         </Link>
       </div>
       <ErrorList id={form.errorId} errors={form.errors} />
-      <Button type="submit" disabled={busy}>
-        {busy ? "Signing in..." : "Sign In"}
-      </Button>
+      <SubmitButton pending={busy} pendingText="Signing in...">
+        Sign In
+      </SubmitButton>
     </Form>
   );
 }
@@ -171,7 +167,7 @@ function SignUpForm({ lastResult, redirectTo }: FormProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
   });
-  const busy = useBusy("signup");
+  const busy = useIsPending({ intent: "signup", state: "submitting" });
   return (
     <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="signup" />
@@ -206,9 +202,9 @@ function SignUpForm({ lastResult, redirectTo }: FormProps) {
         {...getInputProps(fields.agreeToTerms, { type: "checkbox" })}
       />
       <ErrorList id={form.errorId} errors={form.errors} />
-      <Button type="submit" disabled={busy}>
-        {busy ? "Creating account..." : "Create Account"}
-      </Button>
+      <SubmitButton pending={busy} pendingText="Creating account...">
+        Create Account
+      </SubmitButton>
     </Form>
   );
 }

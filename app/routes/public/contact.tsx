@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
-import { Button, buttonClass } from "~/components/ui/button.tsx";
+import { data, Form, Link } from "react-router";
+import { buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress, consumeRateLimit, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
@@ -111,8 +112,6 @@ type ContactFormProps = {
 };
 
 function ContactForm({ lastResult, prefill }: ContactFormProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [form, fields] = useForm<ContactInput>({
     id: "contact",
     lastResult,
@@ -143,9 +142,7 @@ function ContactForm({ lastResult, prefill }: ContactFormProps) {
         {...getSelectProps(fields.category)}
       />
       <TextareaField label="Message" rows={6} errors={fields.message.errors} {...getTextareaProps(fields.message)} />
-      <Button type="submit" disabled={busy}>
-        {busy ? "Sending..." : "Send Message"}
-      </Button>
+      <SubmitButton pendingText="Sending...">Send Message</SubmitButton>
     </Form>
   );
 }

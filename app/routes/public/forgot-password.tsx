@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { AccountError, requestPasswordReset } from "~/services/account.server.ts";
@@ -34,8 +35,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [form, fields] = useForm({
     id: "forgot-password",
     lastResult: actionData?.result,
@@ -68,9 +67,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
             <p className="text-sm text-slate-600">Enter the email address of your account and we will send you a link to reset your password.</p>
             <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
             <ErrorList id={form.errorId} errors={form.errors} />
-            <Button type="submit" disabled={busy}>
-              {busy ? "Sending..." : "Send Reset Link"}
-            </Button>
+            <SubmitButton pendingText="Sending...">Send Reset Link</SubmitButton>
           </Form>
         )}
       </div>

@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form } from "react-router";
 import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { AccountError, isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
@@ -85,8 +86,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 }
 
 function ResetForm({ token, lastResult }: { token: string; lastResult: SubmissionResult<string[]> | null | undefined }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult,
@@ -115,9 +114,7 @@ function ResetForm({ token, lastResult }: { token: string; lastResult: Submissio
           />
           <ErrorList errors={fields.token.errors} />
           <ErrorList id={form.errorId} errors={form.errors} />
-          <Button type="submit" disabled={busy}>
-            {busy ? "Updating Password..." : "Update Password"}
-          </Button>
+          <SubmitButton pendingText="Updating Password...">Update Password</SubmitButton>
         </Form>
       </div>
     </main>
