@@ -21,24 +21,53 @@ const INPUT =
 
 type FieldBase = { label: ReactNode; errors?: ListOfErrors; hint?: ReactNode; className?: string };
 
-/** Label, input, hint and errors wired together (aria-invalid, aria-describedby). */
-export function Field({ label, errors, hint, className = "", ...inputProps }: FieldBase & ComponentProps<"input">) {
+/** What the shell hands its control: the id the label points at and the ARIA wiring. */
+type ControlWiring = { id: string; "aria-invalid"?: true; "aria-describedby"?: string };
+
+/**
+ * The one field layout: label, control, hint and errors. The control gets `aria-invalid` when
+ * there are errors and `aria-describedby` naming the errors and the hint (plus any ids the
+ * caller already passes, such as conform's). `inline` puts the label after the control
+ * (checkboxes).
+ */
+function FieldShell({
+  id: idProp,
+  describedBy,
+  label,
+  errors,
+  hint,
+  className = "",
+  inline = false,
+  control,
+}: FieldBase & { id?: string; describedBy?: string; inline?: boolean; control: (wiring: ControlWiring) => ReactNode }) {
   const fallbackId = useId();
-  const id = inputProps.id ?? fallbackId;
+  const id = idProp ?? fallbackId;
   const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
   const hintId = hint ? `${id}-hint` : undefined;
+  const ids = new Set([...(describedBy?.split(" ") ?? []), errorId, hintId].filter(Boolean));
+  const wiring: ControlWiring = {
+    id,
+    "aria-invalid": errorId ? true : undefined,
+    "aria-describedby": [...ids].join(" ") || undefined,
+  };
+  const labelElement = (
+    <label htmlFor={id} className={inline ? "text-sm text-slate-700" : "mb-1 block text-sm font-medium text-slate-700"}>
+      {label}
+    </label>
+  );
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        className={INPUT}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[errorId, hintId].filter(Boolean).join(" ") || undefined}
-        {...inputProps}
-      />
+      {inline ? (
+        <div className="flex items-start gap-2">
+          {control(wiring)}
+          {labelElement}
+        </div>
+      ) : (
+        <>
+          {labelElement}
+          {control(wiring)}
+        </>
+      )}
       {hint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-500">
           {hint}
@@ -49,71 +78,66 @@ export function Field({ label, errors, hint, className = "", ...inputProps }: Fi
   );
 }
 
-export function TextareaField({ label, errors, hint, className = "", ...props }: FieldBase & ComponentProps<"textarea">) {
-  const fallbackId = useId();
-  const id = props.id ?? fallbackId;
-  const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
+export function Field({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"input">) {
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <textarea id={id} className={INPUT} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...props} />
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <FieldShell
+      {...{ label, errors, hint, className }}
+      id={props.id}
+      describedBy={props["aria-describedby"]}
+      control={(wiring) => <input className={INPUT} {...props} {...wiring} />}
+    />
+  );
+}
+
+export function TextareaField({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"textarea">) {
+  return (
+    <FieldShell
+      {...{ label, errors, hint, className }}
+      id={props.id}
+      describedBy={props["aria-describedby"]}
+      control={(wiring) => <textarea className={INPUT} {...props} {...wiring} />}
+    />
   );
 }
 
 export function SelectField({
   label,
   errors,
-  className = "",
+  hint,
+  className,
   options,
   placeholder,
   ...props
 }: FieldBase & ComponentProps<"select"> & { options: Array<{ value: string; label: string }>; placeholder?: string }) {
-  const fallbackId = useId();
-  const id = props.id ?? fallbackId;
-  const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select id={id} className={INPUT} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...props}>
-        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <FieldShell
+      {...{ label, errors, hint, className }}
+      id={props.id}
+      describedBy={props["aria-describedby"]}
+      control={(wiring) => (
+        <select className={INPUT} {...props} {...wiring}>
+          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
-export function CheckboxField({ label, errors, className = "", ...props }: FieldBase & ComponentProps<"input">) {
-  const fallbackId = useId();
-  const id = props.id ?? fallbackId;
-  const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
+export function CheckboxField({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"input">) {
   return (
-    <div className={className}>
-      <div className="flex items-start gap-2">
-        <input
-          id={id}
-          type="checkbox"
-          className="mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600"
-          aria-invalid={errorId ? true : undefined}
-          aria-describedby={errorId}
-          {...props}
-        />
-        <label htmlFor={id} className="text-sm text-slate-700">
-          {label}
-        </label>
-      </div>
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <FieldShell
+      {...{ label, errors, hint, className }}
+      id={props.id}
+      describedBy={props["aria-describedby"]}
+      inline
+      control={(wiring) => (
+        <input type="checkbox" className="mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600" {...props} {...wiring} />
+      )}
+    />
   );
 }
