@@ -3,6 +3,7 @@ import { AccountPage } from "~/components/account/account-screen.tsx";
 import { LibraryCard } from "~/components/account/library-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { hasGlobalAccess, getAccess } from "~/services/access.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
 import { getLibrary } from "~/services/billing.server.ts";
@@ -85,13 +86,12 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
           ) : null}
         </>
       ) : (
-        <div className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
-          <p className="font-medium">{q ? `No animations match "${q}"` : "No licensed animations yet"}</p>
-          <p className="mt-1 text-sm text-slate-600">
-            {q ? "Try another search term." : "Licence an animation or a whole category to download it and use it commercially."}
-          </p>
-          <div className="mt-4 flex justify-center gap-3">
-            {q ? (
+        <EmptyState
+          className="mt-8"
+          title={q ? `No animations match "${q}"` : "No licensed animations yet"}
+          message={q ? "Try another search term." : "Licence an animation or a whole category to download it and use it commercially."}
+          action={
+            q ? (
               <ButtonLink to="/my-animations" variant="secondary" size="sm">
                 Clear search
               </ButtonLink>
@@ -99,9 +99,9 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
               <ButtonLink to="/" size="sm">
                 Browse Library
               </ButtonLink>
-            )}
-          </div>
-        </div>
+            )
+          }
+        />
       )}
     </AccountPage>
   );

@@ -4,6 +4,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { Section } from "~/components/ui/section.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { logger } from "~/lib/logger.server.ts";
@@ -65,10 +66,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
   return (
     <AccountPage title="Profile Settings">
 
-      <section aria-labelledby="account-status" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="account-status" className="text-lg font-semibold">
-          Account Status
-        </h2>
+      <Section card id="account-status" title="Account Status" className="mt-6">
         <div className="mt-3">
           <AccountStatusBadges accountType={user.accountType} isEmailVerified={user.isEmailVerified} />
         </div>
@@ -87,7 +85,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
             </Link>
           </p>
         ) : null}
-      </section>
+      </Section>
 
       <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} />
 
@@ -113,10 +111,7 @@ function ProfileForm({ user, lastResult }: { user: ProfileUser; lastResult: Subm
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
   });
   return (
-    <section aria-labelledby="profile-details" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h2 id="profile-details" className="text-lg font-semibold">
-        Personal Information
-      </h2>
+    <Section card id="profile-details" title="Personal Information" className="mt-6">
       <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="First name" autoComplete="given-name" errors={fields.firstName.errors} {...getInputProps(fields.firstName, { type: "text" })} />
@@ -137,7 +132,7 @@ function ProfileForm({ user, lastResult }: { user: ProfileUser; lastResult: Subm
           </SubmitButton>
         </div>
       </Form>
-    </section>
+    </Section>
   );
 }
 
