@@ -4,6 +4,7 @@ import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import {
@@ -54,7 +55,7 @@ export default function SubcategoryScreen({ loaderData: { category, animations }
         {loading ? (
           <GridSkeleton />
         ) : animations.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No Animations Available</p>
+          <EmptyState title="No Animations Available" />
         ) : (
           <CardGrid>
             {animations.map((animation) => (
