@@ -21,35 +21,34 @@ const INPUT =
 
 type FieldBase = { label: ReactNode; errors?: ListOfErrors; hint?: ReactNode; className?: string };
 
-/** What the shell hands its control: the id the label points at and the ARIA wiring. */
-type ControlWiring = { id: string; "aria-invalid"?: true; "aria-describedby"?: string };
+type ControlProps = { id?: string; "aria-describedby"?: string; "aria-invalid"?: ComponentProps<"input">["aria-invalid"] };
 
 /**
- * The one field layout: label, control, hint and errors. The control gets `aria-invalid` when
- * there are errors and `aria-describedby` naming the errors and the hint (plus any ids the
- * caller already passes, such as conform's). `inline` puts the label after the control
+ * The one field layout: label, control, hint and errors. The control gets the label's id,
+ * `aria-invalid` when there are errors and `aria-describedby` naming the errors and the hint
+ * (plus any ids it already had, such as conform's). `inline` puts the label after the control
  * (checkboxes).
  */
-function FieldShell({
-  id: idProp,
-  describedBy,
+function FieldShell<P extends ControlProps>({
   label,
   errors,
   hint,
   className = "",
   inline = false,
-  control,
-}: FieldBase & { id?: string; describedBy?: string; inline?: boolean; control: (wiring: ControlWiring) => ReactNode }) {
+  props,
+  render,
+}: FieldBase & { inline?: boolean; props: P; render: (props: P) => ReactNode }) {
   const fallbackId = useId();
-  const id = idProp ?? fallbackId;
+  const id = props.id ?? fallbackId;
   const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
   const hintId = hint ? `${id}-hint` : undefined;
-  const ids = new Set([...(describedBy?.split(" ") ?? []), errorId, hintId].filter(Boolean));
-  const wiring: ControlWiring = {
+  const describedBy = new Set([...(props["aria-describedby"]?.split(" ") ?? []), errorId, hintId].filter(Boolean));
+  const control = render({
+    ...props,
     id,
     "aria-invalid": errorId ? true : undefined,
-    "aria-describedby": [...ids].join(" ") || undefined,
-  };
+    "aria-describedby": [...describedBy].join(" ") || undefined,
+  });
   const labelElement = (
     <label htmlFor={id} className={inline ? "text-sm text-slate-700" : "mb-1 block text-sm font-medium text-slate-700"}>
       {label}
@@ -59,13 +58,13 @@ function FieldShell({
     <div className={className}>
       {inline ? (
         <div className="flex items-start gap-2">
-          {control(wiring)}
+          {control}
           {labelElement}
         </div>
       ) : (
         <>
           {labelElement}
-          {control(wiring)}
+          {control}
         </>
       )}
       {hint ? (
@@ -79,26 +78,14 @@ function FieldShell({
 }
 
 export function Field({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"input">) {
-  return (
-    <FieldShell
-      {...{ label, errors, hint, className }}
-      id={props.id}
-      describedBy={props["aria-describedby"]}
-      control={(wiring) => <input className={INPUT} {...props} {...wiring} />}
-    />
-  );
+  return <FieldShell {...{ label, errors, hint, className, props }} render={(p) => <input className={INPUT} {...p} />} />;
 }
 
 export function TextareaField({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"textarea">) {
-  return (
-    <FieldShell
-      {...{ label, errors, hint, className }}
-      id={props.id}
-      describedBy={props["aria-describedby"]}
-      control={(wiring) => <textarea className={INPUT} {...props} {...wiring} />}
-    />
-  );
+  return <FieldShell {...{ label, errors, hint, className, props }} render={(p) => <textarea className={INPUT} {...p} />} />;
 }
+
+type Option = { value: string; label: string };
 
 export function SelectField({
   label,
@@ -108,14 +95,12 @@ export function SelectField({
   options,
   placeholder,
   ...props
-}: FieldBase & ComponentProps<"select"> & { options: Array<{ value: string; label: string }>; placeholder?: string }) {
+}: FieldBase & ComponentProps<"select"> & { options: Option[]; placeholder?: string }) {
   return (
     <FieldShell
-      {...{ label, errors, hint, className }}
-      id={props.id}
-      describedBy={props["aria-describedby"]}
-      control={(wiring) => (
-        <select className={INPUT} {...props} {...wiring}>
+      {...{ label, errors, hint, className, props }}
+      render={(p) => (
+        <select className={INPUT} {...p}>
           {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
           {options.map((o) => (
             <option key={o.value} value={o.value}>
@@ -128,16 +113,8 @@ export function SelectField({
   );
 }
 
+const CHECKBOX = "mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600";
+
 export function CheckboxField({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"input">) {
-  return (
-    <FieldShell
-      {...{ label, errors, hint, className }}
-      id={props.id}
-      describedBy={props["aria-describedby"]}
-      inline
-      control={(wiring) => (
-        <input type="checkbox" className="mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600" {...props} {...wiring} />
-      )}
-    />
-  );
+  return <FieldShell inline {...{ label, errors, hint, className, props }} render={(p) => <input type="checkbox" className={CHECKBOX} {...p} />} />;
 }
