@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
   const access = await getViewerAccess(request);
-  const p = params as { idOrSlug?: string; slugOrId?: string };
+  const p = params;
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
     if (!animation) throw data({ message: "Animation not found" }, { status: 404 });

@@ -1,12 +1,16 @@
 import { data, Link, redirect } from "react-router";
+import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { prisma } from "~/lib/db.server.ts";
+import { parseParams } from "~/lib/params.server.ts";
 import { canDownload, canWatch, getAccess } from "~/services/access.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/watch";
+
+const WatchParams = z.object({ id: z.string().regex(UUID_RE) });
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation.title ?? "Watch"} | Medanim` }];
 
@@ -17,9 +21,9 @@ export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animati
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  if (!UUID_RE.test(params.id)) throw data({ message: "Animation not found" }, { status: 404 });
+  const { id } = parseParams(params, WatchParams, "Animation not found");
   const animation = await prisma.animation.findFirst({
-    where: { id: params.id, isActive: true },
+    where: { id, isActive: true },
     select: {
       id: true,
       slug: true,

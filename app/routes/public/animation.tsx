@@ -32,7 +32,7 @@ function notFound(): never {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const p = params as { slug?: string; mainSlug?: string; subSlug?: string; animationSlug?: string };
+  const p = params;
   const slug = p.slug ?? p.animationSlug;
   if (!slug) notFound();
   const access = await getViewerAccess(request);
