@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useSearchParams } from "react-router";
+import { FormScreen } from "~/components/account/account-screen.tsx";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { useIsPending } from "~/components/ui/use-is-pending.ts";
@@ -100,27 +101,28 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
   const lastResult = actionData?.intent === mode ? actionData.result : undefined;
 
   return (
-    <main className="mx-auto max-w-md px-4 py-12">
-      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
-        <h1 className="text-2xl font-bold">{mode === "signup" ? "Create your account" : "Sign in"}</h1>
-        <p className="mt-1 text-sm text-slate-600">
+    <FormScreen
+      title={mode === "signup" ? "Create your account" : "Sign in"}
+      intro={
+        <>
           {mode === "signup" ? "Already have an account? " : "New to Medanim? "}
           <Link to={`/auth?${toggleParams}`} className="font-semibold text-brand-700 hover:underline">
             {mode === "signup" ? "Sign in" : "Sign up"}
           </Link>
-        </p>
-        {mode === "signup" ? (
-          <SignUpForm key="signup" lastResult={lastResult} redirectTo={redirectTo} />
-        ) : (
-          <SignInForm key="signin" lastResult={lastResult} redirectTo={redirectTo} />
-        )}
-        <p className="mt-6 text-center text-sm">
-          <Link to="/" className="text-slate-600 hover:underline">
-            Back to home
-          </Link>
-        </p>
-      </div>
-    </main>
+        </>
+      }
+    >
+      {mode === "signup" ? (
+        <SignUpForm key="signup" lastResult={lastResult} redirectTo={redirectTo} />
+      ) : (
+        <SignInForm key="signin" lastResult={lastResult} redirectTo={redirectTo} />
+      )}
+      <p className="mt-6 text-center text-sm">
+        <Link to="/" className="text-slate-600 hover:underline">
+          Back to home
+        </Link>
+      </p>
+    </FormScreen>
   );
 }
 

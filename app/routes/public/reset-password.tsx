@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
-import { AccountScreen } from "~/components/account/account-screen.tsx";
+import { AccountScreen, FormScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
@@ -94,30 +94,26 @@ function ResetForm({ token, lastResult }: { token: string; lastResult: Submissio
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
   });
   return (
-    <main className="mx-auto max-w-md px-4 py-12">
-      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
-        <h1 className="text-2xl font-bold">Reset Password</h1>
-        <p className="mt-1 text-sm text-slate-600">Choose a new password of at least 6 characters.</p>
-        <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
-          <input type="hidden" name="token" value={token} />
-          <Field
-            label="New Password"
-            autoComplete="new-password"
-            errors={fields.password.errors}
-            {...getInputProps(fields.password, { type: "password" })}
-          />
-          <Field
-            label="Confirm New Password"
-            autoComplete="new-password"
-            errors={fields.confirmPassword.errors}
-            {...getInputProps(fields.confirmPassword, { type: "password" })}
-          />
-          <ErrorList errors={fields.token.errors} />
-          <ErrorList id={form.errorId} errors={form.errors} />
-          <SubmitButton pendingText="Updating Password...">Update Password</SubmitButton>
-        </Form>
-      </div>
-    </main>
+    <FormScreen title="Reset Password" intro="Choose a new password of at least 6 characters.">
+      <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="token" value={token} />
+        <Field
+          label="New Password"
+          autoComplete="new-password"
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+        />
+        <Field
+          label="Confirm New Password"
+          autoComplete="new-password"
+          errors={fields.confirmPassword.errors}
+          {...getInputProps(fields.confirmPassword, { type: "password" })}
+        />
+        <ErrorList errors={fields.token.errors} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pendingText="Updating Password...">Update Password</SubmitButton>
+      </Form>
+    </FormScreen>
   );
 }
 
