@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { TextLink } from "../ui/text-link.tsx";
 import { Link } from "react-router";
 
 const TONES = {
@@ -84,9 +85,7 @@ export function AccountPage({
   return (
     <main className={`mx-auto ${wide ? "max-w-7xl" : "max-w-3xl"} px-4 py-10`}>
       <p className="text-sm">
-        <Link to="/dashboard" className="text-brand-700 hover:underline">
-          ← Back to Dashboard
-        </Link>
+        <TextLink to="/dashboard">← Back to Dashboard</TextLink>
       </p>
       <h1 className="mt-2 text-3xl font-bold">{title}</h1>
       {intro ? <p className="mt-1 text-slate-600">{intro}</p> : null}

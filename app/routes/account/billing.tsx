@@ -1,10 +1,10 @@
-import { Link } from "react-router";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { StatCard } from "~/components/account/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { Section } from "~/components/ui/section.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { requireUser } from "~/services/auth.server.ts";
 import { getTotalSpent, listActiveSubscriptions, listPaymentsWithRefunds, REFUND_WINDOW_DAYS } from "~/services/billing.server.ts";
@@ -108,9 +108,7 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                       {p.refundStatus ? (
                         <span className="text-xs font-medium text-slate-600">Refund {p.refundStatus}</span>
                       ) : p.status === "completed" && p.inRefundWindow ? (
-                        <Link to={`/refund?payment=${p.id}`} className="font-semibold text-brand-700 hover:underline">
-                          Request Refund
-                        </Link>
+                        <TextLink to={`/refund?payment=${p.id}`}>Request Refund</TextLink>
                       ) : p.status === "completed" ? (
                         <span className="text-xs text-slate-500">Refund window closed</span>
                       ) : null}

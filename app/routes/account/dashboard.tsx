@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { LibraryCard } from "~/components/account/library-card.tsx";
 import { StatCard } from "~/components/account/stat-card.tsx";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
@@ -7,6 +6,7 @@ import { ButtonLink } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatMoney } from "~/lib/format.ts";
 import { requireUser } from "~/services/auth.server.ts";
 import { getDashboardStats } from "~/services/billing.server.ts";
@@ -75,9 +75,7 @@ export default function Dashboard({ loaderData: { user, stats, now } }: Route.Co
         title="Your Licensed Animations"
         className="mt-10"
         action={
-          <Link to="/my-animations" className="text-sm font-semibold text-brand-700 hover:underline">
-            View all
-          </Link>
+          <TextLink to="/my-animations" className="text-sm">View all</TextLink>
         }
       >
         {stats.recentAnimations.length ? (

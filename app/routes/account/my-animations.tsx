@@ -4,6 +4,7 @@ import { LibraryCard } from "~/components/account/library-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { hasGlobalAccess, getAccess } from "~/services/access.server.ts";
 import { requireUser } from "~/services/auth.server.ts";
 import { getLibrary } from "~/services/billing.server.ts";
@@ -70,17 +71,13 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
           {pages > 1 ? (
             <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-4 text-sm">
               {page > 1 ? (
-                <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
-                  Previous
-                </Link>
+                <TextLink to={pageLink(page - 1)}>Previous</TextLink>
               ) : null}
               <span>
                 Page {page} of {pages}
               </span>
               {page < pages ? (
-                <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
-                  Next
-                </Link>
+                <TextLink to={pageLink(page + 1)}>Next</TextLink>
               ) : null}
             </nav>
           ) : null}

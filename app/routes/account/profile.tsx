@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
-import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { AccountError, resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
@@ -80,9 +81,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
         )}
         {user.accountType === "free" ? (
           <p className="mt-4 text-sm">
-            <Link to="/premium" className="font-semibold text-brand-700 hover:underline">
-              Upgrade to Premium
-            </Link>
+            <TextLink to="/premium">Upgrade to Premium</TextLink>
           </p>
         ) : null}
       </Section>
@@ -90,9 +89,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
       <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} />
 
       <p className="mt-6 text-sm">
-        <Link to="/notifications" className="font-semibold text-brand-700 hover:underline">
-          Email notification preferences
-        </Link>
+        <TextLink to="/notifications">Email notification preferences</TextLink>
       </p>
     </AccountPage>
   );

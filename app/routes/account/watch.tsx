@@ -1,6 +1,7 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { prisma } from "~/lib/db.server.ts";
@@ -61,9 +62,7 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
   return (
     <main className="mx-auto max-w-5xl px-4 py-10">
       <p className="text-sm">
-        <Link to="/my-animations" className="text-brand-700 hover:underline">
-          ← Back to My Animations
-        </Link>
+        <TextLink to="/my-animations">← Back to My Animations</TextLink>
       </p>
       <h1 className="mt-2 text-3xl font-bold">{animation.title}</h1>
       <p className="mt-1 text-sm text-slate-600">

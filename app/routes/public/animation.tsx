@@ -3,6 +3,7 @@ import { data, Link, type ShouldRevalidateFunction, useLocation, useNavigate } f
 import { AnimationDescription } from "~/components/catalogue/description.tsx";
 import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
@@ -154,9 +155,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                 <div className="flex gap-1">
                   <dt>Category:</dt>
                   <dd>
-                    <Link to={categoryHref} className="font-medium text-brand-700 hover:underline">
-                      {category.name}
-                    </Link>
+                    <TextLink to={categoryHref}>{category.name}</TextLink>
                   </dd>
                 </div>
               ) : null}
@@ -253,9 +252,7 @@ function LicenceOffers({
           {category.name} Category License {formatPrice(category.price)}/year
         </ButtonLink>
       ) : null}
-      <Link to="/category-license" className="text-center text-sm text-brand-700 hover:underline">
-        About category licences
-      </Link>
+      <TextLink to="/category-license" className="text-center text-sm">About category licences</TextLink>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { data, Form, Link, useSearchParams } from "react-router";
 import { FormScreen } from "~/components/account/account-screen.tsx";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { useIsPending } from "~/components/ui/use-is-pending.ts";
 import { authenticator } from "~/lib/authenticator.server.ts";
 import { clearRateLimit, clientAddress, consumeRateLimit, SIGN_IN_RULE, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
@@ -106,9 +107,7 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
       intro={
         <>
           {mode === "signup" ? "Already have an account? " : "New to Medanim? "}
-          <Link to={`/auth?${toggleParams}`} className="font-semibold text-brand-700 hover:underline">
-            {mode === "signup" ? "Sign in" : "Sign up"}
-          </Link>
+          <TextLink to={`/auth?${toggleParams}`}>{mode === "signup" ? "Sign in" : "Sign up"}</TextLink>
         </>
       }
     >
@@ -149,9 +148,7 @@ function SignInForm({ lastResult, redirectTo }: FormProps) {
         {...getInputProps(fields.password, { type: "password" })}
       />
       <div className="text-right text-sm">
-        <Link to="/forgot-password" className="text-brand-700 hover:underline">
-          Forgot your password?
-        </Link>
+        <TextLink to="/forgot-password">Forgot your password?</TextLink>
       </div>
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton pending={busy} pendingText="Signing in...">

@@ -1,10 +1,11 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import {
@@ -41,9 +42,7 @@ export default function SubcategoryScreen({ loaderData: { category, animations }
   const main = category.parent;
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
-      <Link to={`/category/${encodeURIComponent(params.mainSlug)}`} className="text-sm text-brand-700 hover:underline">
-        ← Back to {main?.name ?? "category"}
-      </Link>
+      <TextLink to={`/category/${encodeURIComponent(params.mainSlug)}`} className="text-sm">← Back to {main?.name ?? "category"}</TextLink>
       <CategoryHeader
         category={category}
         buyLabel="Buy Category Access"

@@ -1,8 +1,9 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { animationHref, CardGrid, Cover } from "~/components/catalogue/animation-card.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
@@ -104,9 +105,7 @@ function CategoryListing({ category, animations, loading }: { category: Category
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       {category.parent ? (
-        <Link to={`/category/${encodeURIComponent(category.parent.slug)}`} className="text-sm text-brand-700 hover:underline">
-          ← {category.parent.name}
-        </Link>
+        <TextLink to={`/category/${encodeURIComponent(category.parent.slug)}`} className="text-sm">← {category.parent.name}</TextLink>
       ) : null}
       <header className="mt-3 flex flex-col gap-6 md:flex-row md:items-center">
         {category.thumbnail ? (
