@@ -39,30 +39,28 @@ export default function Dashboard({ loaderData: { user, stats, now } }: Route.Co
     <main className="mx-auto max-w-7xl px-4 py-10">
       <h1 className="text-3xl font-bold">Dashboard</h1>
 
-      <Section
-        card
-        id="profile-card"
-        title={`${user.firstName} ${user.lastName}`}
-        className="mt-6"
-        action={
-          <div className="flex flex-wrap gap-2">
-            <ButtonLink to="/profile" variant="secondary" size="sm">
-              Edit Profile
-            </ButtonLink>
-            {user.accountType === "free" ? (
-              <ButtonLink to="/premium" size="sm">
-                Get Premium Access
-              </ButtonLink>
-            ) : null}
+      <section aria-labelledby="profile-card" className="mt-6 flex flex-wrap items-start justify-between gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <div>
+          <h2 id="profile-card" className="text-lg font-semibold">
+            {user.firstName} {user.lastName}
+          </h2>
+          <p className="text-slate-600">@{user.username}</p>
+          <p className="text-slate-600">{user.email}</p>
+          <div className="mt-2">
+            <AccountStatusBadges accountType={user.accountType} isEmailVerified={user.isEmailVerified} />
           </div>
-        }
-      >
-        <p className="text-slate-600">@{user.username}</p>
-        <p className="text-slate-600">{user.email}</p>
-        <div className="mt-2">
-          <AccountStatusBadges accountType={user.accountType} isEmailVerified={user.isEmailVerified} />
         </div>
-      </Section>
+        <div className="flex flex-wrap gap-2">
+          <ButtonLink to="/profile" variant="secondary" size="sm">
+            Edit Profile
+          </ButtonLink>
+          {user.accountType === "free" ? (
+            <ButtonLink to="/premium" size="sm">
+              Get Premium Access
+            </ButtonLink>
+          ) : null}
+        </div>
+      </section>
 
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <StatCard label="Total Spent" value={formatMoney(stats.totalSpent)} hint="Completed payments" />
