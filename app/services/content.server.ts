@@ -1,11 +1,13 @@
 import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
+import { enforceRateLimit } from "~/lib/rate-limit.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import type { PageType } from "~/generated/prisma/client.ts";
-import { CONTACT_CATEGORIES, PageSlugSchema, type ContactInput } from "~/validation/content.ts";
+import { CONTACT_CATEGORIES, CONTACT_FAILURE, PageSlugSchema, type ContactInput } from "~/validation/content.ts";
 import { getSettings, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
 
 /**
@@ -186,11 +188,15 @@ export async function registerFaqView(id: string) {
  * and an admin setting cannot redirect visitors' messages elsewhere. A failed e-mail does not
  * lose the message: it is stored first, and the failure is in the e-mail log.
  */
-export async function submitContactMessage(input: ContactInput, userId: string | null) {
-  const message = await prisma.contactMessage.create({
-    data: { ...input, userId },
-    select: { id: true, createdAt: true },
-  });
+export async function submitContactMessage(input: ContactInput, userId: string | null, client: string) {
+  await enforceRateLimit(`contact:${client}`, CONTACT_RULE);
+  const message = await prisma.contactMessage
+    .create({ data: { ...input, userId }, select: { id: true, createdAt: true } })
+    .catch((error: unknown) => {
+      // The visitor keeps what they typed and sees the spec's failure text.
+      logger.error({ err: error }, "contact message not stored");
+      throw new ServiceError(CONTACT_FAILURE, 500);
+    });
   const categoryLabel = CONTACT_CATEGORIES.find((c) => c.value === input.category)?.label ?? input.category;
   await sendTemplatedEmail({
     template: "contact_message",

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { TextLink } from "../ui/text-link.tsx";
 import { Link } from "react-router";
 
 const TONES = {
@@ -33,6 +34,42 @@ export function AccountScreen({
   );
 }
 
+/**
+ * The narrow card of the sign-in and password forms: title, optional intro and, with `back`,
+ * an arrow link before the title.
+ */
+export function FormScreen({
+  title,
+  intro,
+  back,
+  children,
+}: {
+  title: ReactNode;
+  intro?: ReactNode;
+  back?: { to: string; label: string };
+  children: ReactNode;
+}) {
+  const heading = <h1 className="text-2xl font-bold">{title}</h1>;
+  return (
+    <main className="mx-auto max-w-md px-4 py-12">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        {back ? (
+          <header className="flex items-center gap-3">
+            <Link to={back.to} aria-label={back.label} className="rounded-lg p-2 text-slate-600 hover:bg-slate-100">
+              <span aria-hidden="true">←</span>
+            </Link>
+            {heading}
+          </header>
+        ) : (
+          heading
+        )}
+        {intro ? <p className="mt-1 text-sm text-slate-600">{intro}</p> : null}
+        {children}
+      </div>
+    </main>
+  );
+}
+
 /** The frame of the signed-in pages: back link to the dashboard, title, optional intro. */
 export function AccountPage({
   title,
@@ -48,9 +85,7 @@ export function AccountPage({
   return (
     <main className={`mx-auto ${wide ? "max-w-7xl" : "max-w-3xl"} px-4 py-10`}>
       <p className="text-sm">
-        <Link to="/dashboard" className="text-brand-700 hover:underline">
-          ← Back to Dashboard
-        </Link>
+        <TextLink to="/dashboard">← Back to Dashboard</TextLink>
       </p>
       <h1 className="mt-2 text-3xl font-bold">{title}</h1>
       {intro ? <p className="mt-1 text-slate-600">{intro}</p> : null}

@@ -1,7 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { Button } from "~/components/ui/button.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { useIsPending } from "~/components/ui/use-is-pending.ts";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 
 export const REPORT_INTENT = "report-misuse";
@@ -25,8 +27,7 @@ export function MisuseReport({
   animationTitle: string;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === REPORT_INTENT;
+  const submitting = useIsPending({ intent: REPORT_INTENT, state: "submitting" });
   const details = useRef<HTMLDetailsElement>(null);
   const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
   const hasErrors = Object.values(errors).some((e) => e?.length);
@@ -93,9 +94,14 @@ export function MisuseReport({
         />
         <ErrorList errors={errors[""]} />
         <div className="flex gap-3">
-          <Button type="submit" variant="danger" disabled={submitting || (hydrated && !(filled.email && filled.message))}>
-            {submitting ? "Submitting..." : "Submit Report"}
-          </Button>
+          <SubmitButton
+            variant="danger"
+            pending={submitting}
+            pendingText="Submitting..."
+            disabled={hydrated && !(filled.email && filled.message)}
+          >
+            Submit Report
+          </SubmitButton>
           <Button
             type="reset"
             variant="secondary"

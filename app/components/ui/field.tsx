@@ -21,24 +21,52 @@ const INPUT =
 
 type FieldBase = { label: ReactNode; errors?: ListOfErrors; hint?: ReactNode; className?: string };
 
-/** Label, input, hint and errors wired together (aria-invalid, aria-describedby). */
-export function Field({ label, errors, hint, className = "", ...inputProps }: FieldBase & ComponentProps<"input">) {
+type ControlProps = { id?: string; "aria-describedby"?: string; "aria-invalid"?: ComponentProps<"input">["aria-invalid"] };
+
+/**
+ * The one field layout: label, control, hint and errors. The control gets the label's id,
+ * `aria-invalid` when there are errors and `aria-describedby` naming the errors and the hint
+ * (plus any ids it already had, such as conform's). `inline` puts the label after the control
+ * (checkboxes).
+ */
+function FieldShell<P extends ControlProps>({
+  label,
+  errors,
+  hint,
+  className = "",
+  inline = false,
+  props,
+  render,
+}: FieldBase & { inline?: boolean; props: P; render: (props: P) => ReactNode }) {
   const fallbackId = useId();
-  const id = inputProps.id ?? fallbackId;
+  const id = props.id ?? fallbackId;
   const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
   const hintId = hint ? `${id}-hint` : undefined;
+  const describedBy = new Set([...(props["aria-describedby"]?.split(" ") ?? []), errorId, hintId].filter(Boolean));
+  const control = render({
+    ...props,
+    id,
+    "aria-invalid": errorId ? true : undefined,
+    "aria-describedby": [...describedBy].join(" ") || undefined,
+  });
+  const labelElement = (
+    <label htmlFor={id} className={inline ? "text-sm text-slate-700" : "mb-1 block text-sm font-medium text-slate-700"}>
+      {label}
+    </label>
+  );
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        className={INPUT}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[errorId, hintId].filter(Boolean).join(" ") || undefined}
-        {...inputProps}
-      />
+      {inline ? (
+        <div className="flex items-start gap-2">
+          {control}
+          {labelElement}
+        </div>
+      ) : (
+        <>
+          {labelElement}
+          {control}
+        </>
+      )}
       {hint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-500">
           {hint}
@@ -49,71 +77,44 @@ export function Field({ label, errors, hint, className = "", ...inputProps }: Fi
   );
 }
 
-export function TextareaField({ label, errors, hint, className = "", ...props }: FieldBase & ComponentProps<"textarea">) {
-  const fallbackId = useId();
-  const id = props.id ?? fallbackId;
-  const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <textarea id={id} className={INPUT} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...props} />
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <ErrorList id={errorId} errors={errors} />
-    </div>
-  );
+export function Field({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"input">) {
+  return <FieldShell {...{ label, errors, hint, className, props }} render={(p) => <input className={INPUT} {...p} />} />;
 }
+
+export function TextareaField({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"textarea">) {
+  return <FieldShell {...{ label, errors, hint, className, props }} render={(p) => <textarea className={INPUT} {...p} />} />;
+}
+
+type Option = { value: string; label: string };
 
 export function SelectField({
   label,
   errors,
-  className = "",
+  hint,
+  className,
   options,
   placeholder,
   ...props
-}: FieldBase & ComponentProps<"select"> & { options: Array<{ value: string; label: string }>; placeholder?: string }) {
-  const fallbackId = useId();
-  const id = props.id ?? fallbackId;
-  const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
+}: FieldBase & ComponentProps<"select"> & { options: Option[]; placeholder?: string }) {
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select id={id} className={INPUT} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...props}>
-        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <FieldShell
+      {...{ label, errors, hint, className, props }}
+      render={(p) => (
+        <select className={INPUT} {...p}>
+          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
-export function CheckboxField({ label, errors, className = "", ...props }: FieldBase & ComponentProps<"input">) {
-  const fallbackId = useId();
-  const id = props.id ?? fallbackId;
-  const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
-  return (
-    <div className={className}>
-      <div className="flex items-start gap-2">
-        <input
-          id={id}
-          type="checkbox"
-          className="mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600"
-          aria-invalid={errorId ? true : undefined}
-          aria-describedby={errorId}
-          {...props}
-        />
-        <label htmlFor={id} className="text-sm text-slate-700">
-          {label}
-        </label>
-      </div>
-      <ErrorList id={errorId} errors={errors} />
-    </div>
-  );
+const CHECKBOX = "mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600";
+
+export function CheckboxField({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"input">) {
+  return <FieldShell inline {...{ label, errors, hint, className, props }} render={(p) => <input type="checkbox" className={CHECKBOX} {...p} />} />;
 }

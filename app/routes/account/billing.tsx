@@ -1,8 +1,10 @@
-import { Link } from "react-router";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { StatCard } from "~/components/account/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { Section } from "~/components/ui/section.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTotalSpent, listPaymentsWithRefunds } from "~/services/payments.server.ts";
@@ -47,10 +49,7 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
         <StatCard label="Payments" value={payments.length} />
       </dl>
 
-      <section aria-labelledby="active-subscriptions" className="mt-10">
-        <h2 id="active-subscriptions" className="text-xl font-semibold">
-          Active Subscriptions
-        </h2>
+      <Section id="active-subscriptions" title="Active Subscriptions" className="mt-10">
         {subscriptions.length ? (
           <ul className="mt-4 grid gap-4 md:grid-cols-2">
             {subscriptions.map((s) => (
@@ -69,19 +68,19 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
             ))}
           </ul>
         ) : (
-          <div className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
-            <p className="font-medium">No active subscriptions</p>
-            <ButtonLink to="/premium" size="sm" className="mt-4">
-              See Premium Plans
-            </ButtonLink>
-          </div>
+          <EmptyState
+            className="mt-4"
+            title="No active subscriptions"
+            action={
+              <ButtonLink to="/premium" size="sm">
+                See Premium Plans
+              </ButtonLink>
+            }
+          />
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="payment-history" className="mt-10">
-        <h2 id="payment-history" className="text-xl font-semibold">
-          Payment History
-        </h2>
+      <Section id="payment-history" title="Payment History" className="mt-10">
         {payments.length ? (
           <div className="mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
             <table className="w-full text-left text-sm">
@@ -111,9 +110,7 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                       {p.refundStatus ? (
                         <span className="text-xs font-medium text-slate-600">Refund {p.refundStatus}</span>
                       ) : p.status === "completed" && p.inRefundWindow ? (
-                        <Link to={`/refund?payment=${p.id}`} className="font-semibold text-brand-700 hover:underline">
-                          Request Refund
-                        </Link>
+                        <TextLink to={`/refund?payment=${p.id}`}>Request Refund</TextLink>
                       ) : p.status === "completed" ? (
                         <span className="text-xs text-slate-500">Refund window closed</span>
                       ) : null}
@@ -124,9 +121,9 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
             </table>
           </div>
         ) : (
-          <p className="mt-4 text-slate-600">No payments yet.</p>
+          <EmptyState className="mt-4" title="No payments yet." />
         )}
-      </section>
+      </Section>
     </AccountPage>
   );
 }

@@ -1,9 +1,12 @@
-import { Link } from "react-router";
 import { LibraryCard } from "~/components/account/library-card.tsx";
 import { StatCard } from "~/components/account/stat-card.tsx";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { LinkCard } from "~/components/ui/link-card.tsx";
+import { Section } from "~/components/ui/section.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatMoney } from "~/lib/format.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getDashboardStats } from "~/services/library.server.ts";
@@ -65,15 +68,14 @@ export default function Dashboard({ loaderData: { user, stats, now } }: Route.Co
         <StatCard label="Licensed Animations" value={stats.licensedAnimations} hint="Individual and category licences" />
       </dl>
 
-      <section aria-labelledby="recent-animations" className="mt-10">
-        <div className="flex items-center justify-between gap-4">
-          <h2 id="recent-animations" className="text-xl font-semibold">
-            Your Licensed Animations
-          </h2>
-          <Link to="/my-animations" className="text-sm font-semibold text-brand-700 hover:underline">
-            View all
-          </Link>
-        </div>
+      <Section
+        id="recent-animations"
+        title="Your Licensed Animations"
+        className="mt-10"
+        action={
+          <TextLink to="/my-animations" className="text-sm">View all</TextLink>
+        }
+      >
         {stats.recentAnimations.length ? (
           <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {stats.recentAnimations.map((a) => (
@@ -81,39 +83,38 @@ export default function Dashboard({ loaderData: { user, stats, now } }: Route.Co
             ))}
           </ul>
         ) : (
-          <div className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
-            <p className="font-medium">No licensed animations yet</p>
-            <p className="mt-1 text-sm text-slate-600">
-              A licence gives you download and commercial rights.{" "}
-              {user.accountType === "premium" ? "Your premium access already streams every animation." : null}
-            </p>
-            <div className="mt-4 flex justify-center gap-3">
-              <ButtonLink to="/" variant="secondary" size="sm">
-                Browse Library
-              </ButtonLink>
-              <ButtonLink to="/premium" size="sm">
-                Premium Plans
-              </ButtonLink>
-            </div>
-          </div>
+          <EmptyState
+            className="mt-4"
+            title="No licensed animations yet"
+            message={
+              <>
+                A licence gives you download and commercial rights.{" "}
+                {user.accountType === "premium" ? "Your premium access already streams every animation." : null}
+              </>
+            }
+            action={
+              <>
+                <ButtonLink to="/" variant="secondary" size="sm">
+                  Browse Library
+                </ButtonLink>
+                <ButtonLink to="/premium" size="sm">
+                  Premium Plans
+                </ButtonLink>
+              </>
+            }
+          />
         )}
-      </section>
+      </Section>
 
-      <nav aria-labelledby="quick-links" className="mt-10">
-        <h2 id="quick-links" className="text-xl font-semibold">
-          Quick Links
-        </h2>
+      <Section as="nav" id="quick-links" title="Quick Links" className="mt-10">
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {QUICK_LINKS.map((link) => (
             <li key={link.to}>
-              <Link to={link.to} className="block h-full rounded-xl border border-slate-200 bg-white p-4 hover:border-brand-500">
-                <span className="font-semibold">{link.label}</span>
-                <span className="mt-1 block text-sm text-slate-600">{link.description}</span>
-              </Link>
+              <LinkCard to={link.to} title={link.label} description={link.description} />
             </li>
           ))}
         </ul>
-      </nav>
+      </Section>
     </main>
   );
 }

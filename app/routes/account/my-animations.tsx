@@ -3,6 +3,8 @@ import { AccountPage } from "~/components/account/account-screen.tsx";
 import { LibraryCard } from "~/components/account/library-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { hasGlobalAccess, getAccess } from "~/services/access.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getLibrary } from "~/services/library.server.ts";
@@ -69,29 +71,24 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
           {pages > 1 ? (
             <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-4 text-sm">
               {page > 1 ? (
-                <Link to={pageLink(page - 1)} className="font-semibold text-brand-700 hover:underline">
-                  Previous
-                </Link>
+                <TextLink to={pageLink(page - 1)}>Previous</TextLink>
               ) : null}
               <span>
                 Page {page} of {pages}
               </span>
               {page < pages ? (
-                <Link to={pageLink(page + 1)} className="font-semibold text-brand-700 hover:underline">
-                  Next
-                </Link>
+                <TextLink to={pageLink(page + 1)}>Next</TextLink>
               ) : null}
             </nav>
           ) : null}
         </>
       ) : (
-        <div className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
-          <p className="font-medium">{q ? `No animations match "${q}"` : "No licensed animations yet"}</p>
-          <p className="mt-1 text-sm text-slate-600">
-            {q ? "Try another search term." : "Licence an animation or a whole category to download it and use it commercially."}
-          </p>
-          <div className="mt-4 flex justify-center gap-3">
-            {q ? (
+        <EmptyState
+          className="mt-8"
+          title={q ? `No animations match "${q}"` : "No licensed animations yet"}
+          message={q ? "Try another search term." : "Licence an animation or a whole category to download it and use it commercially."}
+          action={
+            q ? (
               <ButtonLink to="/my-animations" variant="secondary" size="sm">
                 Clear search
               </ButtonLink>
@@ -99,9 +96,9 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
               <ButtonLink to="/" size="sm">
                 Browse Library
               </ButtonLink>
-            )}
-          </div>
-        </div>
+            )
+          }
+        />
       )}
     </AccountPage>
   );

@@ -1,13 +1,15 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { Button } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
+import { Section } from "~/components/ui/section.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
@@ -54,42 +56,32 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData: { user }, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const intent = navigation.state === "submitting" ? (navigation.formData?.get("intent") ?? "update") : null;
-
   return (
     <AccountPage title="Profile Settings">
 
-      <section aria-labelledby="account-status" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="account-status" className="text-lg font-semibold">
-          Account Status
-        </h2>
+      <Section card id="account-status" title="Account Status" className="mt-6">
         <div className="mt-3">
           <AccountStatusBadges accountType={user.accountType} isEmailVerified={user.isEmailVerified} />
         </div>
         {user.isEmailVerified ? null : (
           <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
             <p className="text-sm text-slate-600">Your email address is not verified yet. Check your inbox for the link, or request a new one.</p>
-            <Button type="submit" name="intent" value="resend-verification" variant="secondary" size="sm" disabled={intent === "resend-verification"}>
-              {intent === "resend-verification" ? "Sending..." : "Resend Verification Email"}
-            </Button>
+            <SubmitButton name="intent" value="resend-verification" variant="secondary" size="sm" pendingText="Sending...">
+              Resend Verification Email
+            </SubmitButton>
           </Form>
         )}
         {user.accountType === "free" ? (
           <p className="mt-4 text-sm">
-            <Link to="/premium" className="font-semibold text-brand-700 hover:underline">
-              Upgrade to Premium
-            </Link>
+            <TextLink to="/premium">Upgrade to Premium</TextLink>
           </p>
         ) : null}
-      </section>
+      </Section>
 
-      <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} busy={intent === "update"} />
+      <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} />
 
       <p className="mt-6 text-sm">
-        <Link to="/notifications" className="font-semibold text-brand-700 hover:underline">
-          Email notification preferences
-        </Link>
+        <TextLink to="/notifications">Email notification preferences</TextLink>
       </p>
     </AccountPage>
   );
@@ -98,7 +90,7 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
 type ProfileUser = Route.ComponentProps["loaderData"]["user"];
 
 /** Keyed by the saved values, so a successful save starts the form afresh from them. */
-function ProfileForm({ user, lastResult, busy }: { user: ProfileUser; lastResult: SubmissionResult<string[]> | null | undefined; busy: boolean }) {
+function ProfileForm({ user, lastResult }: { user: ProfileUser; lastResult: SubmissionResult<string[]> | null | undefined }) {
   const [form, fields] = useForm({
     id: "profile",
     lastResult,
@@ -108,10 +100,7 @@ function ProfileForm({ user, lastResult, busy }: { user: ProfileUser; lastResult
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
   });
   return (
-    <section aria-labelledby="profile-details" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h2 id="profile-details" className="text-lg font-semibold">
-        Personal Information
-      </h2>
+    <Section card id="profile-details" title="Personal Information" className="mt-6">
       <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="First name" autoComplete="given-name" errors={fields.firstName.errors} {...getInputProps(fields.firstName, { type: "text" })} />
@@ -127,12 +116,12 @@ function ProfileForm({ user, lastResult, busy }: { user: ProfileUser; lastResult
         />
         <ErrorList id={form.errorId} errors={form.errors} />
         <div>
-          <Button type="submit" name="intent" value="update" disabled={busy}>
-            {busy ? "Saving..." : "Save Changes"}
-          </Button>
+          <SubmitButton name="intent" value="update" pendingText="Saving...">
+            Save Changes
+          </SubmitButton>
         </div>
       </Form>
-    </section>
+    </Section>
   );
 }
 

@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { BenefitList } from "~/components/marketing.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
+import { Section } from "~/components/ui/section.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
   const access = await getViewerAccess(request);
-  const p = params as { idOrSlug?: string; slugOrId?: string };
+  const p = params;
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
     if (!animation) throw data({ message: "Animation not found" }, { status: 404 });
@@ -48,12 +49,16 @@ export default function Checkout({ loaderData: { kind, title, itemHref, price, h
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
       <h1 className="text-3xl font-bold tracking-tight">Checkout</h1>
-      <section aria-labelledby="order-title" className="mt-8 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="order-title" className="text-lg font-semibold">
+      <Section
+        card
+        id="order-title"
+        title={
           <Link to={itemHref} className="hover:text-brand-700">
             {title}
           </Link>
-        </h2>
+        }
+        className="mt-8"
+      >
         <p className="mt-3">
           <span className="text-4xl font-bold">{formatPrice(price)}</span>
           <span className="text-slate-500">/year</span>
@@ -67,7 +72,7 @@ export default function Checkout({ loaderData: { kind, title, itemHref, price, h
             "One year, with a 30-day money-back guarantee",
           ]}
         />
-      </section>
+      </Section>
       {held ? (
         <p role="status" className="mt-6 rounded-xl bg-emerald-50 p-4 text-emerald-900">
           You already hold this licence. Find it under <Link to="/my-animations" className="font-semibold underline">My Animations</Link>.

@@ -1,9 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
@@ -62,8 +64,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Refund({ loaderData: { email, subscriptions, payment }, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [form, fields] = useForm({
     id: "refund",
     lastResult: actionData?.result,
@@ -83,10 +83,12 @@ export default function Refund({ loaderData: { email, subscriptions, payment }, 
       </p>
 
       {subscriptions.length === 0 ? (
-        <div className="mt-8 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
-          <h2 className="text-lg font-semibold">No Active Subscriptions</h2>
-          <p className="mt-1 text-sm text-slate-600">You have no subscriptions or licences that can be refunded.</p>
-        </div>
+        <EmptyState
+          className="mt-8"
+          titleAs="h2"
+          title="No Active Subscriptions"
+          message="You have no subscriptions or licences that can be refunded."
+        />
       ) : (
         <Form method="post" className="mt-8 flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" {...getFormProps(form)}>
           {payment ? (
@@ -131,9 +133,7 @@ export default function Refund({ loaderData: { email, subscriptions, payment }, 
             </div>
           ) : null}
           <div>
-            <Button type="submit" disabled={busy}>
-              {busy ? "Submitting..." : "Submit Refund Request"}
-            </Button>
+            <SubmitButton pendingText="Submitting...">Submit Refund Request</SubmitButton>
           </div>
         </Form>
       )}

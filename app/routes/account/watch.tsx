@@ -1,12 +1,17 @@
 import { data, Link, redirect } from "react-router";
+import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { prisma } from "~/lib/db.server.ts";
+import { parseParams } from "~/lib/params.server.ts";
 import { canDownload, canWatch, getAccess } from "~/services/access.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/watch";
+
+const WatchParams = z.object({ id: z.string().regex(UUID_RE) });
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation.title ?? "Watch"} | Medanim` }];
 
@@ -17,9 +22,9 @@ export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animati
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  if (!UUID_RE.test(params.id)) throw data({ message: "Animation not found" }, { status: 404 });
+  const { id } = parseParams(params, WatchParams, "Animation not found");
   const animation = await prisma.animation.findFirst({
-    where: { id: params.id, isActive: true },
+    where: { id, isActive: true },
     select: {
       id: true,
       slug: true,
@@ -57,9 +62,7 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
   return (
     <main className="mx-auto max-w-5xl px-4 py-10">
       <p className="text-sm">
-        <Link to="/my-animations" className="text-brand-700 hover:underline">
-          ← Back to My Animations
-        </Link>
+        <TextLink to="/my-animations">← Back to My Animations</TextLink>
       </p>
       <h1 className="mt-2 text-3xl font-bold">{animation.title}</h1>
       <p className="mt-1 text-sm text-slate-600">

@@ -1,12 +1,16 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
 import { AnimationDescription } from "~/components/catalogue/description.tsx";
+import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
+import { LinkCard } from "~/components/ui/link-card.tsx";
+import { Section } from "~/components/ui/section.tsx";
 import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
@@ -27,7 +31,7 @@ function notFound(): never {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const p = params as { slug?: string; mainSlug?: string; subSlug?: string; animationSlug?: string };
+  const p = params;
   const slug = p.slug ?? p.animationSlug;
   if (!slug) notFound();
   const access = await getViewerAccess(request);
@@ -149,9 +153,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                 <div className="flex gap-1">
                   <dt>Category:</dt>
                   <dd>
-                    <Link to={categoryHref} className="font-medium text-brand-700 hover:underline">
-                      {category.name}
-                    </Link>
+                    <TextLink to={categoryHref}>{category.name}</TextLink>
                   </dd>
                 </div>
               ) : null}
@@ -168,33 +170,20 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             <AnimationDescription text={animation.description} />
           </section>
           {animation.doctors.length ? (
-            <section aria-labelledby="verified-by">
-              <h2 id="verified-by" className="text-lg font-semibold">
-                Verified by
-              </h2>
+            <Section id="verified-by" title="Verified by">
               <ul className="mt-3 grid gap-3 sm:grid-cols-2">
                 {animation.doctors.map((doctor) => (
                   <li key={doctor.id}>
-                    <Link
+                    <LinkCard
                       to={`/doctors/${encodeURIComponent(doctor.slug || doctor.id)}`}
-                      className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white p-3 hover:border-brand-500"
-                    >
-                      {doctor.photo ? (
-                        <img src={doctor.photo} alt="" className="h-12 w-12 rounded-full object-cover" />
-                      ) : (
-                        <span aria-hidden="true" className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700">
-                          {doctor.name.replace(/^Dr\.?\s+/i, "").slice(0, 1)}
-                        </span>
-                      )}
-                      <span>
-                        <span className="block font-semibold">{doctor.name}</span>
-                        <span className="block text-sm text-slate-600">{doctor.specialty}</span>
-                      </span>
-                    </Link>
+                      media={<DoctorAvatar doctor={doctor} />}
+                      title={doctor.name}
+                      description={doctor.specialty}
+                    />
                   </li>
                 ))}
               </ul>
-            </section>
+            </Section>
           ) : null}
           <MisuseReport
             key={location.key}
@@ -206,43 +195,28 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
 
         <aside className="flex flex-col gap-4">
           {animation.canDownload && animation.downloadFile ? (
-            <Panel title="Your Licence">
-              <p className="text-sm text-slate-600">You hold download and commercial usage rights for this animation.</p>
+            <Section card title="Your Licence">
+              <p className="mt-2 text-sm text-slate-600">You hold download and commercial usage rights for this animation.</p>
               <a href={animation.downloadFile} download className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-700">
                 Download
               </a>
-            </Panel>
+            </Section>
           ) : null}
           {entitled && !animation.canDownload ? (
-            <Panel title="Add Download Rights">
-              <p className="text-sm text-slate-600">
+            <Section card title="Add Download Rights">
+              <p className="mt-2 text-sm text-slate-600">
                 {premium ? "Your premium membership includes streaming. " : ""}Add a licence to download this animation and use it commercially.
               </p>
-              <div className="mt-4 flex flex-col gap-2">
-                <LicenceOffers
-                  individualHref={individualHref}
-                  individualPrice={individualPrice}
-                  category={categoryOffer}
-                  individualVariant="primary"
-                />
-              </div>
-            </Panel>
+              <LicenceOffers individualHref={individualHref} individualPrice={individualPrice} category={categoryOffer} />
+            </Section>
           ) : null}
           {entitled ? null : (
-            <Panel title="Unlock the Full Animation">
-              <p className="text-sm text-slate-600">
+            <Section card title="Unlock the Full Animation">
+              <p className="mt-2 text-sm text-slate-600">
                 You are watching a 10-second preview. Premium members stream every animation in full.
               </p>
-              <div className="mt-4 flex flex-col gap-2">
-                <ButtonLink to="/premium">Get Premium Access</ButtonLink>
-                <LicenceOffers
-                  individualHref={individualHref}
-                  individualPrice={individualPrice}
-                  category={categoryOffer}
-                  individualVariant="secondary"
-                />
-              </div>
-            </Panel>
+              <LicenceOffers offerPremium individualHref={individualHref} individualPrice={individualPrice} category={categoryOffer} />
+            </Section>
           )}
         </aside>
       </div>
@@ -250,21 +224,25 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
   );
 }
 
-/** The two licences that add download and commercial rights, and where to read about them. */
+/**
+ * The two licences that add download and commercial rights, and where to read about them.
+ * `offerPremium` (viewers who only see the preview) puts Premium first, as the main offer.
+ */
 function LicenceOffers({
   individualHref,
   individualPrice,
-  individualVariant,
   category,
+  offerPremium = false,
 }: {
   individualHref: string;
   individualPrice: number;
-  individualVariant: "primary" | "secondary";
   category: { name: string; href: string; price: number } | null;
+  offerPremium?: boolean;
 }) {
   return (
-    <>
-      <ButtonLink to={individualHref} variant={individualVariant}>
+    <div className="mt-4 flex flex-col gap-2">
+      {offerPremium ? <ButtonLink to="/premium">Get Premium Access</ButtonLink> : null}
+      <ButtonLink to={individualHref} variant={offerPremium ? "secondary" : "primary"}>
         Individual License {formatPrice(individualPrice)}
       </ButtonLink>
       {category ? (
@@ -272,19 +250,8 @@ function LicenceOffers({
           {category.name} Category License {formatPrice(category.price)}/year
         </ButtonLink>
       ) : null}
-      <Link to="/category-license" className="text-center text-sm text-brand-700 hover:underline">
-        About category licences
-      </Link>
-    </>
-  );
-}
-
-function Panel({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      <div className="mt-2">{children}</div>
-    </section>
+      <TextLink to="/category-license" className="text-center text-sm">About category licences</TextLink>
+    </div>
   );
 }
 

@@ -1,11 +1,13 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
-import { Button } from "~/components/ui/button.tsx";
+import { Form, Link, useSearchParams } from "react-router";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
-import { clientAddress, consumeRateLimit, signUpRule, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { FormScreen } from "~/components/account/account-screen.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
+import { useIsPending } from "~/components/ui/use-is-pending.ts";
 import { formError } from "~/lib/form.server.ts";
+import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
 import { createSession } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { registerUser } from "~/services/auth/credentials.server.ts";
@@ -47,12 +49,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return formError(submission, undefined, { intent, hideFields: ["password", "confirmPassword"] });
   }
-  const limit = await consumeRateLimit(`signup:${clientAddress(context)}`, signUpRule());
-  if (!limit.allowed) {
-    const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
-    return formError(submission, new ServiceError(message, 429), { intent, hideFields: ["password", "confirmPassword"] });
-  }
   try {
+    await enforceRateLimit(`signup:${clientAddress(context)}`, signUpRule());
     const user = await registerUser(submission.value);
     await sendVerificationEmail(user);
     return redirectWithToast(
@@ -76,36 +74,30 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
   const lastResult = actionData?.intent === mode ? actionData.result : undefined;
 
   return (
-    <main className="mx-auto max-w-md px-4 py-12">
-      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
-        <h1 className="text-2xl font-bold">{mode === "signup" ? "Create your account" : "Sign in"}</h1>
-        <p className="mt-1 text-sm text-slate-600">
+    <FormScreen
+      title={mode === "signup" ? "Create your account" : "Sign in"}
+      intro={
+        <>
           {mode === "signup" ? "Already have an account? " : "New to Medanim? "}
-          <Link to={`/auth?${toggleParams}`} className="font-semibold text-brand-700 hover:underline">
-            {mode === "signup" ? "Sign in" : "Sign up"}
-          </Link>
-        </p>
-        {mode === "signup" ? (
-          <SignUpForm key="signup" lastResult={lastResult} redirectTo={redirectTo} />
-        ) : (
-          <SignInForm key="signin" lastResult={lastResult} redirectTo={redirectTo} />
-        )}
-        <p className="mt-6 text-center text-sm">
-          <Link to="/" className="text-slate-600 hover:underline">
-            Back to home
-          </Link>
-        </p>
-      </div>
-    </main>
+          <TextLink to={`/auth?${toggleParams}`}>{mode === "signup" ? "Sign in" : "Sign up"}</TextLink>
+        </>
+      }
+    >
+      {mode === "signup" ? (
+        <SignUpForm key="signup" lastResult={lastResult} redirectTo={redirectTo} />
+      ) : (
+        <SignInForm key="signin" lastResult={lastResult} redirectTo={redirectTo} />
+      )}
+      <p className="mt-6 text-center text-sm">
+        <Link to="/" className="text-slate-600 hover:underline">
+          Back to home
+        </Link>
+      </p>
+    </FormScreen>
   );
 }
 
 type FormProps = { lastResult: SubmissionResult<string[]> | undefined; redirectTo: string };
-
-function useBusy(intent: string) {
-  const navigation = useNavigation();
-  return navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-}
 
 function SignInForm({ lastResult, redirectTo }: FormProps) {
   const [form, fields] = useForm({
@@ -115,7 +107,7 @@ function SignInForm({ lastResult, redirectTo }: FormProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
   });
-  const busy = useBusy("signin");
+  const busy = useIsPending({ intent: "signin", state: "submitting" });
   return (
     <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="signin" />
@@ -128,14 +120,12 @@ function SignInForm({ lastResult, redirectTo }: FormProps) {
         {...getInputProps(fields.password, { type: "password" })}
       />
       <div className="text-right text-sm">
-        <Link to="/forgot-password" className="text-brand-700 hover:underline">
-          Forgot your password?
-        </Link>
+        <TextLink to="/forgot-password">Forgot your password?</TextLink>
       </div>
       <ErrorList id={form.errorId} errors={form.errors} />
-      <Button type="submit" disabled={busy}>
-        {busy ? "Signing in..." : "Sign In"}
-      </Button>
+      <SubmitButton pending={busy} pendingText="Signing in...">
+        Sign In
+      </SubmitButton>
     </Form>
   );
 }
@@ -148,7 +138,7 @@ function SignUpForm({ lastResult, redirectTo }: FormProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
   });
-  const busy = useBusy("signup");
+  const busy = useIsPending({ intent: "signup", state: "submitting" });
   return (
     <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="signup" />
@@ -183,9 +173,9 @@ function SignUpForm({ lastResult, redirectTo }: FormProps) {
         {...getInputProps(fields.agreeToTerms, { type: "checkbox" })}
       />
       <ErrorList id={form.errorId} errors={form.errors} />
-      <Button type="submit" disabled={busy}>
-        {busy ? "Creating account..." : "Create Account"}
-      </Button>
+      <SubmitButton pending={busy} pendingText="Creating account...">
+        Create Account
+      </SubmitButton>
     </Form>
   );
 }

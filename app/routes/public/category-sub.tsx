@@ -1,10 +1,12 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getViewerAccess } from "~/services/access.server.ts";
@@ -36,9 +38,7 @@ export default function SubcategoryScreen({ loaderData: { category, animations }
   const main = category.parent;
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
-      <Link to={`/category/${encodeURIComponent(params.mainSlug)}`} className="text-sm text-brand-700 hover:underline">
-        ← Back to {main?.name ?? "category"}
-      </Link>
+      <TextLink to={`/category/${encodeURIComponent(params.mainSlug)}`} className="text-sm">← Back to {main?.name ?? "category"}</TextLink>
       <CategoryHeader
         category={category}
         buyLabel="Buy Category Access"
@@ -50,7 +50,7 @@ export default function SubcategoryScreen({ loaderData: { category, animations }
         {loading ? (
           <GridSkeleton />
         ) : animations.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No Animations Available</p>
+          <EmptyState title="No Animations Available" />
         ) : (
           <CardGrid>
             {animations.map((animation) => (

@@ -1,11 +1,14 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { animationHref, CardGrid, Cover } from "~/components/catalogue/animation-card.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { Section } from "~/components/ui/section.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogue/types.ts";
@@ -58,15 +61,12 @@ function MainCategory({ category, loading }: { category: CategoryDetailDto; load
         buyLabel="Buy Full Access"
         badge={<span className="rounded-full bg-brand-600 px-3 py-0.5 text-xs font-semibold text-white">Complete Access</span>}
       />
-      <section className="mt-10" aria-labelledby="specialties">
-        <h2 id="specialties" className="text-2xl font-semibold">
-          Specialties
-        </h2>
+      <Section id="specialties" title="Specialties" className="mt-10">
         <div className="mt-6">
           {loading ? (
             <GridSkeleton />
           ) : category.subcategories.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No Specialties Available</p>
+            <EmptyState title="No Specialties Available" />
           ) : (
             <CardGrid>
               {category.subcategories.map((sub) => (
@@ -92,7 +92,7 @@ function MainCategory({ category, loading }: { category: CategoryDetailDto; load
             </CardGrid>
           )}
         </div>
-      </section>
+      </Section>
     </main>
   );
 }
@@ -101,9 +101,7 @@ function CategoryListing({ category, animations, loading }: { category: Category
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       {category.parent ? (
-        <Link to={`/category/${encodeURIComponent(category.parent.slug)}`} className="text-sm text-brand-700 hover:underline">
-          ← {category.parent.name}
-        </Link>
+        <TextLink to={`/category/${encodeURIComponent(category.parent.slug)}`} className="text-sm">← {category.parent.name}</TextLink>
       ) : null}
       <header className="mt-3 flex flex-col gap-6 md:flex-row md:items-center">
         {category.thumbnail ? (
@@ -130,10 +128,7 @@ function CategoryListing({ category, animations, loading }: { category: Category
         {loading ? (
           <GridSkeleton />
         ) : animations.length === 0 ? (
-          <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-slate-300 p-10 text-center">
-            <p className="text-slate-600">No animations found in this category.</p>
-            <ButtonLink to="/">Browse All Categories</ButtonLink>
-          </div>
+          <EmptyState title="No animations found in this category." action={<ButtonLink to="/">Browse All Categories</ButtonLink>} />
         ) : (
           <CardGrid>
             {animations.map((animation) => (

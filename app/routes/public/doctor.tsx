@@ -2,9 +2,12 @@ import { data, Link } from "react-router";
 import { CardGrid, animationHref } from "~/components/catalogue/animation-card.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { DoctorAbout } from "~/components/catalogue/doctor-about.tsx";
+import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink, buttonClass } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { Section } from "~/components/ui/section.tsx";
 import { instagramLink } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getDoctor } from "~/services/catalogue/doctors.server.ts";
@@ -46,16 +49,7 @@ export default function DoctorProfile({ loaderData: { doctor } }: Route.Componen
         ← Back to Library
       </Link>
       <section className="mt-6 flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm md:flex-row">
-        {doctor.photo ? (
-          <img src={doctor.photo} alt={doctor.name} className="h-32 w-32 flex-none rounded-full object-cover" />
-        ) : (
-          <span
-            aria-hidden="true"
-            className="flex h-32 w-32 flex-none items-center justify-center rounded-full bg-brand-100 text-5xl font-bold text-brand-700"
-          >
-            {doctor.name.replace(/^Dr\.?\s+/i, "").slice(0, 1).toUpperCase()}
-          </span>
-        )}
+        <DoctorAvatar doctor={doctor} size="lg" alt={doctor.name} />
         <div className="flex flex-1 flex-col gap-3">
           <div className="flex flex-wrap items-center gap-3">
             <h1 className="text-3xl font-bold tracking-tight">{doctor.name}</h1>
@@ -82,13 +76,10 @@ export default function DoctorProfile({ loaderData: { doctor } }: Route.Componen
         </div>
       </section>
 
-      <section className="mt-10" aria-labelledby="verified-animations">
-        <h2 id="verified-animations" className="text-2xl font-semibold">
-          Verified Animations
-        </h2>
+      <Section id="verified-animations" title="Verified Animations" className="mt-10">
         <div className="mt-6">
           {doctor.verifiedAnimations.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No verified animations found.</p>
+            <EmptyState title="No verified animations found." />
           ) : (
             <CardGrid>
               {doctor.verifiedAnimations.map((animation) => (
@@ -97,7 +88,7 @@ export default function DoctorProfile({ loaderData: { doctor } }: Route.Componen
             </CardGrid>
           )}
         </div>
-      </section>
+      </Section>
     </main>
   );
 }

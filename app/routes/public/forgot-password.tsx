@@ -1,11 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
+import { FormScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { formError } from "~/lib/form.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requestPasswordReset } from "~/services/account.server.ts";
@@ -34,8 +36,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [form, fields] = useForm({
     id: "forgot-password",
     lastResult: actionData?.result,
@@ -45,36 +45,26 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   });
 
   return (
-    <main className="mx-auto max-w-md px-4 py-12">
-      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
-        <header className="flex items-center gap-3">
-          <Link to="/auth" aria-label="Back to sign in" className="rounded-lg p-2 text-slate-600 hover:bg-slate-100">
-            <span aria-hidden="true">←</span>
-          </Link>
-          <h1 className="text-2xl font-bold">Reset Password</h1>
-        </header>
-        {loaderData.sent ? (
-          <div className="mt-6">
-            <div role="status" className="rounded-lg border border-green-200 bg-green-50 p-4 text-sm text-green-900">
-              <p className="font-semibold">Check your email</p>
-              <p className="mt-1">{RESET_EMAIL_SENT} The link is valid for 1 hour.</p>
-            </div>
-            <ButtonLink to="/auth" className="mt-6 w-full">
-              Back to Sign In
-            </ButtonLink>
+    <FormScreen title="Reset Password" back={{ to: "/auth", label: "Back to sign in" }}>
+      {loaderData.sent ? (
+        <div className="mt-6">
+          <div role="status" className="rounded-lg border border-green-200 bg-green-50 p-4 text-sm text-green-900">
+            <p className="font-semibold">Check your email</p>
+            <p className="mt-1">{RESET_EMAIL_SENT} The link is valid for 1 hour.</p>
           </div>
-        ) : (
-          <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
-            <p className="text-sm text-slate-600">Enter the email address of your account and we will send you a link to reset your password.</p>
-            <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
-            <ErrorList id={form.errorId} errors={form.errors} />
-            <Button type="submit" disabled={busy}>
-              {busy ? "Sending..." : "Send Reset Link"}
-            </Button>
-          </Form>
-        )}
-      </div>
-    </main>
+          <ButtonLink to="/auth" className="mt-6 w-full">
+            Back to Sign In
+          </ButtonLink>
+        </div>
+      ) : (
+        <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+          <p className="text-sm text-slate-600">Enter the email address of your account and we will send you a link to reset your password.</p>
+          <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <SubmitButton pendingText="Sending...">Send Reset Link</SubmitButton>
+        </Form>
+      )}
+    </FormScreen>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { Form, Link, useSubmit } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { groupFaqs, listFaqCategories, listFaqs, registerFaqView } from "~/services/content.server.ts";
@@ -96,14 +97,17 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
       </Form>
 
       {groups.length === 0 ? (
-        <div className="mt-12 rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
-          <p className="text-lg font-semibold">No FAQs found matching your search</p>
-          {q || category ? (
-            <Link to="/help" className="mt-4 inline-block text-brand-700 underline">
-              Show all FAQs
-            </Link>
-          ) : null}
-        </div>
+        <EmptyState
+          className="mt-12"
+          title="No FAQs found matching your search"
+          action={
+            q || category ? (
+              <Link to="/help" className="text-brand-700 underline">
+                Show all FAQs
+              </Link>
+            ) : null
+          }
+        />
       ) : (
         <div className="mt-10 flex flex-col gap-10">
           {groups.map((group, index) => (

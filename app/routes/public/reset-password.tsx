@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
-import { AccountScreen } from "~/components/account/account-screen.tsx";
+import { data, Form } from "react-router";
+import { AccountScreen, FormScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { Button, ButtonLink } from "~/components/ui/button.tsx";
+import { ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
@@ -87,8 +88,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 }
 
 function ResetForm({ token, lastResult }: { token: string; lastResult: SubmissionResult<string[]> | null | undefined }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult,
@@ -97,32 +96,26 @@ function ResetForm({ token, lastResult }: { token: string; lastResult: Submissio
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
   });
   return (
-    <main className="mx-auto max-w-md px-4 py-12">
-      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
-        <h1 className="text-2xl font-bold">Reset Password</h1>
-        <p className="mt-1 text-sm text-slate-600">Choose a new password of at least 6 characters.</p>
-        <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
-          <input type="hidden" name="token" value={token} />
-          <Field
-            label="New Password"
-            autoComplete="new-password"
-            errors={fields.password.errors}
-            {...getInputProps(fields.password, { type: "password" })}
-          />
-          <Field
-            label="Confirm New Password"
-            autoComplete="new-password"
-            errors={fields.confirmPassword.errors}
-            {...getInputProps(fields.confirmPassword, { type: "password" })}
-          />
-          <ErrorList errors={fields.token.errors} />
-          <ErrorList id={form.errorId} errors={form.errors} />
-          <Button type="submit" disabled={busy}>
-            {busy ? "Updating Password..." : "Update Password"}
-          </Button>
-        </Form>
-      </div>
-    </main>
+    <FormScreen title="Reset Password" intro="Choose a new password of at least 6 characters.">
+      <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="token" value={token} />
+        <Field
+          label="New Password"
+          autoComplete="new-password"
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+        />
+        <Field
+          label="Confirm New Password"
+          autoComplete="new-password"
+          errors={fields.confirmPassword.errors}
+          {...getInputProps(fields.confirmPassword, { type: "password" })}
+        />
+        <ErrorList errors={fields.token.errors} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pendingText="Updating Password...">Update Password</SubmitButton>
+      </Form>
+    </FormScreen>
   );
 }
 

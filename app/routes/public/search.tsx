@@ -3,6 +3,7 @@ import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { AnimationCard, CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { GridSkeleton } from "~/components/catalogue/grid-skeleton.tsx";
 import { Button } from "~/components/ui/button.tsx";
+import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
@@ -87,10 +88,7 @@ export default function Search({ loaderData: { q, page, premium, results } }: Ro
         ) : searching ? (
           <GridSkeleton />
         ) : results.animations.length === 0 ? (
-          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center">
-            <p className="text-lg font-semibold">No Results Found</p>
-            <p className="mt-1 text-slate-600">Try another term, or browse all animations on the home page.</p>
-          </div>
+          <EmptyState title="No Results Found" message="Try another term, or browse all animations on the home page." />
         ) : (
           <>
             <p className="mb-4 text-sm text-slate-600" role="status">
