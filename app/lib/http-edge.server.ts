@@ -207,7 +207,7 @@ function boundedBody(
           if (chunk.includes(0) || chunk.includes("%00") || `${carry}${chunk.toString("latin1", 0, 2)}`.includes("%00")) {
             return stop(400, NUL_MESSAGE);
           }
-          carry = chunk.toString("latin1", Math.max(0, chunk.length - 2));
+          carry = `${carry}${chunk.toString("latin1", Math.max(0, chunk.length - 2))}`.slice(-2);
         }
         stream.enqueue(chunk);
         if ((stream.desiredSize ?? 1) <= 0) req.pause();

@@ -151,6 +151,12 @@ describe("NUL characters and malformed URLs", () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ message: "Request contains a NUL character" });
     }
+    // "%00" split over three chunks of a chunked body.
+    const split = await rawRequest(
+      "POST /contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n" +
+        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n9\r\nmessage=%\r\n1\r\n0\r\n2\r\n0x\r\n0\r\n\r\n",
+    );
+    expect(split.status).toBe(400);
     const api = await fetch(`${base}/api/echo`, form("message=%00"));
     expect(api.status).toBe(400);
     expect(reached).toEqual([]);
