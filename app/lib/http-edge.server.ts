@@ -200,9 +200,13 @@ function boundedBody(
         stream.error(new Error(message));
       };
       req.on("data", (chunk: Buffer) => {
-        if (done) return;
         received += chunk.length;
-        if (limit !== null && received > limit) return stop(413, tooLargeMessage(limit));
+        if (limit !== null && received > limit) {
+          // Past the cap while draining a body nobody reads: not worth reading any further.
+          if (done) return void req.destroy();
+          return stop(413, tooLargeMessage(limit));
+        }
+        if (done) return;
         if (refuseNul) {
           if (chunk.includes(0) || chunk.includes("%00") || `${carry}${chunk.toString("latin1", 0, 2)}`.includes("%00")) {
             return stop(400, NUL_MESSAGE);
@@ -211,6 +215,13 @@ function boundedBody(
         }
         stream.enqueue(chunk);
         if ((stream.desiredSize ?? 1) <= 0) req.pause();
+      });
+      // Answered without reading the whole body (a route with no action): the rest is drained
+      // and dropped, as Node does for a body nobody touched, so the connection can be reused.
+      res.once("finish", () => {
+        if (done) return;
+        done = true;
+        req.resume();
       });
       req.once("end", () => {
         if (done) return;
@@ -232,7 +243,7 @@ function boundedBody(
       req.resume();
     },
     cancel() {
-      // The route did not want the rest: drained, so the connection can serve the next request.
+      // The route did not want the rest: drained and dropped, up to the cap.
       done = true;
       req.resume();
     },
