@@ -102,8 +102,8 @@ export function edgeGuard(req: ExpressRequest, res: ExpressResponse, next: NextF
   }
   // Express 5's req.host reads X-Forwarded-Host only from a trusted proxy (TRUST_PROXY).
   const host = req.host;
-  const port = host ? HOST.exec(host)?.[1] : undefined;
-  if (!host || !HOST.test(host) || (port !== undefined && Number(port) > 65535)) {
+  const hostMatch = host ? HOST.exec(host) : null;
+  if (!hostMatch || (hostMatch[1] !== undefined && Number(hostMatch[1]) > 65535)) {
     return refuse(res, 400, "A valid Host header is required");
   }
   if (target === null) return refuse(res, 400, "Malformed URL");
@@ -117,9 +117,10 @@ export function edgeGuard(req: ExpressRequest, res: ExpressResponse, next: NextF
   if (methods === PAGE_METHODS && req.method === "POST" && !FORM_TYPES.has(mediaType(req.headers["content-type"]))) {
     return refuse(res, 415, "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data");
   }
-  const limit = bodyLimitFor(pathname);
-  if (limit !== null && Number(req.headers["content-length"]) > limit) {
-    return refuse(res, 413, tooLargeMessage(limit), { Connection: "close" });
+  const declared = req.headers["content-length"];
+  if (declared !== undefined) {
+    const limit = bodyLimitFor(pathname);
+    if (limit !== null && Number(declared) > limit) return refuse(res, 413, tooLargeMessage(limit), { Connection: "close" });
   }
   next();
 }

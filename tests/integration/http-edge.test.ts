@@ -271,14 +271,14 @@ describe("client address (TRUST_PROXY)", () => {
     expect(await whoami(base)).toEqual({ clientIp: "127.0.0.1" });
   });
 
-  it("takes the address one trusted proxy forwards with TRUST_PROXY=1", async () => {
-    process.env.TRUST_PROXY = "1";
+  async function whoamiWith(trustProxy: string) {
+    process.env.TRUST_PROXY = trustProxy;
     resetEnv();
     try {
       const app = await createApp("production", createRouterHandler({ build, mode: "production", getLoadContext: loadContext }));
       const proxied = await listen(app);
       try {
-        expect(await whoami(`http://127.0.0.1:${proxied.port}`)).toEqual({ clientIp: "203.0.113.7" });
+        return await whoami(`http://127.0.0.1:${proxied.port}`);
       } finally {
         await new Promise((resolve) => proxied.server.close(resolve));
       }
@@ -286,6 +286,17 @@ describe("client address (TRUST_PROXY)", () => {
       delete process.env.TRUST_PROXY;
       resetEnv();
     }
+  }
+
+  it("takes the address a trusted proxy forwards: a hop count, or the proxy's address or subnet", async () => {
+    expect(await whoamiWith("1")).toEqual({ clientIp: "203.0.113.7" });
+    expect(await whoamiWith("10.0.0.0/8, 127.0.0.1")).toEqual({ clientIp: "203.0.113.7" });
+    // The request comes from 127.0.0.1, which is not in 10.0.0.0/8: its header is not believed.
+    expect(await whoamiWith("10.0.0.0/8")).toEqual({ clientIp: "127.0.0.1" });
+  });
+
+  it("refuses to start with a TRUST_PROXY it cannot read", async () => {
+    await expect(whoamiWith("the load balancer")).rejects.toThrow(/TRUST_PROXY: expected a hop count/);
   });
 });
 
