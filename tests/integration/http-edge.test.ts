@@ -8,14 +8,17 @@ import { handleError } from "~/entry.server.tsx";
 import { resetEnv } from "~/lib/env.server.ts";
 import { createRouterHandler } from "~/lib/http-edge.server.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { createUploadUrl } from "~/lib/upload.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { createApp, loadContext } from "../../server.ts";
+import { fileBytes } from "./media-helpers.ts";
 
 // The real middleware stack and the real Express → React Router adapter, in front of a small
 // build whose routes report what reached them: the address in the load context, the fields an
 // action read, the bytes an /api action read.
 
 const reached: string[] = [];
+let releaseStream: (value?: unknown) => void = () => undefined;
 
 const route = (id: string, path: string, module: Record<string, unknown>) => ({ id, parentId: "root", path, module });
 const build = {
@@ -32,6 +35,25 @@ const build = {
         reached.push(`contact:${form.get("message")?.toString().length ?? 0}`);
         return Response.json({ fields: [...form.keys()] });
       },
+    }),
+    slow: route("slow", "slow", {
+      // Holds the response until the client goes away, then says whether the route was told.
+      loader: ({ request }: { request: Request }) =>
+        new Promise((resolve) => request.signal.addEventListener("abort", () => resolve(reached.push("slow:aborted")))),
+    }),
+    stream: route("stream", "stream", {
+      loader: () =>
+        new Response(
+          new ReadableStream({
+            async start(controller) {
+              controller.enqueue(new TextEncoder().encode("first "));
+              await new Promise((resolve) => (releaseStream = resolve));
+              controller.enqueue(new TextEncoder().encode("last"));
+              controller.close();
+            },
+          }),
+          { headers: { "Content-Type": "text/plain" } },
+        ),
     }),
     "api-echo": route("api-echo", "api/echo", {
       action: async ({ request }: { request: Request }) => {
@@ -219,6 +241,14 @@ describe("body limits", () => {
     expect(reached).toEqual(["contact:1000"]);
   });
 
+  it("leaves uploads under /objects/ to the media router's own per-kind limits", async () => {
+    const size = 3 * 1024 * 1024;
+    const { uploadURL } = await createUploadUrl({ kind: "cover", fileName: "cover.png", size }, base);
+    const res = await fetch(uploadURL, { method: "PUT", headers: { "Content-Type": "image/png" }, body: fileBytes("png", size) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ size });
+  });
+
   it("drops the unread body of a request answered without reading it, and serves the next one on the connection", async () => {
     const frames = Array.from({ length: 4 }, () => `4000\r\n${"x".repeat(0x4000)}\r\n`).join("");
     const res = await rawRequest(
@@ -261,6 +291,30 @@ describe("body limits", () => {
     expect(status).toBe(413);
     expect(sent).toBeLessThan(total);
     expect(reached).toEqual([]);
+  });
+});
+
+describe("responses", () => {
+  it("streams a response as the route produces it", async () => {
+    const first = await new Promise<string>((resolve, reject) => {
+      http.get(`${base}/stream`, (res) => {
+        res.setEncoding("utf8");
+        res.once("data", (chunk: string) => {
+          resolve(chunk);
+          releaseStream();
+          res.resume();
+        });
+      }).on("error", reject);
+    });
+    expect(first).toBe("first ");
+  });
+
+  it("aborts the route's request when the client goes away", async () => {
+    const req = http.get(`${base}/slow`);
+    req.on("error", () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    req.destroy();
+    await expect.poll(() => reached).toEqual(["slow:aborted"]);
   });
 });
 
