@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
@@ -11,6 +10,7 @@ import { getDb } from "./app/lib/db.server.ts";
 import { getEnv } from "./app/lib/env.server.ts";
 import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
+import { createRouterHandler, edgeGuard } from "./app/lib/http-edge.server.ts";
 import { mediaRouter } from "./app/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts";
@@ -19,8 +19,6 @@ import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth/credentials.server.ts";
 import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
 import { startMediaWorker } from "./app/services/media-jobs.server.ts";
-
-const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Headers every response carries; the CSP is enforced, with a fresh nonce per response. */
 function securityHeaders(mode: "production" | "development") {
@@ -55,30 +53,9 @@ function securityHeaders(mode: "production" | "development") {
   };
 }
 
-/**
- * JSON, form and text bodies are capped at 1 MB (413 beyond). The router reads the request
- * stream itself, so the cap is checked on the declared length; such bodies must declare one.
- * File uploads have their own, larger, per-kind limits in the media router.
- */
-function bodyLimit(req: Request, res: Response, next: NextFunction) {
-  if (req.method === "GET" || req.method === "HEAD") return next();
-  const type = req.headers["content-type"] ?? "";
-  if (type.startsWith("multipart/form-data") || req.path.startsWith("/objects/") || req.path.startsWith("/api/webhooks/")) {
-    return next();
-  }
-  const length = req.headers["content-length"];
-  if (length === undefined) {
-    if (req.headers["transfer-encoding"]) {
-      res.status(411).json({ message: "A Content-Length header is required" });
-      return;
-    }
-    return next();
-  }
-  if (Number(length) > BODY_LIMIT_BYTES) {
-    res.status(413).json({ message: "Request body must be at most 1 MB" });
-    return;
-  }
-  next();
+/** What every loader and action gets beside the request: the CSP nonce and the client's address. */
+export function loadContext(req: Request, res: Response) {
+  return { cspNonce: res.locals.cspNonce as string, clientIp: req.ip };
 }
 
 async function loadBuildHandler(mode: "production" | "development", app: express.Express) {
@@ -95,12 +72,11 @@ async function loadBuildHandler(mode: "production" | "development", app: express
     const topFiles = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
     const serveTopFile = express.static(clientDir, { maxAge: "1h", index: false });
     app.use((req, res, next) => (topFiles.has(req.path) ? serveTopFile(req, res, next) : next()));
-    const getLoadContext = (req: Request, res: Response) => ({ cspNonce: res.locals.cspNonce as string, clientIp: req.ip });
     const parts = splitServerBuild(build);
     const handlers = {
-      api: createRequestHandler({ build: parts.api, mode, getLoadContext }),
-      pages: createRequestHandler({ build: parts.pages, mode, getLoadContext }),
-      all: createRequestHandler({ build: parts.all, mode, getLoadContext }),
+      api: createRouterHandler({ build: parts.api, mode, getLoadContext: loadContext }),
+      pages: createRouterHandler({ build: parts.pages, mode, getLoadContext: loadContext }),
+      all: createRouterHandler({ build: parts.all, mode, getLoadContext: loadContext }),
     };
     const manifestPath = build.routeDiscovery?.manifestPath;
     return (req: Request, res: Response, next: NextFunction) => handlers[buildPartFor(req.path, manifestPath)](req, res, next);
@@ -111,10 +87,10 @@ async function loadBuildHandler(mode: "production" | "development", app: express
   // React Router's dev server installs a SIGTERM handler that exits at once: ours closes the DB.
   process.removeAllListeners("SIGTERM");
   app.use(vite.middlewares);
-  return createRequestHandler({
+  return createRouterHandler({
     build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
     mode,
-    getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, clientIp: req.ip }),
+    getLoadContext: loadContext,
   });
 }
 
@@ -124,12 +100,15 @@ type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 export async function createApp(mode: "production" | "development", finalHandler?: Handler) {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", 1);
+  // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): nobody unless configured, or
+  // any client could rotate the header and get a fresh sign-in allowance per guess.
+  app.set("trust proxy", getEnv().TRUST_PROXY);
   app.use(
     pinoHttp({
       logger,
       autoLogging: { ignore: (req) => req.url === "/healthz" || req.url?.startsWith("/assets/") === true },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      // A client's mistake is one warning line; only the server's own failures are errors.
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
       // One short line per request; headers (cookies, tokens) stay out of the logs.
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
@@ -140,6 +119,8 @@ export async function createApp(mode: "production" | "development", finalHandler
   // Media is streamed as is: compressing video breaks byte ranges and gains nothing.
   app.use(compression({ filter: (req, res) => !req.path.startsWith("/objects/") && compression.filter(req, res) }));
   app.use(securityHeaders(mode));
+  // Before /healthz, the media router and React Router: hostile requests stop here with a 4xx.
+  app.use(edgeGuard);
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -151,10 +132,17 @@ export async function createApp(mode: "production" | "development", finalHandler
     }
   });
 
-  app.use(bodyLimit);
   app.use(csrfGuard);
   app.use(mediaRouter());
   app.all("/{*splat}", finalHandler ?? (await loadBuildHandler(mode, app)));
+  // Express's own handler prints every error's stack, a client's 400 included.
+  app.use((error: { status?: number; statusCode?: number }, req: Request, res: Response, _next: NextFunction) => {
+    const declared = error.status ?? error.statusCode;
+    const status = declared !== undefined && declared >= 400 && declared < 600 ? declared : 500;
+    if (status >= 500) logger.error({ err: error, method: req.method, url: req.originalUrl }, "request failed");
+    if (res.headersSent) return void res.destroy();
+    res.status(status).set("Cache-Control", "no-store").json({ message: status >= 500 ? "Something went wrong" : "Bad request" });
+  });
   return app;
 }
 

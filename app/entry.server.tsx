@@ -2,10 +2,11 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "~/components/nonce.tsx";
 import { documentContext } from "~/lib/document-routes.server.ts";
+import { logger } from "~/lib/logger.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -46,10 +47,23 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered && !request.signal.aborted) logger.error({ err: error, url: request.url }, "rendering failed");
         },
       },
     );
     setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/**
+ * Errors React Router caught in a loader, action or render. A stack only for the server's own
+ * failures: a client that went away (or whose body the edge refused mid-stream) and React
+ * Router's own 4xx answers (no route matches, method not allowed) are one request log line.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  // An internal error response carries the original error beside its status.
+  const cause = isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error;
+  logger.error({ err: cause, method: request.method, url: request.url }, "request failed");
+};

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import net from "node:net";
 import { z } from "zod";
 
 // Every environment variable the app reads, parsed once. Nothing else reads process.env.
@@ -34,9 +35,43 @@ const EnvSchema = z.object({
   SIGNUPS_PER_HOUR: z.coerce.number().int().positive().default(20),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  // Whose X-Forwarded-* headers Express believes (its `trust proxy`): unset trusts nobody and
+  // the client address is the socket's; a hop count ("1"), "true", or addresses/subnets.
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === null) {
+        ctx.addIssue({ code: "custom", message: "expected a hop count, true, false, or comma-separated addresses/subnets" });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   // How long (ms) the public catalogue's shared reads are kept in memory; 0 turns it off.
   CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 });
+
+// proxy-addr's names for common ranges, accepted by Express beside addresses and subnets.
+const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** TRUST_PROXY as Express's `trust proxy` takes it; null if it is none of the accepted forms. */
+export function parseTrustProxy(value: string | undefined): boolean | number | string[] | null {
+  const text = value?.trim() ?? "";
+  if (text === "" || text === "false" || text === "0") return false;
+  if (text === "true") return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(",").map((entry) => entry.trim());
+  const valid = entries.every((entry) => {
+    if (NAMED_RANGES.has(entry)) return true;
+    const [address, mask, ...rest] = entry.split("/");
+    if (rest.length || !net.isIP(address!)) return false;
+    if (mask === undefined) return true;
+    const max = net.isIPv4(address!) ? 32 : 128;
+    return (/^\d+$/.test(mask) && Number(mask) <= max) || (max === 32 && net.isIPv4(mask));
+  });
+  return valid ? entries : null;
+}
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; JWT_SECRET: string };
 

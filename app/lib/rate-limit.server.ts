@@ -35,7 +35,10 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number) {
   return `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
-/** The client's address as Express saw it (behind one trusted proxy), passed in the load context. */
+/**
+ * The client's address as Express saw it, passed in the load context: the connection's, or the
+ * X-Forwarded-For entry a proxy named in TRUST_PROXY added (never the client's own claim).
+ */
 export function clientAddress(context: { clientIp?: string } | undefined) {
   return context?.clientIp ?? "unknown";
 }

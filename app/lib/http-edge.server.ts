@@ -1,0 +1,273 @@
+import { writeReadableStreamToWritable } from "@react-router/node";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+
+// The HTTP edge: what a request must look like before any route sees it, and the adapter that
+// hands it to React Router. Why: a fuzzer's hostile requests (TRACE, NUL bytes, broken
+// percent-encoding, dot segments, no Host, unbounded bodies) each became a 500 with a stack
+// trace somewhere deeper. Each is refused here, once, with a 4xx and `{ message }`.
+
+const MB = 1024 * 1024;
+
+/**
+ * Body caps by path prefix, first match wins, counted on the bytes as they arrive. `null`
+ * leaves the cap to the route: uploads under /objects/ have the media router's per-kind limits
+ * (upload.server.ts). A route that takes larger bodies (a multipart upload form) adds a line
+ * above "/". Nothing is parsed here, so /api/webhooks/* still reach their route byte for byte.
+ */
+const BODY_LIMITS: ReadonlyArray<readonly [prefix: string, bytes: number | null]> = [
+  ["/objects/", null],
+  ["/", 1 * MB],
+];
+
+export function bodyLimitFor(pathname: string) {
+  return BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? null;
+}
+
+function tooLargeMessage(bytes: number) {
+  return `Request body must be at most ${bytes / MB} MB`;
+}
+
+const NUL_MESSAGE = "Request contains a NUL character";
+
+// The web `Request` throws on these (fetch spec "forbidden methods"), so they could never
+// reach a route: answered 405 on every path, /api included.
+const REFUSED_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+const ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+// Pages are read (loaders) and posted to by forms (actions); anything else makes React
+// Router's `formData()` throw inside an action.
+const PAGE_METHODS = ["GET", "HEAD", "POST"];
+const READ_ONLY = ["GET", "HEAD"];
+const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
+
+/** Which methods a path answers; `null`: the route decides (the /api helper answers 405 per route). */
+function methodsFor(pathname: string) {
+  if (pathname.startsWith("/api/") || pathname.startsWith("/objects/")) return null;
+  if (pathname.startsWith("/assets/") || pathname === "/healthz") return READ_ONLY;
+  return PAGE_METHODS;
+}
+
+/** host, IPv4 or [IPv6], with an optional port. */
+const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._~-]+)(?::(\d{1,5}))?$/i;
+// ".", "..", or either with its dots percent-encoded, as a whole segment. The WHATWG URL that
+// React Router matches on resolves them (and treats "\" as "/"), while the split build picks
+// its part by the raw path: the two would disagree about which route answers.
+const DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\]|$)/i;
+
+function mediaType(header: string | undefined) {
+  return (header ?? "").split(";", 1)[0]!.trim().toLowerCase();
+}
+
+/**
+ * The request target as origin-form (path and query), or null if it is neither origin-form
+ * nor absolute-form. RFC 9112 section 3.2.2 says an origin server must accept the absolute-form
+ * (`GET http://host/path`): its path and query are served, but the authority in it is ignored
+ * and the Host header kept, so a client cannot make the app build its links and redirects on
+ * another host than the one every other request (and any cache in front) sees.
+ */
+export function originForm(target: string) {
+  if (target.startsWith("/")) return target;
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (!absolute) return null;
+  const rest = target.slice(absolute[0].length);
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
+function decodes(pathname: string) {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A refusal from the edge: `{ message }`, never a stack, never a route. */
+function refuse(res: ExpressResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res.status(status).set("Cache-Control", "no-store").set(headers).json({ message });
+}
+
+/**
+ * Checks every request before any route or body reader: method, Host, the URL's bytes, a
+ * page's method and form encoding, and a declared body length over the path's cap. Only string
+ * checks: nothing is read or copied on a GET.
+ */
+export function edgeGuard(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+  const target = originForm(req.originalUrl);
+  const query = target?.indexOf("?") ?? -1;
+  const pathname = target === null ? "" : query === -1 ? target : target.slice(0, query);
+  const methods = methodsFor(pathname);
+  if (REFUSED_METHODS.has(req.method)) {
+    return refuse(res, 405, "Method not allowed", { Allow: (methods ?? ANY_METHOD).join(", ") });
+  }
+  // Express 5's req.host reads X-Forwarded-Host only from a trusted proxy (TRUST_PROXY).
+  const host = req.host;
+  const hostMatch = host ? HOST.exec(host) : null;
+  if (!hostMatch || (hostMatch[1] !== undefined && Number(hostMatch[1]) > 65535)) {
+    return refuse(res, 400, "A valid Host header is required");
+  }
+  if (target === null) return refuse(res, 400, "Malformed URL");
+  // PostgreSQL refuses NUL in text: stopped here rather than as a failed query.
+  if (target.includes("\0") || target.includes("%00")) return refuse(res, 400, NUL_MESSAGE);
+  if (pathname.includes("%") && !decodes(pathname)) return refuse(res, 400, "Malformed URL");
+  if (DOT_SEGMENT.test(pathname)) return refuse(res, 400, "Malformed URL");
+  if (methods && !methods.includes(req.method)) {
+    return refuse(res, 405, "Method not allowed", { Allow: methods.join(", ") });
+  }
+  if (methods === PAGE_METHODS && req.method === "POST" && !FORM_TYPES.has(mediaType(req.headers["content-type"]))) {
+    return refuse(res, 415, "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data");
+  }
+  const declared = req.headers["content-length"];
+  if (declared !== undefined) {
+    const limit = bodyLimitFor(pathname);
+    if (limit !== null && Number(declared) > limit) return refuse(res, 413, tooLargeMessage(limit), { Connection: "close" });
+  }
+  next();
+}
+
+type LoadContext = (req: ExpressRequest, res: ExpressResponse) => AppLoadContext | Promise<AppLoadContext>;
+
+/**
+ * Express → React Router, in place of @react-router/express: the same streaming response and
+ * abort on a closed connection, plus a URL built only from what edgeGuard checked and a body
+ * stream that enforces the path's cap (and refuses NUL in form bodies) as the bytes arrive.
+ */
+export function createRouterHandler({
+  build,
+  mode,
+  getLoadContext,
+}: {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: string;
+  getLoadContext: LoadContext;
+}) {
+  const handleRequest = createRequestHandler(build, mode);
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    try {
+      let url: URL;
+      try {
+        url = new URL(`${req.protocol}://${req.host}${originForm(req.originalUrl) ?? "/"}`);
+      } catch {
+        return refuse(res, 400, "Malformed URL");
+      }
+      const controller = new AbortController();
+      let finished = false;
+      res.on("finish", () => (finished = true));
+      res.on("close", () => finished || controller.abort());
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+        else if (value !== undefined) headers.set(name, value);
+      }
+      const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        init.body = boundedBody(req, res, controller, {
+          limit: bodyLimitFor(url.pathname),
+          refuseNul: mediaType(req.headers["content-type"]) === "application/x-www-form-urlencoded",
+        });
+        init.duplex = "half";
+      }
+      const response = await handleRequest(new Request(url, init), await getLoadContext(req, res));
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * The request body as a web stream, with backpressure. Past the cap (or at a NUL in a form
+ * body) the client gets its 4xx at once, the route's request is aborted (so React Router
+ * neither answers nor logs it), and reading stops: nothing beyond the cap is buffered.
+ */
+function boundedBody(
+  req: ExpressRequest,
+  res: ExpressResponse,
+  controller: AbortController,
+  { limit, refuseNul }: { limit: number | null; refuseNul: boolean },
+) {
+  let received = 0;
+  // The last two bytes of the previous chunk: "%00" may be split across chunks.
+  let carry = "";
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(stream) {
+      const stop = (status: number, message: string) => {
+        done = true;
+        req.pause();
+        controller.abort();
+        if (res.headersSent) res.destroy();
+        else refuse(res, status, message, { Connection: "close" });
+        stream.error(new Error(message));
+      };
+      req.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+        if (limit !== null && received > limit) {
+          // Past the cap while draining a body nobody reads: not worth reading any further.
+          if (done) return void req.destroy();
+          return stop(413, tooLargeMessage(limit));
+        }
+        if (done) return;
+        if (refuseNul) {
+          if (chunk.includes(0) || chunk.includes("%00") || `${carry}${chunk.toString("latin1", 0, 2)}`.includes("%00")) {
+            return stop(400, NUL_MESSAGE);
+          }
+          carry = `${carry}${chunk.toString("latin1", Math.max(0, chunk.length - 2))}`.slice(-2);
+        }
+        stream.enqueue(chunk);
+        if ((stream.desiredSize ?? 1) <= 0) req.pause();
+      });
+      // Answered without reading the whole body (a route with no action): the rest is drained
+      // and dropped, as Node does for a body nobody touched, so the connection can be reused.
+      res.once("finish", () => {
+        if (done) return;
+        done = true;
+        req.resume();
+      });
+      req.once("end", () => {
+        if (done) return;
+        done = true;
+        stream.close();
+      });
+      req.once("close", () => {
+        if (done || req.complete) return;
+        done = true;
+        stream.error(new Error("The client closed the connection before the body ended"));
+      });
+      req.once("error", (error) => {
+        if (done) return;
+        done = true;
+        stream.error(error);
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      // The route did not want the rest: drained and dropped, up to the cap.
+      done = true;
+      req.resume();
+    },
+  });
+}
+
+async function sendResponse(res: ExpressResponse, response: Response) {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}
