@@ -32,3 +32,13 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
 export function invariantResponse(condition: unknown, message: string, init: { status: number } = { status: 400 }): asserts condition {
   if (!condition) throw data({ message }, init);
 }
+
+/**
+ * For loaders: a ServiceError becomes the route's error response (`{ message }` with its
+ * status, rendered by the error boundary: 404 → the not-found screen); anything else is
+ * rethrown. `await getDoctor(slug).catch(asRouteError)`.
+ */
+export function asRouteError(error: unknown): never {
+  if (error instanceof ServiceError) throw data({ message: error.message }, { status: error.status });
+  throw error;
+}

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { BenefitList } from "~/components/marketing.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
@@ -10,6 +10,7 @@ import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
 import { findLicensableAnimation, findLicensableCategory } from "~/services/offers.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import type { Route } from "./+types/purchase";
+import { invariantResponse } from "~/lib/errors.server.ts";
 
 // /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId} (ARCHITECTURE.md: checkout
 // pages with the item, its price, what the licence gives and a pay button). Taking the payment
@@ -23,7 +24,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const p = params;
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
-    if (!animation) throw data({ message: "Animation not found" }, { status: 404 });
+    invariantResponse(animation, "Animation not found", { status: 404 });
     const held = holdsLicence(access, { type: "individual", animationId: animation.id });
     return {
       kind: "individual" as const,
@@ -34,7 +35,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     };
   }
   const category = await findLicensableCategory(p.slugOrId ?? null);
-  if (!category) throw data({ message: "Category not found" }, { status: 404 });
+  invariantResponse(category, "Category not found", { status: 404 });
   const held = holdsLicence(access, { type: "category", categoryId: category.id });
   return {
     kind: "category" as const,

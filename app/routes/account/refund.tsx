@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
@@ -16,6 +16,7 @@ import { findOwnPayment } from "~/services/payments.server.ts";
 import { getRefundableSubscriptions, requestRefund } from "~/services/refunds.server.ts";
 import { REFUND_REASONS, RefundRequestSchema, UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/refund";
+import { invariantResponse } from "~/lib/errors.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Request Refund | Medanim" }];
 
@@ -30,7 +31,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     paymentParam && UUID_RE.test(paymentParam) ? findOwnPayment(user.id, paymentParam) : Promise.resolve(null),
   ]);
   // Someone else's payment id is answered like a missing one.
-  if (paymentParam && !payment) throw data({ message: "Payment not found" }, { status: 404 });
+  invariantResponse(!(paymentParam && !payment), "Payment not found", { status: 404 });
   const selectable = payment?.status === "completed" && subscriptions.some((s) => s.id === payment.subscriptionId);
   return {
     email: user.email,

@@ -1,15 +1,16 @@
-import { data, Link, redirect } from "react-router";
+import { Link, redirect } from "react-router";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatDuration } from "~/lib/format.ts";
-import { prisma } from "~/lib/db.server.ts";
 import { parseParams } from "~/lib/params.server.ts";
-import { canDownload, canWatch, getAccess } from "~/services/access.server.ts";
+import { getAccess } from "~/services/access.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
+import { getPlayableAnimation } from "~/services/catalogue/animations.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/watch";
+import { asRouteError } from "~/lib/errors.server.ts";
 
 const WatchParams = z.object({ id: z.string().regex(UUID_RE) });
 
@@ -23,37 +24,9 @@ export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animati
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const { id } = parseParams(params, WatchParams, "Animation not found");
-  const animation = await prisma.animation.findFirst({
-    where: { id, isActive: true },
-    select: {
-      id: true,
-      slug: true,
-      title: true,
-      description: true,
-      coverImage: true,
-      fullVideo: true,
-      downloadFile: true,
-      duration: true,
-      categoryId: true,
-      category: { select: { name: true, parentId: true } },
-    },
-  });
-  if (!animation) throw data({ message: "Animation not found" }, { status: 404 });
-  const access = await getAccess(user);
-  if (!canWatch(access, animation)) throw redirect(`/animations/${animation.slug || animation.id}`);
-  return {
-    animation: {
-      id: animation.id,
-      slug: animation.slug,
-      title: animation.title,
-      description: animation.description,
-      coverImage: animation.coverImage,
-      fullVideo: animation.fullVideo,
-      duration: animation.duration,
-      categoryName: animation.category?.name ?? null,
-      downloadFile: canDownload(access, animation) ? animation.downloadFile : null,
-    },
-  };
+  const playable = await getPlayableAnimation(id, await getAccess(user)).catch(asRouteError);
+  if (!playable.watchable) throw redirect(playable.pageHref);
+  return { animation: playable.animation };
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
+import { Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
 import { AnimationDescription } from "~/components/catalogue/description.tsx";
 import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
@@ -7,7 +7,7 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
@@ -17,8 +17,8 @@ import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress, consumeRateLimit } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
-import type { AnimationDetailDto } from "~/services/catalogue/types.ts";
 import { getAnimation } from "~/services/catalogue/animations.server.ts";
+import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
@@ -26,26 +26,16 @@ import type { Route } from "./+types/animation";
 
 // Serves /animations/{slug} (id as the fallback) and /category/{main}/{sub}/{animationSlug}.
 
-function notFound(): never {
-  throw data({ message: "Animation not found" }, { status: 404 });
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const p = params;
   const slug = p.slug ?? p.animationSlug;
-  if (!slug) notFound();
+  invariantResponse(slug, NOT_FOUND.animation, { status: 404 });
   const access = await getViewerAccess(request);
-  let animation: AnimationDetailDto;
-  try {
-    animation = await getAnimation(slug, access, {
-      // A page view counts once (HEAD requests do not); see shouldRevalidate below.
-      countView: request.method === "GET",
-      path: p.mainSlug && p.subSlug ? { mainSlug: p.mainSlug, subSlug: p.subSlug } : undefined,
-    });
-  } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) notFound();
-    throw error;
-  }
+  const animation = await getAnimation(slug, access, {
+    // A page view counts once (HEAD requests do not); see shouldRevalidate below.
+    countView: request.method === "GET",
+    path: p.mainSlug && p.subSlug ? { mainSlug: p.mainSlug, subSlug: p.subSlug } : undefined,
+  }).catch(asRouteError);
   return {
     animation,
     premium: hasGlobalAccess(access),

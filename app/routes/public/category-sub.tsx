@@ -1,10 +1,9 @@
-import { data } from "react-router";
 import { CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { asRouteError } from "~/lib/errors.server.ts";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { pluralize } from "~/lib/format.ts";
@@ -18,14 +17,9 @@ import type { Route } from "./+types/category-sub";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const [tree, access] = await Promise.all([getCategoryTree(), getViewerAccess(request)]);
-  try {
-    const category = await getCategoryByPath(params.mainSlug, params.subSlug, tree);
-    const list = await listAnimationSummaries({ category: category.id, page: 1, limit: CATEGORY_LIST_LIMIT }, access, tree);
-    return { category, animations: list.animations };
-  } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) throw data({ message: error.message }, { status: 404 });
-    throw error;
-  }
+  const category = await getCategoryByPath(params.mainSlug, params.subSlug, tree).catch(asRouteError);
+  const list = await listAnimationSummaries({ category: category.id, page: 1, limit: CATEGORY_LIST_LIMIT }, access, tree);
+  return { category, animations: list.animations };
 }
 
 export const meta: Route.MetaFunction = ({ data: screen, matches }) => [

@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
 import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
@@ -6,7 +5,7 @@ import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { animationHref, CardGrid, Cover } from "~/components/catalogue/animation-card.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { asRouteError } from "~/lib/errors.server.ts";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
@@ -26,13 +25,7 @@ type Screen =
 
 export async function loader({ request, params }: Route.LoaderArgs): Promise<Screen> {
   const tree = await getCategoryTree();
-  let category: CategoryDetailDto;
-  try {
-    category = await getCategory(params.slug, tree);
-  } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) throw data({ message: error.message }, { status: 404 });
-    throw error;
-  }
+  const category = await getCategory(params.slug, tree).catch(asRouteError);
   if (category.parentId === null) return { kind: "main", category };
   const access = await getViewerAccess(request);
   const list = await listAnimationSummaries({ category: category.id, page: 1, limit: CATEGORY_LIST_LIMIT }, access, tree);

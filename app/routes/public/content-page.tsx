@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { formatLongDate } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
@@ -6,6 +5,7 @@ import { renderRichText } from "~/lib/sanitize.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getPage } from "~/services/content.server.ts";
 import type { Route } from "./+types/content-page";
+import { invariantResponse } from "~/lib/errors.server.ts";
 
 // One module for /{slug}, /about and /pages/{slug} (ARCHITECTURE.md: all three render Page
 // records). Drafts are shown to admins only, so an admin can preview from the page manager.
@@ -13,7 +13,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const slug = "slug" in params && params.slug ? params.slug : "about";
   const user = await getUser(request);
   const page = await getPage(slug, { includeDrafts: user?.role === "admin", cached: true });
-  if (!page) throw data({ message: "Page not found" }, { status: 404 });
+  invariantResponse(page, "Page not found", { status: 404 });
   return {
     page: {
       title: page.title,

@@ -1,11 +1,11 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { CardGrid, animationHref } from "~/components/catalogue/animation-card.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { DoctorAbout } from "~/components/catalogue/doctor-about.tsx";
 import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink, buttonClass } from "~/components/ui/button.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { asRouteError } from "~/lib/errors.server.ts";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { instagramLink } from "~/lib/format.ts";
@@ -16,12 +16,7 @@ import type { Route } from "./+types/doctor";
 // /doctors/{slug or id}: the public doctor profile (admin-and-support.md section 2).
 
 export async function loader({ params }: Route.LoaderArgs) {
-  try {
-    return { doctor: await getDoctor(params.slugOrId) };
-  } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) throw data({ message: error.message }, { status: 404 });
-    throw error;
-  }
+  return { doctor: await getDoctor(params.slugOrId).catch(asRouteError) };
 }
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [

@@ -288,3 +288,48 @@ export function getHomePageSize(): Promise<number> {
     Math.min(100, Math.floor(settingNumber(await getSetting("homepage_animations_per_page"), DEFAULT_HOME_PAGE_SIZE))),
   );
 }
+
+export type Playable =
+  | {
+      watchable: true;
+      animation: {
+        id: string;
+        slug: string;
+        title: string;
+        description: string;
+        coverImage: string | null;
+        fullVideo: string | null;
+        duration: number | null;
+        categoryName: string | null;
+        /** Only with a download right (a licence); null otherwise. */
+        downloadFile: string | null;
+      };
+    }
+  /** No right to the full video: the animation's own page, with its preview. */
+  | { watchable: false; pageHref: string };
+
+/** The full player's animation (/watch/{id}) as this viewer may have it; 404 for an unknown id. */
+export async function getPlayableAnimation(id: string, access: Access): Promise<Playable> {
+  const row = await prisma.animation.findFirst({
+    where: { id, isActive: true },
+    select: {
+      id: true,
+      slug: true,
+      title: true,
+      description: true,
+      coverImage: true,
+      fullVideo: true,
+      downloadFile: true,
+      duration: true,
+      categoryId: true,
+      category: { select: { name: true, parentId: true } },
+    },
+  });
+  if (!row) throw notFound(NOT_FOUND.animation);
+  if (!canWatch(access, row)) return { watchable: false, pageHref: `/animations/${row.slug || row.id}` };
+  const { categoryId: _, category, downloadFile, ...shown } = row;
+  return {
+    watchable: true,
+    animation: { ...shown, categoryName: category?.name ?? null, downloadFile: canDownload(access, row) ? downloadFile : null },
+  };
+}
