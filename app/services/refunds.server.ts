@@ -1,9 +1,10 @@
 import { prisma } from "~/lib/db.server.ts";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
-import type { RefundRequestInput } from "~/validation/account.ts";
+import { type RefundRequestInput, UUID_RE } from "~/validation/account.ts";
 import type { PublicUser } from "./auth/credentials.server.ts";
+import { findOwnPayment } from "./payments.server.ts";
 import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, toSubscriptionJson } from "./subscriptions.server.ts";
 
 // Refund requests by the member (admin-and-support.md "Request Refund", sections 3, 5, 8): what
@@ -112,4 +113,29 @@ export async function requestRefund(user: PublicUser, input: RefundRequestInput,
     },
   });
   return request;
+}
+
+/**
+ * What the refund form offers: the refundable subscriptions and, when the form was opened from
+ * a payment (`/refund?payment=`), that payment. Someone else's payment id is answered like a
+ * missing one (404). The payment preselects its subscription only when that one may be refunded.
+ */
+export async function getRefundForm(userId: string, paymentId: string | null) {
+  const [subscriptions, payment] = await Promise.all([
+    getRefundableSubscriptions(userId),
+    paymentId && UUID_RE.test(paymentId) ? findOwnPayment(userId, paymentId) : Promise.resolve(null),
+  ]);
+  if (paymentId && !payment) throw notFound("Payment not found");
+  const selectable = payment?.status === "completed" && subscriptions.some((s) => s.id === payment.subscriptionId);
+  return {
+    subscriptions,
+    payment: payment && {
+      id: payment.id,
+      subscriptionId: selectable ? payment.subscriptionId : null,
+      description: payment.description,
+      amount: payment.amount,
+      status: payment.status,
+      createdAt: payment.createdAt,
+    },
+  };
 }

@@ -7,16 +7,14 @@ import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { asRouteError, ServiceError } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { findOwnPayment } from "~/services/payments.server.ts";
-import { getRefundableSubscriptions, requestRefund } from "~/services/refunds.server.ts";
-import { REFUND_REASONS, RefundRequestSchema, UUID_RE } from "~/validation/account.ts";
+import { getRefundForm, requestRefund } from "~/services/refunds.server.ts";
+import { REFUND_REASONS, RefundRequestSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/refund";
-import { invariantResponse } from "~/lib/errors.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Request Refund | Medanim" }];
 
@@ -25,26 +23,8 @@ const FAILED = "Failed to submit refund request";
 export async function loader({ request, url }: Route.LoaderArgs) {
   // Spec: anonymous visitors go to /auth.
   const user = await requireUser(request);
-  const paymentParam = url.searchParams.get("payment");
-  const [subscriptions, payment] = await Promise.all([
-    getRefundableSubscriptions(user.id),
-    paymentParam && UUID_RE.test(paymentParam) ? findOwnPayment(user.id, paymentParam) : Promise.resolve(null),
-  ]);
-  // Someone else's payment id is answered like a missing one.
-  invariantResponse(!(paymentParam && !payment), "Payment not found", { status: 404 });
-  const selectable = payment?.status === "completed" && subscriptions.some((s) => s.id === payment.subscriptionId);
-  return {
-    email: user.email,
-    subscriptions,
-    payment: payment && {
-      id: payment.id,
-      subscriptionId: selectable ? payment.subscriptionId : null,
-      description: payment.description,
-      amount: payment.amount,
-      status: payment.status,
-      createdAt: payment.createdAt,
-    },
-  };
+  const { subscriptions, payment } = await getRefundForm(user.id, url.searchParams.get("payment")).catch(asRouteError);
+  return { email: user.email, subscriptions, payment };
 }
 
 export async function action({ request }: Route.ActionArgs) {
