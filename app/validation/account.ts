@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailSchema, NameSchema, PasswordSchema, passwordsMatch, UsernameSchema } from "./auth.ts";
+import { EmailSchema, NameSchema, PasswordSchema, passwordsMatch, UsernameSchema } from "./auth-forms.ts";
 
 // Messages are the spec's, word for word (public-and-user-side.md section 5,
 // admin-and-support.md section 5). Shared by the HTML forms and the /api routes.

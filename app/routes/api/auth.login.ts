@@ -4,7 +4,7 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { issueTokens } from "~/services/auth/credentials.server.ts";
 import { signIn } from "~/services/auth/sign-in.server.ts";
-import { EmailSchema } from "~/validation/auth.ts";
+import { EmailSchema } from "~/validation/auth-forms.ts";
 
 // Any password length is checked against the hash: a short one is simply wrong.
 const LoginSchema = z.object({ email: EmailSchema, password: z.string({ error: "Password is required" }).min(1, "Password is required") });

@@ -2,7 +2,7 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
 import { issueTokens, registerUser } from "~/services/auth/credentials.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
-import { SignUpSchema } from "~/validation/auth.ts";
+import { SignUpSchema } from "~/validation/auth-forms.ts";
 
 export const loader = apiRoute({
   POST: endpoint({

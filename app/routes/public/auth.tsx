@@ -14,7 +14,7 @@ import { registerUser } from "~/services/auth/credentials.server.ts";
 import { requireAnonymous } from "~/services/auth/guards.server.ts";
 import { signIn } from "~/services/auth/sign-in.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
-import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth.ts";
+import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth-forms.ts";
 import type { Route } from "./+types/auth";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in | Medanim" }];

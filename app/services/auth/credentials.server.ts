@@ -5,7 +5,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
-import type { SignUpInput } from "~/validation/auth.ts";
+import type { SignUpInput } from "~/validation/auth-forms.ts";
 
 // Credentials: accounts created and checked, /api access and refresh tokens, every way of being
 // signed in ended or purged. The HTTP guards are in guards.server.ts, the sign-in limits in
