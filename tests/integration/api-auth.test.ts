@@ -5,7 +5,8 @@ import * as me from "~/routes/api/auth.me.ts";
 import * as refresh from "~/routes/api/auth.refresh.ts";
 import * as register from "~/routes/api/auth.register.ts";
 import * as logout from "~/routes/api/auth.logout.ts";
-import { createUser, TEST_PASSWORD } from "../helpers/factories.ts";
+import * as resetPassword from "~/routes/api/auth.reset-password.ts";
+import { accessTokenFor, createUser, TEST_PASSWORD } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
 
@@ -61,6 +62,18 @@ describe("POST /api/auth/register", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Request body must be valid JSON");
+  });
+});
+
+describe("a JSON body of null (fuzzer: a refine read null.password, 500)", () => {
+  it("answers 400 with the form's own messages on register and reset-password", async () => {
+    const reg = await callRoute(register, "/api/auth/register", { json: null });
+    expect(reg.status).toBe(400);
+    expect(reg.body.errors.email).toBeDefined();
+    expect(reg.body.message).toBe(reg.body.errors[Object.keys(reg.body.errors)[0]!][0]);
+    const reset = await callRoute(resetPassword, "/api/auth/reset-password", { json: null });
+    expect(reset.status).toBe(400);
+    expect(reset.body.errors.token).toBeDefined();
   });
 });
 
@@ -126,6 +139,15 @@ describe("POST /api/auth/refresh", () => {
   it("answers 400 without a token and 401 for an unknown one", async () => {
     expect((await callRoute(refresh, "/api/auth/refresh", { json: {} })).status).toBe(400);
     expect((await callRoute(refresh, "/api/auth/refresh", { json: { refreshToken: "nope" } })).status).toBe(401);
+  });
+
+  it("logout by another signed-in caller leaves someone else's refresh token working", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const tokens = await callRoute(login, "/api/auth/login", { json: { email: owner.email, password: TEST_PASSWORD } });
+    const out = await callRoute(logout, "/api/auth/logout", { json: { refreshToken: tokens.body.refreshToken }, token: await accessTokenFor(other.id) });
+    expect(out.status).toBe(200);
+    expect((await callRoute(refresh, "/api/auth/refresh", { json: { refreshToken: tokens.body.refreshToken } })).status).toBe(200);
   });
 
   it("logout revokes the refresh token", async () => {
