@@ -1,0 +1,97 @@
+// The payment provider port (ARCHITECTURE.md "Payments"). Two adapters implement it: Stripe
+// (`stripe.server.ts`, when STRIPE_SECRET_KEY is set) and the local test mode
+// (`test-mode.server.ts`, otherwise). Nothing here knows animations or licences: a checkout
+// sells one yearly item with a name, an amount and the metadata that names what it is.
+// Every adapter turns what the provider tells us (a webhook, a confirmed payment, a test-mode
+// button) into the same PaymentEvent values, and one fulfilment service applies them.
+
+export type ProviderName = "stripe" | "test";
+
+export type Customer = {
+  userId: string;
+  email: string;
+  name: string;
+  /** The provider's customer id, when one was made before (User.stripeCustomerId). */
+  providerCustomerId: string | null;
+};
+
+export type StartCheckoutInput = {
+  /** Our CheckoutSession id: travels in the provider's metadata, comes back in every event. */
+  checkoutId: string;
+  customer: Customer;
+  item: { name: string; description: string; amountCents: number; currency: "usd" };
+  /** Names the buyer and the item for the provider's own dashboard (userId, type, animationId…). */
+  metadata: Record<string, string>;
+  /** "hosted": the provider's page (no JavaScript needed); "embedded": a client secret for a form on our page. */
+  mode: "hosted" | "embedded";
+  /** Absolute URLs: where the hosted page returns after paying, or after giving up. */
+  successUrl: string;
+  cancelUrl: string;
+};
+
+export type StartCheckoutResult = {
+  /** The provider's id for this attempt (Stripe: the Checkout Session or the subscription). */
+  providerSessionId: string;
+  /** hosted mode: where to send the buyer (303). */
+  url?: string;
+  /** embedded mode: what the payment form confirms. */
+  clientSecret?: string;
+  /** Set when the provider made a customer for this user: store it on the user. */
+  providerCustomerId?: string;
+};
+
+/**
+ * What happened at the provider, in its terms. `eventId` is unique per delivery source (the
+ * webhook event id, or a stable id derived from the payment for confirmations), and
+ * `paymentId` is the provider's id of the money movement (Stripe: the invoice id): fulfilment
+ * is idempotent by it, so a webhook and a confirmation of the same payment make one payment.
+ */
+export type PaymentEvent =
+  | {
+      kind: "payment.succeeded";
+      eventId: string;
+      /** Our CheckoutSession id from the metadata; absent on renewals. */
+      checkoutId: string | null;
+      paymentId: string;
+      paymentIntentId: string | null;
+      providerSubscriptionId: string | null;
+      providerCustomerId: string | null;
+      amountCents: number;
+      /** "first": the purchase; "renewal": a yearly renewal of providerSubscriptionId. */
+      reason: "first" | "renewal";
+      /** End of the term this payment pays for, when the provider says (else one year on). */
+      periodEnd: Date | null;
+    }
+  | { kind: "payment.failed"; eventId: string; checkoutId: string | null; providerSubscriptionId: string | null; message: string }
+  | { kind: "subscription.renewal_changed"; eventId: string; providerSubscriptionId: string; autoRenew: boolean }
+  | { kind: "subscription.ended"; eventId: string; providerSubscriptionId: string }
+  | { kind: "payment.refunded"; eventId: string; paymentIntentId: string; amountCents: number }
+  /** A type we do not act on: answered 200, changes nothing. */
+  | { kind: "ignored"; eventId: string; type: string };
+
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  /** Stripe.js needs this in the browser (null in test mode). */
+  readonly publishableKey: string | null;
+  startCheckout(input: StartCheckoutInput, idempotencyKey: string): Promise<StartCheckoutResult>;
+  /**
+   * The events a client-side confirmation stands for (POST /api/payments/success with a
+   * payment intent id): the provider is asked, the client is never believed.
+   */
+  confirmPayment(paymentIntentId: string): Promise<PaymentEvent[]>;
+  /** Starts a full refund of a payment; "succeeded" when the provider confirms at once. */
+  refund(paymentIntentId: string, idempotencyKey: string): Promise<{ refundId: string; status: "succeeded" | "pending" }>;
+  /** Renewal at the end of the term on or off (Stripe: cancel_at_period_end). */
+  setAutoRenew(providerSubscriptionId: string, autoRenew: boolean, idempotencyKey: string): Promise<void>;
+  /** Ends the provider's subscription now (admin cancel): no further renewals. */
+  cancelNow(providerSubscriptionId: string, idempotencyKey: string): Promise<void>;
+  /** The provider's page to manage payment methods, or null when it has none (test mode). */
+  billingPortalUrl(providerCustomerId: string, returnUrl: string): Promise<string | null>;
+  /** A webhook delivery, verified (signature, 300 s tolerance) and parsed; throws WebhookSignatureError. */
+  parseWebhook(rawBody: string, signature: string | null): PaymentEvent;
+}
+
+export class WebhookSignatureError extends Error {}
+
+/** A refusal from the provider that the buyer should read (a declined card, …). */
+export class ProviderDeclinedError extends Error {}

@@ -1,0 +1,82 @@
+import { prisma } from "../db.server.ts";
+import { type PaymentEvent, type PaymentProvider, WebhookSignatureError } from "./provider.server.ts";
+
+// The local test mode (no STRIPE_SECRET_KEY: the embedded default of `npm start`). Nothing is
+// charged. The "hosted page" is our own /checkout/test/{checkoutId} with Pay and Decline
+// buttons; pressing one turns into the same PaymentEvent values a Stripe webhook would, and they
+// go through the same fulfilment. Its ids are derived from the checkout id (test_in_…, test_pi_…,
+// test_sub_…), so a button pressed twice, or a confirmation after the button, is one payment.
+
+export const TEST_DECLINE_MESSAGE = "Your card was declined. (Test mode: the Decline button was pressed.)";
+
+export const testIds = (checkoutId: string) => ({
+  sessionId: `test_cs_${checkoutId}`,
+  clientSecret: `test_secret_${checkoutId}`,
+  invoiceId: `test_in_${checkoutId}`,
+  paymentIntentId: `test_pi_${checkoutId}`,
+  subscriptionId: `test_sub_${checkoutId}`,
+  customerId: (userId: string) => `test_cus_${userId}`,
+});
+
+/** The checkout id inside a test-mode payment intent or client secret id, or null. */
+export function checkoutIdFromTestId(value: string) {
+  const match = /^test_(?:pi|secret|cs|in)_([0-9a-f-]{36})$/i.exec(value);
+  return match ? match[1]! : null;
+}
+
+/** The events of a test-mode button: Pay (the first payment) or Decline. */
+export function testModeEvents(checkout: { id: string; amountCents: number; userId: string }, outcome: "pay" | "decline"): PaymentEvent[] {
+  const ids = testIds(checkout.id);
+  if (outcome === "decline") {
+    return [{ kind: "payment.failed", eventId: `test_evt_decline_${checkout.id}`, checkoutId: checkout.id, providerSubscriptionId: null, message: TEST_DECLINE_MESSAGE }];
+  }
+  return [
+    {
+      kind: "payment.succeeded",
+      eventId: `test_evt_paid_${checkout.id}`,
+      checkoutId: checkout.id,
+      paymentId: ids.invoiceId,
+      paymentIntentId: ids.paymentIntentId,
+      providerSubscriptionId: ids.subscriptionId,
+      providerCustomerId: ids.customerId(checkout.userId),
+      amountCents: checkout.amountCents,
+      reason: "first",
+      periodEnd: null,
+    },
+  ];
+}
+
+export function createTestModeProvider(appUrl: () => string): PaymentProvider {
+  return {
+    name: "test",
+    publishableKey: null,
+    async startCheckout(input) {
+      const ids = testIds(input.checkoutId);
+      return input.mode === "hosted"
+        ? { providerSessionId: ids.sessionId, url: `${appUrl()}/checkout/test/${input.checkoutId}` }
+        : { providerSessionId: ids.sessionId, clientSecret: ids.clientSecret };
+    },
+    async confirmPayment(paymentIntentId) {
+      const checkoutId = checkoutIdFromTestId(paymentIntentId);
+      const checkout = checkoutId
+        ? await prisma.checkoutSession.findUnique({ where: { id: checkoutId }, select: { id: true, userId: true, amount: true, status: true } })
+        : null;
+      if (!checkout || checkout.status === "open" || checkout.status === "expired") return [];
+      const amountCents = Math.round(Number(checkout.amount) * 100);
+      return testModeEvents({ id: checkout.id, userId: checkout.userId, amountCents }, checkout.status === "completed" ? "pay" : "decline");
+    },
+    // Test mode holds no money: a refund is confirmed at once, renewal switches and
+    // cancellations live only in our own Subscription rows.
+    async refund(paymentIntentId) {
+      return { refundId: `test_re_${paymentIntentId.replace(/^test_pi_/, "")}`, status: "succeeded" };
+    },
+    async setAutoRenew() {},
+    async cancelNow() {},
+    async billingPortalUrl() {
+      return null;
+    },
+    parseWebhook() {
+      throw new WebhookSignatureError("Webhooks are not used in test mode (no STRIPE_SECRET_KEY is set)");
+    },
+  };
+}
