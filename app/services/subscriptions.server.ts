@@ -73,3 +73,14 @@ export async function listActiveSubscriptions(userId: string, now = new Date()) 
   });
   return rows.map((s) => ({ ...toSubscriptionJson(s), label: describeSubscription(s) }));
 }
+
+/**
+ * accountType follows the subscriptions: every item sold includes premium access (spec: licences
+ * "include premium access"), so a user is premium while any subscription is active and
+ * unexpired, free once none is. Called in the same transaction as every change of a user's
+ * subscriptions (fulfilment, expiry, cancellation, refund, reactivation).
+ */
+export async function syncAccountType(tx: Prisma.TransactionClient, userId: string, now = new Date()) {
+  const active = await tx.subscription.findFirst({ where: activeWhere(userId, now), select: { id: true } });
+  await tx.user.update({ where: { id: userId }, data: { accountType: active ? "premium" : "free" } });
+}
