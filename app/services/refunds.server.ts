@@ -1,11 +1,12 @@
 import { prisma } from "~/lib/db.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type RefundRequestInput, UUID_RE } from "~/validation/account.ts";
 import type { PublicUser } from "./auth/credentials.server.ts";
 import { findOwnPayment } from "./payments.server.ts";
-import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, toSubscriptionJson } from "./subscriptions.server.ts";
+import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, syncAccountType, toSubscriptionJson } from "./subscriptions.server.ts";
 
 // Refund requests by the member (admin-and-support.md "Request Refund", sections 3, 5, 8): what
 // may be refunded, and the request filed for the admin. Approving and processing refunds
@@ -138,4 +139,24 @@ export async function getRefundForm(userId: string, paymentId: string | null) {
       createdAt: payment.createdAt,
     },
   };
+}
+
+/**
+ * The provider has returned a payment's money (Stripe's charge.refunded, or test mode at once):
+ * the payment is refunded, the subscription it paid for ends now, an approved request for it is
+ * processed, and accountType follows. Idempotent: a second call changes nothing.
+ */
+export async function completeRefund(tx: Prisma.TransactionClient, paymentIntentId: string, now = new Date()) {
+  const payment = await tx.payment.findUnique({
+    where: { stripePaymentIntentId: paymentIntentId },
+    select: { id: true, userId: true, status: true, subscriptionId: true },
+  });
+  if (!payment) return null;
+  if (payment.status !== "refunded") await tx.payment.update({ where: { id: payment.id }, data: { status: "refunded" } });
+  if (payment.subscriptionId) {
+    await tx.subscription.updateMany({ where: { id: payment.subscriptionId, status: { in: ["active", "pending"] } }, data: { status: "canceled" } });
+  }
+  await tx.refundRequest.updateMany({ where: { paymentId: payment.id, status: "approved" }, data: { status: "processed", processedAt: now } });
+  await syncAccountType(tx, payment.userId, now);
+  return payment;
 }
