@@ -8,6 +8,7 @@ import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import { getDb } from "./app/lib/db.server.ts";
 import { getEnv } from "./app/lib/env.server.ts";
+import { isStripeConfigured } from "./app/lib/payments/index.server.ts";
 import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
 import { createRouterHandler, edgeGuard } from "./app/lib/http-edge.server.ts";
@@ -24,20 +25,27 @@ import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 function securityHeaders(mode: "production" | "development") {
   // With S3, browsers upload to and play from the bucket's origin directly.
   const storage = storageOrigin() ? ` ${storageOrigin()}` : "";
+  // Stripe.js, its iframes and Stripe Checkout's form target are allowed only when Stripe is
+  // configured: in test mode every payment screen is our own.
+  const stripe = isStripeConfigured();
+  const stripeScripts = stripe ? " https://js.stripe.com" : "";
+  const stripeFrames = stripe ? "https://js.stripe.com https://hooks.stripe.com" : "'none'";
+  const stripeApi = stripe ? " https://api.stripe.com" : "";
+  const stripeCheckout = stripe ? " https://checkout.stripe.com" : "";
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = crypto.randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
     const dev = mode === "development";
     const csp = [
       "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${stripeScripts}${dev ? " 'unsafe-eval'" : ""}`,
       "style-src 'self' 'unsafe-inline'",
       `img-src 'self' data: blob: https:${storage}`,
       `media-src 'self' blob: https:${storage}`,
-      `connect-src 'self'${dev ? " ws: wss:" : ""} https://api.stripe.com${storage}`,
-      "frame-src https://js.stripe.com https://hooks.stripe.com",
+      `connect-src 'self'${dev ? " ws: wss:" : ""}${stripeApi}${storage}`,
+      `frame-src ${stripeFrames}`,
       "font-src 'self' data:",
-      "form-action 'self' https://checkout.stripe.com",
+      `form-action 'self'${stripeCheckout}`,
       "object-src 'none'",
       "base-uri 'none'",
       "frame-ancestors 'none'",

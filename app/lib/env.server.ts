@@ -33,8 +33,11 @@ const EnvSchema = z.object({
   MAX_VIDEO_FILE_MB: z.coerce.number().int().positive().default(2048),
   // Sign-ups allowed per client address per hour (sign-in is limited per address and e-mail).
   SIGNUPS_PER_HOUR: z.coerce.number().int().positive().default(20),
-  STRIPE_SECRET_KEY: z.string().optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  // Stripe sells when STRIPE_SECRET_KEY is set; without it the app sells in the local test mode.
+  // An empty value (`STRIPE_SECRET_KEY=` in .env) counts as unset.
+  STRIPE_SECRET_KEY: optionalKey(/^(sk|rk)_(test|live)_/, "expected a Stripe secret key (sk_test_… or sk_live_…)"),
+  STRIPE_PUBLISHABLE_KEY: optionalKey(/^pk_(test|live)_/, "expected a Stripe publishable key (pk_test_… or pk_live_…)"),
+  STRIPE_WEBHOOK_SECRET: optionalKey(/^whsec_/, "expected a webhook signing secret (whsec_…)"),
   // Whose X-Forwarded-* headers Express believes (its `trust proxy`): unset trusts nobody and
   // the client address is the socket's; a hop count ("1"), "true", or addresses/subnets.
   TRUST_PROXY: z
@@ -50,7 +53,22 @@ const EnvSchema = z.object({
     }),
   // How long (ms) the public catalogue's shared reads are kept in memory; 0 turns it off.
   CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+}).superRefine((env, ctx) => {
+  // Without the signing secret no webhook can be verified, and Stripe's webhooks are what
+  // record renewals, failed renewals, cancellations and refunds: refuse to start half-configured.
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["STRIPE_WEBHOOK_SECRET"],
+      message:
+        "required when STRIPE_SECRET_KEY is set: the endpoint's signing secret (whsec_…) from the Stripe dashboard, or the one `stripe listen` prints",
+    });
+  }
 });
+
+function optionalKey(pattern: RegExp, message: string) {
+  return z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().regex(pattern, message).optional());
+}
 
 // proxy-addr's names for common ranges, accepted by Express beside addresses and subnets.
 const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
