@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnv } from "~/lib/env.server.ts";
 import { createApp } from "../../server.ts";
 
 let server: Server;
@@ -35,6 +36,39 @@ describe("security headers", () => {
     expect(await a.text()).toContain(`nonce="${nonceA}"`);
     expect(a.headers.get("x-powered-by")).toBeNull();
     expect(a.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("lets no Stripe origin in while Stripe is not configured (test mode)", async () => {
+    const csp = (await fetch(`${base}/`)).headers.get("content-security-policy")!;
+    expect(csp).not.toContain("stripe.com");
+    expect(csp).toContain("frame-src 'none'");
+    expect(csp).toContain("form-action 'self';");
+  });
+
+  it("adds Stripe.js, its frames, its API and Stripe Checkout's form target when Stripe is configured", async () => {
+    Object.assign(process.env, { STRIPE_SECRET_KEY: "sk_test_csp", STRIPE_PUBLISHABLE_KEY: "pk_test_csp", STRIPE_WEBHOOK_SECRET: "whsec_csp" });
+    resetEnv();
+    let stripeServer: Server | undefined;
+    try {
+      const app = await createApp("production", (_req, res) => void res.type("html").send("<html></html>"));
+      stripeServer = app.listen(0);
+      await new Promise((resolve) => stripeServer!.once("listening", resolve));
+      const res = await fetch(`http://127.0.0.1:${(stripeServer.address() as AddressInfo).port}/`);
+      const directives = new Map(
+        res.headers
+          .get("content-security-policy")!
+          .split("; ")
+          .map((d) => [d.split(" ")[0]!, d.split(" ").slice(1)] as const),
+      );
+      expect(directives.get("script-src")).toEqual(expect.arrayContaining(["'self'", "'strict-dynamic'", "https://js.stripe.com"]));
+      expect(directives.get("frame-src")).toEqual(["https://js.stripe.com", "https://hooks.stripe.com"]);
+      expect(directives.get("connect-src")).toEqual(["'self'", "https://api.stripe.com"]);
+      expect(directives.get("form-action")).toEqual(["'self'", "https://checkout.stripe.com"]);
+    } finally {
+      await new Promise<void>((resolve) => (stripeServer ? stripeServer.close(() => resolve()) : resolve()));
+      for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]) delete process.env[key];
+      resetEnv();
+    }
   });
 
   it("compresses responses", async () => {
