@@ -1,3 +1,4 @@
+import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import {
   invoiceObject,
   invoicePaymentObject,
   paymentIntentObject,
+  STRIPE_API,
   stripeErrorResponse,
   subscriptionObject,
 } from "../mocks/stripe.ts";
@@ -27,7 +29,10 @@ const server = setupServer(...stripeMock.handlers);
 const provider = createStripeProvider({ secretKey: "sk_test_medanim_adapter", publishableKey: "pk_test_medanim_adapter", webhookSecret: WEBHOOK_SECRET });
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => stripeMock.reset());
+afterEach(() => {
+  stripeMock.reset();
+  server.resetHandlers();
+});
 afterAll(() => server.close());
 
 const CHECKOUT_ID = "6f1c2a9e-3b4d-4c5e-8f70-0123456789ab";
@@ -262,6 +267,21 @@ describe("confirmPayment", () => {
     stripeMock.paymentIntents.set(intent.id, intent);
     expect(await provider.confirmPayment(intent.id)).toEqual([]);
     only("GET", "/v1/invoice_payments");
+  });
+
+  it("retries a failed request twice at most, then reports Stripe's error", async () => {
+    let attempts = 0;
+    server.use(
+      http.get(`${STRIPE_API}/v1/payment_intents/:id`, () => {
+        attempts += 1;
+        return HttpResponse.json(
+          { error: { type: "api_error", message: "An unknown error occurred" } },
+          { status: 503, headers: { "Stripe-Should-Retry": "true", "Request-Id": "req_1Unavailable000000000" } },
+        );
+      }),
+    );
+    await expect(provider.confirmPayment("pi_1Unavailable0000000000")).rejects.toThrow(/An unknown error occurred/);
+    expect(attempts).toBe(3);
   });
 
   it("an unknown payment intent id is Stripe's 404, not an event", async () => {
