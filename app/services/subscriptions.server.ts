@@ -115,8 +115,12 @@ const managedSelect = {
   updatedAt: true,
 } satisfies Prisma.SubscriptionSelect;
 
-/** Ids made by the local test mode: nothing at a provider stands behind them. */
-const isTestModeSubscription = (stripeSubscriptionId: string | null) => !!stripeSubscriptionId?.startsWith("test_sub_");
+/**
+ * The provider subscription to tell, if any. Ids made by the local test mode (test_sub_…) have
+ * nothing at a provider behind them: after a switch to Stripe keys they stay ours alone.
+ */
+const providerSubscriptionId = (stripeSubscriptionId: string | null) =>
+  stripeSubscriptionId && !stripeSubscriptionId.startsWith("test_sub_") ? stripeSubscriptionId : null;
 
 /**
  * The member's renewal switch on one of their own active subscriptions (404 otherwise, with no
@@ -132,12 +136,12 @@ export async function setAutoRenew(user: { id: string }, subscriptionId: string,
   }
   if (row.autoRenew === autoRenew) return { id: row.id, autoRenew, endDate: row.endDate };
 
-  const provider = getPaymentProvider();
-  if (row.stripeSubscriptionId) {
+  const providerId = providerSubscriptionId(row.stripeSubscriptionId);
+  if (providerId) {
     try {
       // The key names this change of this row's state: a retried request is one change at the
       // provider, a later change (a new updatedAt) is a new one.
-      await provider.setAutoRenew(row.stripeSubscriptionId, autoRenew, `auto-renew-${row.id}-${autoRenew ? "on" : "off"}-${row.updatedAt.getTime()}`);
+      await getPaymentProvider().setAutoRenew(providerId, autoRenew, `auto-renew-${row.id}-${autoRenew ? "on" : "off"}-${row.updatedAt.getTime()}`);
     } catch (error) {
       logger.error({ err: error, subscriptionId: row.id }, "provider setAutoRenew failed");
       throw new ServiceError(AUTO_RENEW_PROVIDER_FAILED, 502);
@@ -166,9 +170,10 @@ export async function cancelSubscription(adminId: string, subscriptionId: string
   if (row.status === "canceled") return { id: row.id, status: row.status, endDate: row.endDate };
   if (row.status !== "active") throw conflict(ONLY_ACTIVE_CAN_BE_CANCELED);
 
-  if (row.stripeSubscriptionId) {
+  const providerId = providerSubscriptionId(row.stripeSubscriptionId);
+  if (providerId) {
     try {
-      await getPaymentProvider().cancelNow(row.stripeSubscriptionId, `cancel-${row.id}-${row.updatedAt.getTime()}`);
+      await getPaymentProvider().cancelNow(providerId, `cancel-${row.id}-${row.updatedAt.getTime()}`);
     } catch (error) {
       logger.error({ err: error, subscriptionId: row.id, adminId }, "provider cancelNow failed");
       throw new ServiceError(CANCEL_PROVIDER_FAILED, 502);

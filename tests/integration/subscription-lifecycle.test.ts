@@ -95,13 +95,17 @@ describe("setAutoRenew", () => {
     expect(on.renewalReminderAt).toBeNull();
   });
 
-  it("a subscription without a provider subscription changes in our row alone", async () => {
-    const calls = countingProvider("test");
+  it("a subscription without a provider subscription, or a test-mode one, changes in our row alone", async () => {
+    const calls = countingProvider("stripe");
     const user = await createUser();
     const { subscription } = await createPaidSubscription(user.id);
+    const { subscription: testMode } = await createPaidSubscription(user.id, { type: "individual" });
+    await prisma.subscription.update({ where: { id: testMode.id }, data: { stripeSubscriptionId: `test_sub_${crypto.randomUUID()}` } });
     await setAutoRenew(user, subscription.id, false);
+    await setAutoRenew(user, testMode.id, false);
     expect(calls).toEqual([]);
     expect((await row(subscription.id)).autoRenew).toBe(false);
+    expect((await row(testMode.id)).autoRenew).toBe(false);
   });
 
   it("when the provider fails nothing changes and the member is told", async () => {
