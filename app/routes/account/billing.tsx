@@ -1,4 +1,4 @@
-import { data, Form, redirect } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { StatCard } from "~/components/account/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
@@ -85,6 +85,9 @@ const STATUS_STYLE: Record<string, string> = {
 const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category licence", individual: "Individual licence" };
 
 export default function Billing({ loaderData: { subscriptions, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
+  // Several cards share the same intents: only the card whose form is submitting shows it.
+  const navigation = useNavigation();
+  const togglingId = navigation.state === "submitting" ? navigation.formData?.get("subscriptionId") : null;
   return (
     <AccountPage title="Billing" wide>
 
@@ -140,11 +143,11 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                   <Form method="post">
                     <input type="hidden" name="subscriptionId" value={s.id} />
                     {s.autoRenew ? (
-                      <SubmitButton name="intent" value="auto-renew-off" variant="secondary" size="sm" pendingText="Turning off...">
+                      <SubmitButton name="intent" value="auto-renew-off" variant="secondary" size="sm" pending={togglingId === s.id} pendingText="Turning off...">
                         Turn off auto-renew
                       </SubmitButton>
                     ) : (
-                      <SubmitButton name="intent" value="auto-renew-on" size="sm" pendingText="Turning on...">
+                      <SubmitButton name="intent" value="auto-renew-on" size="sm" pending={togglingId === s.id} pendingText="Turning on...">
                         Turn auto-renew back on
                       </SubmitButton>
                     )}
