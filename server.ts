@@ -18,6 +18,7 @@ import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts"
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth/credentials.server.ts";
+import { runSubscriptionSweep } from "./app/services/subscriptions.server.ts";
 import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
 import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
@@ -178,6 +179,21 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   const purgeTimer = setInterval(purge, 60 * 60 * 1000);
   purgeTimer.unref();
 
+  // Subscriptions whose term has ended become expired (accountType follows) and the renewal
+  // reminders go out, at start and hourly. Every instance may run it: each row is changed by a
+  // conditional update (status active → expired, renewalReminderAt null → now), so two instances
+  // sweeping at once expire a row once and send one reminder.
+  const sweep = async () => {
+    try {
+      logger.info(await runSubscriptionSweep(), "subscription sweep");
+    } catch (error) {
+      logger.error({ err: error }, "subscription sweep failed");
+    }
+  };
+  void sweep();
+  const sweepTimer = setInterval(sweep, 60 * 60 * 1000);
+  sweepTimer.unref();
+
   // Cuts the 10-second previews (queued jobs in the database; resumes what a crash left).
   const mediaWorker = startMediaWorker();
 
@@ -186,6 +202,7 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
     if (stopping) return;
     stopping = true;
     clearInterval(purgeTimer);
+    clearInterval(sweepTimer);
     // A preview cut in progress is aborted and put back in the queue for the next start.
     const workerStopped = mediaWorker.stop().catch((error) => logger.error({ err: error }, "stopping the media worker failed"));
     logger.info({ signal }, "shutting down");

@@ -1,6 +1,8 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
-import { notFound, ServiceError } from "~/lib/errors.server.ts";
+import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type RefundRequestInput, UUID_RE } from "~/validation/account.ts";
@@ -9,8 +11,8 @@ import { findOwnPayment } from "./payments.server.ts";
 import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, syncAccountType, toSubscriptionJson } from "./subscriptions.server.ts";
 
 // Refund requests by the member (admin-and-support.md "Request Refund", sections 3, 5, 8): what
-// may be refunded, and the request filed for the admin. Approving and processing refunds
-// through the payment provider belong here too.
+// may be refunded, and the request filed for the admin; the admin's decision, and the refund
+// through the payment provider.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Spec: "Refund window 30 days". */
@@ -147,11 +149,21 @@ export async function getRefundForm(userId: string, paymentId: string | null) {
  * processed, and accountType follows. Idempotent: a second call changes nothing.
  */
 export async function completeRefund(tx: Prisma.TransactionClient, paymentIntentId: string, now = new Date()) {
-  const payment = await tx.payment.findUnique({
-    where: { stripePaymentIntentId: paymentIntentId },
-    select: { id: true, userId: true, status: true, subscriptionId: true },
-  });
+  const payment = await tx.payment.findUnique({ where: { stripePaymentIntentId: paymentIntentId }, select: refundedPaymentSelect });
   if (!payment) return null;
+  return applyRefund(tx, payment, now);
+}
+
+const refundedPaymentSelect = { id: true, userId: true, status: true, subscriptionId: true } satisfies Prisma.PaymentSelect;
+
+/** completeRefund's effects for a payment found by our own id (one with no provider payment intent). */
+async function completeLocalRefund(tx: Prisma.TransactionClient, paymentId: string, now: Date) {
+  const payment = await tx.payment.findUnique({ where: { id: paymentId }, select: refundedPaymentSelect });
+  if (!payment) return null;
+  return applyRefund(tx, payment, now);
+}
+
+async function applyRefund(tx: Prisma.TransactionClient, payment: Prisma.PaymentGetPayload<{ select: typeof refundedPaymentSelect }>, now: Date) {
   if (payment.status !== "refunded") await tx.payment.update({ where: { id: payment.id }, data: { status: "refunded" } });
   if (payment.subscriptionId) {
     await tx.subscription.updateMany({ where: { id: payment.subscriptionId, status: { in: ["active", "pending"] } }, data: { status: "canceled" } });
@@ -159,4 +171,136 @@ export async function completeRefund(tx: Prisma.TransactionClient, paymentIntent
   await tx.refundRequest.updateMany({ where: { paymentId: payment.id, status: "approved" }, data: { status: "processed", processedAt: now } });
   await syncAccountType(tx, payment.userId, now);
   return payment;
+}
+
+// ---- the admin's decision (admin-and-support.md "/admin/refunds", sections 4 and 9) ----
+
+/** Spec section 9: "Refund decision: adminNotes required ("Admin notes are required")". */
+export const ADMIN_NOTES_REQUIRED = "Admin notes are required";
+export const REFUND_REQUEST_NOT_FOUND = "Refund request not found";
+export const REFUND_PROVIDER_FAILED = "The payment provider could not refund this payment. The request is still pending; please try again.";
+/** Notes are stored and mailed: bounded like the refund form's description. */
+export const ADMIN_NOTES_MAX = 2000;
+
+const decisionSelect = {
+  id: true,
+  status: true,
+  adminNotes: true,
+  processedById: true,
+  processedAt: true,
+  contactEmail: true,
+  user: { select: { id: true, email: true, firstName: true } },
+  payment: {
+    select: {
+      id: true,
+      amount: true,
+      status: true,
+      description: true,
+      stripePaymentIntentId: true,
+      subscription: { select: { type: true, category: { select: { name: true } }, animation: { select: { title: true } } } },
+    },
+  },
+} satisfies Prisma.RefundRequestSelect;
+
+type DecisionRow = Prisma.RefundRequestGetPayload<{ select: typeof decisionSelect }>;
+
+function requireNotes(adminNotes: string | null | undefined) {
+  const notes = (adminNotes ?? "").trim();
+  if (!notes) throw new ServiceError(ADMIN_NOTES_REQUIRED, 400, "adminNotes");
+  if (notes.length > ADMIN_NOTES_MAX) throw new ServiceError(`Admin notes must be at most ${ADMIN_NOTES_MAX} characters.`, 400, "adminNotes");
+  return notes;
+}
+
+/**
+ * Only pending requests are decided (section 4: "approved, rejected and processed are final").
+ * A decided request is answered 409 with what it already is, for approve and reject alike, so a
+ * double click or a second admin cannot decide it twice.
+ */
+async function loadPending(requestId: string) {
+  const request = UUID_RE.test(requestId) ? await prisma.refundRequest.findUnique({ where: { id: requestId }, select: decisionSelect }) : null;
+  if (!request) throw notFound(REFUND_REQUEST_NOT_FOUND);
+  if (request.status !== "pending") throw alreadyDecided(request.status);
+  return request;
+}
+
+const alreadyDecided = (status: string) => conflict(`This refund request has already been ${status}.`);
+
+async function findDecision(requestId: string) {
+  return prisma.refundRequest.findUniqueOrThrow({
+    where: { id: requestId },
+    select: { id: true, status: true, adminNotes: true, processedById: true, processedAt: true, paymentId: true },
+  });
+}
+
+/** Transactional mail to the address the member asked to be contacted at; sent after commit. */
+async function sendDecision(request: DecisionRow, decision: "approved" | "rejected", notes: string) {
+  await sendTemplatedEmail({
+    template: "refund_decision",
+    to: request.contactEmail ?? request.user.email,
+    userId: request.user.id,
+    variables: {
+      firstName: request.user.firstName,
+      amount: formatMoney(request.payment.amount),
+      itemName: request.payment.description ?? (request.payment.subscription ? describeSubscription(request.payment.subscription) : "your purchase"),
+      decision,
+      adminNotes: notes,
+    },
+  });
+}
+
+/**
+ * Approve: the request is claimed (pending → approved, conditional, so one of two concurrent
+ * approvals wins), then the provider refunds with the key `refund-<requestId>` (a retry never
+ * refunds twice). "succeeded" (test mode at once) completes the refund in one transaction:
+ * request processed, payment refunded, subscription canceled, accountType synced. "pending"
+ * leaves the request approved until Stripe's charge.refunded reaches fulfilment, which calls
+ * completeRefund. If the provider call fails, the request goes back to pending: an approved
+ * request is final in the admin screen, so one left approved without a refund could never be
+ * retried; pending keeps Approve on offer, and the idempotency key makes the retry safe even
+ * when the failed call did reach the provider.
+ * A payment with no provider payment intent (seeded or imported history) is refunded here alone.
+ */
+export async function approveRefund(adminId: string, requestId: string, adminNotes: string, now = new Date()) {
+  const notes = requireNotes(adminNotes);
+  const request = await loadPending(requestId);
+  const claim = await prisma.refundRequest.updateMany({
+    where: { id: request.id, status: "pending" },
+    data: { status: "approved", adminNotes: notes, processedById: adminId, processedAt: now },
+  });
+  if (claim.count !== 1) throw alreadyDecided((await findDecision(request.id)).status);
+
+  const intent = request.payment.stripePaymentIntentId;
+  let confirmed = !intent || request.payment.status === "refunded";
+  if (!confirmed && intent) {
+    try {
+      const refund = await getPaymentProvider().refund(intent, `refund-${request.id}`);
+      confirmed = refund.status === "succeeded";
+    } catch (error) {
+      logger.error({ err: error, requestId: request.id, adminId }, "provider refund failed");
+      // Conditional: a charge.refunded that arrived meanwhile has already processed it.
+      await prisma.refundRequest.updateMany({
+        where: { id: request.id, status: "approved" },
+        data: { status: "pending", adminNotes: request.adminNotes, processedById: null, processedAt: null },
+      });
+      throw new ServiceError(REFUND_PROVIDER_FAILED, 502);
+    }
+  }
+  if (confirmed) {
+    await prisma.$transaction((tx) => (intent ? completeRefund(tx, intent, now) : completeLocalRefund(tx, request.payment.id, now)));
+  }
+  await sendDecision(request, "approved", notes);
+  return findDecision(request.id);
+}
+
+/** Reject: pending → rejected with the notes (required), in one conditional update; mail after. */
+export async function rejectRefund(adminId: string, requestId: string, adminNotes: string, now = new Date()) {
+  const notes = requireNotes(adminNotes);
+  const request = await loadPending(requestId);
+  const claim = await prisma.refundRequest.updateMany({
+    where: { id: request.id, status: "pending" },
+    data: { status: "rejected", adminNotes: notes, processedById: adminId, processedAt: now },
+  });
+  if (claim.count !== 1) throw alreadyDecided((await findDecision(request.id)).status);
+  await sendDecision(request, "rejected", notes);
+  return findDecision(request.id);
 }

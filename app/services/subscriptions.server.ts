@@ -1,5 +1,10 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
+import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { formatLongDate } from "~/lib/format.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
+import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 
 // A user's subscriptions: their rows as the /api and the account screens show them, and which
 // count as active (spec public-and-user-side.md sections 2, 3, 7). Granting, extending and
@@ -17,6 +22,7 @@ export const subscriptionSelect = {
   startDate: true,
   endDate: true,
   price: true,
+  autoRenew: true,
   createdAt: true,
   category: { select: { name: true } },
   animation: { select: { title: true } },
@@ -71,7 +77,7 @@ export async function listActiveSubscriptions(userId: string, now = new Date()) 
     take: HISTORY_LIMIT,
     select: subscriptionSelect,
   });
-  return rows.map((s) => ({ ...toSubscriptionJson(s), label: describeSubscription(s) }));
+  return rows.map((s) => ({ ...toSubscriptionJson(s), autoRenew: s.autoRenew, label: describeSubscription(s) }));
 }
 
 /**
@@ -83,4 +89,251 @@ export async function listActiveSubscriptions(userId: string, now = new Date()) 
 export async function syncAccountType(tx: Prisma.TransactionClient, userId: string, now = new Date()) {
   const active = await tx.subscription.findFirst({ where: activeWhere(userId, now), select: { id: true } });
   await tx.user.update({ where: { id: userId }, data: { accountType: active ? "premium" : "free" } });
+}
+
+// ---- after the purchase: renewal switch, admin cancel / reactivate, expiry and reminders ----
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Issue 10: "renewal reminders 7 days before the end of subscriptions that will not renew". */
+export const RENEWAL_REMINDER_DAYS = 7;
+/** Sweeps work in bounded batches, so one run never loads an unbounded set of rows. */
+export const SWEEP_BATCH = 100;
+
+export const SUBSCRIPTION_NOT_FOUND = "Subscription not found";
+export const AUTO_RENEW_PROVIDER_FAILED = "We could not change auto-renew with the payment provider. Nothing was changed; please try again.";
+export const CANCEL_PROVIDER_FAILED = "The payment provider could not cancel this subscription. Nothing was changed; please try again.";
+export const ONLY_ACTIVE_CAN_BE_CANCELED = "Only active subscriptions can be canceled.";
+export const ONLY_CANCELED_CAN_BE_REACTIVATED = "Only canceled subscriptions can be reactivated.";
+
+const managedSelect = {
+  id: true,
+  userId: true,
+  status: true,
+  endDate: true,
+  autoRenew: true,
+  stripeSubscriptionId: true,
+  updatedAt: true,
+} satisfies Prisma.SubscriptionSelect;
+
+/**
+ * The provider subscription to tell, if any. Ids made by the local test mode (test_sub_…) have
+ * nothing at a provider behind them: after a switch to Stripe keys they stay ours alone.
+ */
+const providerSubscriptionId = (stripeSubscriptionId: string | null) =>
+  stripeSubscriptionId && !stripeSubscriptionId.startsWith("test_sub_") ? stripeSubscriptionId : null;
+
+/**
+ * The member's renewal switch on one of their own active subscriptions (404 otherwise, with no
+ * hint whether someone else's exists). The provider is told first: if it refuses, nothing
+ * changes here and the member can try again; if our update then failed, Stripe's
+ * customer.subscription.updated webhook brings the row to the same state. Calling it twice with
+ * the same flag changes nothing the second time (and does not call the provider again).
+ */
+export async function setAutoRenew(user: { id: string }, subscriptionId: string, autoRenew: boolean, now = new Date()) {
+  const row = await prisma.subscription.findUnique({ where: { id: subscriptionId }, select: managedSelect }).catch(() => null);
+  if (!row || row.userId !== user.id || row.status !== "active" || !row.endDate || row.endDate <= now) {
+    throw notFound(SUBSCRIPTION_NOT_FOUND);
+  }
+  if (row.autoRenew === autoRenew) return { id: row.id, autoRenew, endDate: row.endDate };
+
+  const providerId = providerSubscriptionId(row.stripeSubscriptionId);
+  if (providerId) {
+    try {
+      // The key names this change of this row's state: a retried request is one change at the
+      // provider, a later change (a new updatedAt) is a new one.
+      await getPaymentProvider().setAutoRenew(providerId, autoRenew, `auto-renew-${row.id}-${autoRenew ? "on" : "off"}-${row.updatedAt.getTime()}`);
+    } catch (error) {
+      logger.error({ err: error, subscriptionId: row.id }, "provider setAutoRenew failed");
+      throw new ServiceError(AUTO_RENEW_PROVIDER_FAILED, 502);
+    }
+  }
+  // Turned back on, the term has a renewal again: a later "off" earns a fresh reminder.
+  await prisma.subscription.updateMany({
+    where: { id: row.id, userId: user.id },
+    data: autoRenew ? { autoRenew: true, renewalReminderAt: null } : { autoRenew: false },
+  });
+  return { id: row.id, autoRenew, endDate: row.endDate };
+}
+
+/**
+ * Admin Cancel (admin-and-support.md section 4: "active to canceled by admin Cancel. Premium
+ * access is lost immediately, the payment-provider subscription is cancelled automatically, and
+ * the step is reversible"). The provider is asked first, outside the transaction: if it fails,
+ * nothing changed and the admin can retry ("Failed to cancel subscription"); the other order
+ * could leave a row canceled here while the provider keeps charging renewals. If our
+ * transaction then failed, the provider has stopped renewals and the member keeps the access
+ * they paid for until the admin retries. A second call on a canceled row returns it unchanged.
+ */
+export async function cancelSubscription(adminId: string, subscriptionId: string, now = new Date()) {
+  const row = await prisma.subscription.findUnique({ where: { id: subscriptionId }, select: managedSelect }).catch(() => null);
+  if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
+  if (row.status === "canceled") return { id: row.id, status: row.status, endDate: row.endDate };
+  if (row.status !== "active") throw conflict(ONLY_ACTIVE_CAN_BE_CANCELED);
+
+  const providerId = providerSubscriptionId(row.stripeSubscriptionId);
+  if (providerId) {
+    try {
+      await getPaymentProvider().cancelNow(providerId, `cancel-${row.id}-${row.updatedAt.getTime()}`);
+    } catch (error) {
+      logger.error({ err: error, subscriptionId: row.id, adminId }, "provider cancelNow failed");
+      throw new ServiceError(CANCEL_PROVIDER_FAILED, 502);
+    }
+  }
+  return prisma.$transaction(async (tx) => {
+    // Conditional: a concurrent cancel (or expiry) that got here first leaves nothing to do.
+    await tx.subscription.updateMany({ where: { id: row.id, status: "active" }, data: { status: "canceled", autoRenew: false } });
+    await syncAccountType(tx, row.userId, now);
+    const after = await tx.subscription.findUniqueOrThrow({ where: { id: row.id }, select: { id: true, status: true, endDate: true } });
+    logger.info({ subscriptionId: row.id, adminId }, "subscription canceled by admin");
+    return after;
+  });
+}
+
+/**
+ * Admin Reactivate (section 4: "canceled to active by admin Reactivate. Access returns and
+ * continues until the original end date, with no extra charge"). Only our row changes: the
+ * provider's subscription was ended by the cancel and is not resumed, so the term does not
+ * renew (autoRenew stays off and the member gets the renewal reminder). A term that has already
+ * ended cannot come back (409). A second call on an active row returns it unchanged.
+ */
+export async function reactivateSubscription(adminId: string, subscriptionId: string, now = new Date()) {
+  const row = await prisma.subscription.findUnique({ where: { id: subscriptionId }, select: managedSelect }).catch(() => null);
+  if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
+  if (row.status === "active") return { id: row.id, status: row.status, endDate: row.endDate };
+  if (row.status !== "canceled") throw conflict(ONLY_CANCELED_CAN_BE_REACTIVATED);
+  if (!row.endDate || row.endDate <= now) {
+    throw conflict(
+      row.endDate
+        ? `This subscription ended on ${formatLongDate(row.endDate)} and cannot be reactivated. The member needs a new purchase.`
+        : "This subscription has no end date and cannot be reactivated.",
+    );
+  }
+  return prisma.$transaction(async (tx) => {
+    await tx.subscription.updateMany({
+      where: { id: row.id, status: "canceled", endDate: { gt: now } },
+      data: { status: "active", autoRenew: false },
+    });
+    await syncAccountType(tx, row.userId, now);
+    const after = await tx.subscription.findUniqueOrThrow({ where: { id: row.id }, select: { id: true, status: true, endDate: true } });
+    logger.info({ subscriptionId: row.id, adminId }, "subscription reactivated by admin");
+    return after;
+  });
+}
+
+/**
+ * Marks active subscriptions whose endDate has passed `expired`, a batch per transaction, and
+ * brings each affected user's accountType along (premium stays while another subscription is
+ * active). The update is conditional, so two instances sweeping at once expire each row once.
+ */
+export async function expireEndedSubscriptions(now = new Date()) {
+  let expired = 0;
+  for (;;) {
+    const batch = await prisma.subscription.findMany({
+      where: { status: "active", endDate: { lte: now } },
+      orderBy: { endDate: "asc" },
+      take: SWEEP_BATCH,
+      select: { id: true, userId: true },
+    });
+    if (!batch.length) break;
+    expired += await prisma.$transaction(async (tx) => {
+      const { count } = await tx.subscription.updateMany({
+        where: { id: { in: batch.map((s) => s.id) }, status: "active", endDate: { lte: now } },
+        data: { status: "expired" },
+      });
+      for (const userId of new Set(batch.map((s) => s.userId))) await syncAccountType(tx, userId, now);
+      return count;
+    });
+    if (batch.length < SWEEP_BATCH) break;
+  }
+  return { expired };
+}
+
+const ITEM_SELECT = { type: true, category: { select: { name: true } }, animation: { select: { title: true } } } as const;
+
+/**
+ * The renewal reminder (issue 10: "7 days before the end of subscriptions that will not renew",
+ * respecting emailRenewalReminders). "Will not renew" is: auto-renew off, or nothing at a
+ * provider that could renew it — a test-mode subscription (test_sub_…, or the app running in
+ * test mode, which never charges a renewal) or a row without a provider subscription (seeded
+ * history). Those terms simply end, so their owners are told; an auto-renewing Stripe
+ * subscription renews by itself and gets no mail.
+ *
+ * Exactly once per term: each row is claimed with a conditional update of renewalReminderAt
+ * (null → now) before the mail goes, so two instances sweeping at once send one mail. A mail
+ * that could not be sent gives the claim back, so the next sweep tries again.
+ */
+export async function sendRenewalReminders(now = new Date()) {
+  const horizon = new Date(now.getTime() + RENEWAL_REMINDER_DAYS * DAY_MS);
+  const testMode = getPaymentProvider().name === "test";
+  const willNotRenew: Prisma.SubscriptionWhereInput = testMode
+    ? {}
+    : { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { stripeSubscriptionId: { startsWith: "test_sub_" } }] };
+  let sent = 0;
+  const skipped = new Set<string>();
+  for (;;) {
+    const batch = await prisma.subscription.findMany({
+      where: {
+        ...willNotRenew,
+        id: skipped.size ? { notIn: [...skipped] } : undefined,
+        status: "active",
+        endDate: { gt: now, lte: horizon },
+        renewalReminderAt: null,
+        user: { isActive: true, OR: [{ notificationPreferences: { is: null } }, { notificationPreferences: { is: { emailRenewalReminders: true } } }] },
+      },
+      orderBy: { endDate: "asc" },
+      take: SWEEP_BATCH,
+      select: { id: true, endDate: true, ...ITEM_SELECT, user: { select: { id: true, email: true, firstName: true } } },
+    });
+    if (!batch.length) break;
+    for (const s of batch) {
+      const claim = await prisma.subscription.updateMany({ where: { id: s.id, renewalReminderAt: null }, data: { renewalReminderAt: now } });
+      if (claim.count !== 1) continue;
+      const ok = await sendTemplatedEmail({
+        template: "renewal_reminder",
+        to: s.user.email,
+        userId: s.user.id,
+        variables: {
+          firstName: s.user.firstName,
+          itemName: describeSubscription(s),
+          endDate: formatLongDate(s.endDate),
+          renewUrl: `${appUrl()}/billing`,
+        },
+      });
+      if (ok) sent += 1;
+      else {
+        await prisma.subscription.updateMany({ where: { id: s.id, renewalReminderAt: now }, data: { renewalReminderAt: null } });
+        // Not again in this run: the next sweep retries it.
+        skipped.add(s.id);
+      }
+    }
+    if (batch.length < SWEEP_BATCH) break;
+  }
+  return { sent };
+}
+
+/** The hourly sweep: expiry first, so a term that has ended gets no reminder. */
+export async function runSubscriptionSweep(now = new Date()) {
+  const { expired } = await expireEndedSubscriptions(now);
+  const { sent } = await sendRenewalReminders(now);
+  return { expired, reminders: sent };
+}
+
+/**
+ * The provider's page for the member's payment methods ("Manage payment method" on /billing),
+ * or null when there is none: test mode has no portal, and a member who never paid through
+ * Stripe has no Stripe customer to manage.
+ */
+export async function getBillingPortalUrl(userId: string, returnUrl: string) {
+  const provider = getPaymentProvider();
+  if (provider.name !== "stripe") return null;
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { stripeCustomerId: true } });
+  if (!user?.stripeCustomerId) return null;
+  return provider.billingPortalUrl(user.stripeCustomerId, returnUrl);
+}
+
+/** Whether /billing offers "Manage payment method" (the same conditions, without calling the provider). */
+export async function hasBillingPortal(userId: string) {
+  if (getPaymentProvider().name !== "stripe") return false;
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { stripeCustomerId: true } });
+  return !!user?.stripeCustomerId;
 }

@@ -41,11 +41,27 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
   },
   {
     name: "purchase_receipt",
-    subject: "Your {{platformName}} receipt: {{description}}",
+    subject: "Your {{platformName}} receipt: {{itemName}}",
     htmlContent: wrap(
-      `<h1>Thank you for your purchase</h1><p>Hello {{firstName}},</p><p>We received your payment of <strong>{{amount}}</strong> for <strong>{{description}}</strong>.</p><p>Access runs until {{endDate}}. You can see your billing history at <a href="{{appUrl}}/billing">{{appUrl}}/billing</a>.</p><p>Refunds are available within 30 days of purchase.</p>`,
+      `<h1>Thank you for your purchase</h1><p>Hello {{firstName}},</p><p>We received your payment of <strong>{{amount}}</strong> on {{date}} for <strong>{{itemName}}</strong>. Your access starts now and runs for one year.</p><p><a href="{{receiptUrl}}">View or download your receipt</a></p><p>Or paste this link into your browser: {{receiptUrl}}</p><p>Your subscriptions, renewals and payments are on your billing page: <a href="{{appUrl}}/billing">{{appUrl}}/billing</a>. Refunds are available within 30 days of purchase.</p>`,
     ),
-    variables: ["firstName", "amount", "description", "endDate"],
+    variables: ["firstName", "itemName", "amount", "date", "receiptUrl"],
+  },
+  {
+    name: "payment_failed",
+    subject: "Your payment for {{itemName}} did not go through",
+    htmlContent: wrap(
+      `<h1>Your payment did not go through</h1><p>Hello {{firstName}},</p><p>We could not take the payment for <strong>{{itemName}}</strong>. The payment provider said: {{message}}</p><p>Nothing was charged for this attempt. If this was a renewal, your current access continues until the end of the period you have already paid for.</p><p>Please check your card or choose another payment method on your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+    variables: ["firstName", "itemName", "message", "billingUrl"],
+  },
+  {
+    name: "renewal_reminder",
+    subject: "Your {{itemName}} ends on {{endDate}}",
+    htmlContent: wrap(
+      `<h1>Your access ends in 7 days</h1><p>Hello {{firstName}},</p><p>Your <strong>{{itemName}}</strong> ends on <strong>{{endDate}}</strong> and will not renew automatically.</p><p>To keep your access, renew from your billing page: <a href="{{renewUrl}}">{{renewUrl}}</a></p><p>If you let it end, you keep everything you have downloaded; premium playback and new downloads stop on that date.</p><p>You receive this reminder because renewal reminders are on in your notification settings.</p>`,
+    ),
+    variables: ["firstName", "itemName", "endDate", "renewUrl"],
   },
   {
     name: "refund_request_received",
@@ -59,9 +75,9 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     name: "refund_decision",
     subject: "Your refund request was {{decision}}",
     htmlContent: wrap(
-      `<h1>Refund request {{decision}}</h1><p>Hello {{firstName}},</p><p>Your refund request for <strong>{{description}}</strong> ({{amount}}) was {{decision}}.</p><p>Notes from our team: {{adminNotes}}</p>`,
+      `<h1>Your refund request was {{decision}}</h1><p>Hello {{firstName}},</p><p>We have reviewed your refund request for <strong>{{itemName}}</strong> ({{amount}}). It was <strong>{{decision}}</strong>.</p><p>Notes from our team: {{adminNotes}}</p><p>When a refund is approved, the money reaches your original payment method within 7-10 business days, and the access it paid for ends. You can follow your payments on your billing page: <a href="{{appUrl}}/billing">{{appUrl}}/billing</a>.</p><p>Questions? Reply through our contact page: <a href="{{appUrl}}/contact">{{appUrl}}/contact</a>.</p>`,
     ),
-    variables: ["firstName", "description", "amount", "decision", "adminNotes"],
+    variables: ["firstName", "amount", "itemName", "decision", "adminNotes"],
   },
   {
     name: "contact_message",
@@ -87,9 +103,30 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
   },
 ];
 
+/**
+ * Earlier seeded versions that no code ever sent, replaced when their variables changed (issue
+ * 10). A row still holding one of them word for word was never edited by an admin, so it is
+ * brought up to date; an edited row is left as the admin wrote it.
+ */
+const SUPERSEDED: Array<Pick<TemplateSeed, "name" | "subject" | "htmlContent">> = [
+  { name: "purchase_receipt", subject: "Your {{platformName}} receipt: {{description}}", htmlContent: wrap(
+    `<h1>Thank you for your purchase</h1><p>Hello {{firstName}},</p><p>We received your payment of <strong>{{amount}}</strong> for <strong>{{description}}</strong>.</p><p>Access runs until {{endDate}}. You can see your billing history at <a href="{{appUrl}}/billing">{{appUrl}}/billing</a>.</p><p>Refunds are available within 30 days of purchase.</p>`,
+  ) },
+  { name: "refund_decision", subject: "Your refund request was {{decision}}", htmlContent: wrap(
+    `<h1>Refund request {{decision}}</h1><p>Hello {{firstName}},</p><p>Your refund request for <strong>{{description}}</strong> ({{amount}}) was {{decision}}.</p><p>Notes from our team: {{adminNotes}}</p>`,
+  ) },
+];
+
 /** Creates the templates that are missing; an admin's edits to existing ones are kept. */
 export async function seedEmailTemplates(prisma: PrismaClient) {
   for (const template of EMAIL_TEMPLATES) {
     await prisma.emailTemplate.upsert({ where: { name: template.name }, update: {}, create: template });
+  }
+  for (const old of SUPERSEDED) {
+    const current = EMAIL_TEMPLATES.find((t) => t.name === old.name)!;
+    await prisma.emailTemplate.updateMany({
+      where: { name: old.name, subject: old.subject, htmlContent: old.htmlContent },
+      data: { subject: current.subject, htmlContent: current.htmlContent, variables: current.variables },
+    });
   }
 }

@@ -1,15 +1,21 @@
+import { data, Form, redirect, useNavigation } from "react-router";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { StatCard } from "~/components/account/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { Section } from "~/components/ui/section.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
-import { formatDate, formatMoney } from "~/lib/format.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formatDate, formatLongDate, formatMoney } from "~/lib/format.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { appUrl } from "~/lib/mail.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTotalSpent, listPaymentsWithRefunds } from "~/services/payments.server.ts";
 import { REFUND_WINDOW_DAYS } from "~/services/refunds.server.ts";
-import { listActiveSubscriptions } from "~/services/subscriptions.server.ts";
+import { getBillingPortalUrl, hasBillingPortal, listActiveSubscriptions, setAutoRenew } from "~/services/subscriptions.server.ts";
 import type { Route } from "./+types/billing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }];
@@ -17,17 +23,56 @@ export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }];
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const now = new Date();
-  const [subscriptions, payments, totalSpent] = await Promise.all([
+  const [subscriptions, payments, totalSpent, billingPortal] = await Promise.all([
     listActiveSubscriptions(user.id, now),
     listPaymentsWithRefunds(user.id),
     getTotalSpent(user.id),
+    hasBillingPortal(user.id),
   ]);
   const windowStart = now.getTime() - REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
   return {
     subscriptions,
     payments: payments.map((p) => ({ ...p, inRefundWindow: new Date(p.createdAt).getTime() >= windowStart })),
     totalSpent,
+    billingPortal,
   };
+}
+
+const AUTO_RENEW_INTENTS: Record<string, boolean> = { "auto-renew-off": false, "auto-renew-on": true };
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+
+  if (intent === "manage-payment-method") {
+    const url = await getBillingPortalUrl(user.id, `${appUrl()}/billing`).catch((error: unknown) => {
+      logger.error({ err: error }, "billing portal failed");
+      return undefined;
+    });
+    if (url) return redirect(url, 303);
+    return redirectWithToast("/billing", {
+      title: "Error",
+      description: url === null ? "There is no payment method to manage for this account." : "The payment provider's page could not be opened. Please try again.",
+      type: "error",
+    });
+  }
+
+  if (!(intent in AUTO_RENEW_INTENTS)) throw data({ message: "Unknown action" }, { status: 400 });
+  const autoRenew = AUTO_RENEW_INTENTS[intent]!;
+  try {
+    const subscription = await setAutoRenew(user, String(formData.get("subscriptionId") ?? ""), autoRenew);
+    return redirectWithToast(
+      "/billing",
+      autoRenew
+        ? { title: "Auto-renew turned back on", description: `Your subscription renews on ${formatLongDate(subscription.endDate)}.` }
+        : { title: "Auto-renew turned off", description: `Your access continues until ${formatLongDate(subscription.endDate)}.` },
+    );
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    if (error.status === 404) throw data({ message: error.message }, { status: 404 });
+    return redirectWithToast("/billing", { title: "Error", description: error.message, type: "error" });
+  }
 }
 
 const STATUS_STYLE: Record<string, string> = {
@@ -39,7 +84,10 @@ const STATUS_STYLE: Record<string, string> = {
 
 const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category licence", individual: "Individual licence" };
 
-export default function Billing({ loaderData: { subscriptions, payments, totalSpent } }: Route.ComponentProps) {
+export default function Billing({ loaderData: { subscriptions, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
+  // Several cards share the same intents: only the card whose form is submitting shows it.
+  const navigation = useNavigation();
+  const togglingId = navigation.state === "submitting" ? navigation.formData?.get("subscriptionId") : null;
   return (
     <AccountPage title="Billing" wide>
 
@@ -49,7 +97,21 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
         <StatCard label="Payments" value={payments.length} />
       </dl>
 
-      <Section id="active-subscriptions" title="Active Subscriptions" className="mt-10">
+      <Section
+        id="active-subscriptions"
+        title="Active Subscriptions"
+        className="mt-10"
+        action={
+          billingPortal ? (
+            // The portal needs a fresh session URL from the provider: a POST, then a 303 to it.
+            <Form method="post">
+              <SubmitButton name="intent" value="manage-payment-method" variant="secondary" size="sm" pendingText="Opening...">
+                Manage payment method
+              </SubmitButton>
+            </Form>
+          ) : undefined
+        }
+      >
         {subscriptions.length ? (
           <ul className="mt-4 grid gap-4 md:grid-cols-2">
             {subscriptions.map((s) => (
@@ -64,6 +126,33 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                 <p className="mt-3 text-sm text-slate-600">
                   {formatMoney(s.price)} / year · {formatDate(s.startDate)} – {formatDate(s.endDate)}
                 </p>
+                <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+                  <p className="text-sm" data-testid="renewal-state">
+                    {s.autoRenew ? (
+                      <>
+                        <span className="font-medium text-green-800">Auto-renew is on</span>
+                        <span className="text-slate-600"> · renews on {formatDate(s.endDate)}</span>
+                      </>
+                    ) : (
+                      <>
+                        <span className="font-medium text-amber-900">Auto-renew is off</span>
+                        <span className="text-slate-600"> · access ends on {formatDate(s.endDate)}</span>
+                      </>
+                    )}
+                  </p>
+                  <Form method="post">
+                    <input type="hidden" name="subscriptionId" value={s.id} />
+                    {s.autoRenew ? (
+                      <SubmitButton name="intent" value="auto-renew-off" variant="secondary" size="sm" pending={togglingId === s.id} pendingText="Turning off...">
+                        Turn off auto-renew
+                      </SubmitButton>
+                    ) : (
+                      <SubmitButton name="intent" value="auto-renew-on" size="sm" pending={togglingId === s.id} pendingText="Turning on...">
+                        Turn auto-renew back on
+                      </SubmitButton>
+                    )}
+                  </Form>
+                </div>
               </li>
             ))}
           </ul>

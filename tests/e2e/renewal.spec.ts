@@ -1,0 +1,40 @@
+import { expect, test } from "@playwright/test";
+import { expectToast, MEMBER, signIn } from "./helpers.ts";
+
+// Issue 10: on /billing the demo member turns auto-renew off, then back on (plain POST forms,
+// so the same steps work with JavaScript off and on). The two projects may run at the same
+// time against the same member, so each toggles a different subscription.
+
+test("the demo member turns auto-renew off, then back on", async ({ page }, testInfo) => {
+  await signIn(page, MEMBER.email, MEMBER.password);
+  await page.goto("/billing");
+
+  const label = testInfo.project.name === "js" ? /^Category licence:/ : "Premium access (all animations)";
+  const card = page
+    .getByRole("region", { name: "Active Subscriptions" })
+    .getByRole("listitem")
+    .filter({ has: page.getByText(label) });
+  await expect(card).toHaveCount(1);
+  // Test mode has no billing portal to offer.
+  await expect(page.getByRole("button", { name: "Manage payment method" })).toHaveCount(0);
+
+  // A run stopped halfway may have left it off: start from "on".
+  if (await card.getByRole("button", { name: "Turn auto-renew back on" }).isVisible()) {
+    await card.getByRole("button", { name: "Turn auto-renew back on" }).click();
+    await expectToast(page, "Auto-renew turned back on");
+  }
+  await expect(card.getByText("Auto-renew is on")).toBeVisible();
+
+  await card.getByRole("button", { name: "Turn off auto-renew" }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+  await expectToast(page, "Auto-renew turned off");
+  await expect(page.getByRole("region", { name: "Notification" }).getByText(/^Your access continues until \w+ \d{1,2}, \d{4}\.$/)).toBeVisible();
+  await expect(card.getByText("Auto-renew is off")).toBeVisible();
+  await expect(card.getByText(/access ends on/)).toBeVisible();
+
+  await card.getByRole("button", { name: "Turn auto-renew back on" }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+  await expectToast(page, "Auto-renew turned back on");
+  await expect(card.getByText("Auto-renew is on")).toBeVisible();
+  await expect(card.getByRole("button", { name: "Turn off auto-renew" })).toBeVisible();
+});
