@@ -1,3 +1,6 @@
+import { createElement, type ComponentType } from "react";
+import { renderToString } from "react-dom/server";
+import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
@@ -30,6 +33,11 @@ function drawnText(bytes: Uint8Array) {
   return [...pdfText(bytes).matchAll(/\[([^\]]*)\] TJ/g)]
     .map(([, parts]) => [...parts!.matchAll(/<([0-9a-f]*)>/gi)].map(([, hex]) => Buffer.from(hex!, "hex").toString("latin1")).join(""))
     .join("\n");
+}
+
+/** The page's HTML as the server renders it from the loader's data (a router around it for its links). */
+function renderPage(Component: unknown, loaderData: unknown) {
+  return renderToString(createElement(MemoryRouter, null, createElement(Component as ComponentType<{ loaderData: unknown }>, { loaderData })));
 }
 
 async function licensee(overrides: { firstName?: string; lastName?: string } = {}) {
@@ -97,6 +105,10 @@ describe("receipts", () => {
     const own = await callRoute(receiptPage, url, { cookie, params: { paymentId: payment.id } });
     expect(own.status).toBe(200);
     expect(own.body.receipt).toMatchObject({ paymentId: payment.id, amountText: "$299.00", statusText: "Paid" });
+    const html = renderPage(receiptPage.default, own.body);
+    expect(html).toContain(`Receipt number ${receiptNumber(payment.id)}`);
+    expect(html).toContain("Individual License: Knee Arthroscopy Explained");
+    expect(html).toContain(`href="/billing/receipts/${payment.id}/pdf"`);
 
     const other = await createUser();
     const foreign = await callRoute(receiptPage, url, { cookie: await sessionCookieFor(other.id), params: { paymentId: payment.id } });
@@ -266,6 +278,12 @@ describe("GET /licences/:id/verify (public)", () => {
     expect(everything).not.toContain(user.id);
     expect(everything).not.toContain(user.username);
     expect(everything).not.toMatch(/@/);
+    const html = renderPage(verifyPage.default, res.body);
+    expect(html).toContain("Valid licence");
+    expect(html).toContain("Grace Hopper");
+    expect(html).toContain("Knee Arthroscopy Explained");
+    expect(html).not.toContain(user.email);
+    expect(html).not.toContain("@");
   });
 
   it.each([
@@ -278,6 +296,9 @@ describe("GET /licences/:id/verify (public)", () => {
     const res = await verify(subscription.id);
     expect(res.status).toBe(200);
     expect(res.body.licence).toMatchObject({ valid: false, reason });
+    const html = renderPage(verifyPage.default, res.body);
+    expect(html).toContain("This licence is not valid");
+    expect(html).toContain(reason);
   });
 
   it("refunded: its payment refunded cancels it, and the page says it was refunded", async () => {

@@ -50,7 +50,7 @@ export default function Receipt({ loaderData: { receipt } }: Route.ComponentProp
           <div>
             <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{receipt.platformName}</p>
             <h1 className="mt-1 text-2xl font-bold">Receipt</h1>
-            <p className="text-sm text-slate-600">Receipt number {receipt.number}</p>
+            <p className="text-sm text-slate-600">{`Receipt number ${receipt.number}`}</p>
           </div>
           <span
             className={`rounded-full px-3 py-1 text-sm font-semibold ${receipt.status === "completed" ? "bg-green-100 text-green-800" : receipt.status === "refunded" ? "bg-slate-100 text-slate-700" : "bg-amber-100 text-amber-900"}`}
