@@ -344,7 +344,7 @@ export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {
     .font("Helvetica")
     .fontSize(9)
     .fillColor(MUTED)
-    .text(`Yearly term from the date above. Keep this receipt for your records. Questions: ${appUrl()}/contact`, x, doc.y, { width });
+    .text(`Keep this receipt for your records. Questions about a payment: ${appUrl()}/contact`, x, doc.y, { width });
 
   doc.end();
   return done;
