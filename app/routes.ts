@@ -26,6 +26,7 @@ export default [
   route("verify-email", "routes/public/verify-email.tsx"),
   route("forgot-password", "routes/public/forgot-password.tsx"),
   route("reset-password", "routes/public/reset-password.tsx"),
+  route("licences/:id/verify", "routes/public/licence-verify.tsx"),
   // Content pages by slug (footer legal links): after every specific public route.
   route(":slug", "routes/public/content-page.tsx"),
 
@@ -33,6 +34,9 @@ export default [
   route("dashboard", "routes/account/dashboard.tsx"),
   route("my-animations", "routes/account/my-animations.tsx"),
   route("billing", "routes/account/billing.tsx"),
+  route("billing/receipts/:paymentId", "routes/account/receipt.tsx"),
+  route("billing/receipts/:paymentId/pdf", "routes/account/receipt-pdf.ts"),
+  route("licences/:id/certificate", "routes/account/certificate.ts"),
   route("profile", "routes/account/profile.tsx"),
   route("notifications", "routes/account/notifications.tsx"),
   route("refund", "routes/account/refund.tsx"),

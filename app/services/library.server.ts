@@ -16,7 +16,7 @@ import { activeWhere } from "./subscriptions.server.ts";
 async function activeLicences(userId: string, now: Date) {
   return prisma.subscription.findMany({
     where: { ...activeWhere(userId, now), type: { in: ["individual", "category"] } },
-    select: { type: true, animationId: true, categoryId: true, endDate: true },
+    select: { id: true, type: true, animationId: true, categoryId: true, endDate: true },
   });
 }
 
@@ -54,7 +54,7 @@ type LibraryRow = Prisma.AnimationGetPayload<{ select: typeof libraryAnimationSe
  * that cover it (an individual licence wins a tie).
  */
 function licenceFor(animation: LibraryRow, licences: Licence[]) {
-  let best: { licenseType: "individual" | "category"; expiryDate: Date | null } | null = null;
+  let best: { licenseType: "individual" | "category"; expiryDate: Date | null; licenceId: string | null } | null = null;
   const categories = [animation.categoryId, animation.category?.parentId].filter(Boolean);
   for (const l of licences) {
     const covers =
@@ -64,9 +64,9 @@ function licenceFor(animation: LibraryRow, licences: Licence[]) {
     const type = l.type as "individual" | "category";
     const later = !best || (l.endDate?.getTime() ?? 0) > (best.expiryDate?.getTime() ?? 0);
     const tieIndividual = best && (l.endDate?.getTime() ?? 0) === (best.expiryDate?.getTime() ?? 0) && type === "individual";
-    if (later || tieIndividual) best = { licenseType: type, expiryDate: l.endDate };
+    if (later || tieIndividual) best = { licenseType: type, expiryDate: l.endDate, licenceId: l.id };
   }
-  return best ?? { licenseType: "category" as const, expiryDate: null };
+  return best ?? { licenseType: "category" as const, expiryDate: null, licenceId: null };
 }
 
 function toLibraryJson(animation: LibraryRow, licences: Licence[]) {
@@ -81,6 +81,8 @@ function toLibraryJson(animation: LibraryRow, licences: Licence[]) {
     categoryName: animation.category?.name ?? null,
     licenseType: licence.licenseType as "individual" | "category" | "global",
     expiryDate: licence.expiryDate,
+    /** The subscription that gives it (its certificate is /licences/{licenceId}/certificate). */
+    licenceId: licence.licenceId,
   };
 }
 

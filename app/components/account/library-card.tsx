@@ -15,7 +15,7 @@ export type LibraryCardAnimation = {
 const LICENCE_LABEL = { individual: "Individual licence", category: "Category licence", global: "Premium access" } as const;
 
 /** A licensed animation: cover, licence type, expiry and an "Expiring Soon" badge at 30 days or less. */
-export function LibraryCard({ animation, now }: { animation: LibraryCardAnimation; now: Date }) {
+export function LibraryCard({ animation, now, certificateHref }: { animation: LibraryCardAnimation; now: Date; certificateHref?: string | null }) {
   const soon = animation.expiryDate ? isExpiringSoon(animation.expiryDate, now) : false;
   return (
     <li className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
@@ -35,6 +35,14 @@ export function LibraryCard({ animation, now }: { animation: LibraryCardAnimatio
           </div>
         </div>
       </Link>
+      {certificateHref ? (
+        // Outside the card's link (links do not nest); a plain <a>: the PDF is a file, not a page.
+        <p className="border-t border-slate-100 px-4 py-2 text-sm">
+          <a href={certificateHref} download className="font-medium text-brand-700 underline-offset-2 hover:underline">
+            Certificate<span className="sr-only"> for {animation.title}</span> (PDF)
+          </a>
+        </p>
+      ) : null}
     </li>
   );
 }

@@ -126,6 +126,13 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                 <p className="mt-3 text-sm text-slate-600">
                   {formatMoney(s.price)} / year · {formatDate(s.startDate)} – {formatDate(s.endDate)}
                 </p>
+                {s.type !== "global" ? (
+                  <p className="mt-2 text-sm">
+                    <a href={`/licences/${s.id}/certificate`} download className="font-medium text-brand-700 hover:underline">
+                      Certificate<span className="sr-only"> for {s.label}</span> (PDF)
+                    </a>
+                  </p>
+                ) : null}
                 <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
                   <p className="text-sm" data-testid="renewal-state">
                     {s.autoRenew ? (
@@ -179,6 +186,7 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                   <th scope="col" className="px-4 py-3 font-medium">Description</th>
                   <th scope="col" className="px-4 py-3 font-medium">Amount</th>
                   <th scope="col" className="px-4 py-3 font-medium">Status</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Receipt</th>
                   <th scope="col" className="px-4 py-3 font-medium">
                     <span className="sr-only">Actions</span>
                   </th>
@@ -192,6 +200,13 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                     <td className="px-4 py-3 whitespace-nowrap">{formatMoney(p.amount)}</td>
                     <td className="px-4 py-3">
                       <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium capitalize ${STATUS_STYLE[p.status] ?? ""}`}>{p.status}</span>
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      <TextLink to={`/billing/receipts/${p.id}`}>Receipt</TextLink>
+                      {" · "}
+                      <a href={`/billing/receipts/${p.id}/pdf`} download className="font-medium text-brand-700 hover:underline">
+                        PDF<span className="sr-only"> receipt for {p.description ?? "this payment"}</span>
+                      </a>
                     </td>
                     <td className="px-4 py-3 text-right">
                       {/* Spec: the refund action is offered only for completed payments; past the

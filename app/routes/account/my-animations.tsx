@@ -65,7 +65,12 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
           </p>
           <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {animations.map((a) => (
-              <LibraryCard key={a.id} animation={a} now={today} />
+              <LibraryCard
+                key={a.id}
+                animation={a}
+                now={today}
+                certificateHref={a.licenceId ? `/licences/${a.licenceId}/certificate` : null}
+              />
             ))}
           </ul>
           {pages > 1 ? (

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { asRouteError } from "~/lib/errors.server.ts";
+import { parseParams } from "~/lib/params.server.ts";
+import { requireUser } from "~/services/auth/guards.server.ts";
+import { certificateFilename, getCertificate, LICENCE_NOT_FOUND, pdfHeaders, renderCertificatePdf } from "~/services/documents.server.ts";
+import { UUID_RE } from "~/validation/account.ts";
+import type { Route } from "./+types/certificate";
+
+const CertificateParams = z.object({ id: z.string().regex(UUID_RE) });
+
+/** The licence certificate as a PDF file: the licensee's own individual or category licence. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const { id } = parseParams(params, CertificateParams, LICENCE_NOT_FOUND);
+  const certificate = await getCertificate(user, id).catch(asRouteError);
+  const bytes = await renderCertificatePdf(certificate);
+  return new Response(bytes, { headers: pdfHeaders(certificateFilename(certificate), bytes.byteLength) });
+}

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { asRouteError } from "~/lib/errors.server.ts";
+import { formatDate } from "~/lib/format.ts";
+import { parseParams } from "~/lib/params.server.ts";
+import { LICENCE_NOT_FOUND, LICENCE_STATE_REASON, verifyLicence } from "~/services/documents.server.ts";
+import { UUID_RE } from "~/validation/account.ts";
+import type { Route } from "./+types/licence-verify";
+
+const VerifyParams = z.object({ id: z.string().regex(UUID_RE) });
+
+export const meta: Route.MetaFunction = () => [{ title: "Licence verification | Medanim" }, { name: "robots", content: "noindex" }];
+
+/**
+ * Public: anyone handed a certificate can check it, signed in or not. The answer is about today,
+ * so it is never cached; only the licensee's name leaves the server (no e-mail, no user id).
+ */
+export async function loader({ params }: Route.LoaderArgs) {
+  const { id } = parseParams(params, VerifyParams, LICENCE_NOT_FOUND);
+  const licence = await verifyLicence(id).catch(asRouteError);
+  return {
+    licence: {
+      id: licence.id,
+      licensee: `${licence.licensee.firstName} ${licence.licensee.lastName}`.trim(),
+      item: licence.item,
+      typeLabel: licence.typeLabel,
+      startDate: licence.startDate,
+      endDate: licence.endDate,
+      rights: licence.rights,
+      valid: licence.state === "valid",
+      reason: licence.state === "valid" ? null : LICENCE_STATE_REASON[licence.state],
+    },
+    checkedAt: new Date().toISOString(),
+  };
+}
+
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export default function LicenceVerify({ loaderData: { licence, checkedAt } }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto max-w-xl px-4 py-12">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        <div className={`rounded-xl p-4 ${licence.valid ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`} role="status">
+          <h1 className="text-2xl font-bold">{licence.valid ? "Valid licence" : "This licence is not valid"}</h1>
+          <p className="mt-1 text-sm">
+            {licence.valid ? `Checked on ${formatDate(checkedAt)}.` : licence.reason}
+          </p>
+        </div>
+        <dl className="mt-6 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[9rem_1fr]">
+          <dt className="text-slate-600">Licensee</dt>
+          <dd>{licence.licensee}</dd>
+          <dt className="text-slate-600">Item</dt>
+          <dd>{licence.item}</dd>
+          <dt className="text-slate-600">Licence type</dt>
+          <dd>{licence.typeLabel}</dd>
+          <dt className="text-slate-600">Term</dt>
+          <dd>
+            {formatDate(licence.startDate)} – {formatDate(licence.endDate)}
+          </dd>
+          <dt className="text-slate-600">Licence id</dt>
+          <dd className="break-all">{licence.id}</dd>
+          <dt className="text-slate-600">Rights</dt>
+          <dd>
+            <ul className="list-disc pl-5">
+              {licence.rights.map((right) => (
+                <li key={right}>{right}</li>
+              ))}
+            </ul>
+          </dd>
+        </dl>
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => <ErrorScreen title="Licence not found" message="No licence has this id. Check the verification link on the certificate." />,
+      }}
+    />
+  );
+}

@@ -1,0 +1,322 @@
+import { createElement, type ComponentType } from "react";
+import { renderToString } from "react-dom/server";
+import { MemoryRouter } from "react-router";
+import { describe, expect, it } from "vitest";
+import { prisma } from "~/lib/db.server.ts";
+import { appUrl } from "~/lib/mail.server.ts";
+import * as billingPage from "~/routes/account/billing.tsx";
+import * as certificateRoute from "~/routes/account/certificate.ts";
+import * as libraryPage from "~/routes/account/my-animations.tsx";
+import * as receiptPdfRoute from "~/routes/account/receipt-pdf.ts";
+import * as receiptPage from "~/routes/account/receipt.tsx";
+import * as verifyPage from "~/routes/public/licence-verify.tsx";
+import {
+  getCertificate,
+  getReceipt,
+  receiptNumber,
+  renderCertificatePdf,
+  renderReceiptPdf,
+  verifyLicence,
+} from "~/services/documents.server.ts";
+import { completeRefund } from "~/services/refunds.server.ts";
+import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { callRoute } from "../helpers/route.ts";
+import { createAnimation, createCategory, DAY_MS } from "./account-helpers.ts";
+
+const pdfText = (bytes: Uint8Array) => Buffer.from(bytes).toString("latin1");
+
+/**
+ * The text drawn in an uncompressed PDF from pdfkit's standard fonts: each line is a TJ array of
+ * hex glyph codes (WinAnsi, one byte a character) broken by kerning numbers; joined back here.
+ */
+function drawnText(bytes: Uint8Array) {
+  return [...pdfText(bytes).matchAll(/\[([^\]]*)\] TJ/g)]
+    .map(([, parts]) => [...parts!.matchAll(/<([0-9a-f]*)>/gi)].map(([, hex]) => Buffer.from(hex!, "hex").toString("latin1")).join(""))
+    .join("\n");
+}
+
+/** The page's HTML as the server renders it from the loader's data (a router around it for its links). */
+function renderPage(Component: unknown, loaderData: unknown) {
+  return renderToString(createElement(MemoryRouter, null, createElement(Component as ComponentType<{ loaderData: unknown }>, { loaderData })));
+}
+
+async function licensee(overrides: { firstName?: string; lastName?: string } = {}) {
+  const user = await createUser({ firstName: overrides.firstName ?? "Ada", lastName: overrides.lastName ?? "Lovelace" });
+  return { user, cookie: await sessionCookieFor(user.id) };
+}
+
+async function individualLicence(userId: string, options: Parameters<typeof createPaidSubscription>[1] = {}) {
+  const animation = await createAnimation({ title: "Knee Arthroscopy Explained" });
+  const paid = await createPaidSubscription(userId, {
+    type: "individual",
+    animationId: animation.id,
+    description: "Individual License: Knee Arthroscopy Explained",
+    ...options,
+  });
+  return { animation, ...paid };
+}
+
+describe("receipts", () => {
+  it("the owner's receipt: number, buyer, item, amount, status, provider references, platform name", async () => {
+    const { user } = await licensee();
+    const { payment } = await individualLicence(user.id);
+    await prisma.payment.update({ where: { id: payment.id }, data: { stripeInvoiceId: "in_123", stripePaymentIntentId: "pi_456" } });
+    await prisma.appSetting.upsert({
+      where: { key: "platform_name" },
+      create: { key: "platform_name", value: "Medanim Test" },
+      update: { value: "Medanim Test" },
+    });
+
+    const receipt = await getReceipt(user, payment.id);
+    expect(receipt).toMatchObject({
+      paymentId: payment.id,
+      number: receiptNumber(payment.id),
+      buyer: { name: "Ada Lovelace", email: user.email },
+      description: "Individual License: Knee Arthroscopy Explained",
+      amount: 299,
+      currency: "USD",
+      status: "completed",
+      invoiceId: "in_123",
+      paymentIntentId: "pi_456",
+    });
+    expect(receipt.number).toMatch(/^MED-[0-9A-F]{12}$/);
+    expect(receiptNumber(payment.id)).toBe(receipt.number);
+    expect(receipt.date.getTime()).toBe(payment.createdAt.getTime());
+    // The settings cache may keep the default for a moment: either way it comes from the setting.
+    expect(["Medanim", "Medanim Test"]).toContain(receipt.platformName);
+  });
+
+  it("someone else's or an unknown payment is 'Payment not found'; an admin may read any", async () => {
+    const { user } = await licensee();
+    const other = await createUser();
+    const admin = await createUser({ role: "admin" });
+    const { payment } = await individualLicence(user.id);
+    await expect(getReceipt(other, payment.id)).rejects.toMatchObject({ status: 404, message: "Payment not found" });
+    await expect(getReceipt(user, crypto.randomUUID())).rejects.toMatchObject({ status: 404, message: "Payment not found" });
+    await expect(getReceipt(user, "not-a-uuid")).rejects.toMatchObject({ status: 404, message: "Payment not found" });
+    await expect(getReceipt(admin, payment.id)).resolves.toMatchObject({ paymentId: payment.id });
+  });
+
+  it("the receipt page: the owner sees it with the PDF link; another user gets 404; anonymous goes to /auth", async () => {
+    const { user, cookie } = await licensee();
+    const { payment } = await individualLicence(user.id);
+    const url = `/billing/receipts/${payment.id}`;
+
+    const own = await callRoute(receiptPage, url, { cookie, params: { paymentId: payment.id } });
+    expect(own.status).toBe(200);
+    expect(own.body.receipt).toMatchObject({ paymentId: payment.id, amountText: "$299.00", statusText: "Paid" });
+    const html = renderPage(receiptPage.default, own.body);
+    expect(html).toContain(`Receipt number ${receiptNumber(payment.id)}`);
+    expect(html).toContain("Individual License: Knee Arthroscopy Explained");
+    expect(html).toContain(`href="/billing/receipts/${payment.id}/pdf"`);
+
+    const other = await createUser();
+    const foreign = await callRoute(receiptPage, url, { cookie: await sessionCookieFor(other.id), params: { paymentId: payment.id } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ message: "Payment not found" });
+
+    const malformed = await callRoute(receiptPage, "/billing/receipts/nope", { cookie, params: { paymentId: "nope" } });
+    expect(malformed.status).toBe(404);
+
+    const anonymous = await callRoute(receiptPage, url, { params: { paymentId: payment.id } });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toBe(`/auth?redirectTo=${encodeURIComponent(url)}`);
+  });
+
+  it("the receipt PDF: a PDF attachment, private, owner only", async () => {
+    const { user, cookie } = await licensee();
+    const { payment } = await individualLicence(user.id);
+    const url = `/billing/receipts/${payment.id}/pdf`;
+    const params = { paymentId: payment.id };
+
+    const res = await receiptPdfRoute.loader({ request: new Request(`http://localhost:3000${url}`, { headers: { Cookie: cookie } }), params } as never);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/pdf");
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="medanim-receipt-${payment.id.split("-")[0]}.pdf"`);
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Number(res.headers.get("Content-Length"))).toBe(bytes.byteLength);
+    const text = pdfText(bytes);
+    expect(text.startsWith("%PDF-")).toBe(true);
+    expect(text.trimEnd().endsWith("%%EOF")).toBe(true);
+    expect(text).toContain(`(Receipt ${receiptNumber(payment.id)} - Individual License: Knee Arthroscopy Explained)`);
+
+    const other = await createUser();
+    const foreign = await callRoute(receiptPdfRoute, url, { cookie: await sessionCookieFor(other.id), params });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ message: "Payment not found" });
+    const anonymous = await callRoute(receiptPdfRoute, url, { params });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toBe(`/auth?redirectTo=${encodeURIComponent(url)}`);
+  });
+
+  it("an uncompressed receipt PDF carries its fields as drawn text (a real document, not an empty page)", async () => {
+    const { user } = await licensee();
+    const { payment } = await individualLicence(user.id, { paymentStatus: "refunded", status: "canceled" });
+    const receipt = await getReceipt(user, payment.id);
+    expect(receipt.status).toBe("refunded");
+    const bytes = await renderReceiptPdf(receipt, { compress: false });
+    const lines = drawnText(bytes).split("\n");
+    for (const drawn of ["Receipt", "Total", "Refunded", "Ada Lovelace", user.email, "$299.00", "Individual License: Knee Arthroscopy Explained", receipt.number]) {
+      expect(lines.some((line) => line.includes(drawn)), drawn).toBe(true);
+    }
+    expect(pdfText(bytes)).toContain("/BaseFont /Helvetica");
+  });
+});
+
+describe("licence certificates", () => {
+  it("the owner's individual licence: licensee, item, term, id, rights, validity and the verification URL", async () => {
+    const { user } = await licensee();
+    const { subscription } = await individualLicence(user.id);
+    const certificate = await getCertificate(user, subscription.id);
+    expect(certificate).toMatchObject({
+      id: subscription.id,
+      type: "individual",
+      typeLabel: "Individual licence",
+      licensee: { firstName: "Ada", lastName: "Lovelace" },
+      item: "Knee Arthroscopy Explained",
+      state: "valid",
+      verifyUrl: `${appUrl()}/licences/${subscription.id}/verify`,
+    });
+    expect(certificate.startDate?.getTime()).toBe(subscription.startDate?.getTime());
+    expect(certificate.endDate?.getTime()).toBe(subscription.endDate?.getTime());
+    expect(certificate.rights.join(" ")).toMatch(/Commercial use/);
+    expect(certificate.rights.join(" ")).toMatch(/Download/);
+    expect(certificate.rights.join(" ")).toMatch(/Premium access/);
+  });
+
+  it("a category licence names its category; premium is not a licence; other people's are not found", async () => {
+    const { user } = await licensee();
+    const category = await createCategory({ name: "Interventional Cardiology" });
+    const { subscription: categoryLicence } = await createPaidSubscription(user.id, { type: "category", categoryId: category.id });
+    const { subscription: premium } = await createPaidSubscription(user.id, { type: "global" });
+    await expect(getCertificate(user, categoryLicence.id)).resolves.toMatchObject({
+      type: "category",
+      item: "Interventional Cardiology (category)",
+    });
+    await expect(getCertificate(user, premium.id)).rejects.toMatchObject({ status: 404, message: "Licence not found" });
+    await expect(verifyLicence(premium.id)).rejects.toMatchObject({ status: 404, message: "Licence not found" });
+    const other = await createUser();
+    await expect(getCertificate(other, categoryLicence.id)).rejects.toMatchObject({ status: 404, message: "Licence not found" });
+  });
+
+  it("the certificate PDF route: attachment named after the licence, private, owner only", async () => {
+    const { user, cookie } = await licensee();
+    const { subscription } = await individualLicence(user.id);
+    const url = `/licences/${subscription.id}/certificate`;
+    const params = { id: subscription.id };
+
+    const res = await certificateRoute.loader({ request: new Request(`http://localhost:3000${url}`, { headers: { Cookie: cookie } }), params } as never);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/pdf");
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="medanim-licence-${subscription.id.split("-")[0]}.pdf"`);
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+    const text = pdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(text.startsWith("%PDF-")).toBe(true);
+    expect(text.trimEnd().endsWith("%%EOF")).toBe(true);
+    expect(text).toContain("(Licence Certificate - Knee Arthroscopy Explained)");
+    // The verification URL is a real link annotation, not only text.
+    expect(text).toContain(`/URI (${appUrl()}/licences/${subscription.id}/verify)`);
+
+    const other = await createUser();
+    const foreign = await callRoute(certificateRoute, url, { cookie: await sessionCookieFor(other.id), params });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ message: "Licence not found" });
+    const malformed = await callRoute(certificateRoute, "/licences/x/certificate", { cookie, params: { id: "x" } });
+    expect(malformed.status).toBe(404);
+    const anonymous = await callRoute(certificateRoute, url, { params });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toBe(`/auth?redirectTo=${encodeURIComponent(url)}`);
+  });
+
+  it("an uncompressed certificate draws its title, licensee, term and the verification URL; one page", async () => {
+    const { user } = await licensee();
+    const { subscription } = await individualLicence(user.id);
+    const certificate = await getCertificate(user, subscription.id);
+    const bytes = await renderCertificatePdf(certificate, { compress: false });
+    const text = drawnText(bytes);
+    for (const drawn of ["Licence Certificate", "Ada Lovelace", "Knee Arthroscopy Explained", subscription.id, certificate.verifyUrl, "Commercial use"]) {
+      expect(text, drawn).toContain(drawn);
+    }
+    expect(pdfText(bytes).match(/\/Type \/Page\b/g)).toHaveLength(1);
+  });
+
+  it("/billing loads the payments and licences its links point at; /my-animations gives each card the licence behind it", async () => {
+    const { user, cookie } = await licensee();
+    const { subscription, animation } = await individualLicence(user.id);
+    await createPaidSubscription(user.id, { type: "global" });
+    const billing = await callRoute(billingPage, "/billing", { cookie });
+    expect(billing.status).toBe(200);
+    expect(billing.body.payments).toHaveLength(2);
+    expect(billing.body.subscriptions.map((s: { type: string }) => s.type).sort()).toEqual(["global", "individual"]);
+
+    const library = await callRoute(libraryPage, "/my-animations", { cookie });
+    expect(library.body.animations).toEqual([expect.objectContaining({ id: animation.id, licenceId: subscription.id })]);
+  });
+});
+
+describe("GET /licences/:id/verify (public)", () => {
+  const verify = (id: string) => callRoute(verifyPage, `/licences/${id}/verify`, { params: { id } });
+
+  it("a valid licence, to anyone signed out: the licensee's name, item, type, term and rights; no e-mail", async () => {
+    const { user } = await licensee({ firstName: "Grace", lastName: "Hopper" });
+    const { subscription } = await individualLicence(user.id);
+    const res = await verify(subscription.id);
+    expect(res.status).toBe(200);
+    expect(verifyPage.headers({} as never)).toEqual({ "Cache-Control": "no-store" });
+    expect(res.body.licence).toMatchObject({
+      id: subscription.id,
+      licensee: "Grace Hopper",
+      item: "Knee Arthroscopy Explained",
+      typeLabel: "Individual licence",
+      valid: true,
+      reason: null,
+    });
+    expect(res.body.licence.rights).toHaveLength(3);
+    const everything = JSON.stringify(res.body);
+    expect(everything).not.toContain(user.email);
+    expect(everything).not.toContain(user.id);
+    expect(everything).not.toContain(user.username);
+    expect(everything).not.toMatch(/@/);
+    const html = renderPage(verifyPage.default, res.body);
+    expect(html).toContain("Valid licence");
+    expect(html).toContain("Grace Hopper");
+    expect(html).toContain("Knee Arthroscopy Explained");
+    expect(html).not.toContain(user.email);
+    expect(html).not.toContain("@");
+  });
+
+  it.each([
+    ["expired by date (the daily job has not run yet)", { endDate: new Date(Date.now() - DAY_MS) }, "The licence term has ended."],
+    ["marked expired", { status: "expired" as const, endDate: new Date(Date.now() - DAY_MS) }, "The licence term has ended."],
+    ["canceled", { status: "canceled" as const }, "The licence was canceled."],
+  ])("%s: not valid, with why", async (_, options, reason) => {
+    const { user } = await licensee();
+    const { subscription } = await individualLicence(user.id, options);
+    const res = await verify(subscription.id);
+    expect(res.status).toBe(200);
+    expect(res.body.licence).toMatchObject({ valid: false, reason });
+    const html = renderPage(verifyPage.default, res.body);
+    expect(html).toContain("This licence is not valid");
+    expect(html).toContain(reason);
+  });
+
+  it("refunded: its payment refunded cancels it, and the page says it was refunded", async () => {
+    const { user } = await licensee();
+    const { subscription, payment } = await individualLicence(user.id);
+    await prisma.payment.update({ where: { id: payment.id }, data: { stripePaymentIntentId: `pi_${payment.id}` } });
+    expect((await verify(subscription.id)).body.licence.valid).toBe(true);
+    await prisma.$transaction((tx) => completeRefund(tx, `pi_${payment.id}`));
+    const res = await verify(subscription.id);
+    expect(res.body.licence).toMatchObject({ valid: false, reason: "The licence was refunded and canceled." });
+  });
+
+  it("an unknown id and a malformed id: 404 'Licence not found'", async () => {
+    const unknown = await verify(crypto.randomUUID());
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: "Licence not found" });
+    const malformed = await verify("not-a-licence");
+    expect(malformed.status).toBe(404);
+    expect(malformed.body).toEqual({ message: "Licence not found" });
+  });
+});
