@@ -3,6 +3,12 @@ import { useEffect, useRef, useState } from "react";
 export type ToastData = { title: string; description?: string; type: "success" | "error" | "info" };
 
 const DISPLAY_MS = 5000;
+const TOAST_EVENT = "medanim:toast";
+
+/** Raises a toast from the browser (a fetch that ended without a navigation). */
+export function showToast(toast: ToastData) {
+  window.dispatchEvent(new CustomEvent<ToastData>(TOAST_EVENT, { detail: toast }));
+}
 
 /**
  * The notification region (spec: at most one toast, 5000 ms, label 'Notification', F8 focuses
@@ -19,6 +25,20 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
     const timer = setTimeout(() => setVisible(null), DISPLAY_MS);
     return () => clearTimeout(timer);
   }, [toast]);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    function onToast(event: Event) {
+      clearTimeout(timer);
+      setVisible((event as CustomEvent<ToastData>).detail);
+      timer = setTimeout(() => setVisible(null), DISPLAY_MS);
+    }
+    window.addEventListener(TOAST_EVENT, onToast);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener(TOAST_EVENT, onToast);
+    };
+  }, []);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
