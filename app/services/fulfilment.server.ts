@@ -44,8 +44,11 @@ export async function applyPaymentEvent(event: PaymentEvent, provider: ProviderN
       await apply(tx, event, provider, now, mails);
     });
   } catch (error) {
-    // Already applied (a replay, or a concurrent delivery that committed first).
-    if (isUniqueViolation(error)) return { applied: false };
+    // Already applied: a replay, or a concurrent delivery that committed first (its row is
+    // there now). Any other failure propagates: the webhook answers 5xx and Stripe retries.
+    if (isUniqueViolation(error) && (await prisma.processedEvent.findUnique({ where: { id: eventKey(event) }, select: { id: true } }))) {
+      return { applied: false };
+    }
     throw error;
   }
   // Mail leaves after commit: a rolled-back event never told anyone it was paid.
@@ -53,8 +56,12 @@ export async function applyPaymentEvent(event: PaymentEvent, provider: ProviderN
   return { applied: true };
 }
 
-function isUniqueViolation(error: unknown) {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+/** P2002, or the driver adapter's own error when the violation happens inside a transaction. */
+function isUniqueViolation(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === "P2002";
+  if (!(error instanceof Error)) return false;
+  const cause = (error as { cause?: { kind?: string; originalCode?: string; code?: string } }).cause;
+  return cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505" || cause?.code === "23505" || /duplicate key value violates unique constraint/.test(error.message);
 }
 
 async function apply(tx: Tx, event: Exclude<PaymentEvent, { kind: "ignored" }>, provider: ProviderName, now: Date, mails: Mail[]) {
@@ -153,8 +160,10 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
     variables: {
       firstName: checkout.user.firstName,
       itemName: checkout.description,
+      description: checkout.description,
       amount: formatMoney(checkout.amount),
       date: formatLongDate(now),
+      endDate: formatLongDate(endDate),
       receiptUrl: `${appUrl()}/billing/receipts/${payment.id}`,
     },
   });
@@ -195,8 +204,10 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
     variables: {
       firstName: subscription.user.firstName,
       itemName: description,
+      description,
       amount: formatMoney(amount),
       date: formatLongDate(now),
+      endDate: formatLongDate(endDate),
       receiptUrl: `${appUrl()}/billing/receipts/${payment.id}`,
     },
   });
