@@ -38,7 +38,8 @@ type ResolvedItem = {
 async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<ResolvedItem> {
   const access = await getAccess(user);
   if (item.type === "global") {
-    if (hasGlobalAccess(access)) throw conflict(ALREADY_PREMIUM);
+    // Every item sold includes premium access, so any active subscription already gives it.
+    if (hasGlobalAccess(access) || access.subscriptions.length > 0) throw conflict(ALREADY_PREMIUM);
     const price = await getPremiumPrice();
     return { type: "global", animationId: null, categoryId: null, amount: price.yearly, description: "Premium yearly subscription", successPath: "/" };
   }
