@@ -96,7 +96,7 @@ describe("applyPaymentEvent", () => {
     const sub = await prisma.subscription.findFirstOrThrow({ where: { userId: user.id } });
     expect(sub).toMatchObject({ type: "global", status: "active", stripeSubscriptionId: ids.sub });
     expect(Number(sub.price)).toBe(99);
-    expect(sub.endDate!.getTime() - sub.startDate.getTime()).toBeGreaterThanOrEqual(365 * 86400_000);
+    expect(sub.endDate!.getTime() - sub.startDate!.getTime()).toBeGreaterThanOrEqual(365 * 86400_000);
     expect(await prisma.checkoutSession.findUnique({ where: { id: checkoutId } })).toMatchObject({ status: "completed", subscriptionId: sub.id });
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).accountType).toBe("premium");
     await vi.waitFor(() => expect(mail.to(user.email)).toHaveLength(1));
@@ -149,7 +149,7 @@ describe("applyPaymentEvent", () => {
       })) as never);
     await expect(applyPaymentEvent(paid("evt_retry"), "stripe")).rejects.toThrow("connection lost");
     expect(await countPayments(user.id)).toBe(0);
-    expect(await prisma.processedEvent.count({ where: { id: { startsWith: "payment:" + paid("x").paymentId } } })).toBe(0);
+    expect(await prisma.processedEvent.count({ where: { id: { startsWith: "payment:" } } })).toBe(await prisma.payment.count());
     expect(await applyPaymentEvent(paid("evt_retry"), "stripe")).toEqual({ applied: true });
     expect(await countPayments(user.id)).toBe(1);
   });

@@ -111,7 +111,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <div className="mt-6">
           <CheckoutPanel
             api={kind === "individual" ? { path: "/api/subscriptions/individual", body: { animationId: itemId } } : { path: "/api/subscriptions/category", body: { categoryId: itemId } }}
-            label={`Pay ${formatPrice(price)}`}
+            label="Continue to Payment"
             amountLabel={formatPrice(price)}
             testMode={testMode}
             publishableKey={publishableKey}
