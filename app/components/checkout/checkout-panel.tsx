@@ -1,7 +1,7 @@
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "~/components/ui/button.tsx";
-import { showToast } from "~/components/ui/toast.tsx";
+import { showToast } from "~/components/ui/show-toast.ts";
 import { readMessage, confirmOnServer, type Outcome } from "./client.ts";
 
 // The buy button of /premium and /purchase/*. Without JavaScript it is a plain POST form (the

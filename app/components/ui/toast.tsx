@@ -3,12 +3,9 @@ import { useEffect, useRef, useState } from "react";
 export type ToastData = { title: string; description?: string; type: "success" | "error" | "info" };
 
 const DISPLAY_MS = 5000;
+// The name showToast (show-toast.ts) raises: a window event, so pages that raise toasts do not
+// import this module and split it out of the root chunk (home JavaScript budget).
 const TOAST_EVENT = "medanim:toast";
-
-/** Raises a toast from the browser (a fetch that ended without a navigation). */
-export function showToast(toast: ToastData) {
-  window.dispatchEvent(new CustomEvent<ToastData>(TOAST_EVENT, { detail: toast }));
-}
 
 /**
  * The notification region (spec: at most one toast, 5000 ms, label 'Notification', F8 focuses
