@@ -149,9 +149,13 @@ describe("applyPaymentEvent", () => {
       })) as never);
     await expect(applyPaymentEvent(paid("evt_retry"), "stripe")).rejects.toThrow("connection lost");
     expect(await countPayments(user.id)).toBe(0);
+    // The receipt leaves only after a commit: the rolled-back attempt sent nothing.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mail.to(user.email)).toHaveLength(0);
     expect(await prisma.processedEvent.count({ where: { id: { startsWith: "payment:" } } })).toBe(await prisma.payment.count());
     expect(await applyPaymentEvent(paid("evt_retry"), "stripe")).toEqual({ applied: true });
     expect(await countPayments(user.id)).toBe(1);
+    await vi.waitFor(() => expect(mail.to(user.email)).toHaveLength(1));
   });
 
   it("moves the end date a year on with a second payment row at renewal, and clears the reminder", async () => {
