@@ -14,15 +14,13 @@ import { syncAccountType } from "./subscriptions.server.ts";
 // provider's payment id, so the webhook and the confirmation of one payment make one payment.
 
 type Tx = Prisma.TransactionClient;
-type Mail = Parameters<typeof sendTemplatedEmail>[0] & { userId: string; updates: true };
-
-const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+type Mail = Parameters<typeof sendTemplatedEmail>[0] & { userId: string };
 
 /** One year on, by the calendar (a leap day lands on 1 March). */
 export function oneYearAfter(date: Date) {
   const next = new Date(date);
   next.setUTCFullYear(next.getUTCFullYear() + 1);
-  return Number.isNaN(next.getTime()) ? new Date(date.getTime() + YEAR_MS) : next;
+  return next;
 }
 
 /** The ProcessedEvent key of an event: the payment for a success (whatever delivered it), else the event. */
@@ -110,6 +108,11 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
     logger.error({ paymentId: event.paymentId, checkoutId: event.checkoutId }, "a first payment for an unknown checkout was not fulfilled");
     return;
   }
+  if (checkout.status === "completed" && checkout.subscriptionId) {
+    // A checkout is fulfilled once, even if the provider reports its first payment under two ids.
+    logger.warn({ paymentId: event.paymentId, checkoutId: checkout.id }, "a second first payment for a completed checkout was ignored");
+    return;
+  }
   const endDate = event.periodEnd ?? oneYearAfter(now);
   const subscription = await tx.subscription.create({
     data: {
@@ -156,7 +159,6 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
     template: "purchase_receipt",
     to: checkout.user.email,
     userId: checkout.userId,
-    updates: true,
     variables: {
       firstName: checkout.user.firstName,
       itemName: checkout.description,
@@ -200,7 +202,6 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
     template: "purchase_receipt",
     to: subscription.user.email,
     userId: subscription.userId,
-    updates: true,
     variables: {
       firstName: subscription.user.firstName,
       itemName: description,
@@ -237,13 +238,12 @@ async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "paymen
     template: "payment_failed",
     to: subscription.user.email,
     userId: subscription.userId,
-    updates: true,
     variables: { firstName: subscription.user.firstName, itemName: itemName(subscription), message: event.message, billingUrl: `${appUrl()}/billing` },
   });
 }
 
 /** Subscription mail respects NotificationPreferences.emailSubscriptionUpdates (on when unset). */
-async function sendIfWanted({ updates: _updates, ...mail }: Mail) {
+async function sendIfWanted(mail: Mail) {
   try {
     const preferences = await prisma.notificationPreferences.findUnique({ where: { userId: mail.userId }, select: { emailSubscriptionUpdates: true } });
     if (preferences && !preferences.emailSubscriptionUpdates) return;
