@@ -43,6 +43,8 @@ export default [
   route("watch/:id", "routes/account/watch.tsx"),
   route("purchase/individual/:idOrSlug", "routes/account/purchase.tsx", { id: "purchase-individual" }),
   route("purchase/category/:slugOrId", "routes/account/purchase.tsx", { id: "purchase-category" }),
+  route("checkout/test/:checkoutId", "routes/checkout/test.tsx"),
+  route("checkout/return", "routes/checkout/return.tsx"),
 
   // ---- admin ----
 
@@ -77,6 +79,12 @@ export default [
   route("api/notifications/preferences", "routes/api/notifications.preferences.ts"),
   route("api/subscriptions/me", "routes/api/subscriptions.me.ts"),
   route("api/payments/me", "routes/api/payments.me.ts"),
+  route("api/subscriptions/global", "routes/api/subscriptions.global.ts"),
+  route("api/subscriptions/individual", "routes/api/subscriptions.individual.ts"),
+  route("api/subscriptions/category", "routes/api/subscriptions.category.ts"),
+  route("api/payments/success", "routes/api/payments.success.ts"),
+  route("api/checkout/test/:checkoutId", "routes/api/checkout.test.ts"),
+  route("api/webhooks/stripe", "routes/api/webhooks.stripe.ts"),
   route("api/dashboard/stats", "routes/api/dashboard.stats.ts"),
   route("api/dashboard/animations", "routes/api/dashboard.animations.ts"),
   route("api/refunds/request", "routes/api/refunds.request.ts"),

@@ -102,9 +102,7 @@ export function Guarantees() {
 
 /**
  * The purchase button. Anonymous visitors go to sign in and come back here (spec section 6:
- * "Purchase buttons require sign-in"); signed-in ones go to `to`. Without `to` the step after
- * sign-in does not exist yet: the button is shown disabled with a note instead of a link that
- * would pretend to take a payment.
+ * "Purchase buttons require sign-in"); signed-in ones go to `to`.
  */
 export function PurchaseButton({
   signedIn,
@@ -114,7 +112,7 @@ export function PurchaseButton({
 }: {
   signedIn: boolean;
   returnTo: string;
-  to: string | null;
+  to: string;
   children: ReactNode;
 }) {
   if (!signedIn) {
@@ -124,22 +122,9 @@ export function PurchaseButton({
       </ButtonLink>
     );
   }
-  if (to) {
-    return (
-      <ButtonLink to={to} size="lg" className="w-full">
-        {children}
-      </ButtonLink>
-    );
-  }
   return (
-    <div className="flex flex-col gap-2">
-      <Button size="lg" className="w-full" disabled aria-describedby="checkout-note">
-        {children}
-      </Button>
-      <p id="checkout-note" className="text-center text-sm text-slate-500">
-        Online checkout opens soon. <Link to="/contact" className="text-brand-700 underline">Contact us</Link> to
-        subscribe today.
-      </p>
-    </div>
+    <ButtonLink to={to} size="lg" className="w-full">
+      {children}
+    </ButtonLink>
   );
 }

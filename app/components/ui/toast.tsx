@@ -3,6 +3,9 @@ import { useEffect, useRef, useState } from "react";
 export type ToastData = { title: string; description?: string; type: "success" | "error" | "info" };
 
 const DISPLAY_MS = 5000;
+// The name showToast (show-toast.ts) raises: a window event, so pages that raise toasts do not
+// import this module and split it out of the root chunk (home JavaScript budget).
+const TOAST_EVENT = "medanim:toast";
 
 /**
  * The notification region (spec: at most one toast, 5000 ms, label 'Notification', F8 focuses
@@ -19,6 +22,20 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
     const timer = setTimeout(() => setVisible(null), DISPLAY_MS);
     return () => clearTimeout(timer);
   }, [toast]);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    function onToast(event: Event) {
+      clearTimeout(timer);
+      setVisible((event as CustomEvent<ToastData>).detail);
+      timer = setTimeout(() => setVisible(null), DISPLAY_MS);
+    }
+    window.addEventListener(TOAST_EVENT, onToast);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener(TOAST_EVENT, onToast);
+    };
+  }, []);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {

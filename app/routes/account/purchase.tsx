@@ -1,4 +1,6 @@
-import { Link } from "react-router";
+import { data, Link, redirect } from "react-router";
+import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
+import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList } from "~/components/marketing.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
@@ -10,17 +12,21 @@ import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
 import { findLicensableAnimation, findLicensableCategory } from "~/services/offers.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import type { Route } from "./+types/purchase";
-import { invariantResponse } from "~/lib/errors.server.ts";
+import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
+import { getPaymentProvider } from "~/lib/payments/index.server.ts";
+import { type CheckoutItem, startCheckout } from "~/services/checkout.server.ts";
 
 // /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId} (ARCHITECTURE.md: checkout
-// pages with the item, its price, what the licence gives and a pay button). Taking the payment
-// is the payments work: until it lands, this page says so plainly and takes nothing.
+// pages with the item, its price, what the licence gives and a pay button). The button is a POST
+// form (→ 303 to the hosted checkout) that, with JavaScript, opens the embedded form instead.
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
   const access = await getViewerAccess(request);
+  const provider = getPaymentProvider();
+  const payment = { testMode: provider.name === "test", publishableKey: provider.publishableKey };
   const p = params;
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
@@ -28,6 +34,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const held = holdsLicence(access, { type: "individual", animationId: animation.id });
     return {
       kind: "individual" as const,
+      ...payment,
+      itemId: animation.id,
+      successTo: `/watch/${animation.id}`,
       title: `Individual Animation License: ${animation.title}`,
       itemHref: `/animations/${animation.slug}`,
       price: INDIVIDUAL_LICENCE_PRICE,
@@ -39,6 +48,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const held = holdsLicence(access, { type: "category", categoryId: category.id });
   return {
     kind: "category" as const,
+    ...payment,
+    itemId: category.id,
+    successTo: "/my-animations",
     title: `${category.name} License – Annual Plan`,
     itemHref: `/category/${category.slug}`,
     price: category.price,
@@ -46,9 +58,26 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-export default function Checkout({ loaderData: { kind, title, itemHref, price, held } }: Route.ComponentProps) {
+/** Without JavaScript: the pay button posts here and goes on to the hosted checkout (303). */
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const item: CheckoutItem =
+    params.idOrSlug !== undefined ? { type: "individual", animation: params.idOrSlug } : { type: "category", category: params.slugOrId ?? "" };
+  try {
+    const { url } = await startCheckout(user, item, "hosted");
+    if (!url) throw new ServiceError("The payment provider has no checkout page.", 502);
+    return redirect(url, 303);
+  } catch (error) {
+    if (error instanceof ServiceError) return data({ formError: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { kind, title, itemHref, price, held, testMode, publishableKey, itemId, successTo } = loaderData;
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
+      <TestModeBanner show={testMode} />
       <h1 className="text-3xl font-bold tracking-tight">Checkout</h1>
       <Section
         card
@@ -79,12 +108,20 @@ export default function Checkout({ loaderData: { kind, title, itemHref, price, h
           You already hold this licence. Find it under <Link to="/my-animations" className="font-semibold underline">My Animations</Link>.
         </p>
       ) : (
-        <div role="status" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
-          <p className="font-semibold">Online payment is not available yet.</p>
-          <p className="mt-1">
-            Nothing has been charged. <Link to="/contact" className="font-semibold underline">Contact us</Link> to buy this
-            licence today.
-          </p>
+        <div className="mt-6">
+          <CheckoutPanel
+            api={kind === "individual" ? { path: "/api/subscriptions/individual", body: { animationId: itemId } } : { path: "/api/subscriptions/category", body: { categoryId: itemId } }}
+            label="Continue to Payment"
+            amountLabel={formatPrice(price)}
+            testMode={testMode}
+            publishableKey={publishableKey}
+            success={{ title: "Your licence is active", description: "Download rights and premium access are yours for a year.", to: successTo }}
+          />
+          {actionData?.formError ? (
+            <p role="alert" className="mt-3 text-sm text-red-700">
+              {actionData.formError}
+            </p>
+          ) : null}
         </div>
       )}
       <div className="mt-8">

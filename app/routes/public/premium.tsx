@@ -1,10 +1,15 @@
-import { Link } from "react-router";
+import { data, Link, redirect } from "react-router";
+import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
+import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
-import { getUser } from "~/services/auth/guards.server.ts";
+import { getUser, requireUser } from "~/services/auth/guards.server.ts";
+import { startCheckout } from "~/services/checkout.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { getPremiumPrice } from "~/services/offers.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import type { Route } from "./+types/premium";
@@ -17,15 +22,38 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);
   const [price, access] = await Promise.all([getPremiumPrice(), getAccess(user)]);
-  return { price, individualPrice: INDIVIDUAL_LICENCE_PRICE, signedIn: Boolean(user), alreadyPremium: hasGlobalAccess(access) };
+  const provider = getPaymentProvider();
+  return {
+    price,
+    individualPrice: INDIVIDUAL_LICENCE_PRICE,
+    signedIn: Boolean(user),
+    alreadyPremium: hasGlobalAccess(access),
+    testMode: provider.name === "test",
+    publishableKey: provider.publishableKey,
+  };
 }
 
-export default function PremiumPage({ loaderData: { price, individualPrice, signedIn, alreadyPremium } }: Route.ComponentProps) {
+/** Without JavaScript: the buy button posts here and goes on to the hosted checkout (303). */
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  try {
+    const { url } = await startCheckout(user, { type: "global" }, "hosted");
+    if (!url) throw new ServiceError("The payment provider has no checkout page.", 502);
+    return redirect(url, 303);
+  } catch (error) {
+    if (error instanceof ServiceError) return data({ formError: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function PremiumPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { price, individualPrice, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
   if (alreadyPremium) return <AlreadyPremium />;
   const yearly = formatPrice(price.yearly);
   const monthly = formatPrice(price.monthly);
   return (
     <main className="mx-auto max-w-6xl px-4 py-12">
+      <TestModeBanner show={testMode && signedIn} />
       <header className="mx-auto max-w-3xl text-center">
         <p className="font-semibold tracking-wide text-brand-600 uppercase">Premium Access</p>
         <h1 className="mt-2 text-4xl font-bold tracking-tight">Unlock the Complete Medical Animation Library</h1>
@@ -56,9 +84,25 @@ export default function PremiumPage({ loaderData: { price, individualPrice, sign
           ]}
         />
         <div className="mt-8">
-          <PurchaseButton signedIn={signedIn} returnTo="/premium" to={null}>
-            Get Premium Access
-          </PurchaseButton>
+          {signedIn ? (
+            <CheckoutPanel
+              api={{ path: "/api/subscriptions/global", body: { priceType: "yearly" } }}
+              label="Get Premium Access"
+              amountLabel={yearly}
+              testMode={testMode}
+              publishableKey={publishableKey}
+              success={{ title: "Welcome to Premium!", description: "Every animation in the library is now yours to stream in full.", to: "/" }}
+            />
+          ) : (
+            <PurchaseButton signedIn={false} returnTo="/premium" to="/premium">
+              Get Premium Access
+            </PurchaseButton>
+          )}
+          {actionData?.formError ? (
+            <p role="alert" className="mt-3 text-sm text-red-700">
+              {actionData.formError}
+            </p>
+          ) : null}
         </div>
         <p className="mt-4 text-xs text-slate-500">
           Premium is for streaming. Downloads and commercial rights come with an{" "}

@@ -1,0 +1,212 @@
+import { prisma } from "~/lib/db.server.ts";
+import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { appUrl } from "~/lib/mail.server.ts";
+import { getPaymentProvider } from "~/lib/payments/index.server.ts";
+import { ProviderDeclinedError } from "~/lib/payments/provider.server.ts";
+import { checkoutIdFromTestId, testModeEvents } from "~/lib/payments/test-mode.server.ts";
+import { getAccess, hasGlobalAccess, holdsLicence } from "./access.server.ts";
+import type { PublicUser } from "./auth/credentials.server.ts";
+import { applyPaymentEvent } from "./fulfilment.server.ts";
+import { findLicensableAnimation, findLicensableCategory, getPremiumPrice } from "./offers.server.ts";
+import { INDIVIDUAL_LICENCE_PRICE } from "./prices.server.ts";
+import { subscriptionSelect, toSubscriptionJson } from "./subscriptions.server.ts";
+
+// Buying (ARCHITECTURE.md "Payments"): a CheckoutSession fixes the item and its price at the
+// start, the provider takes the money, and fulfilment.server.ts grants the item when the
+// provider says it is paid. Nothing here grants anything: it only starts, shows and confirms.
+
+export type CheckoutItem = { type: "global" } | { type: "individual"; animation: string } | { type: "category"; category: string };
+export type CheckoutMode = "hosted" | "embedded";
+
+/** The premium page's own words for someone who already has it. */
+export const ALREADY_PREMIUM = "You already have premium access.";
+export const ALREADY_LICENSED = "You already hold this licence. Find it under My Animations.";
+export const CHECKOUT_NOT_FOUND = "Checkout not found";
+export const PAYMENT_NOT_FOUND = "Payment not found";
+export const CANCELED_MESSAGE = "The payment was canceled. Nothing was charged.";
+
+type ResolvedItem = {
+  type: "global" | "individual" | "category";
+  animationId: string | null;
+  categoryId: string | null;
+  amount: number;
+  description: string;
+  /** Where the buyer lands after paying. */
+  successPath: string;
+};
+
+async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<ResolvedItem> {
+  const access = await getAccess(user);
+  if (item.type === "global") {
+    // Every item sold includes premium access, so any active subscription already gives it.
+    if (hasGlobalAccess(access) || access.subscriptions.length > 0) throw conflict(ALREADY_PREMIUM);
+    const price = await getPremiumPrice();
+    return { type: "global", animationId: null, categoryId: null, amount: price.yearly, description: "Premium yearly subscription", successPath: "/" };
+  }
+  if (item.type === "individual") {
+    const animation = await findLicensableAnimation(item.animation);
+    if (!animation) throw notFound("Animation not found");
+    if (holdsLicence(access, { type: "individual", animationId: animation.id })) throw conflict(ALREADY_LICENSED);
+    return {
+      type: "individual",
+      animationId: animation.id,
+      categoryId: null,
+      amount: INDIVIDUAL_LICENCE_PRICE,
+      description: `Individual licence: ${animation.title}`,
+      successPath: `/watch/${animation.id}`,
+    };
+  }
+  const category = await findLicensableCategory(item.category);
+  if (!category) throw notFound("Category not found");
+  if (holdsLicence(access, { type: "category", categoryId: category.id })) throw conflict(ALREADY_LICENSED);
+  return {
+    type: "category",
+    animationId: null,
+    categoryId: category.id,
+    amount: category.price,
+    description: `Category licence: ${category.name}`,
+    successPath: "/my-animations",
+  };
+}
+
+const returnUrl = (checkoutId: string, canceled = false) => `${appUrl()}/checkout/return?checkout=${checkoutId}${canceled ? "&canceled=1" : ""}`;
+
+/**
+ * Starts one purchase attempt: the item resolved and priced now (a later price change does not
+ * touch it), refused when already held (409), then handed to the provider. Returns where to pay:
+ * a hosted page's `url`, or a `clientSecret` for the embedded form.
+ */
+export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: CheckoutMode) {
+  const resolved = await resolveItem(user, item);
+  const provider = getPaymentProvider();
+  const checkout = await prisma.checkoutSession.create({
+    data: {
+      userId: user.id,
+      type: resolved.type,
+      animationId: resolved.animationId,
+      categoryId: resolved.categoryId,
+      amount: resolved.amount,
+      description: resolved.description,
+      provider: provider.name,
+    },
+    select: { id: true },
+  });
+  const stored = await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { stripeCustomerId: true } });
+  let started;
+  try {
+    started = await provider.startCheckout(
+      {
+        checkoutId: checkout.id,
+        customer: { userId: user.id, email: user.email, name: `${user.firstName} ${user.lastName}`.trim(), providerCustomerId: stored.stripeCustomerId },
+        item: { name: resolved.description, description: resolved.description, amountCents: Math.round(resolved.amount * 100), currency: "usd" },
+        metadata: {
+          checkoutId: checkout.id,
+          userId: user.id,
+          type: resolved.type,
+          ...(resolved.animationId ? { animationId: resolved.animationId } : {}),
+          ...(resolved.categoryId ? { categoryId: resolved.categoryId } : {}),
+        },
+        mode,
+        successUrl: returnUrl(checkout.id),
+        cancelUrl: returnUrl(checkout.id, true),
+      },
+      checkout.id,
+    );
+  } catch (error) {
+    const message = error instanceof Error && error.message ? error.message : "The payment provider could not start the checkout.";
+    await prisma.checkoutSession.update({ where: { id: checkout.id }, data: { status: "declined", failureMessage: message } });
+    throw new ServiceError(message, error instanceof ProviderDeclinedError ? 402 : 502);
+  }
+  await prisma.checkoutSession.update({ where: { id: checkout.id }, data: { providerSessionId: started.providerSessionId } });
+  if (started.providerCustomerId && started.providerCustomerId !== stored.stripeCustomerId) {
+    await prisma.user.update({ where: { id: user.id }, data: { stripeCustomerId: started.providerCustomerId } });
+  }
+  return {
+    checkoutId: checkout.id,
+    provider: provider.name,
+    ...(started.url ? { url: started.url } : {}),
+    ...(started.clientSecret ? { clientSecret: started.clientSecret } : {}),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function findOwnCheckout(user: PublicUser, checkoutId: string) {
+  const checkout = UUID.test(checkoutId)
+    ? await prisma.checkoutSession.findUnique({
+        where: { id: checkoutId },
+        select: { id: true, userId: true, type: true, animationId: true, categoryId: true, amount: true, description: true, provider: true, status: true, failureMessage: true, subscriptionId: true, animation: { select: { id: true, slug: true, title: true } } },
+      })
+    : null;
+  // Someone else's checkout is answered like a missing one.
+  if (!checkout || checkout.userId !== user.id) throw notFound(CHECKOUT_NOT_FOUND);
+  return { ...checkout, amount: Number(checkout.amount) };
+}
+
+/** The test-mode hosted page's data: the item and amount (test mode only, owner only). */
+export async function getTestCheckout(user: PublicUser, checkoutId: string) {
+  if (getPaymentProvider().name !== "test") throw notFound(CHECKOUT_NOT_FOUND);
+  const checkout = await findOwnCheckout(user, checkoutId);
+  if (checkout.provider !== "test") throw notFound(CHECKOUT_NOT_FOUND);
+  return { id: checkout.id, description: checkout.description, amount: checkout.amount, status: checkout.status };
+}
+
+/** A test-mode button: Pay or Decline, applied through the same fulfilment as a webhook. */
+export async function payTestCheckout(user: PublicUser, checkoutId: string, outcome: "pay" | "decline") {
+  const checkout = await getTestCheckout(user, checkoutId);
+  // A paid checkout stays paid: a late Decline (another tab) must not report a failure.
+  const effective = checkout.status === "completed" ? "pay" : outcome;
+  if (checkout.status !== "declined" || effective === "pay") {
+    for (const event of testModeEvents({ id: checkout.id, userId: user.id, amountCents: Math.round(checkout.amount * 100) }, effective)) {
+      await applyPaymentEvent(event, "test");
+    }
+  }
+  return getCheckoutResult(user, checkoutId);
+}
+
+export type CheckoutResult =
+  | { status: "paid"; checkoutId: string; type: "global" | "individual" | "category"; description: string; amount: number; nextPath: string; animationId: string | null }
+  | { status: "failed"; checkoutId: string; description: string; amount: number; message: string }
+  | { status: "pending"; checkoutId: string; description: string; amount: number };
+
+/** What the return page shows: paid, failed (declined or canceled, nothing granted) or still confirming. */
+export async function getCheckoutResult(user: PublicUser, checkoutId: string, options: { canceled?: boolean } = {}): Promise<CheckoutResult> {
+  const checkout = await findOwnCheckout(user, checkoutId);
+  const base = { checkoutId: checkout.id, description: checkout.description, amount: checkout.amount };
+  if (checkout.status === "completed") {
+    const nextPath = checkout.type === "global" ? "/" : checkout.type === "individual" && checkout.animationId ? `/watch/${checkout.animationId}` : "/my-animations";
+    return { ...base, status: "paid", type: checkout.type, nextPath, animationId: checkout.animationId };
+  }
+  if (checkout.status === "declined") return { ...base, status: "failed", message: checkout.failureMessage ?? "The payment was declined." };
+  if (checkout.status === "expired" || options.canceled) return { ...base, status: "failed", message: checkout.failureMessage ?? CANCELED_MESSAGE };
+  return { ...base, status: "pending" };
+}
+
+/**
+ * POST /api/payments/success: the client says it paid; the provider is asked (never the
+ * client), its events are applied like a webhook's, and the subscription is returned. A refused
+ * payment answers 402 with the provider's message; someone else's (or an unknown) payment 404.
+ */
+export async function confirmClientPayment(user: PublicUser, paymentIntentId: string) {
+  const events = await getPaymentProvider().confirmPayment(paymentIntentId);
+  const checkoutIds = new Set(events.map((e) => ("checkoutId" in e ? e.checkoutId : null)).filter((id): id is string => Boolean(id)));
+  const testCheckoutId = checkoutIdFromTestId(paymentIntentId);
+  if (testCheckoutId) checkoutIds.add(testCheckoutId);
+  if (events.length === 0 || checkoutIds.size === 0) throw notFound(PAYMENT_NOT_FOUND);
+  const owned = await prisma.checkoutSession.count({ where: { id: { in: [...checkoutIds].filter((id) => UUID.test(id)) }, userId: user.id } });
+  if (owned !== checkoutIds.size) throw notFound(PAYMENT_NOT_FOUND);
+
+  for (const event of events) await applyPaymentEvent(event, getPaymentProvider().name);
+
+  const failed = events.find((e) => e.kind === "payment.failed");
+  if (failed) throw new ServiceError(failed.message, 402);
+  const checkout = await prisma.checkoutSession.findFirst({
+    where: { id: { in: [...checkoutIds] }, status: "completed", subscriptionId: { not: null } },
+    select: { type: true, subscription: { select: subscriptionSelect } },
+  });
+  if (!checkout?.subscription) throw new ServiceError("The payment is still being confirmed. Please reload in a moment.", 409);
+  return {
+    message: checkout.type === "global" ? "Welcome to Premium!" : "Your licence is active.",
+    subscription: toSubscriptionJson(checkout.subscription),
+  };
+}

@@ -1,0 +1,255 @@
+import { prisma } from "~/lib/db.server.ts";
+import { Prisma } from "~/generated/prisma/client.ts";
+import { formatLongDate, formatMoney } from "~/lib/format.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
+import type { PaymentEvent, ProviderName } from "~/lib/payments/provider.server.ts";
+import { completeRefund } from "./refunds.server.ts";
+import { syncAccountType } from "./subscriptions.server.ts";
+
+// Fulfilment, exactly once (ARCHITECTURE.md "Payments"): every PaymentEvent — a Stripe webhook,
+// a client-side confirmation, a test-mode button — goes through applyPaymentEvent. One
+// transaction per event first records it in ProcessedEvent; a second delivery (replayed or
+// concurrent) hits the primary key and changes nothing. A successful payment is keyed by the
+// provider's payment id, so the webhook and the confirmation of one payment make one payment.
+
+type Tx = Prisma.TransactionClient;
+type Mail = Parameters<typeof sendTemplatedEmail>[0] & { userId: string };
+
+/** One year on, by the calendar (a leap day lands on 1 March). */
+export function oneYearAfter(date: Date) {
+  const next = new Date(date);
+  next.setUTCFullYear(next.getUTCFullYear() + 1);
+  return next;
+}
+
+/** The ProcessedEvent key of an event: the payment for a success (whatever delivered it), else the event. */
+export function eventKey(event: PaymentEvent) {
+  return event.kind === "payment.succeeded" ? `payment:${event.paymentId}` : event.eventId;
+}
+
+// Events that arrive before the subscription they are about (Stripe does not order webhooks):
+// kept as ProcessedEvent rows keyed by the provider's subscription id, applied on creation.
+const pendingEndKey = (providerSubscriptionId: string) => `ended:${providerSubscriptionId}`;
+const pendingRenewalKey = (providerSubscriptionId: string) => `renewal:${providerSubscriptionId}`;
+
+export async function applyPaymentEvent(event: PaymentEvent, provider: ProviderName, now = new Date()): Promise<{ applied: boolean }> {
+  if (event.kind === "ignored") return { applied: false };
+  const mails: Mail[] = [];
+  try {
+    await prisma.$transaction(async (tx) => {
+      await tx.processedEvent.create({ data: { id: eventKey(event), provider, type: event.kind } });
+      await apply(tx, event, provider, now, mails);
+    });
+  } catch (error) {
+    // Already applied: a replay, or a concurrent delivery that committed first (its row is
+    // there now). Any other failure propagates: the webhook answers 5xx and Stripe retries.
+    if (isUniqueViolation(error) && (await prisma.processedEvent.findUnique({ where: { id: eventKey(event) }, select: { id: true } }))) {
+      return { applied: false };
+    }
+    throw error;
+  }
+  // Mail leaves after commit: a rolled-back event never told anyone it was paid.
+  for (const mail of mails) await sendIfWanted(mail);
+  return { applied: true };
+}
+
+/** P2002, or the driver adapter's own error when the violation happens inside a transaction. */
+function isUniqueViolation(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === "P2002";
+  if (!(error instanceof Error)) return false;
+  const cause = (error as { cause?: { kind?: string; originalCode?: string; code?: string } }).cause;
+  return cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505" || cause?.code === "23505" || /duplicate key value violates unique constraint/.test(error.message);
+}
+
+async function apply(tx: Tx, event: Exclude<PaymentEvent, { kind: "ignored" }>, provider: ProviderName, now: Date, mails: Mail[]) {
+  switch (event.kind) {
+    case "payment.succeeded":
+      return event.reason === "first" ? applyFirstPayment(tx, event, provider, now, mails) : applyRenewal(tx, event, now, mails);
+    case "payment.failed":
+      return applyFailure(tx, event, mails);
+    case "subscription.renewal_changed": {
+      const updated = await tx.subscription.updateMany({ where: { stripeSubscriptionId: event.providerSubscriptionId }, data: { autoRenew: event.autoRenew } });
+      if (updated.count === 0) await remember(tx, pendingRenewalKey(event.providerSubscriptionId), provider, event.autoRenew ? "renewal:on" : "renewal:off");
+      return;
+    }
+    case "subscription.ended": {
+      const subscription = await tx.subscription.findFirst({ where: { stripeSubscriptionId: event.providerSubscriptionId }, select: { id: true } });
+      if (!subscription) return remember(tx, pendingEndKey(event.providerSubscriptionId), provider, "subscription.ended");
+      return endSubscription(tx, subscription.id, now);
+    }
+    case "payment.refunded":
+      await completeRefund(tx, event.paymentIntentId, now);
+      return;
+  }
+}
+
+async function remember(tx: Tx, id: string, provider: string, type: string) {
+  await tx.processedEvent.upsert({ where: { id }, create: { id, provider, type }, update: { type } });
+}
+
+/** Ended by the provider: canceled when before its end date, expired at or after it. */
+async function endSubscription(tx: Tx, subscriptionId: string, now: Date) {
+  const subscription = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { userId: true, status: true, endDate: true } });
+  if (subscription.status === "active" || subscription.status === "pending") {
+    const ended = subscription.endDate && subscription.endDate.getTime() <= now.getTime() ? "expired" : "canceled";
+    await tx.subscription.update({ where: { id: subscriptionId }, data: { status: ended, autoRenew: false } });
+  }
+  await syncAccountType(tx, subscription.userId, now);
+}
+
+type Succeeded = Extract<PaymentEvent, { kind: "payment.succeeded" }>;
+
+async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderName, now: Date, mails: Mail[]) {
+  const checkout = event.checkoutId ? await tx.checkoutSession.findUnique({ where: { id: event.checkoutId }, include: { user: true } }) : null;
+  if (!checkout) {
+    // Nothing of ours to fulfil (another environment's checkout on a shared Stripe account):
+    // recorded as seen so the provider stops retrying, and logged for a person to look at.
+    logger.error({ paymentId: event.paymentId, checkoutId: event.checkoutId }, "a first payment for an unknown checkout was not fulfilled");
+    return;
+  }
+  if (checkout.status === "completed" && checkout.subscriptionId) {
+    // A checkout is fulfilled once, even if the provider reports its first payment under two ids.
+    logger.warn({ paymentId: event.paymentId, checkoutId: checkout.id }, "a second first payment for a completed checkout was ignored");
+    return;
+  }
+  const endDate = event.periodEnd ?? oneYearAfter(now);
+  const subscription = await tx.subscription.create({
+    data: {
+      userId: checkout.userId,
+      type: checkout.type,
+      status: "active",
+      startDate: now,
+      endDate,
+      price: checkout.amount,
+      animationId: checkout.animationId,
+      categoryId: checkout.categoryId,
+      stripeSubscriptionId: event.providerSubscriptionId,
+    },
+    select: { id: true },
+  });
+  const payment = await tx.payment.create({
+    data: {
+      userId: checkout.userId,
+      subscriptionId: subscription.id,
+      amount: checkout.amount,
+      currency: checkout.currency,
+      status: "completed",
+      subscriptionType: checkout.type,
+      stripePaymentIntentId: event.paymentIntentId,
+      stripeInvoiceId: event.paymentId,
+      description: checkout.description,
+    },
+    select: { id: true },
+  });
+  await tx.checkoutSession.update({ where: { id: checkout.id }, data: { status: "completed", failureMessage: null, subscriptionId: subscription.id } });
+  if (event.providerCustomerId && !checkout.user.stripeCustomerId && provider === "stripe") {
+    await tx.user.update({ where: { id: checkout.userId }, data: { stripeCustomerId: event.providerCustomerId } });
+  }
+
+  if (event.providerSubscriptionId) {
+    const renewal = await tx.processedEvent.findUnique({ where: { id: pendingRenewalKey(event.providerSubscriptionId) } });
+    if (renewal) await tx.subscription.update({ where: { id: subscription.id }, data: { autoRenew: renewal.type === "renewal:on" } });
+    const ended = await tx.processedEvent.findUnique({ where: { id: pendingEndKey(event.providerSubscriptionId) } });
+    if (ended) await endSubscription(tx, subscription.id, now);
+  }
+  await syncAccountType(tx, checkout.userId, now);
+
+  mails.push({
+    template: "purchase_receipt",
+    to: checkout.user.email,
+    userId: checkout.userId,
+    variables: {
+      firstName: checkout.user.firstName,
+      itemName: checkout.description,
+      description: checkout.description,
+      amount: formatMoney(checkout.amount),
+      date: formatLongDate(now),
+      endDate: formatLongDate(endDate),
+      receiptUrl: `${appUrl()}/billing/receipts/${payment.id}`,
+    },
+  });
+}
+
+async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) {
+  const subscription = event.providerSubscriptionId
+    ? await tx.subscription.findFirst({ where: { stripeSubscriptionId: event.providerSubscriptionId }, include: { user: true, category: true, animation: true } })
+    : null;
+  if (!subscription) {
+    logger.error({ paymentId: event.paymentId, providerSubscriptionId: event.providerSubscriptionId }, "a renewal for an unknown subscription was not applied");
+    return;
+  }
+  const from = subscription.endDate && subscription.endDate > now ? subscription.endDate : now;
+  const endDate = event.periodEnd ?? oneYearAfter(from);
+  const amount = new Prisma.Decimal(event.amountCents).div(100);
+  const description = `Renewal: ${itemName(subscription)}`;
+  await tx.subscription.update({ where: { id: subscription.id }, data: { status: "active", endDate, renewalReminderAt: null } });
+  const payment = await tx.payment.create({
+    data: {
+      userId: subscription.userId,
+      subscriptionId: subscription.id,
+      amount,
+      status: "completed",
+      subscriptionType: subscription.type,
+      stripePaymentIntentId: event.paymentIntentId,
+      stripeInvoiceId: event.paymentId,
+      description,
+    },
+    select: { id: true },
+  });
+  await syncAccountType(tx, subscription.userId, now);
+  mails.push({
+    template: "purchase_receipt",
+    to: subscription.user.email,
+    userId: subscription.userId,
+    variables: {
+      firstName: subscription.user.firstName,
+      itemName: description,
+      description,
+      amount: formatMoney(amount),
+      date: formatLongDate(now),
+      endDate: formatLongDate(endDate),
+      receiptUrl: `${appUrl()}/billing/receipts/${payment.id}`,
+    },
+  });
+}
+
+function itemName(s: { type: string; category: { name: string } | null; animation: { title: string } | null }) {
+  if (s.type === "global") return "Premium yearly subscription";
+  if (s.type === "category") return `Category licence: ${s.category?.name ?? "deleted category"}`;
+  return `Individual licence: ${s.animation?.title ?? "deleted animation"}`;
+}
+
+async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "payment.failed" }>, mails: Mail[]) {
+  if (event.checkoutId) {
+    // A first payment refused: the attempt is declined and nothing is granted. A checkout that
+    // was paid meanwhile (a retry with another card succeeded) stays completed.
+    await tx.checkoutSession.updateMany({ where: { id: event.checkoutId, status: { in: ["open", "expired"] } }, data: { status: "declined", failureMessage: event.message } });
+    return;
+  }
+  if (!event.providerSubscriptionId) return;
+  const subscription = await tx.subscription.findFirst({
+    where: { stripeSubscriptionId: event.providerSubscriptionId },
+    include: { user: true, category: true, animation: true },
+  });
+  // A renewal refused: access is kept until endDate (the provider retries, then ends it).
+  if (!subscription) return;
+  mails.push({
+    template: "payment_failed",
+    to: subscription.user.email,
+    userId: subscription.userId,
+    variables: { firstName: subscription.user.firstName, itemName: itemName(subscription), message: event.message, billingUrl: `${appUrl()}/billing` },
+  });
+}
+
+/** Subscription mail respects NotificationPreferences.emailSubscriptionUpdates (on when unset). */
+async function sendIfWanted(mail: Mail) {
+  try {
+    const preferences = await prisma.notificationPreferences.findUnique({ where: { userId: mail.userId }, select: { emailSubscriptionUpdates: true } });
+    if (preferences && !preferences.emailSubscriptionUpdates) return;
+    await sendTemplatedEmail(mail);
+  } catch (error) {
+    // The payment is committed; a mail failure must not turn it into a 5xx and a retry.
+    logger.error({ err: error, template: mail.template }, "payment mail failed after commit");
+  }
+}
