@@ -69,7 +69,7 @@ function fakeProvider(events: Record<string, PaymentEvent>, confirm: Record<stri
   return {
     ...real,
     name: "stripe",
-    parseWebhook(raw, signature) {
+    async parseWebhook(raw, signature) {
       if (signature !== "good") throw new WebhookSignatureError("No signatures found matching the expected signature for payload");
       const event = events[JSON.parse(raw).id];
       if (!event) throw new Error("unexpected webhook in the test");

@@ -357,10 +357,10 @@ describe("parseWebhook", () => {
     return provider.parseWebhook(payload, signature);
   };
 
-  it("checkout.session.completed (paid) is the first payment, keyed by the session's invoice", () => {
+  it("checkout.session.completed (paid) is the first payment, keyed by the session's invoice", async () => {
     const session = checkoutSessionObject({ customer, amountTotal: 9900, metadata, clientReferenceId: CHECKOUT_ID, status: "complete", paymentStatus: "paid", invoice: "in_1FirstInvoice000000000", subscription });
     const event = eventObject("checkout.session.completed", session);
-    expect(parse(event)).toEqual({
+    expect(await parse(event)).toEqual({
       kind: "payment.succeeded",
       eventId: event.id,
       checkoutId: CHECKOUT_ID,
@@ -374,16 +374,16 @@ describe("parseWebhook", () => {
     });
   });
 
-  it("checkout.session.completed still unpaid (a delayed payment method) changes nothing", () => {
+  it("checkout.session.completed still unpaid (a delayed payment method) changes nothing", async () => {
     const session = checkoutSessionObject({ customer, amountTotal: 9900, metadata, clientReferenceId: CHECKOUT_ID, status: "complete", paymentStatus: "unpaid", invoice: "in_1Unpaid00000000000000", subscription });
-    expect(parse(eventObject("checkout.session.completed", session))).toMatchObject({ kind: "ignored", type: "checkout.session.completed" });
+    expect(await parse(eventObject("checkout.session.completed", session))).toMatchObject({ kind: "ignored", type: "checkout.session.completed" });
   });
 
-  it("invoice.paid for the subscription's creation is the first payment; for a cycle, a renewal with the new period end", () => {
+  it("invoice.paid for the subscription's creation is the first payment; for a cycle, a renewal with the new period end", async () => {
     const periodEnd = Math.floor(Date.UTC(2028, 0, 5) / 1000);
     const first = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_create", periodEnd });
     const firstEvent = eventObject("invoice.paid", first);
-    expect(parse(firstEvent)).toEqual({
+    expect(await parse(firstEvent)).toEqual({
       kind: "payment.succeeded",
       eventId: firstEvent.id,
       checkoutId: CHECKOUT_ID,
@@ -397,21 +397,29 @@ describe("parseWebhook", () => {
     });
 
     const renewal = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_cycle", periodEnd });
-    expect(parse(eventObject("invoice.paid", renewal))).toMatchObject({ kind: "payment.succeeded", reason: "renewal", checkoutId: null, paymentId: renewal.id });
+    expect(await parse(eventObject("invoice.paid", renewal))).toMatchObject({ kind: "payment.succeeded", reason: "renewal", checkoutId: null, paymentId: renewal.id });
   });
 
-  it("invoice.paid names the payment intent when the payload includes the invoice's payments", () => {
+  it("invoice.paid names the payment intent when the payload includes the invoice's payments", async () => {
     const invoice = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_cycle" });
     const withPayments = { ...invoice, payments: { object: "list", data: [invoicePaymentObject({ invoice: invoice.id, paymentIntent: "pi_1RenewalIntent00000000", amount: 9900, status: "paid" })], has_more: false, url: "/v1/invoice_payments" } };
-    expect(parse(eventObject("invoice.paid", withPayments))).toMatchObject({ paymentIntentId: "pi_1RenewalIntent00000000" });
+    expect(await parse(eventObject("invoice.paid", withPayments))).toMatchObject({ paymentIntentId: "pi_1RenewalIntent00000000" });
   });
 
-  it("invoice.paid for anything but a creation or a cycle (a manual invoice) changes nothing", () => {
+  it("a webhook invoice without its payments gets its payment intent from Stripe (refunds need it)", async () => {
+    const invoice = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_create" });
+    stripeMock.invoicePayments.push(invoicePaymentObject({ invoice, paymentIntent: "pi_1AskedForIntent0000000", amount: 9900, status: "paid" }));
+    expect(await parse(eventObject("invoice.paid", invoice))).toMatchObject({ paymentId: invoice.id, paymentIntentId: "pi_1AskedForIntent0000000" });
+    const asked = stripeMock.requests.filter((r) => r.method === "GET" && r.path === "/v1/invoice_payments");
+    expect(asked.at(-1)?.form.get("invoice")).toBe(invoice.id);
+  });
+
+  it("invoice.paid for anything but a creation or a cycle (a manual invoice) changes nothing", async () => {
     const manual = invoiceObject({ customer, subscription: null, amount: 1500, billingReason: "manual" });
-    expect(parse(eventObject("invoice.paid", manual))).toMatchObject({ kind: "ignored", type: "invoice.paid (manual)" });
+    expect(await parse(eventObject("invoice.paid", manual))).toMatchObject({ kind: "ignored", type: "invoice.paid (manual)" });
   });
 
-  it("invoice.payment_failed is payment.failed with the attempt's error, or a plain message", () => {
+  it("invoice.payment_failed is payment.failed with the attempt's error, or a plain message", async () => {
     const failedWithError = invoiceObject({
       customer,
       subscription,
@@ -429,52 +437,52 @@ describe("parseWebhook", () => {
       ],
     });
     const event = eventObject("invoice.payment_failed", failedWithError);
-    expect(parse(event)).toEqual({ kind: "payment.failed", eventId: event.id, checkoutId: null, providerSubscriptionId: subscription, message: "Your card has expired." });
+    expect(await parse(event)).toEqual({ kind: "payment.failed", eventId: event.id, checkoutId: null, providerSubscriptionId: subscription, message: "Your card has expired." });
 
     const plain = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_create", status: "open" });
-    expect(parse(eventObject("invoice.payment_failed", plain))).toMatchObject({
+    expect(await parse(eventObject("invoice.payment_failed", plain))).toMatchObject({
       kind: "payment.failed",
       checkoutId: CHECKOUT_ID,
       message: "Your payment could not be completed. Please check your payment method and try again.",
     });
   });
 
-  it("customer.subscription.updated is the renewal switch; customer.subscription.deleted the end", () => {
+  it("customer.subscription.updated is the renewal switch; customer.subscription.deleted the end", async () => {
     const off = eventObject("customer.subscription.updated", subscriptionObject({ id: subscription, customer, metadata, cancelAtPeriodEnd: true, status: "active" }));
-    expect(parse(off)).toEqual({ kind: "subscription.renewal_changed", eventId: off.id, providerSubscriptionId: subscription, autoRenew: false });
+    expect(await parse(off)).toEqual({ kind: "subscription.renewal_changed", eventId: off.id, providerSubscriptionId: subscription, autoRenew: false });
     const on = eventObject("customer.subscription.updated", subscriptionObject({ id: subscription, customer, metadata, cancelAtPeriodEnd: false, status: "active" }));
-    expect(parse(on)).toMatchObject({ kind: "subscription.renewal_changed", autoRenew: true });
+    expect(await parse(on)).toMatchObject({ kind: "subscription.renewal_changed", autoRenew: true });
     const deleted = eventObject("customer.subscription.deleted", subscriptionObject({ id: subscription, customer, metadata, status: "canceled" }));
-    expect(parse(deleted)).toEqual({ kind: "subscription.ended", eventId: deleted.id, providerSubscriptionId: subscription });
+    expect(await parse(deleted)).toEqual({ kind: "subscription.ended", eventId: deleted.id, providerSubscriptionId: subscription });
   });
 
-  it("charge.refunded is payment.refunded by payment intent and amount refunded", () => {
+  it("charge.refunded is payment.refunded by payment intent and amount refunded", async () => {
     const event = eventObject("charge.refunded", chargeObject({ paymentIntent: "pi_1RefundedIntent0000000", amount: 9900, amountRefunded: 9900, customer }));
-    expect(parse(event)).toEqual({ kind: "payment.refunded", eventId: event.id, paymentIntentId: "pi_1RefundedIntent0000000", amountCents: 9900 });
+    expect(await parse(event)).toEqual({ kind: "payment.refunded", eventId: event.id, paymentIntentId: "pi_1RefundedIntent0000000", amountCents: 9900 });
   });
 
-  it("an event type we do not act on is ignored", () => {
+  it("an event type we do not act on is ignored", async () => {
     const event = eventObject("customer.created", { id: customer, object: "customer" });
-    expect(parse(event)).toEqual({ kind: "ignored", eventId: event.id, type: "customer.created" });
+    expect(await parse(event)).toEqual({ kind: "ignored", eventId: event.id, type: "customer.created" });
   });
 
-  it("refuses a bad, a missing or a stale signature", () => {
+  it("refuses a bad, a missing or a stale signature", async () => {
     const event = eventObject("charge.refunded", chargeObject({ paymentIntent: "pi_1Forged0000000000000000", amount: 9900, amountRefunded: 9900, customer }));
     const payload = JSON.stringify(event);
     const forged = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_someone_else" });
-    expect(() => provider.parseWebhook(payload, forged)).toThrow(WebhookSignatureError);
-    expect(() => provider.parseWebhook(payload, null)).toThrow(WebhookSignatureError);
-    expect(() => provider.parseWebhook(payload, "t=123,v1=nothex")).toThrow(WebhookSignatureError);
+    await expect(provider.parseWebhook(payload, forged)).rejects.toThrow(WebhookSignatureError);
+    await expect(provider.parseWebhook(payload, null)).rejects.toThrow(WebhookSignatureError);
+    await expect(provider.parseWebhook(payload, "t=123,v1=nothex")).rejects.toThrow(WebhookSignatureError);
 
     // Signed right, but the body was changed on the way.
     const { signature } = signed(event);
-    expect(() => provider.parseWebhook(JSON.stringify({ ...event, type: "invoice.paid" }), signature)).toThrow(WebhookSignatureError);
+    await expect(provider.parseWebhook(JSON.stringify({ ...event, type: "invoice.paid" }), signature)).rejects.toThrow(WebhookSignatureError);
 
     const stale = signed(event, Math.floor(Date.now() / 1000) - 301);
-    expect(() => provider.parseWebhook(stale.payload, stale.signature)).toThrow(WebhookSignatureError);
+    await expect(provider.parseWebhook(stale.payload, stale.signature)).rejects.toThrow(WebhookSignatureError);
     // Within the 300 s tolerance it is accepted.
     const recent = signed(event, Math.floor(Date.now() / 1000) - 250);
-    expect(provider.parseWebhook(recent.payload, recent.signature)).toMatchObject({ kind: "payment.refunded" });
+    expect(await provider.parseWebhook(recent.payload, recent.signature)).toMatchObject({ kind: "payment.refunded" });
   });
 });
 
@@ -491,14 +499,14 @@ describe("configuration", () => {
     setPaymentProvider(null);
   });
 
-  it("sells in test mode without STRIPE_SECRET_KEY (an empty value counts as unset)", () => {
+  it("sells in test mode without STRIPE_SECRET_KEY (an empty value counts as unset)", async () => {
     process.env.STRIPE_SECRET_KEY = "";
     resetEnv();
     expect(isStripeConfigured()).toBe(false);
     expect(getPaymentProvider().name).toBe("test");
   });
 
-  it("uses Stripe when STRIPE_SECRET_KEY is set, with the publishable key for Stripe.js", () => {
+  it("uses Stripe when STRIPE_SECRET_KEY is set, with the publishable key for Stripe.js", async () => {
     Object.assign(process.env, { STRIPE_SECRET_KEY: "sk_test_abc123", STRIPE_PUBLISHABLE_KEY: "pk_test_abc123", STRIPE_WEBHOOK_SECRET: "whsec_abc123" });
     resetEnv();
     expect(isStripeConfigured()).toBe(true);
@@ -507,13 +515,13 @@ describe("configuration", () => {
     expect(stripe.publishableKey).toBe("pk_test_abc123");
   });
 
-  it("refuses to start with a secret key and no webhook secret, saying what to set", () => {
+  it("refuses to start with a secret key and no webhook secret, saying what to set", async () => {
     process.env.STRIPE_SECRET_KEY = "sk_test_abc123";
     resetEnv();
     expect(() => getEnv()).toThrow(/STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set/);
   });
 
-  it("refuses keys that are not Stripe's (a publishable key where the secret goes)", () => {
+  it("refuses keys that are not Stripe's (a publishable key where the secret goes)", async () => {
     Object.assign(process.env, { STRIPE_SECRET_KEY: "pk_test_abc123", STRIPE_WEBHOOK_SECRET: "whsec_abc123" });
     resetEnv();
     expect(() => getEnv()).toThrow(/STRIPE_SECRET_KEY: expected a Stripe secret key/);

@@ -28,7 +28,7 @@ function refundingProvider(answer: RefundAnswer, name: "stripe" | "test" = "stri
     setAutoRenew: async () => {},
     cancelNow: async () => {},
     billingPortalUrl: async () => null,
-    parseWebhook: () => {
+    parseWebhook: async () => {
       throw new Error("not used");
     },
   };

@@ -46,7 +46,7 @@ function countingProvider(name: "stripe" | "test", options: { fail?: boolean } =
       calls.push({ method: "billingPortalUrl", args });
       return "https://billing.stripe.com/p/session/test_123";
     },
-    parseWebhook: () => {
+    parseWebhook: async () => {
       throw new Error("not used");
     },
   };

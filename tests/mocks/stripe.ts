@@ -421,10 +421,12 @@ export function createStripeMock() {
     })),
     http.get(`${STRIPE_API}/v1/invoice_payments`, handle(({ form }) => {
       const intentId = form.get("payment[payment_intent]");
+      const invoiceId = form.get("invoice");
       const expandInvoice = [...form.entries()].some(([key, value]) => key.startsWith("expand[") && value === "data.invoice");
       const limit = Number(form.get("limit") ?? 10);
       const matching = invoicePayments
         .filter((payment) => !intentId || (payment.payment as Json).payment_intent === intentId)
+        .filter((payment) => !invoiceId || (payment.invoice as Json).id === invoiceId)
         .slice(0, limit)
         .map((payment) => (expandInvoice ? payment : { ...payment, invoice: (payment.invoice as Json).id }));
       return ok({ object: "list", data: matching, has_more: false, url: "/v1/invoice_payments" });

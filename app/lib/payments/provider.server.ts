@@ -87,8 +87,12 @@ export interface PaymentProvider {
   cancelNow(providerSubscriptionId: string, idempotencyKey: string): Promise<void>;
   /** The provider's page to manage payment methods, or null when it has none (test mode). */
   billingPortalUrl(providerCustomerId: string, returnUrl: string): Promise<string | null>;
-  /** A webhook delivery, verified (signature, 300 s tolerance) and parsed; throws WebhookSignatureError. */
-  parseWebhook(rawBody: string, signature: string | null): PaymentEvent;
+  /**
+   * A webhook delivery, verified (signature, 300 s tolerance) and parsed; rejects with
+   * WebhookSignatureError. May ask the provider for what the payload leaves out (Stripe's
+   * invoice events do not name their payment intent, which refunds need).
+   */
+  parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;
 }
 
 export class WebhookSignatureError extends Error {}

@@ -182,7 +182,7 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
         return session.url;
       }),
 
-    parseWebhook(rawBody, signature) {
+    async parseWebhook(rawBody, signature) {
       if (!signature) throw new WebhookSignatureError("Missing Stripe-Signature header");
       let event: Stripe.Event;
       try {
@@ -191,9 +191,22 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
         if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(error.message);
         throw error;
       }
-      return eventFromWebhook(event);
+      const parsed = eventFromWebhook(event);
+      // Invoice payloads do not carry their payment intent unless expanded; refunds (ours and
+      // charge.refunded) find the payment by it, so it is asked for once here.
+      if (parsed.kind === "payment.succeeded" && !parsed.paymentIntentId) {
+        return { ...parsed, paymentIntentId: await asProviderError(() => paymentIntentOfInvoiceId(parsed.paymentId)) };
+      }
+      return parsed;
     },
   };
+
+  /** The payment intent that paid an invoice, through its invoice payments. */
+  async function paymentIntentOfInvoiceId(invoiceId: string) {
+    const payments = await stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
+    const paid = payments.data.find((payment) => payment.status === "paid") ?? payments.data[0];
+    return idOf(paid?.payment.payment_intent ?? null);
+  }
 }
 
 /** A Stripe webhook event as a PaymentEvent; types we do not act on are "ignored". */

@@ -75,7 +75,7 @@ export function createTestModeProvider(appUrl: () => string): PaymentProvider {
     async billingPortalUrl() {
       return null;
     },
-    parseWebhook() {
+    async parseWebhook() {
       throw new WebhookSignatureError("Webhooks are not used in test mode (no STRIPE_SECRET_KEY is set)");
     },
   };

@@ -11,7 +11,7 @@ export const loader = apiRoute({
       const raw = await request.text();
       let event;
       try {
-        event = getPaymentProvider().parseWebhook(raw, request.headers.get("Stripe-Signature"));
+        event = await getPaymentProvider().parseWebhook(raw, request.headers.get("Stripe-Signature"));
       } catch (error) {
         if (error instanceof WebhookSignatureError) return Response.json({ message: error.message || "Invalid signature" }, { status: 400, headers: { "Cache-Control": "no-store" } });
         throw error;
