@@ -18,7 +18,7 @@ import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts"
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth/credentials.server.ts";
-import { runSubscriptionSweep } from "./app/services/subscriptions.server.ts";
+import { runBillingSweep } from "./app/services/billing-sweep.server.ts";
 import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
 import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
@@ -185,9 +185,9 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   // sweeping at once expire a row once and send one reminder.
   const sweep = async () => {
     try {
-      logger.info(await runSubscriptionSweep(), "subscription sweep");
+      logger.info(await runBillingSweep(), "billing sweep");
     } catch (error) {
-      logger.error({ err: error }, "subscription sweep failed");
+      logger.error({ err: error }, "billing sweep failed");
     }
   };
   void sweep();

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 // Idempotent demo data. `npm run db:seed` runs it against the configured database; `npm start`
 // runs it on first start. Running it again creates nothing new and overwrites no admin edit:
 // rows are matched on their unique fields, and media are stored only for rows that lack them.
@@ -265,8 +266,12 @@ async function seedDemoMember(prisma: PrismaClient) {
       categoryId?: string;
     }) => {
       const paidAt = daysFromNow(-p.paidDaysAgo);
+      // Ids as the local test mode makes them, so the demo history behaves like a purchase made
+      // in test mode: it renews, can be refunded, and its renewal switch works.
+      const testId = crypto.randomUUID();
       const subscription = await tx.subscription.create({
         data: {
+          stripeSubscriptionId: `test_sub_${testId}`,
           userId: member.id,
           type: p.type,
           status: p.status,
@@ -286,6 +291,8 @@ async function seedDemoMember(prisma: PrismaClient) {
           status: p.paymentStatus,
           subscriptionType: p.type,
           description: p.description,
+          stripePaymentIntentId: `test_pi_${testId}`,
+          stripeInvoiceId: `test_in_${testId}`,
           createdAt: paidAt,
         },
       });

@@ -75,9 +75,16 @@ export async function listActiveSubscriptions(userId: string, now = new Date()) 
     where: activeWhere(userId, now),
     orderBy: [{ endDate: "asc" }, { id: "asc" }],
     take: HISTORY_LIMIT,
-    select: subscriptionSelect,
+    select: { ...subscriptionSelect, stripeSubscriptionId: true },
   });
-  return rows.map((s) => ({ ...toSubscriptionJson(s), autoRenew: s.autoRenew, label: describeSubscription(s) }));
+  return rows.map(({ stripeSubscriptionId, ...s }) => ({
+    ...toSubscriptionJson(s),
+    autoRenew: s.autoRenew,
+    // Only a subscription some provider renews has a renewal switch (seeded history and an
+    // admin-reactivated term simply end).
+    renewable: stripeSubscriptionId !== null,
+    label: describeSubscription(s),
+  }));
 }
 
 /**
@@ -181,7 +188,12 @@ export async function cancelSubscription(adminId: string, subscriptionId: string
   }
   return prisma.$transaction(async (tx) => {
     // Conditional: a concurrent cancel (or expiry) that got here first leaves nothing to do.
-    await tx.subscription.updateMany({ where: { id: row.id, status: "active" }, data: { status: "canceled", autoRenew: false } });
+    // The provider's subscription is gone for good: unlinked, so its late "deleted" webhook finds
+    // nothing to end after a reactivation, and no renewal switch is ever sent to it again.
+    await tx.subscription.updateMany({
+      where: { id: row.id, status: "active" },
+      data: { status: "canceled", autoRenew: false, stripeSubscriptionId: null },
+    });
     await syncAccountType(tx, row.userId, now);
     const after = await tx.subscription.findUniqueOrThrow({ where: { id: row.id }, select: { id: true, status: true, endDate: true } });
     logger.info({ subscriptionId: row.id, adminId }, "subscription canceled by admin");
@@ -253,10 +265,11 @@ const ITEM_SELECT = { type: true, category: { select: { name: true } }, animatio
 /**
  * The renewal reminder (issue 10: "7 days before the end of subscriptions that will not renew",
  * respecting emailRenewalReminders). "Will not renew" is: auto-renew off, or nothing at a
- * provider that could renew it — a test-mode subscription (test_sub_…, or the app running in
- * test mode, which never charges a renewal) or a row without a provider subscription (seeded
- * history). Those terms simply end, so their owners are told; an auto-renewing Stripe
- * subscription renews by itself and gets no mail.
+ * provider that could renew it — a row without a provider subscription (seeded history, an
+ * admin-canceled and reactivated term) or one of the other mode's (a test_sub_… id while Stripe
+ * is configured, a Stripe id in test mode). Those terms simply end, so their owners are told;
+ * an auto-renewing subscription of the running mode renews by itself (test mode: through
+ * billing-sweep.server.ts) and gets no mail.
  *
  * Exactly once per term: each row is claimed with a conditional update of renewalReminderAt
  * (null → now) before the mail goes, so two instances sweeping at once send one mail. A mail
@@ -265,8 +278,10 @@ const ITEM_SELECT = { type: true, category: { select: { name: true } }, animatio
 export async function sendRenewalReminders(now = new Date()) {
   const horizon = new Date(now.getTime() + RENEWAL_REMINDER_DAYS * DAY_MS);
   const testMode = getPaymentProvider().name === "test";
+  // Each mode renews its own kind of subscription (test mode: test_sub_… through the billing
+  // sweep; Stripe: its own ids); the other kind, and rows with none, simply end.
   const willNotRenew: Prisma.SubscriptionWhereInput = testMode
-    ? {}
+    ? { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { NOT: { stripeSubscriptionId: { startsWith: "test_sub_" } } }] }
     : { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { stripeSubscriptionId: { startsWith: "test_sub_" } }] };
   let sent = 0;
   const skipped = new Set<string>();

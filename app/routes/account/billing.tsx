@@ -135,7 +135,12 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                 ) : null}
                 <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
                   <p className="text-sm" data-testid="renewal-state">
-                    {s.autoRenew ? (
+                    {!s.renewable ? (
+                      <>
+                        <span className="font-medium text-slate-800">Does not renew</span>
+                        <span className="text-slate-600"> · access ends on {formatDate(s.endDate)}</span>
+                      </>
+                    ) : s.autoRenew ? (
                       <>
                         <span className="font-medium text-green-800">Auto-renew is on</span>
                         <span className="text-slate-600"> · renews on {formatDate(s.endDate)}</span>
@@ -147,18 +152,20 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                       </>
                     )}
                   </p>
-                  <Form method="post">
-                    <input type="hidden" name="subscriptionId" value={s.id} />
-                    {s.autoRenew ? (
-                      <SubmitButton name="intent" value="auto-renew-off" variant="secondary" size="sm" pending={togglingId === s.id} pendingText="Turning off...">
-                        Turn off auto-renew
-                      </SubmitButton>
-                    ) : (
-                      <SubmitButton name="intent" value="auto-renew-on" size="sm" pending={togglingId === s.id} pendingText="Turning on...">
-                        Turn auto-renew back on
-                      </SubmitButton>
-                    )}
-                  </Form>
+                  {s.renewable ? (
+                    <Form method="post">
+                      <input type="hidden" name="subscriptionId" value={s.id} />
+                      {s.autoRenew ? (
+                        <SubmitButton name="intent" value="auto-renew-off" variant="secondary" size="sm" pending={togglingId === s.id} pendingText="Turning off...">
+                          Turn off auto-renew
+                        </SubmitButton>
+                      ) : (
+                        <SubmitButton name="intent" value="auto-renew-on" size="sm" pending={togglingId === s.id} pendingText="Turning on...">
+                          Turn auto-renew back on
+                        </SubmitButton>
+                      )}
+                    </Form>
+                  ) : null}
                 </div>
               </li>
             ))}
