@@ -1,0 +1,148 @@
+import { setupServer } from "msw/node";
+import Stripe from "stripe";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { getDb, prisma } from "~/lib/db.server.ts";
+import { setPaymentProvider } from "~/lib/payments/index.server.ts";
+import { createStripeProvider } from "~/lib/payments/stripe.server.ts";
+import * as webhook from "~/routes/api/webhooks.stripe.ts";
+import { startCheckout } from "~/services/checkout.server.ts";
+import {
+  chargeObject,
+  checkoutSessionObject,
+  createStripeMock,
+  eventObject,
+  invoiceObject,
+  invoicePaymentObject,
+  subscriptionObject,
+} from "../mocks/stripe.ts";
+import { createUser } from "../helpers/factories.ts";
+import { callRoute } from "../helpers/route.ts";
+
+// POST /api/webhooks/stripe end to end: the real route, the real Stripe adapter (signature
+// checked by the SDK, the payment intent asked of Stripe's HTTP edge through msw) and the real
+// fulfilment. Stripe delivers at least once, in any order, and retries on a 5xx.
+
+const WEBHOOK_SECRET = "whsec_test_medanim_webhooks_0123456789";
+const stripeMock = createStripeMock();
+const server = setupServer(...stripeMock.handlers);
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeEach(() => setPaymentProvider(createStripeProvider({ secretKey: "sk_test_medanim_webhooks", publishableKey: "pk_test_medanim_webhooks", webhookSecret: WEBHOOK_SECRET })));
+afterEach(() => {
+  setPaymentProvider(null);
+  stripeMock.reset();
+  server.resetHandlers();
+  vi.restoreAllMocks();
+});
+afterAll(() => server.close());
+
+function deliver(event: object, { timestamp, secret = WEBHOOK_SECRET }: { timestamp?: number; secret?: string } = {}) {
+  const payload = JSON.stringify(event);
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
+  return callRoute(webhook, "/api/webhooks/stripe", { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } });
+}
+
+/** A member who started a hosted premium checkout, and the Stripe objects its payment makes. */
+async function startedPurchase() {
+  const user = await createUser();
+  const { checkoutId } = await startCheckout(user, { type: "global" }, "hosted");
+  const checkout = await prisma.checkoutSession.findUniqueOrThrow({ where: { id: checkoutId } });
+  const customer = (await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).stripeCustomerId!;
+  const subscription = `sub_1Webhook${checkoutId.replace(/-/g, "").slice(0, 15)}`;
+  const metadata = { checkoutId, userId: user.id, type: "global" };
+  const invoice = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_create" });
+  const paymentIntent = `pi_1Webhook${checkoutId.replace(/-/g, "").slice(0, 15)}`;
+  stripeMock.invoicePayments.push(invoicePaymentObject({ invoice, paymentIntent, amount: 9900, status: "paid" }));
+  return { user, checkout, customer, subscription, metadata, invoice, paymentIntent };
+}
+
+const paymentsOf = (userId: string) => prisma.payment.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
+
+describe("POST /api/webhooks/stripe", () => {
+  it("grants the purchase once from invoice.paid, with the payment intent asked of Stripe", async () => {
+    const p = await startedPurchase();
+    const res = await deliver(eventObject("invoice.paid", p.invoice));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true });
+    const [payment] = await paymentsOf(p.user.id);
+    expect(payment).toMatchObject({ status: "completed", stripeInvoiceId: p.invoice.id, stripePaymentIntentId: p.paymentIntent });
+    expect(Number(payment!.amount)).toBe(99);
+    const subscription = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    expect(subscription).toMatchObject({ type: "global", status: "active", stripeSubscriptionId: p.subscription });
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: p.user.id } })).accountType).toBe("premium");
+    expect((await prisma.checkoutSession.findUniqueOrThrow({ where: { id: p.checkout.id } })).status).toBe("completed");
+  });
+
+  it("replayed, concurrent, and the session's own completion event make one payment", async () => {
+    const p = await startedPurchase();
+    const paid = eventObject("invoice.paid", p.invoice);
+    const session = checkoutSessionObject({ customer: p.customer, amountTotal: 9900, metadata: p.metadata, clientReferenceId: p.checkout.id, status: "complete", paymentStatus: "paid", invoice: p.invoice.id, subscription: p.subscription });
+    const results = await Promise.all([deliver(paid), deliver(paid), deliver(eventObject("checkout.session.completed", session))]);
+    for (const res of results) expect(res.status).toBe(200);
+    expect((await deliver(paid)).status).toBe(200);
+    expect(await paymentsOf(p.user.id)).toHaveLength(1);
+    expect(await prisma.subscription.count({ where: { userId: p.user.id } })).toBe(1);
+  });
+
+  it("a cancellation delivered before the payment it follows still ends canceled, the payment kept", async () => {
+    const p = await startedPurchase();
+    const deleted = eventObject("customer.subscription.deleted", subscriptionObject({ id: p.subscription, customer: p.customer, metadata: p.metadata, status: "canceled" }));
+    expect((await deliver(deleted)).status).toBe(200);
+    expect((await deliver(eventObject("invoice.paid", p.invoice))).status).toBe(200);
+    expect(await paymentsOf(p.user.id)).toHaveLength(1);
+    expect((await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).status).toMatch(/canceled|expired/);
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: p.user.id } })).accountType).toBe("free");
+  });
+
+  it("refuses a bad and a stale signature with 400, changing nothing", async () => {
+    const p = await startedPurchase();
+    const paid = eventObject("invoice.paid", p.invoice);
+    const forged = await deliver(paid, { secret: "whsec_someone_else" });
+    expect(forged.status).toBe(400);
+    expect(typeof forged.body.message).toBe("string");
+    const stale = await deliver(paid, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    expect(stale.status).toBe(400);
+    expect(await paymentsOf(p.user.id)).toHaveLength(0);
+  });
+
+  it("answers 5xx when the database fails, so Stripe retries; the retry grants once", async () => {
+    const p = await startedPurchase();
+    const paid = eventObject("invoice.paid", p.invoice);
+    // The effect is written, then the commit fails: nothing of it may remain.
+    const client = getDb().prisma;
+    const original = client.$transaction.bind(client);
+    vi.spyOn(client, "$transaction").mockImplementationOnce((async (fn: (tx: unknown) => Promise<unknown>) =>
+      original(async (tx: unknown) => {
+        await fn(tx);
+        throw new Error("connection terminated");
+      })) as never);
+    const failed = await deliver(paid);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(await paymentsOf(p.user.id)).toHaveLength(0);
+    expect((await deliver(paid)).status).toBe(200);
+    expect(await paymentsOf(p.user.id)).toHaveLength(1);
+  });
+
+  it("a renewal invoice moves the end a year on with its own payment; charge.refunded ends it", async () => {
+    const p = await startedPurchase();
+    await deliver(eventObject("invoice.paid", p.invoice));
+    const before = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    const periodEnd = Math.floor(before.endDate!.getTime() / 1000) + 365 * 24 * 60 * 60;
+    const renewal = invoiceObject({ customer: p.customer, subscription: p.subscription, subscriptionMetadata: p.metadata, amount: 9900, billingReason: "subscription_cycle", periodEnd });
+    stripeMock.invoicePayments.push(invoicePaymentObject({ invoice: renewal, paymentIntent: "pi_1RenewalWebhook00000000", amount: 9900, status: "paid" }));
+    expect((await deliver(eventObject("invoice.paid", renewal))).status).toBe(200);
+    const after = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    expect(after.endDate!.getTime()).toBe(periodEnd * 1000);
+    expect(await paymentsOf(p.user.id)).toHaveLength(2);
+
+    const refunded = eventObject("charge.refunded", chargeObject({ paymentIntent: "pi_1RenewalWebhook00000000", amount: 9900, amountRefunded: 9900, customer: p.customer }));
+    expect((await deliver(refunded)).status).toBe(200);
+    expect((await prisma.payment.findFirstOrThrow({ where: { stripePaymentIntentId: "pi_1RenewalWebhook00000000" } })).status).toBe("refunded");
+    expect((await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).status).toBe("canceled");
+  });
+
+  it("answers 200 to a type it does not act on, changing nothing", async () => {
+    const res = await deliver(eventObject("customer.created", { id: "cus_1Created0000000000000", object: "customer" }));
+    expect(res.status).toBe(200);
+  });
+});
