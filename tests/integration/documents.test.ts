@@ -10,14 +10,8 @@ import * as libraryPage from "~/routes/account/my-animations.tsx";
 import * as receiptPdfRoute from "~/routes/account/receipt-pdf.ts";
 import * as receiptPage from "~/routes/account/receipt.tsx";
 import * as verifyPage from "~/routes/public/licence-verify.tsx";
-import {
-  getCertificate,
-  getReceipt,
-  receiptNumber,
-  renderCertificatePdf,
-  renderReceiptPdf,
-  verifyLicence,
-} from "~/services/documents.server.ts";
+import { renderCertificatePdf, renderReceiptPdf } from "~/services/documents-pdf.server.ts";
+import { getCertificate, getReceipt, receiptNumber, verifyLicence } from "~/services/documents.server.ts";
 import { completeRefund } from "~/services/refunds.server.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";

@@ -1,0 +1,201 @@
+import PDFDocument from "pdfkit";
+import { formatDate } from "~/lib/format.ts";
+import { appUrl } from "~/lib/mail.server.ts";
+import { type Certificate, formatAmount, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
+// The PDF layouts of receipts and licence certificates: they lay out only what documents.server.ts
+// decided the viewer may see, as bytes made with pdfkit's built-in fonts (no files to ship, no browser).
+
+
+/** The file name's id: the first block of the UUID is enough to tell a user's files apart. */
+export function shortId(id: string) {
+  return id.split("-")[0]!;
+}
+
+export function receiptFilename(receipt: Receipt) {
+  return `medanim-receipt-${shortId(receipt.paymentId)}.pdf`;
+}
+
+export function certificateFilename(certificate: { id: string }) {
+  return `medanim-licence-${shortId(certificate.id)}.pdf`;
+}
+
+/** Headers of a private document download: never stored by a shared cache or the browser. */
+export function pdfHeaders(filename: string, length: number) {
+  return {
+    "Content-Type": "application/pdf",
+    "Content-Disposition": `attachment; filename="${filename}"`,
+    "Content-Length": String(length),
+    "Cache-Control": "private, no-store",
+  };
+}
+
+type PdfOptions = {
+  /** Streams are deflated unless told otherwise (tests read the text with compress: false). */
+  compress?: boolean;
+};
+
+type Doc = InstanceType<typeof PDFDocument>;
+
+function collect(doc: Doc): Promise<Uint8Array<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+    doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on("error", reject);
+  });
+}
+
+const INK = "#0f172a";
+const MUTED = "#475569";
+const BRAND = "#1d4ed8";
+const RULE = "#cbd5e1";
+
+/** Two columns of label and value, each value wrapping within its column. */
+function fieldRows(doc: Doc, rows: [string, string][], x: number, width: number, labelWidth = 140) {
+  for (const [label, value] of rows) {
+    const y = doc.y;
+    doc.font("Helvetica").fontSize(10).fillColor(MUTED).text(label, x, y, { width: labelWidth });
+    doc.font("Helvetica").fontSize(11).fillColor(INK).text(value, x + labelWidth, y, { width: width - labelWidth });
+    doc.moveDown(0.5);
+  }
+}
+
+function rule(doc: Doc, x: number, width: number) {
+  doc.moveDown(0.5);
+  doc.moveTo(x, doc.y).lineTo(x + width, doc.y).lineWidth(0.75).strokeColor(RULE).stroke();
+  doc.moveDown(0.8);
+}
+
+/** The receipt as an A4 PDF: heading, seller, buyer, the line item, the total and the status. */
+export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const doc = new PDFDocument({
+    size: "A4",
+    margin: 56,
+    compress: options.compress ?? true,
+    info: {
+      Title: `Receipt ${receipt.number} - ${receipt.description}`,
+      Author: receipt.platformName,
+      Subject: "Payment receipt",
+    },
+  });
+  const done = collect(doc);
+  const x = doc.page.margins.left;
+  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+  const amount = formatAmount(receipt.amount, receipt.currency);
+
+  doc.font("Helvetica-Bold").fontSize(22).fillColor(INK).text(receipt.platformName, x, doc.y);
+  doc.font("Helvetica").fontSize(10).fillColor(MUTED).text(appUrl());
+  doc.moveDown(1);
+  doc.font("Helvetica-Bold").fontSize(18).fillColor(INK).text("Receipt");
+  doc.font("Helvetica").fontSize(10).fillColor(MUTED).text(`Receipt number ${receipt.number}`);
+  rule(doc, x, width);
+
+  fieldRows(
+    doc,
+    [
+      ["Date", formatDate(receipt.date)],
+      ["Seller", receipt.platformName],
+      ["Billed to", `${receipt.buyer.name}\n${receipt.buyer.email}`],
+      ["Status", RECEIPT_STATUS_LABEL[receipt.status]],
+      ...(receipt.invoiceId ? ([["Invoice", receipt.invoiceId]] as [string, string][]) : []),
+      ...(receipt.paymentIntentId ? ([["Payment reference", receipt.paymentIntentId]] as [string, string][]) : []),
+      ["Payment id", receipt.paymentId],
+    ],
+    x,
+    width,
+  );
+  rule(doc, x, width);
+
+  // The line item and the total, the amount aligned right.
+  const amountWidth = 120;
+  let y = doc.y;
+  doc.font("Helvetica-Bold").fontSize(10).fillColor(MUTED).text("Item", x, y, { width: width - amountWidth });
+  doc.text("Amount", x + width - amountWidth, y, { width: amountWidth, align: "right" });
+  doc.moveDown(0.6);
+  y = doc.y;
+  doc.font("Helvetica").fontSize(11).fillColor(INK).text(receipt.description, x, y, { width: width - amountWidth - 12 });
+  const afterItem = doc.y;
+  doc.text(amount, x + width - amountWidth, y, { width: amountWidth, align: "right" });
+  doc.y = Math.max(afterItem, doc.y);
+  rule(doc, x, width);
+  y = doc.y;
+  doc.font("Helvetica-Bold").fontSize(13).fillColor(INK).text("Total", x, y, { width: width - amountWidth });
+  doc.text(`${amount} ${receipt.currency}`, x + width - amountWidth, y, { width: amountWidth, align: "right" });
+  doc.moveDown(1.5);
+
+  if (receipt.status === "refunded") {
+    doc.font("Helvetica-Bold").fontSize(12).fillColor("#b91c1c").text(`This payment was refunded: ${amount} returned to the buyer.`, x, doc.y, { width });
+    doc.moveDown(1);
+  }
+  doc
+    .font("Helvetica")
+    .fontSize(9)
+    .fillColor(MUTED)
+    .text(`Keep this receipt for your records. Questions about a payment: ${appUrl()}/contact`, x, doc.y, { width });
+
+  doc.end();
+  return done;
+}
+
+/** The certificate as a landscape A4 PDF: framed, titled "Licence Certificate", with a verify link. */
+export async function renderCertificatePdf(certificate: Certificate, options: PdfOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const doc = new PDFDocument({
+    size: "A4",
+    layout: "landscape",
+    margin: 60,
+    compress: options.compress ?? true,
+    info: {
+      Title: `Licence Certificate - ${certificate.item}`,
+      Author: certificate.platformName,
+      Subject: `${certificate.typeLabel} ${certificate.id}`,
+    },
+  });
+  const done = collect(doc);
+  const { width: pageWidth, height: pageHeight } = doc.page;
+  doc.rect(24, 24, pageWidth - 48, pageHeight - 48).lineWidth(3).strokeColor(BRAND).stroke();
+  doc.rect(32, 32, pageWidth - 64, pageHeight - 64).lineWidth(0.75).strokeColor(RULE).stroke();
+
+  const x = 80;
+  const width = pageWidth - 160;
+  const name = `${certificate.licensee.firstName} ${certificate.licensee.lastName}`.trim();
+
+  doc.font("Helvetica-Bold").fontSize(12).fillColor(BRAND).text(certificate.platformName.toUpperCase(), x, 64, { width, align: "center", characterSpacing: 2 });
+  doc.moveDown(0.6);
+  doc.font("Helvetica-Bold").fontSize(30).fillColor(INK).text("Licence Certificate", { width, align: "center" });
+  doc.moveDown(0.6);
+  doc.font("Helvetica").fontSize(12).fillColor(MUTED).text("This certifies that", { width, align: "center" });
+  doc.moveDown(0.3);
+  doc.font("Helvetica-Bold").fontSize(22).fillColor(INK).text(name, { width, align: "center" });
+  doc.moveDown(0.3);
+  doc.font("Helvetica").fontSize(12).fillColor(MUTED).text(`holds a ${certificate.typeLabel.toLowerCase()} for`, { width, align: "center" });
+  doc.moveDown(0.3);
+  doc.font("Helvetica-Bold").fontSize(16).fillColor(INK).text(certificate.item, { width, align: "center" });
+  doc.moveDown(1.2);
+
+  const columnX = x + 60;
+  const columnWidth = width - 120;
+  fieldRows(
+    doc,
+    [
+      ["Licensee", name],
+      ["Licence type", certificate.typeLabel],
+      ["Term", `${formatDate(certificate.startDate)} to ${formatDate(certificate.endDate)}`],
+      ["Licence id", certificate.id],
+      ["Rights", certificate.rights.join("\n")],
+      ["Status on issue", certificate.state === "valid" ? "Valid" : `Not valid (${certificate.state})`],
+    ],
+    columnX,
+    columnWidth,
+  );
+  doc.moveDown(0.8);
+  doc.font("Helvetica").fontSize(10).fillColor(MUTED).text("Check that this licence is valid today at", columnX, doc.y, { width: columnWidth, align: "center" });
+  doc.font("Helvetica").fontSize(10).fillColor(BRAND).text(certificate.verifyUrl, columnX, doc.y, {
+    width: columnWidth,
+    align: "center",
+    link: certificate.verifyUrl,
+    underline: true,
+  });
+
+  doc.end();
+  return done;
+}
