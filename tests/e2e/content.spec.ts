@@ -78,11 +78,11 @@ test.describe("premium and licence pages", () => {
     await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fpremium$/);
   });
 
-  test("premium for a signed-in user: checkout is announced, not faked", async ({ page }) => {
+  test("premium for a signed-in user: a real checkout, plainly in test mode", async ({ page }) => {
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.goto("/premium");
-    await expect(page.getByRole("button", { name: "Get Premium Access" })).toBeDisabled();
-    await expect(page.getByText("Online checkout opens soon.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Get Premium Access" })).toBeEnabled();
+    await expect(page.getByRole("note")).toHaveText("Test mode — no real payments");
   });
 
   test("premium for a member who already has it: the 'already have premium' page", async ({ page }) => {
@@ -112,7 +112,7 @@ test.describe("premium and licence pages", () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  test("checkout pages show the licence and its price, and say that nothing is charged yet", async ({ page }) => {
+  test("checkout pages show the licence, its price and the way to pay, in test mode", async ({ page }) => {
     const { animations } = await (await page.request.get("/api/animations?limit=1&light=true")).json();
     const animation = animations[0];
     await signUp(page);
@@ -123,14 +123,14 @@ test.describe("premium and licence pages", () => {
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Checkout");
     await expect(main.getByRole("heading", { level: 2 })).toHaveText(`Individual Animation License: ${animation.title}`);
     await expect(main.getByText("$299", { exact: true })).toBeVisible();
-    await expect(main.getByRole("status")).toContainText("Online payment is not available yet.");
-    await expect(main.getByRole("button")).toHaveCount(0);
+    await expect(main.getByRole("note")).toHaveText("Test mode — no real payments");
+    await expect(main.getByRole("button", { name: "Continue to Payment" })).toBeEnabled();
 
     await page.goto("/global-license");
     await page.getByRole("main").getByRole("link", { name: /^License / }).first().click();
     await expect(page).toHaveURL(/\/purchase\/category\/[^/]+$/);
     await expect(page.getByRole("main").getByRole("heading", { level: 2 })).toHaveText(/ License – Annual Plan$/);
-    await expect(page.getByRole("main").getByRole("status")).toContainText("Nothing has been charged.");
+    await expect(page.getByRole("main").getByRole("button", { name: "Continue to Payment" })).toBeEnabled();
   });
 
   test("category licence: title, price, specialties with counts, 10 FAQs, then /global-license", async ({ page }) => {

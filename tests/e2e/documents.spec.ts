@@ -20,7 +20,7 @@ test("the demo member downloads a receipt and a licence certificate, and the cer
     await expect(page).toHaveURL(/\/billing\/receipts\/[0-9a-f-]{36}$/);
     await expect(page.getByRole("heading", { level: 1, name: "Receipt" })).toBeVisible();
     await expect(page.getByText(/^Receipt number MED-[0-9A-F]{12}$/)).toBeVisible();
-    await expect(page.getByText(MEMBER.email)).toBeVisible();
+    await expect(page.getByRole("main").getByText(MEMBER.email)).toBeVisible();
 
     const { download, bytes } = await downloadedBytes(page, () => page.getByRole("link", { name: "Download PDF" }).click());
     expect(download.suggestedFilename()).toMatch(/^medanim-receipt-[0-9a-f]{8}\.pdf$/);
