@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { Link } from "react-router";
 import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList } from "~/components/marketing.tsx";
@@ -11,10 +11,11 @@ import { requireUser } from "~/services/auth/guards.server.ts";
 import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
 import { findLicensableAnimation, findLicensableCategory } from "~/services/offers.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
+import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import type { Route } from "./+types/purchase";
-import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
+import { invariantResponse } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
-import { type CheckoutItem, startCheckout } from "~/services/checkout.server.ts";
+import type { CheckoutItem } from "~/services/checkout.server.ts";
 
 // /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId} (ARCHITECTURE.md: checkout
 // pages with the item, its price, what the licence gives and a pay button). The button is a POST
@@ -63,14 +64,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const item: CheckoutItem =
     params.idOrSlug !== undefined ? { type: "individual", animation: params.idOrSlug } : { type: "category", category: params.slugOrId ?? "" };
-  try {
-    const { url } = await startCheckout(user, item, "hosted");
-    if (!url) throw new ServiceError("The payment provider has no checkout page.", 502);
-    return redirect(url, 303);
-  } catch (error) {
-    if (error instanceof ServiceError) return data({ formError: error.message }, { status: error.status });
-    throw error;
-  }
+  return goToHostedCheckout(user, item);
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { Link } from "react-router";
 import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, Testimonial, type Faq } from "~/components/marketing.tsx";
@@ -7,11 +7,10 @@ import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { getUser, requireUser } from "~/services/auth/guards.server.ts";
-import { startCheckout } from "~/services/checkout.server.ts";
-import { ServiceError } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { getPremiumPrice } from "~/services/offers.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
+import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import type { Route } from "./+types/premium";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -35,15 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** Without JavaScript: the buy button posts here and goes on to the hosted checkout (303). */
 export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
-  try {
-    const { url } = await startCheckout(user, { type: "global" }, "hosted");
-    if (!url) throw new ServiceError("The payment provider has no checkout page.", 502);
-    return redirect(url, 303);
-  } catch (error) {
-    if (error instanceof ServiceError) return data({ formError: error.message }, { status: error.status });
-    throw error;
-  }
+  return goToHostedCheckout(await requireUser(request), { type: "global" });
 }
 
 export default function PremiumPage({ loaderData, actionData }: Route.ComponentProps) {
