@@ -42,12 +42,11 @@ function FieldShell<P extends ControlProps>({
   const id = props.id ?? fallbackId;
   const errorId = errors?.some(Boolean) ? `${id}-error` : undefined;
   const hintId = hint ? `${id}-hint` : undefined;
-  const describedBy = new Set([...(props["aria-describedby"]?.split(" ") ?? []), errorId, hintId].filter(Boolean));
   const control = render({
     ...props,
     id,
     "aria-invalid": errorId ? true : undefined,
-    "aria-describedby": [...describedBy].join(" ") || undefined,
+    "aria-describedby": describedBy(props["aria-describedby"], errorId, hintId),
   });
   const labelElement = (
     <label htmlFor={id} className={inline ? "text-sm text-slate-700" : "mb-1 block text-sm font-medium text-slate-700"}>
@@ -75,6 +74,15 @@ function FieldShell<P extends ControlProps>({
       <ErrorList id={errorId} errors={errors} />
     </div>
   );
+}
+
+/** The control's own ids, then the errors' and the hint's, each once; undefined when none. */
+function describedBy(own: string | undefined, errorId: string | undefined, hintId: string | undefined) {
+  // Most fields have none of the three: no list to build on every render then.
+  if (!own && !errorId && !hintId) return undefined;
+  const ids = own ? own.split(" ").filter(Boolean) : [];
+  for (const extra of [errorId, hintId]) if (extra && !ids.includes(extra)) ids.push(extra);
+  return [...new Set(ids)].join(" ") || undefined;
 }
 
 export function Field({ label, errors, hint, className, ...props }: FieldBase & ComponentProps<"input">) {
