@@ -16,26 +16,19 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   const [visible, setVisible] = useState<ToastData | null>(toast);
   const region = useRef<HTMLElement>(null);
 
+  // A toast from the page (the flash cookie) or from the browser (showToast's event); whichever
+  // came last shows, and leaves after DISPLAY_MS.
+  useEffect(() => setVisible(toast), [toast]);
   useEffect(() => {
-    setVisible(toast);
-    if (!toast) return;
+    const onToast = (event: Event) => setVisible((event as CustomEvent<ToastData>).detail);
+    window.addEventListener(TOAST_EVENT, onToast);
+    return () => window.removeEventListener(TOAST_EVENT, onToast);
+  }, []);
+  useEffect(() => {
+    if (!visible) return;
     const timer = setTimeout(() => setVisible(null), DISPLAY_MS);
     return () => clearTimeout(timer);
-  }, [toast]);
-
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    function onToast(event: Event) {
-      clearTimeout(timer);
-      setVisible((event as CustomEvent<ToastData>).detail);
-      timer = setTimeout(() => setVisible(null), DISPLAY_MS);
-    }
-    window.addEventListener(TOAST_EVENT, onToast);
-    return () => {
-      clearTimeout(timer);
-      window.removeEventListener(TOAST_EVENT, onToast);
-    };
-  }, []);
+  }, [visible]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
