@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { setPaymentProvider } from "~/lib/payments/index.server.ts";
-import type { PaymentProvider } from "~/lib/payments/provider.server.ts";
+import { useFakeProvider } from "../helpers/payments.ts";
 import { ADMIN_NOTES_REQUIRED, approveRefund, completeRefund, REFUND_PROVIDER_FAILED, rejectRefund } from "~/services/refunds.server.ts";
 import { createPaidSubscription, createUser } from "../helpers/factories.ts";
 import { useMailCapture } from "./account-helpers.ts";
@@ -13,13 +13,8 @@ type RefundAnswer = "succeeded" | "pending" | "fail";
 /** A provider whose refund answers as told and records every call. */
 function refundingProvider(answer: RefundAnswer, name: "stripe" | "test" = "stripe") {
   const calls: Array<{ paymentIntentId: string; key: string }> = [];
-  const provider: PaymentProvider = {
+  useFakeProvider({
     name,
-    publishableKey: null,
-    startCheckout: async () => {
-      throw new Error("not used");
-    },
-    confirmPayment: async () => [],
     async refund(paymentIntentId, key) {
       calls.push({ paymentIntentId, key });
       if (answer === "fail") throw new Error("Stripe is unavailable");
@@ -27,12 +22,7 @@ function refundingProvider(answer: RefundAnswer, name: "stripe" | "test" = "stri
     },
     setAutoRenew: async () => {},
     cancelNow: async () => {},
-    billingPortalUrl: async () => null,
-    parseWebhook: async () => {
-      throw new Error("not used");
-    },
-  };
-  setPaymentProvider(provider);
+  });
   return calls;
 }
 

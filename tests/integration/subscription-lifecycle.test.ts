@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { setPaymentProvider } from "~/lib/payments/index.server.ts";
-import type { PaymentProvider } from "~/lib/payments/provider.server.ts";
+import { useFakeProvider } from "../helpers/payments.ts";
 import { getToast } from "~/lib/toast.server.ts";
 import * as billingPage from "~/routes/account/billing.tsx";
 import {
@@ -30,27 +30,15 @@ function countingProvider(name: "stripe" | "test", options: { fail?: boolean } =
       calls.push({ method, args });
       if (options.fail) throw new Error("provider unavailable");
     };
-  const provider: PaymentProvider = {
+  useFakeProvider({
     name,
-    publishableKey: null,
-    startCheckout: async () => {
-      throw new Error("not used");
-    },
-    confirmPayment: async () => [],
-    refund: async () => {
-      throw new Error("not used");
-    },
     setAutoRenew: write("setAutoRenew"),
     cancelNow: write("cancelNow"),
     billingPortalUrl: async (...args) => {
       calls.push({ method: "billingPortalUrl", args });
       return "https://billing.stripe.com/p/session/test_123";
     },
-    parseWebhook: async () => {
-      throw new Error("not used");
-    },
-  };
-  setPaymentProvider(provider);
+  });
   return calls;
 }
 
