@@ -22,6 +22,8 @@ export type CallOptions = {
   body?: BodyInit;
   cookie?: string;
   token?: string;
+  /** The client address the server saw (rate limits key on it). */
+  clientIp?: string;
 };
 
 /**
@@ -49,7 +51,7 @@ export async function callRoute(mod: RouteModule, url: string, options: CallOpti
   let outcome: unknown;
   try {
     // As React Router calls them: the request as it came, and the page's URL beside it.
-    outcome = await fn({ request, url: new URL(request.url), params: options.params ?? {}, context: { cspNonce: "" } });
+    outcome = await fn({ request, url: new URL(request.url), params: options.params ?? {}, context: { cspNonce: "", clientIp: options.clientIp } });
   } catch (thrown) {
     outcome = thrown;
     if (!(thrown instanceof Response) && !isDataWithInit(thrown) && !isRouteErrorResponse(thrown)) throw thrown;

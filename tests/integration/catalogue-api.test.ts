@@ -359,6 +359,18 @@ describe("POST /api/report-misuse", () => {
     expect(res.body.errors[field]).toEqual([message]);
   });
 
+  it("takes at most 10 reports an hour from one address, like the detail page's dialog", async () => {
+    const clientIp = "203.0.113.77";
+    for (let i = 0; i < 10; i++) {
+      expect((await callRoute(reportMisuse, "/api/report-misuse", { json: valid(), clientIp })).status).toBe(201);
+    }
+    const refused = await callRoute(reportMisuse, "/api/report-misuse", { json: valid(), clientIp });
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await callRoute(reportMisuse, "/api/report-misuse", { json: valid(), clientIp: "203.0.113.78" })).status).toBe(201);
+  });
+
   it("answers 404 for an unknown animation and 405 for GET", async () => {
     const res = await callRoute(reportMisuse, "/api/report-misuse", { json: { ...valid(), animationId: "00000000-0000-4000-8000-000000000000" } });
     expect(res.status).toBe(404);

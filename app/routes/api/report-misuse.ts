@@ -1,4 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 
@@ -7,8 +8,8 @@ export const loader = apiRoute({
   POST: endpoint({
     body: MisuseReportSchema,
     status: 201,
-    run: async ({ body }) => {
-      const report = await createMisuseReport(body);
+    run: async ({ body, context }) => {
+      const report = await createMisuseReport(body, clientAddress(context));
       return { id: report.id, message: "Report submitted successfully" };
     },
   }),
