@@ -10,6 +10,7 @@ import { applyPaymentEvent } from "./fulfilment.server.ts";
 import { findLicensableAnimation, findLicensableCategory, getPremiumPrice } from "./offers.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "./prices.server.ts";
 import { subscriptionSelect, toSubscriptionJson } from "./subscriptions.server.ts";
+import { UUID_RE } from "~/validation/account.ts";
 
 // Buying (ARCHITECTURE.md "Payments"): a CheckoutSession fixes the item and its price at the
 // start, the provider takes the money, and fulfilment.server.ts grants the item when the
@@ -129,10 +130,8 @@ export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: 
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 async function findOwnCheckout(user: PublicUser, checkoutId: string) {
-  const checkout = UUID.test(checkoutId)
+  const checkout = UUID_RE.test(checkoutId)
     ? await prisma.checkoutSession.findUnique({
         where: { id: checkoutId },
         select: { id: true, userId: true, type: true, animationId: true, categoryId: true, amount: true, description: true, provider: true, status: true, failureMessage: true, subscriptionId: true, animation: { select: { id: true, slug: true, title: true } } },
@@ -193,7 +192,7 @@ export async function confirmClientPayment(user: PublicUser, paymentIntentId: st
   const testCheckoutId = checkoutIdFromTestId(paymentIntentId);
   if (testCheckoutId) checkoutIds.add(testCheckoutId);
   if (events.length === 0 || checkoutIds.size === 0) throw notFound(PAYMENT_NOT_FOUND);
-  const owned = await prisma.checkoutSession.count({ where: { id: { in: [...checkoutIds].filter((id) => UUID.test(id)) }, userId: user.id } });
+  const owned = await prisma.checkoutSession.count({ where: { id: { in: [...checkoutIds].filter((id) => UUID_RE.test(id)) }, userId: user.id } });
   if (owned !== checkoutIds.size) throw notFound(PAYMENT_NOT_FOUND);
 
   for (const event of events) await applyPaymentEvent(event, getPaymentProvider().name);

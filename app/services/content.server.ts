@@ -9,6 +9,7 @@ import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import type { PageType } from "~/generated/prisma/client.ts";
 import { CONTACT_CATEGORIES, CONTACT_FAILURE, PageSlugSchema, type ContactInput } from "~/validation/content.ts";
 import { getSettings, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
+import { UUID_RE } from "~/validation/account.ts";
 
 /**
  * What every page's header and footer need. Read on every page, so kept briefly (see
@@ -93,8 +94,6 @@ export async function getSupportDetails() {
 
 // ---- FAQs ----
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const DEFAULT_FAQ_GROUP = "General";
 
 // FAQs and their categories are public and read-mostly: kept for sharedCacheMs like the
@@ -133,7 +132,7 @@ async function loadFaqs({ category, search }: FaqFilter) {
       isActive: true,
       OR: [{ categoryId: null }, { category: { isActive: true } }],
       ...(categoryKey
-        ? { category: { isActive: true, OR: [{ slug: categoryKey }, ...(UUID.test(categoryKey) ? [{ id: categoryKey }] : [])] } }
+        ? { category: { isActive: true, OR: [{ slug: categoryKey }, ...(UUID_RE.test(categoryKey) ? [{ id: categoryKey }] : [])] } }
         : {}),
       ...(term
         ? { AND: [{ OR: [{ question: { contains: term, mode: "insensitive" as const } }, { answer: { contains: term, mode: "insensitive" as const } }] }] }
@@ -170,7 +169,7 @@ export function groupFaqs<T extends { categoryName: string }>(faqs: T[]) {
 
 /** Counts one view of an active FAQ; null when there is no such FAQ (404). */
 export async function registerFaqView(id: string) {
-  if (!UUID.test(id)) return null;
+  if (!UUID_RE.test(id)) return null;
   const updated = await prisma.faq.updateManyAndReturn({
     where: { id, isActive: true },
     data: { views: { increment: 1 } },

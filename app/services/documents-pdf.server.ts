@@ -1,7 +1,7 @@
 import PDFDocument from "pdfkit";
-import { formatDate } from "~/lib/format.ts";
+import { formatDate, formatMoney } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
-import { type Certificate, formatAmount, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
+import { type Certificate, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
 // The PDF layouts of receipts and licence certificates: they lay out only what documents.server.ts
 // decided the viewer may see, as bytes made with pdfkit's built-in fonts (no files to ship, no browser).
 
@@ -81,7 +81,7 @@ export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {
   const done = collect(doc);
   const x = doc.page.margins.left;
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-  const amount = formatAmount(receipt.amount, receipt.currency);
+  const amount = formatMoney(receipt.amount);
 
   doc.font("Helvetica-Bold").fontSize(22).fillColor(INK).text(receipt.platformName, x, doc.y);
   doc.font("Helvetica").fontSize(10).fillColor(MUTED).text(appUrl());

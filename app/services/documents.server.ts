@@ -79,15 +79,6 @@ export async function getReceipt(user: Viewer, paymentId: string): Promise<Recei
   };
 }
 
-/** "$299.00" for USD; any other currency in its own symbol or code. */
-export function formatAmount(amount: number, currency: string) {
-  try {
-    return amount.toLocaleString("en-US", { style: "currency", currency });
-  } catch {
-    return `${amount.toFixed(2)} ${currency}`;
-  }
-}
-
 export const RECEIPT_STATUS_LABEL: Record<Receipt["status"], string> = {
   completed: "Paid",
   refunded: "Refunded",

@@ -1,5 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
-import { findCategory, getCategoryTree } from "./catalogue/categories.server.ts";
+import { findCategory, getCategoryTree, slugOrId } from "./catalogue/categories.server.ts";
 import { categoryLicencePrice, DEFAULT_CATEGORY_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, premiumPrice } from "./prices.server.ts";
 import { getSetting, settingNumber } from "./settings.server.ts";
 
@@ -58,13 +58,11 @@ export async function listLicensableCategories() {
   }));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The animation an individual licence page is about, by id or slug; null when unknown. */
 export async function findLicensableAnimation(idOrSlug: string | null) {
   if (!idOrSlug || idOrSlug.length > 200) return null;
   return prisma.animation.findFirst({
-    where: { isActive: true, OR: [{ slug: idOrSlug }, ...(UUID.test(idOrSlug) ? [{ id: idOrSlug }] : [])] },
+    where: { isActive: true, ...slugOrId(idOrSlug) },
     select: { id: true, slug: true, title: true },
   });
 }

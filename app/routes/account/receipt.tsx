@@ -3,10 +3,10 @@ import { GeneralErrorBoundary, ErrorScreen } from "~/components/error-boundary.t
 import { buttonClass } from "~/components/ui/button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { asRouteError } from "~/lib/errors.server.ts";
-import { formatDate } from "~/lib/format.ts";
+import { formatDate, formatMoney } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { formatAmount, getReceipt, PAYMENT_NOT_FOUND, RECEIPT_STATUS_LABEL } from "~/services/documents.server.ts";
+import { getReceipt, PAYMENT_NOT_FOUND, RECEIPT_STATUS_LABEL } from "~/services/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/receipt";
 
@@ -21,7 +21,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     receipt: {
       ...receipt,
-      amountText: formatAmount(receipt.amount, receipt.currency),
+      amountText: formatMoney(receipt.amount),
       statusText: RECEIPT_STATUS_LABEL[receipt.status],
     },
   };

@@ -3,6 +3,7 @@ import { notFound } from "~/lib/errors.server.ts";
 import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import type { CategoryDetailDto, CategoryDto, CategoryRef, SubcategoryDto } from "./types.ts";
+import { UUID_RE } from "~/validation/account.ts";
 
 // The public catalogue's category tree, and the short-lived cache every catalogue module reads
 // through (animations, doctors): one place to invalidate after an admin write.
@@ -14,11 +15,9 @@ export const NOT_FOUND = {
   doctor: "Doctor not found",
 } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Slug first, id as the fallback; a non-UUID never reaches the uuid column (that would throw). */
 export function slugOrId(value: string) {
-  return UUID.test(value) ? { OR: [{ slug: value }, { id: value }] } : { slug: value };
+  return UUID_RE.test(value) ? { OR: [{ slug: value }, { id: value }] } : { slug: value };
 }
 
 export function money(value: Prisma.Decimal | null | undefined): number | null {
