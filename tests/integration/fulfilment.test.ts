@@ -11,6 +11,7 @@ import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { createCatalogue } from "../helpers/catalogue.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
 import { callRoute } from "../helpers/route.ts";
+import { failNextCommit } from "../helpers/db-failure.ts";
 
 const mail = useMailCapture();
 let c: Awaited<ReturnType<typeof createCatalogue>>;
@@ -142,13 +143,7 @@ describe("applyPaymentEvent", () => {
 
   it("applies nothing when the transaction fails, and one payment on the retry", async () => {
     const { user, ids, paid } = await checkoutFor();
-    const client = getDb().prisma;
-    const original = client.$transaction.bind(client);
-    vi.spyOn(client, "$transaction").mockImplementationOnce((async (fn: (tx: unknown) => Promise<unknown>) =>
-      original(async (tx: unknown) => {
-        await fn(tx);
-        throw new Error("connection lost");
-      })) as never);
+    failNextCommit("connection lost");
     await expect(applyPaymentEvent(paid("evt_retry"), "stripe")).rejects.toThrow("connection lost");
     expect(await countPayments(user.id)).toBe(0);
     // The receipt leaves only after a commit: the rolled-back attempt sent nothing.

@@ -1,5 +1,4 @@
 import { http, HttpResponse } from "msw";
-import { setupServer } from "msw/node";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getEnv, resetEnv } from "~/lib/env.server.ts";
@@ -9,7 +8,6 @@ import { createStripeProvider } from "~/lib/payments/stripe.server.ts";
 import {
   chargeObject,
   checkoutSessionObject,
-  createStripeMock,
   eventObject,
   invoiceObject,
   invoicePaymentObject,
@@ -17,6 +15,7 @@ import {
   STRIPE_API,
   stripeErrorResponse,
   subscriptionObject,
+  useStripeMock,
 } from "../mocks/stripe.ts";
 
 // The Stripe adapter against Stripe's HTTP edge (msw): what each call sends (form bodies,
@@ -24,16 +23,9 @@ import {
 // SDK's own test-header helper.
 
 const WEBHOOK_SECRET = "whsec_test_medanim_0123456789abcdef";
-const stripeMock = createStripeMock();
-const server = setupServer(...stripeMock.handlers);
+const { mock: stripeMock, server } = useStripeMock();
 const provider = createStripeProvider({ secretKey: "sk_test_medanim_adapter", publishableKey: "pk_test_medanim_adapter", webhookSecret: WEBHOOK_SECRET });
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  stripeMock.reset();
-  server.resetHandlers();
-});
-afterAll(() => server.close());
 
 const CHECKOUT_ID = "6f1c2a9e-3b4d-4c5e-8f70-0123456789ab";
 const KEY = `checkout:${CHECKOUT_ID}`;

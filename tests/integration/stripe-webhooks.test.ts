@@ -1,7 +1,6 @@
-import { setupServer } from "msw/node";
 import Stripe from "stripe";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb, prisma } from "~/lib/db.server.ts";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { prisma } from "~/lib/db.server.ts";
 import { setPaymentProvider } from "~/lib/payments/index.server.ts";
 import { createStripeProvider } from "~/lib/payments/stripe.server.ts";
 import * as webhook from "~/routes/api/webhooks.stripe.ts";
@@ -9,32 +8,28 @@ import { startCheckout } from "~/services/checkout.server.ts";
 import {
   chargeObject,
   checkoutSessionObject,
-  createStripeMock,
   eventObject,
   invoiceObject,
   invoicePaymentObject,
   subscriptionObject,
+  useStripeMock,
 } from "../mocks/stripe.ts";
 import { createUser } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
+import { failNextCommit } from "../helpers/db-failure.ts";
 
 // POST /api/webhooks/stripe end to end: the real route, the real Stripe adapter (signature
 // checked by the SDK, the payment intent asked of Stripe's HTTP edge through msw) and the real
 // fulfilment. Stripe delivers at least once, in any order, and retries on a 5xx.
 
 const WEBHOOK_SECRET = "whsec_test_medanim_webhooks_0123456789";
-const stripeMock = createStripeMock();
-const server = setupServer(...stripeMock.handlers);
+const { mock: stripeMock } = useStripeMock();
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 beforeEach(() => setPaymentProvider(createStripeProvider({ secretKey: "sk_test_medanim_webhooks", publishableKey: "pk_test_medanim_webhooks", webhookSecret: WEBHOOK_SECRET })));
 afterEach(() => {
   setPaymentProvider(null);
-  stripeMock.reset();
-  server.resetHandlers();
   vi.restoreAllMocks();
 });
-afterAll(() => server.close());
 
 function deliver(event: object, { timestamp, secret = WEBHOOK_SECRET }: { timestamp?: number; secret?: string } = {}) {
   const payload = JSON.stringify(event);
@@ -109,13 +104,7 @@ describe("POST /api/webhooks/stripe", () => {
     const p = await startedPurchase();
     const paid = eventObject("invoice.paid", p.invoice);
     // The effect is written, then the commit fails: nothing of it may remain.
-    const client = getDb().prisma;
-    const original = client.$transaction.bind(client);
-    vi.spyOn(client, "$transaction").mockImplementationOnce((async (fn: (tx: unknown) => Promise<unknown>) =>
-      original(async (tx: unknown) => {
-        await fn(tx);
-        throw new Error("connection terminated");
-      })) as never);
+    failNextCommit("connection terminated");
     const failed = await deliver(paid);
     expect(failed.status).toBeGreaterThanOrEqual(500);
     expect(await paymentsOf(p.user.id)).toHaveLength(0);

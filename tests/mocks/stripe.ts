@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 // Stripe's HTTP edge (https://api.stripe.com/v1) for msw's setupServer, answering the calls the
 // Stripe adapter makes with objects shaped as API version 2026-10-28.endive returns them
@@ -474,4 +476,20 @@ export function createStripeMock() {
       state.refundStatus = "succeeded";
     },
   };
+}
+
+/**
+ * Stripe's HTTP edge for one test file: msw answering as Stripe would, refusing any request
+ * it has no handler for, and reset between tests.
+ */
+export function useStripeMock() {
+  const mock = createStripeMock();
+  const server = setupServer(...mock.handlers);
+  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  afterEach(() => {
+    mock.reset();
+    server.resetHandlers();
+  });
+  afterAll(() => server.close());
+  return { mock, server };
 }
