@@ -116,9 +116,9 @@ class ApiBodyError extends Error {
   }
 }
 
-export const INVALID_JSON = "Request body must be valid JSON";
-export const UNSUPPORTED_BODY = "Request body must be JSON (application/json)";
-export const NUL_CHARACTER = "Request contains a NUL character";
+const INVALID_JSON = "Request body must be valid JSON";
+const UNSUPPORTED_BODY = "Request body must be JSON (application/json)";
+const NUL_CHARACTER = "Request contains a NUL character";
 
 /**
  * The body as the schema's value. JSON by its media type (`application/json`, `…+json`), or

@@ -93,7 +93,7 @@ export const RECEIPT_STATUS_LABEL: Record<Receipt["status"], string> = {
  * Spec: licences "carry commercial usage rights and download rights and include premium access".
  * The same three lines on the certificate and on the public verification page.
  */
-export const LICENCE_RIGHTS = [
+const LICENCE_RIGHTS = [
   "Commercial use of the licensed animations",
   "Download of the licensed animation files",
   "Premium access: streaming of every animation in the library",
