@@ -10,5 +10,8 @@ export default {
     // URL): React Router otherwise copies the request twice per loader, and per-request memos
     // keyed on it (the signed-in user, the viewer's access) would miss between loaders.
     v8_passThroughRequests: true,
+    // The admin guard is middleware on the admin branches of the route table (decision 008):
+    // it runs before every loader and action below it, so no child can skip it.
+    v8_middleware: true,
   },
 } satisfies Config;

@@ -16,6 +16,7 @@ import { mediaRouter } from "./app/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts";
 import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
+import { requestContext } from "./app/lib/request-context.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { purgeExpiredCredentials } from "./app/services/auth/credentials.server.ts";
 import { runBillingSweep } from "./app/services/billing-sweep.server.ts";
@@ -64,7 +65,7 @@ function securityHeaders(mode: "production" | "development") {
 
 /** What every loader and action gets beside the request: the CSP nonce and the client's address. */
 export function loadContext(req: Request, res: Response) {
-  return { cspNonce: res.locals.cspNonce as string, clientIp: req.ip };
+  return requestContext({ cspNonce: res.locals.cspNonce as string, clientIp: req.ip });
 }
 
 async function loadBuildHandler(mode: "production" | "development", app: express.Express) {

@@ -2,11 +2,12 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "~/components/nonce.tsx";
 import { documentContext } from "~/lib/document-routes.server.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { requestInfo } from "~/lib/request-context.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -15,9 +16,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
-  const nonce = loadContext.cspNonce ?? "";
+  const nonce = requestInfo(loadContext).cspNonce;
   // Bots and no-JavaScript browsers get the whole document at once; others may stream.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode
     ? "onAllReady"

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 // The map of the product, in the order of the spec's route table (spec/public-and-user-side.md
 // section 2, spec/admin-and-support.md section 2), grouped by area.
@@ -47,6 +47,12 @@ export default [
   route("checkout/return", "routes/checkout/return.tsx"),
 
   // ---- admin ----
+  // Every page below passes the admin guard, the middleware of routes/admin/layout.tsx
+  // (decision 008); tests/integration/admin-guard.test.ts walks them all.
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/audit", "routes/admin/audit.tsx"),
+  ]),
 
   // ---- api ----
   route("api/auth/register", "routes/api/auth.register.ts"),
@@ -89,6 +95,11 @@ export default [
   route("api/dashboard/animations", "routes/api/dashboard.animations.ts"),
   route("api/refunds/request", "routes/api/refunds.request.ts"),
   route("api/objects/upload", "routes/api/objects.upload.ts"),
+  // ---- api: admin ---- every call below passes the admin guard of routes/api/admin/guard.ts.
+  // Admin writes on shared paths (POST /api/animations, ...) name requireAdmin per method.
+  layout("routes/api/admin/guard.ts", [
+    route("api/admin/dashboard", "routes/api/admin/dashboard.ts"),
+  ]),
   route("api/*", "routes/api/not-found.ts"),
 
   // ---- catch-alls (last) ----

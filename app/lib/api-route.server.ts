@@ -1,4 +1,4 @@
-import { type AppLoadContext, isRouteErrorResponse } from "react-router";
+import { isRouteErrorResponse, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { ServiceError } from "./errors.server.ts";
 import { cachedJson, type CachePolicy, NO_STORE } from "./http-cache.server.ts";
@@ -18,7 +18,7 @@ export type EndpointArgs<User, Body, Query> = {
   request: Request;
   params: Params;
   url: URL;
-  context: Partial<AppLoadContext> | undefined;
+  context: Readonly<RouterContextProvider> | undefined;
   /** What `auth` returned (the signed-in user, for requireUser/requireAdmin). */
   user: User;
   /** The parsed `body` schema's value. */
@@ -47,7 +47,7 @@ export function endpoint<User = undefined, Body = undefined, Query = undefined>(
   return definition;
 }
 
-type RouteArgs = { request: Request; params: Params; context?: Partial<AppLoadContext>; url?: URL };
+type RouteArgs = { request: Request; params: Params; context?: Readonly<RouterContextProvider>; url?: URL };
 
 /**
  * The handler for every method of an /api route: export it as both `loader` and `action`.

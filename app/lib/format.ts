@@ -116,8 +116,28 @@ export function formatLongDate(value: Date | string | number | null | undefined)
   return date ? LONG_DATE.format(date) : "";
 }
 
+/** A moment as "Mar 3, 2026, 14:05 UTC" (the audit log, job states). */
+export function formatDateTime(value: Date | string | number | null | undefined): string {
+  const date = validDate(value);
+  return date ? `${DATE_TIME.format(date)} UTC` : "";
+}
+
+/**
+ * Dashboard figures (spec: "abbreviated with one decimal: K above 1,000 and M above
+ * 1,000,000"): 950 → "950", 1500 → "1.5K", 2340000 → "2.3M".
+ */
+export function formatCompact(value: number): string {
+  const n = Number.isFinite(value) ? value : 0;
+  const sign = n < 0 ? "-" : "";
+  const abs = Math.abs(n);
+  if (abs >= 1_000_000) return `${sign}${(abs / 1_000_000).toFixed(1)}M`;
+  if (abs >= 1_000) return `${sign}${(abs / 1_000).toFixed(1)}K`;
+  return `${sign}${Number.isInteger(abs) ? abs : abs.toFixed(2)}`;
+}
+
 // In UTC, so server and browser print the same day. Built once (see WHOLE_DOLLARS).
 const SHORT_DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const DATE_TIME = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 const LONG_DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 
 function validDate(value: Date | string | number | null | undefined) {

@@ -1,6 +1,6 @@
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 
 // The HTTP edge: what a request must look like before any route sees it, and the adapter that
 // hands it to React Router. Why: a fuzzer's hostile requests (TRACE, NUL bytes, broken
@@ -125,7 +125,7 @@ export function edgeGuard(req: ExpressRequest, res: ExpressResponse, next: NextF
   next();
 }
 
-type LoadContext = (req: ExpressRequest, res: ExpressResponse) => AppLoadContext | Promise<AppLoadContext>;
+type LoadContext = (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider | Promise<RouterContextProvider>;
 
 /**
  * Express → React Router, in place of @react-router/express: the same streaming response and

@@ -1,3 +1,5 @@
+import type { RouterContextProvider } from "react-router";
+import { requestInfo } from "./request-context.server.ts";
 import { prisma } from "./db.server.ts";
 import { tooManyRequests } from "./errors.server.ts";
 import { getEnv } from "./env.server.ts";
@@ -39,8 +41,8 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number) {
  * The client's address as Express saw it, passed in the load context: the connection's, or the
  * X-Forwarded-For entry a proxy named in TRUST_PROXY added (never the client's own claim).
  */
-export function clientAddress(context: { clientIp?: string } | undefined) {
-  return context?.clientIp ?? "unknown";
+export function clientAddress(context: Readonly<RouterContextProvider> | undefined) {
+  return requestInfo(context).clientIp ?? "unknown";
 }
 
 export const SIGN_IN_RULE: RateLimitRule = { limit: 10, windowMs: 15 * 60 * 1000 };

@@ -9,6 +9,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import pino from "pino";
 import { pinoHttp } from "pino-http";
+import { requestContext } from "../../app/lib/request-context.server.ts";
 import type { ServerBuild } from "react-router";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -63,7 +64,7 @@ app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immuta
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
 app.all(
   "/{*splat}",
-  createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }) }),
+  createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => requestContext({ cspNonce: res.locals.cspNonce }) }),
 );
 
 const port = Number(process.env.PORT ?? 3299);

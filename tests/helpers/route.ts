@@ -1,4 +1,5 @@
 import { isRouteErrorResponse } from "react-router";
+import { requestContext } from "~/lib/request-context.server.ts";
 
 type RouteModule = {
   loader?: (args: any) => unknown;
@@ -51,7 +52,7 @@ export async function callRoute(mod: RouteModule, url: string, options: CallOpti
   let outcome: unknown;
   try {
     // As React Router calls them: the request as it came, and the page's URL beside it.
-    outcome = await fn({ request, url: new URL(request.url), params: options.params ?? {}, context: { cspNonce: "", clientIp: options.clientIp } });
+    outcome = await fn({ request, url: new URL(request.url), params: options.params ?? {}, context: requestContext({ cspNonce: "", clientIp: options.clientIp }) });
   } catch (thrown) {
     outcome = thrown;
     if (!(thrown instanceof Response) && !isDataWithInit(thrown) && !isRouteErrorResponse(thrown)) throw thrown;

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
-import type { ServerBuild } from "react-router";
+import type { RouterContextProvider, ServerBuild } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { handleError } from "~/entry.server.tsx";
 import { resetEnv } from "~/lib/env.server.ts";
@@ -26,7 +26,7 @@ const build = {
   routes: {
     root: { id: "root", path: "", module: {} },
     whoami: route("whoami", "whoami", {
-      loader: ({ context }: { context: { clientIp?: string } }) => Response.json({ clientIp: clientAddress(context) }),
+      loader: ({ context }: { context: Readonly<RouterContextProvider> }) => Response.json({ clientIp: clientAddress(context) }),
     }),
     contact: route("contact", "contact", {
       loader: () => Response.json({ page: "contact" }),

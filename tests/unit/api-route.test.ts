@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { conflict, ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
+import { requestContext } from "~/lib/request-context.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
 
 const Body = z.object({ name: z.string({ error: "Name is required" }).min(1, "Name is required") });
@@ -35,7 +36,7 @@ async function call(method: string, { url = "/api/thing", body, type = "applicat
     body,
     headers: { ...(body !== undefined ? { "Content-Type": type } : {}), ...(auth ? { Authorization: "Bearer x" } : {}), ...headers },
   });
-  const response = await handler({ request, params: {}, context: {} });
+  const response = await handler({ request, params: {}, context: requestContext({ cspNonce: "" }) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
 }

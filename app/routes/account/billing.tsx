@@ -1,6 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { AccountPage } from "~/components/account/account-screen.tsx";
-import { StatCard } from "~/components/account/stat-card.tsx";
+import { StatCard } from "~/components/ui/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";

@@ -1,5 +1,5 @@
 import { LibraryCard } from "~/components/account/library-card.tsx";
-import { StatCard } from "~/components/account/stat-card.tsx";
+import { StatCard } from "~/components/ui/stat-card.tsx";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";

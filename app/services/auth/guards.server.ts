@@ -1,4 +1,5 @@
-import { data, redirect } from "react-router";
+import { data, type MiddlewareFunction, redirect } from "react-router";
+import { apiErrorResponse } from "~/lib/api-route.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getSessionId } from "~/lib/session.server.ts";
 import { publicUserSelect, type PublicUser, verifyAccessToken } from "./credentials.server.ts";
@@ -78,3 +79,23 @@ export async function requireAdmin(request: Request): Promise<PublicUser> {
 export async function requireAnonymous(request: Request) {
   if (await getUser(request)) throw redirect("/dashboard");
 }
+
+/**
+ * The admin guard as route middleware (decision 008): on the admin branches of the route table
+ * it runs before every loader and action below it, so a child route cannot skip it. Pages:
+ * anonymous → /auth, non-admin → / (spec). /api: 401 without a token, 403 for a non-admin,
+ * in the /api error shape.
+ */
+export const adminPagesGuard: MiddlewareFunction<Response> = async ({ request }, next) => {
+  await requireAdmin(request);
+  return next();
+};
+
+export const adminApiGuard: MiddlewareFunction<Response> = async ({ request }, next) => {
+  try {
+    await requireAdmin(request);
+  } catch (refusal) {
+    return apiErrorResponse(refusal);
+  }
+  return next();
+};

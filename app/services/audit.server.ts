@@ -1,0 +1,132 @@
+import { prisma } from "~/lib/db.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
+
+// The back office's audit log (decision 008). Every admin write calls recordAudit with the
+// transaction of the write itself, so the change and its record commit or fail together. The
+// log is append-only: nothing here updates or deletes, and a trigger refuses it anyway.
+
+/** Who did it: the signed-in admin (an e-mail kept as it was, should the account change). */
+export type Actor = { id: string; email: string };
+
+export type AuditEntry = {
+  /** "<entity>.<verb>", e.g. animation.create, category.delete, setting.update. */
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  /** One line for people: "Created animation “Knee Replacement”". */
+  summary: string;
+  /** The record before the write (null for a creation). Only changed fields are kept. */
+  before?: Record<string, unknown> | null;
+  /** The record after the write (null for a deletion). */
+  after?: Record<string, unknown> | null;
+};
+
+type Tx = Prisma.TransactionClient;
+
+export async function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry) {
+  const changes = auditChanges(entry.before ?? null, entry.after ?? null);
+  await tx.auditLog.create({
+    data: {
+      actorId: actor.id,
+      actorEmail: actor.email,
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: entry.entityId ?? null,
+      summary: entry.summary.slice(0, 500),
+      changes: changes ?? undefined,
+    },
+  });
+}
+
+// Long values (page HTML, descriptions) are kept short: the log says what changed, the record
+// itself says what it is now.
+const MAX_VALUE = 200;
+const IGNORED = new Set(["createdAt", "updatedAt", "searchText", "animationCount"]);
+
+function auditValue(value: unknown): Prisma.JsonValue {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "number" || typeof value === "boolean") return value;
+  if (Array.isArray(value)) return value.map(auditValue);
+  if (typeof value === "object" && typeof (value as { toFixed?: unknown }).toFixed === "function") return String(value); // Decimal
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE)}…` : text;
+}
+
+/**
+ * The fields that differ as `{ field: [before, after] }`: a creation lists every field with
+ * `null` before, a deletion every field with `null` after. Null when nothing changed.
+ */
+export function auditChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null) {
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const changes: Record<string, [Prisma.JsonValue, Prisma.JsonValue]> = {};
+  for (const key of keys) {
+    if (IGNORED.has(key)) continue;
+    const was = auditValue(before?.[key]);
+    const is = auditValue(after?.[key]);
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes[key] = [was, is];
+  }
+  return Object.keys(changes).length > 0 ? changes : null;
+}
+
+// ---- the /admin/audit list ----
+
+export const AUDIT_PAGE_SIZE = 25;
+
+export type AuditFilter = {
+  entityType?: string;
+  /** Part of the admin's e-mail. */
+  actor?: string;
+  /** Part of the summary or the record's id. */
+  search?: string;
+  /** Inclusive day bounds, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
+  page?: number;
+};
+
+/** What the entity filter offers: every entity type an admin write records. */
+export const AUDIT_ENTITY_TYPES = [
+  "animation",
+  "caption",
+  "category",
+  "doctor",
+  "faq",
+  "page",
+  "setting",
+  "user",
+  "subscription",
+  "refund",
+  "email_template",
+  "email_campaign",
+] as const;
+
+/**
+ * One page of the log, newest first. No count of the table: the pager only needs to know
+ * whether a next page exists (one row more than the page is read).
+ */
+export async function listAuditLog(filter: AuditFilter) {
+  const page = Math.max(1, Math.floor(filter.page ?? 1));
+  const where: Prisma.AuditLogWhereInput = {
+    ...(filter.entityType ? { entityType: filter.entityType } : {}),
+    ...(filter.actor ? { actorEmail: { contains: filter.actor.trim(), mode: "insensitive" } } : {}),
+    ...(filter.search
+      ? { OR: [{ summary: { contains: filter.search.trim(), mode: "insensitive" } }, { entityId: filter.search.trim() }] }
+      : {}),
+    ...(filter.from || filter.to
+      ? {
+          createdAt: {
+            ...(filter.from ? { gte: new Date(`${filter.from}T00:00:00.000Z`) } : {}),
+            ...(filter.to ? { lt: new Date(new Date(`${filter.to}T00:00:00.000Z`).getTime() + 86_400_000) } : {}),
+          },
+        }
+      : {}),
+  };
+  const rows = await prisma.auditLog.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (page - 1) * AUDIT_PAGE_SIZE,
+    take: AUDIT_PAGE_SIZE + 1,
+  });
+  return { entries: rows.slice(0, AUDIT_PAGE_SIZE), page, hasNext: rows.length > AUDIT_PAGE_SIZE };
+}

@@ -1,8 +1,0 @@
-import "react-router";
-
-declare module "react-router" {
-  interface AppLoadContext {
-    cspNonce: string;
-    clientIp?: string;
-  }
-}

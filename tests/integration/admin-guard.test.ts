@@ -1,0 +1,149 @@
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routes from "~/routes.ts";
+import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
+
+// The admin role matrix, generated from app/routes.ts and run through the real route tree (the
+// app's own server build, middleware and all), so a route added later without the guard fails
+// here: every /admin page and every admin call, as anonymous, member and admin, for loaders
+// and actions alike.
+
+type RouteEntry = { path?: string; file: string; children?: RouteEntry[] };
+const PAGE_GUARD = "routes/admin/layout.tsx";
+const API_GUARD = "routes/api/admin/guard.ts";
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+function flatten(entries: RouteEntry[], parents: string[] = []): Array<RouteEntry & { parents: string[] }> {
+  return entries.flatMap((entry) => [{ ...entry, parents }, ...flatten(entry.children ?? [], [...parents, entry.file])]);
+}
+
+const all = flatten(routes as RouteEntry[]);
+const adminPages = all.filter((entry) => entry.path === "admin" || entry.path?.startsWith("admin/"));
+const adminCalls = all.filter((entry) => entry.path?.startsWith("api/admin/"));
+
+// Admin writes on paths the public also reads (spec section 7): guarded per method.
+const SHARED_ADMIN_CALLS: Array<[method: string, path: string]> = [
+  ["POST", "api/animations"],
+  ["PUT", "api/animations/:slugOrId"],
+  ["DELETE", "api/animations/:slugOrId"],
+  ["POST", "api/categories"],
+  ["PUT", "api/categories/:slugOrId"],
+  ["DELETE", "api/categories/:slugOrId"],
+  ["POST", "api/doctors"],
+  ["PUT", "api/doctors/:slugOrId"],
+  ["DELETE", "api/doctors/:slugOrId"],
+  ["GET", "api/pages"],
+  ["POST", "api/pages"],
+  ["PUT", "api/pages/:id"],
+  ["DELETE", "api/pages/:id"],
+  ["PUT", "api/settings/:key"],
+];
+
+const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
+function urlFor(pattern: string) {
+  return `http://localhost:3000/${pattern.replace(/:(\w+)\??/g, (_, name: string) => (name === "key" ? "platform_name" : NO_SUCH_ID))}`;
+}
+
+let vite: ViteDevServer;
+let handle: (request: Request) => Promise<Response>;
+const as: Record<"anonymous" | "member" | "admin", { cookie?: string; token?: string }> = { anonymous: {}, member: {}, admin: {} };
+
+beforeAll(async () => {
+  vite = await createServer({
+    configFile: path.resolve("vite.config.ts"),
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: "custom",
+    logLevel: "silent",
+  });
+  const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+  const { createAppHandler } = (await vite.ssrLoadModule("/tests/helpers/app-handler.ts")) as typeof import("../helpers/app-handler.ts");
+  handle = createAppHandler(build);
+  const member = await createUser();
+  const admin = await createUser({ role: "admin" });
+  as.member = { cookie: await sessionCookieFor(member.id), token: await accessTokenFor(member.id) };
+  as.admin = { cookie: await sessionCookieFor(admin.id), token: await accessTokenFor(admin.id) };
+}, 120_000);
+
+afterAll(async () => {
+  await vite?.close();
+});
+
+function pageRequest(url: string, method: string, who: keyof typeof as) {
+  const headers = new Headers();
+  if (as[who].cookie) headers.set("Cookie", as[who].cookie!);
+  const init: RequestInit = { method, headers, redirect: "manual" };
+  if (method !== "GET") {
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    init.body = "intent=delete&id=" + NO_SUCH_ID;
+  }
+  return handle(new Request(url, init));
+}
+
+function apiRequest(url: string, method: string, who: keyof typeof as) {
+  const headers = new Headers({ "Content-Type": "application/json" });
+  if (as[who].token) headers.set("Authorization", `Bearer ${as[who].token}`);
+  return handle(new Request(url, { method, headers, body: method === "GET" ? undefined : "{}" }));
+}
+
+describe("the admin guard, generated from app/routes.ts", () => {
+  it("finds the admin routes, and every one sits under its guard", () => {
+    expect(adminPages.length).toBeGreaterThan(1);
+    expect(adminCalls.length).toBeGreaterThan(0);
+    for (const entry of adminPages) expect(entry.parents, entry.path).toContain(PAGE_GUARD);
+    for (const entry of adminCalls) expect(entry.parents, entry.path).toContain(API_GUARD);
+  });
+
+  for (const entry of adminPages) {
+    for (const method of ["GET", "POST"]) {
+      it(`${method} /${entry.path}: anonymous → /auth, member → /, admin let in`, async () => {
+        const url = urlFor(entry.path!);
+        const anonymous = await pageRequest(url, method, "anonymous");
+        expect(anonymous.status, "anonymous").toBe(302);
+        expect(anonymous.headers.get("Location"), "anonymous").toMatch(/^\/auth\?redirectTo=%2Fadmin/);
+        const member = await pageRequest(url, method, "member");
+        expect(member.status, "member").toBe(302);
+        expect(member.headers.get("Location"), "member").toBe("/");
+        const admin = await pageRequest(url, method, "admin");
+        expect(admin.headers.get("Location") ?? "", "admin").not.toMatch(/^\/(auth|$)/);
+        expect(admin.status, "admin").toBeLessThan(500);
+      });
+    }
+    it(`GET /${entry.path}.data (a client-side navigation): a member gets the redirect, not the data`, async () => {
+      const member = await pageRequest(`${urlFor(entry.path!)}.data`, "GET", "member");
+      const body = await member.text();
+      expect(member.headers.get("X-Remix-Redirect") ?? body, "member").toMatch(/redirect|"\/"/i);
+      expect(body).not.toMatch(/stats|rows|entries/);
+    });
+  }
+
+  for (const entry of adminCalls) {
+    for (const method of METHODS) {
+      it(`${method} /${entry.path}: 401 without a token, 403 for a member, admin let in`, async () => {
+        const url = urlFor(entry.path!);
+        const anonymous = await apiRequest(url, method, "anonymous");
+        expect(anonymous.status).toBe(401);
+        expect(await anonymous.json()).toEqual({ message: "Authentication required" });
+        const member = await apiRequest(url, method, "member");
+        expect(member.status).toBe(403);
+        expect(await member.json()).toEqual({ message: "Admin access required" });
+        const admin = await apiRequest(url, method, "admin");
+        expect([401, 403]).not.toContain(admin.status);
+        expect(admin.status).toBeLessThan(500);
+      });
+    }
+  }
+
+  for (const [method, pattern] of SHARED_ADMIN_CALLS) {
+    it(`${method} /${pattern}: 401 without a token, 403 for a member, admin let in`, async () => {
+      expect(all.some((entry) => entry.path === pattern), `${pattern} is in app/routes.ts`).toBe(true);
+      const url = urlFor(pattern);
+      expect((await apiRequest(url, method, "anonymous")).status).toBe(401);
+      expect((await apiRequest(url, method, "member")).status).toBe(403);
+      const admin = await apiRequest(url, method, "admin");
+      expect([401, 403, 405]).not.toContain(admin.status);
+      expect(admin.status).toBeLessThan(500);
+    });
+  }
+});
