@@ -51,6 +51,8 @@ export default [
   // (decision 008); tests/integration/admin-guard.test.ts walks them all.
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/users", "routes/admin/users.tsx"),
+    route("admin/users/:id/email", "routes/admin/user-email.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),
 
@@ -99,6 +101,10 @@ export default [
   // Admin writes on shared paths (POST /api/animations, ...) name requireAdmin per method.
   layout("routes/api/admin/guard.ts", [
     route("api/admin/dashboard", "routes/api/admin/dashboard.ts"),
+    route("api/admin/users", "routes/api/admin/users.ts"),
+    route("api/admin/users/:id", "routes/api/admin/users.id.ts"),
+    route("api/admin/users/:id/block", "routes/api/admin/users.block.ts"),
+    route("api/admin/users/:id/unblock", "routes/api/admin/users.block.ts", { id: "api-admin-users-unblock" }),
   ]),
   route("api/*", "routes/api/not-found.ts"),
 

@@ -13,6 +13,7 @@ const SIDEBAR = [
   { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/animations", label: "Animations" },
   { to: "/admin/categories", label: "Categories" },
+  { to: "/admin/users", label: "Users" },
   { to: "/admin/doctors", label: "Doctors" },
   { to: "/admin/pages", label: "Pages" },
   { to: "/admin/settings", label: "Settings" },

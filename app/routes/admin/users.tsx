@@ -1,0 +1,163 @@
+import { Link } from "react-router";
+import { AdminPage } from "~/components/admin/admin-page.tsx";
+import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
+import { Badge, DataTable } from "~/components/admin/data-table.tsx";
+import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formatDate } from "~/lib/format.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { blockUser, getAdminUser, listUsers, setUserRole, unblockUser } from "~/services/user-admin.server.ts";
+import { USER_INTENTS, UserListQuerySchema, userStatus, type UserIntent } from "~/validation/admin-users.ts";
+import type { Route } from "./+types/users";
+
+export const meta: Route.MetaFunction = () => [{ title: "Users | Admin" }];
+
+export async function loader({ request, url }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request);
+  const query = UserListQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const list = await listUsers(query, { withTotal: false });
+  const intent = url.searchParams.get("intent");
+  const confirmId = url.searchParams.get("confirm");
+  const target = confirmId && isIntent(intent) ? await getAdminUser(confirmId) : null;
+  return { ...list, search: query.search ?? "", selfId: admin.id, confirm: target && isIntent(intent) ? { user: target, intent } : null };
+}
+
+function isIntent(value: string | null): value is UserIntent {
+  return (USER_INTENTS as readonly string[]).includes(value ?? "");
+}
+
+// Spec section 8: "Failed to update user", "Failed to block user", "Failed to unblock user".
+const OUTCOMES: Record<UserIntent, { done: string; failed: string }> = {
+  promote: { done: "User Promoted", failed: "Failed to update user" },
+  demote: { done: "User Demoted", failed: "Failed to update user" },
+  block: { done: "User Blocked", failed: "Failed to block user" },
+  unblock: { done: "User Unblocked", failed: "Failed to unblock user" },
+};
+
+export async function action({ request, url }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const id = String(form.get("id") ?? "");
+  // Back to the list the admin came from, without the confirm step.
+  const back = `/admin/users${listSearch(url)}`;
+  if (!isIntent(intent)) return redirectWithToast(back, { title: "Failed to update user", description: "Unknown action", type: "error" });
+  const actor = { id: admin.id, email: admin.email };
+  try {
+    const user =
+      intent === "promote" ? await setUserRole(actor, id, "admin")
+      : intent === "demote" ? await setUserRole(actor, id, "user")
+      : intent === "block" ? await blockUser(actor, id)
+      : await unblockUser(actor, id);
+    return redirectWithToast(back, { title: OUTCOMES[intent].done, description: `${user.username} (${user.email})` });
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    return redirectWithToast(back, { title: OUTCOMES[intent].failed, description: error.message, type: "error" });
+  }
+}
+
+function listSearch(url: URL) {
+  const params = new URLSearchParams(url.searchParams);
+  params.delete("confirm");
+  params.delete("intent");
+  params.delete("index");
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+type Row = Route.ComponentProps["loaderData"]["users"][number];
+
+function stepFor(user: Pick<Row, "id" | "username" | "email">, intent: UserIntent): ConfirmStep {
+  const who = `${user.username} (${user.email})`;
+  const steps: Record<UserIntent, Omit<ConfirmStep, "id" | "intent">> = {
+    promote: { title: "Promote to admin?", message: `${who} will be able to manage the whole platform.`, confirmLabel: "Promote", pendingText: "Promoting...", tone: "primary" },
+    demote: { title: "Demote to user?", message: `${who} will lose access to the back office.`, confirmLabel: "Demote", pendingText: "Demoting..." },
+    block: { title: "Block this user?", message: `${who} will be signed out everywhere at once and cannot sign in until unblocked.`, confirmLabel: "Block", pendingText: "Blocking..." },
+    unblock: { title: "Unblock this user?", message: `${who} will be able to sign in again.`, confirmLabel: "Unblock", pendingText: "Unblocking...", tone: "primary" },
+  };
+  return { id: user.id, intent, ...steps[intent] };
+}
+
+const STATUS_TONES = { Blocked: "red", Unverified: "yellow", Active: "green" } as const;
+
+export default function AdminUsers({ loaderData }: Route.ComponentProps) {
+  const { users, page, hasNext, search, selfId, confirm } = loaderData;
+  return (
+    <AdminPage title="Users" description="Members and admins: roles, account types and access.">
+      {confirm ? <ConfirmPanel step={stepFor(confirm.user, confirm.intent)} /> : null}
+      <FilterForm clearTo="/admin/users">
+        <SearchInput defaultValue={search} placeholder="Name, username or e-mail" />
+      </FilterForm>
+      <DataTable
+        caption="Users, newest first"
+        rows={users}
+        rowKey={(user) => user.id}
+        empty="No users found"
+        columns={[
+          {
+            header: "User",
+            cell: (user) => (
+              <div>
+                <p className="font-medium">
+                  {user.firstName} {user.lastName}
+                  {user.id === selfId ? <span className="ml-2 text-xs text-slate-500">(you)</span> : null}
+                </p>
+                <p className="text-slate-600">@{user.username}</p>
+                <p className="text-slate-600">{user.email}</p>
+              </div>
+            ),
+          },
+          { header: "Role", cell: (user) => <Badge tone={user.role === "admin" ? "blue" : "grey"}>{user.role}</Badge> },
+          { header: "Account", cell: (user) => <Badge tone={user.accountType === "premium" ? "yellow" : "grey"}>{user.accountType}</Badge> },
+          {
+            header: "Status",
+            cell: (user) => {
+              const status = userStatus(user);
+              return <Badge tone={STATUS_TONES[status]}>{status}</Badge>;
+            },
+          },
+          { header: "Joined", cell: (user) => formatDate(user.createdAt), className: "whitespace-nowrap" },
+          { header: "Actions", cell: (user) => <UserActions user={user} self={user.id === selfId} /> },
+        ]}
+      />
+      <Pager page={page} hasNext={hasNext} />
+    </AdminPage>
+  );
+}
+
+function UserActions({ user, self }: { user: Row; self: boolean }) {
+  const link = "font-medium text-brand-700 hover:underline";
+  return (
+    <ul className="flex flex-col gap-1 text-sm">
+      {/* An admin cannot demote or block their own account (ARCHITECTURE.md). */}
+      {user.role === "user" ? (
+        <li>
+          <ConfirmButton step={stepFor(user, "promote")} className={link}>
+            Promote to admin
+          </ConfirmButton>
+        </li>
+      ) : self ? null : (
+        <li>
+          <ConfirmButton step={stepFor(user, "demote")}>Demote to user</ConfirmButton>
+        </li>
+      )}
+      {self ? null : user.isActive ? (
+        <li>
+          <ConfirmButton step={stepFor(user, "block")}>Block</ConfirmButton>
+        </li>
+      ) : (
+        <li>
+          <ConfirmButton step={stepFor(user, "unblock")} className={link}>
+            Unblock
+          </ConfirmButton>
+        </li>
+      )}
+      <li>
+        <Link to={`/admin/users/${user.id}/email`} className={link}>
+          Send Email
+        </Link>
+      </li>
+    </ul>
+  );
+}

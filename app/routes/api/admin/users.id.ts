@@ -1,0 +1,14 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { setUserRole } from "~/services/user-admin.server.ts";
+import { UserRoleSchema } from "~/validation/admin-users.ts";
+
+// PUT /api/admin/users/{id} { role } → the user (spec section 7: change role).
+export const loader = apiRoute({
+  PUT: endpoint({
+    auth: requireAdmin,
+    body: UserRoleSchema,
+    run: async ({ user, body, params }) => ({ user: await setUserRole({ id: user.id, email: user.email }, params.id!, body.role) }),
+  }),
+});
+export const action = loader;
