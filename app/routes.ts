@@ -53,6 +53,7 @@ export default [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/users", "routes/admin/users.tsx"),
     route("admin/users/:id/email", "routes/admin/user-email.tsx"),
+    route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),
 
@@ -105,6 +106,9 @@ export default [
     route("api/admin/users/:id", "routes/api/admin/users.id.ts"),
     route("api/admin/users/:id/block", "routes/api/admin/users.block.ts"),
     route("api/admin/users/:id/unblock", "routes/api/admin/users.block.ts", { id: "api-admin-users-unblock" }),
+    route("api/admin/subscriptions", "routes/api/admin/subscriptions.ts"),
+    route("api/admin/subscriptions/:id/cancel", "routes/api/admin/subscriptions.change.ts"),
+    route("api/admin/subscriptions/:id/reactivate", "routes/api/admin/subscriptions.change.ts", { id: "api-admin-subscriptions-reactivate" }),
   ]),
   route("api/*", "routes/api/not-found.ts"),
 

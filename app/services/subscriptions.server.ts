@@ -4,6 +4,7 @@ import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { formatLongDate } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
+import { type Actor, recordAudit } from "./audit.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 
 // A user's subscriptions: their rows as the /api and the account screens show them, and which
@@ -115,6 +116,8 @@ export const ONLY_CANCELED_CAN_BE_REACTIVATED = "Only canceled subscriptions can
 const managedSelect = {
   id: true,
   userId: true,
+  type: true,
+  user: { select: { email: true } },
   status: true,
   endDate: true,
   autoRenew: true,
@@ -171,7 +174,7 @@ export async function setAutoRenew(user: { id: string }, subscriptionId: string,
  * transaction then failed, the provider has stopped renewals and the member keeps the access
  * they paid for until the admin retries. A second call on a canceled row returns it unchanged.
  */
-export async function cancelSubscription(adminId: string, subscriptionId: string, now = new Date()) {
+export async function cancelSubscription(actor: Actor, subscriptionId: string, now = new Date()) {
   const row = await prisma.subscription.findUnique({ where: { id: subscriptionId }, select: managedSelect }).catch(() => null);
   if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
   if (row.status === "canceled") return { id: row.id, status: row.status, endDate: row.endDate };
@@ -182,7 +185,7 @@ export async function cancelSubscription(adminId: string, subscriptionId: string
     try {
       await getPaymentProvider().cancelNow(providerId, `cancel-${row.id}-${row.updatedAt.getTime()}`);
     } catch (error) {
-      logger.error({ err: error, subscriptionId: row.id, adminId }, "provider cancelNow failed");
+      logger.error({ err: error, subscriptionId: row.id, adminId: actor.id }, "provider cancelNow failed");
       throw new ServiceError(CANCEL_PROVIDER_FAILED, 502);
     }
   }
@@ -190,13 +193,23 @@ export async function cancelSubscription(adminId: string, subscriptionId: string
     // Conditional: a concurrent cancel (or expiry) that got here first leaves nothing to do.
     // The provider's subscription is gone for good: unlinked, so its late "deleted" webhook finds
     // nothing to end after a reactivation, and no renewal switch is ever sent to it again.
-    await tx.subscription.updateMany({
+    const { count } = await tx.subscription.updateMany({
       where: { id: row.id, status: "active" },
       data: { status: "canceled", autoRenew: false, stripeSubscriptionId: null },
     });
     await syncAccountType(tx, row.userId, now);
     const after = await tx.subscription.findUniqueOrThrow({ where: { id: row.id }, select: { id: true, status: true, endDate: true } });
-    logger.info({ subscriptionId: row.id, adminId }, "subscription canceled by admin");
+    if (count > 0) {
+      await recordAudit(tx, actor, {
+        action: "subscription.cancel",
+        entityType: "subscription",
+        entityId: row.id,
+        summary: `Canceled a ${row.type} subscription of ${row.user.email}`,
+        before: { status: row.status, autoRenew: row.autoRenew },
+        after: { status: after.status, autoRenew: false },
+      });
+    }
+    logger.info({ subscriptionId: row.id, adminId: actor.id }, "subscription canceled by admin");
     return after;
   });
 }
@@ -208,7 +221,7 @@ export async function cancelSubscription(adminId: string, subscriptionId: string
  * renew (autoRenew stays off and the member gets the renewal reminder). A term that has already
  * ended cannot come back (409). A second call on an active row returns it unchanged.
  */
-export async function reactivateSubscription(adminId: string, subscriptionId: string, now = new Date()) {
+export async function reactivateSubscription(actor: Actor, subscriptionId: string, now = new Date()) {
   const row = await prisma.subscription.findUnique({ where: { id: subscriptionId }, select: managedSelect }).catch(() => null);
   if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
   if (row.status === "active") return { id: row.id, status: row.status, endDate: row.endDate };
@@ -221,13 +234,23 @@ export async function reactivateSubscription(adminId: string, subscriptionId: st
     );
   }
   return prisma.$transaction(async (tx) => {
-    await tx.subscription.updateMany({
+    const { count } = await tx.subscription.updateMany({
       where: { id: row.id, status: "canceled", endDate: { gt: now } },
       data: { status: "active", autoRenew: false },
     });
     await syncAccountType(tx, row.userId, now);
     const after = await tx.subscription.findUniqueOrThrow({ where: { id: row.id }, select: { id: true, status: true, endDate: true } });
-    logger.info({ subscriptionId: row.id, adminId }, "subscription reactivated by admin");
+    if (count > 0) {
+      await recordAudit(tx, actor, {
+        action: "subscription.reactivate",
+        entityType: "subscription",
+        entityId: row.id,
+        summary: `Reactivated a ${row.type} subscription of ${row.user.email} until ${formatLongDate(row.endDate)}`,
+        before: { status: row.status },
+        after: { status: after.status },
+      });
+    }
+    logger.info({ subscriptionId: row.id, adminId: actor.id }, "subscription reactivated by admin");
     return after;
   });
 }

@@ -48,9 +48,9 @@ describe("an admin cancel unlinks the provider subscription", () => {
   it("so its late 'deleted' webhook cannot end the term again after a reactivation", async () => {
     const admin = await createUser({ role: "admin" });
     const { subscription, providerId } = await testModeSubscription({ endDate: new Date(Date.now() + 100 * DAY_MS), autoRenew: true });
-    await cancelSubscription(admin.id, subscription.id);
+    await cancelSubscription({ id: admin.id, email: admin.email }, subscription.id);
     expect((await prisma.subscription.findUniqueOrThrow({ where: { id: subscription.id } })).stripeSubscriptionId).toBeNull();
-    await reactivateSubscription(admin.id, subscription.id);
+    await reactivateSubscription({ id: admin.id, email: admin.email }, subscription.id);
 
     await applyPaymentEvent({ kind: "subscription.ended", eventId: `evt_${crypto.randomUUID()}`, providerSubscriptionId: providerId }, "test");
     expect((await prisma.subscription.findUniqueOrThrow({ where: { id: subscription.id } })).status).toBe("active");

@@ -181,10 +181,10 @@ describe("admin cancel and reactivate", () => {
     const user = await createUser();
     const { subscription } = await stripeSubscription(user.id);
 
-    const first = await cancelSubscription(admin.id, subscription.id);
+    const first = await cancelSubscription({ id: admin.id, email: admin.email }, subscription.id);
     expect(first.status).toBe("canceled");
     expect(await accountType(user.id)).toBe("free");
-    const second = await cancelSubscription(admin.id, subscription.id);
+    const second = await cancelSubscription({ id: admin.id, email: admin.email }, subscription.id);
     expect(second.status).toBe("canceled");
     expect(calls).toEqual([{ method: "cancelNow", args: [subscription.stripeSubscriptionId, expect.stringContaining(subscription.id)] }]);
   });
@@ -195,7 +195,7 @@ describe("admin cancel and reactivate", () => {
     const user = await createUser();
     const { subscription } = await stripeSubscription(user.id);
     await createPaidSubscription(user.id, { type: "individual" });
-    await cancelSubscription(admin.id, subscription.id);
+    await cancelSubscription({ id: admin.id, email: admin.email }, subscription.id);
     expect(await accountType(user.id)).toBe("premium");
   });
 
@@ -204,7 +204,7 @@ describe("admin cancel and reactivate", () => {
     const admin = await createUser({ role: "admin" });
     const user = await createUser();
     const { subscription } = await stripeSubscription(user.id);
-    await expect(cancelSubscription(admin.id, subscription.id)).rejects.toMatchObject({ status: 502, message: CANCEL_PROVIDER_FAILED });
+    await expect(cancelSubscription({ id: admin.id, email: admin.email }, subscription.id)).rejects.toMatchObject({ status: 502, message: CANCEL_PROVIDER_FAILED });
     expect((await row(subscription.id)).status).toBe("active");
     expect(await accountType(user.id)).toBe("premium");
   });
@@ -214,8 +214,8 @@ describe("admin cancel and reactivate", () => {
     const admin = await createUser({ role: "admin" });
     const user = await createUser();
     const { subscription } = await createPaidSubscription(user.id, { status: "expired" });
-    await expect(cancelSubscription(admin.id, subscription.id)).rejects.toMatchObject({ status: 409 });
-    await expect(cancelSubscription(admin.id, crypto.randomUUID())).rejects.toMatchObject({ status: 404 });
+    await expect(cancelSubscription({ id: admin.id, email: admin.email }, subscription.id)).rejects.toMatchObject({ status: 409 });
+    await expect(cancelSubscription({ id: admin.id, email: admin.email }, crypto.randomUUID())).rejects.toMatchObject({ status: 404 });
   });
 
   it("reactivate: active again until the original end date, no charge, twice-safe", async () => {
@@ -223,12 +223,12 @@ describe("admin cancel and reactivate", () => {
     const admin = await createUser({ role: "admin" });
     const user = await createUser();
     const { subscription } = await stripeSubscription(user.id);
-    await cancelSubscription(admin.id, subscription.id);
+    await cancelSubscription({ id: admin.id, email: admin.email }, subscription.id);
     calls.length = 0;
 
-    const first = await reactivateSubscription(admin.id, subscription.id);
+    const first = await reactivateSubscription({ id: admin.id, email: admin.email }, subscription.id);
     expect(first).toMatchObject({ status: "active", endDate: subscription.endDate });
-    expect(await reactivateSubscription(admin.id, subscription.id)).toMatchObject({ status: "active", endDate: subscription.endDate });
+    expect(await reactivateSubscription({ id: admin.id, email: admin.email }, subscription.id)).toMatchObject({ status: "active", endDate: subscription.endDate });
     expect(await accountType(user.id)).toBe("premium");
     expect(calls).toEqual([]);
     expect(await prisma.payment.count({ where: { userId: user.id } })).toBe(1);
@@ -241,13 +241,13 @@ describe("admin cancel and reactivate", () => {
     const admin = await createUser({ role: "admin" });
     const user = await createUser();
     const { subscription: ended } = await createPaidSubscription(user.id, { status: "canceled", endDate: new Date(Date.now() - DAY_MS) });
-    await expect(reactivateSubscription(admin.id, ended.id)).rejects.toMatchObject({
+    await expect(reactivateSubscription({ id: admin.id, email: admin.email }, ended.id)).rejects.toMatchObject({
       status: 409,
       message: expect.stringMatching(/^This subscription ended on .+ and cannot be reactivated\./),
     });
     expect((await row(ended.id)).status).toBe("canceled");
     const { subscription: expired } = await createPaidSubscription(user.id, { status: "expired" });
-    await expect(reactivateSubscription(admin.id, expired.id)).rejects.toMatchObject({ status: 409 });
+    await expect(reactivateSubscription({ id: admin.id, email: admin.email }, expired.id)).rejects.toMatchObject({ status: 409 });
     expect(await accountType(user.id)).toBe("free");
   });
 });

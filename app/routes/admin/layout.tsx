@@ -15,6 +15,7 @@ const SIDEBAR = [
   { to: "/admin/categories", label: "Categories" },
   { to: "/admin/users", label: "Users" },
   { to: "/admin/doctors", label: "Doctors" },
+  { to: "/admin/subscriptions", label: "Subscriptions" },
   { to: "/admin/pages", label: "Pages" },
   { to: "/admin/settings", label: "Settings" },
   { to: "/admin/audit", label: "Audit Log" },

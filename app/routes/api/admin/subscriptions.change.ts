@@ -1,0 +1,19 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { cancelSubscription, reactivateSubscription, SUBSCRIPTION_NOT_FOUND } from "~/services/subscriptions.server.ts";
+import { notFound } from "~/lib/errors.server.ts";
+import { UUID_RE } from "~/validation/account.ts";
+
+// PUT /api/admin/subscriptions/{id}/cancel and PUT .../reactivate (spec section 7): one module,
+// the last path segment says which. Answers { id, status, endDate }.
+export const loader = apiRoute({
+  PUT: endpoint({
+    auth: requireAdmin,
+    run: async ({ user, params, url }) => {
+      if (!UUID_RE.test(params.id ?? "")) throw notFound(SUBSCRIPTION_NOT_FOUND);
+      const change = url.pathname.endsWith("/reactivate") ? reactivateSubscription : cancelSubscription;
+      return change({ id: user.id, email: user.email }, params.id!);
+    },
+  }),
+});
+export const action = loader;

@@ -1,0 +1,13 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { listAdminSubscriptions } from "~/services/subscription-admin.server.ts";
+import { SubscriptionListQuerySchema } from "~/validation/admin-subscriptions.ts";
+
+// GET /api/admin/subscriptions?search&status&type&page&limit=20 → array of admin rows (spec
+// section 7). The admin guard is the parent route's middleware.
+export const loader = apiRoute({
+  GET: endpoint({
+    query: SubscriptionListQuerySchema,
+    run: async ({ query }) => (await listAdminSubscriptions(query)).subscriptions,
+  }),
+});
+export const action = loader;

@@ -1,0 +1,80 @@
+import { prisma } from "~/lib/db.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
+import { UUID_RE } from "~/validation/account.ts";
+import type { SubscriptionListQuery } from "~/validation/admin-subscriptions.ts";
+
+// The admin list of subscriptions (spec section 3 "admin subscription row"): search over the
+// member, filters by status and type, newest first, one row more than the page for the pager.
+// Cancel and reactivate are in subscriptions.server.ts (one owner of the lifecycle).
+
+const adminRowSelect = {
+  id: true,
+  type: true,
+  status: true,
+  price: true,
+  startDate: true,
+  endDate: true,
+  createdAt: true,
+  user: { select: { id: true, username: true, firstName: true, lastName: true, email: true } },
+  category: { select: { name: true } },
+  animation: { select: { title: true } },
+} satisfies Prisma.SubscriptionSelect;
+
+type AdminRow = Prisma.SubscriptionGetPayload<{ select: typeof adminRowSelect }>;
+
+/** The spec's admin subscription row. */
+function toAdminRow(row: AdminRow) {
+  return {
+    id: row.id,
+    userId: row.user.id,
+    username: row.user.username,
+    firstName: row.user.firstName,
+    lastName: row.user.lastName,
+    userEmail: row.user.email,
+    type: row.type,
+    categoryName: row.category?.name ?? null,
+    animationTitle: row.animation?.title ?? null,
+    status: row.status,
+    price: Number(row.price),
+    startDate: row.startDate,
+    endDate: row.endDate,
+  };
+}
+
+export type AdminSubscriptionRow = ReturnType<typeof toAdminRow>;
+
+function listWhere({ search, status, type }: SubscriptionListQuery): Prisma.SubscriptionWhereInput {
+  const term = search?.trim();
+  const contains = term ? { contains: term, mode: "insensitive" as const } : null;
+  return {
+    ...(status ? { status } : {}),
+    ...(type ? { type } : {}),
+    ...(contains
+      ? {
+          OR: [
+            { user: { OR: [{ email: contains }, { username: contains }, { firstName: contains }, { lastName: contains }] } },
+            { category: { name: contains } },
+            { animation: { title: contains } },
+            ...(UUID_RE.test(term!) ? [{ id: term! }] : []),
+          ],
+        }
+      : {}),
+  };
+}
+
+export async function listAdminSubscriptions(query: SubscriptionListQuery) {
+  const rows = await prisma.subscription.findMany({
+    where: listWhere(query),
+    select: adminRowSelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (query.page - 1) * query.limit,
+    take: query.limit + 1,
+  });
+  return { subscriptions: rows.slice(0, query.limit).map(toAdminRow), page: query.page, hasNext: rows.length > query.limit };
+}
+
+export async function getAdminSubscription(id: string) {
+  if (!UUID_RE.test(id)) return null;
+  const row = await prisma.subscription.findUnique({ where: { id }, select: adminRowSelect });
+  return row ? toAdminRow(row) : null;
+}
