@@ -54,6 +54,8 @@ export default [
     route("admin/users", "routes/admin/users.tsx"),
     route("admin/users/:id/email", "routes/admin/user-email.tsx"),
     route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
+    route("admin/refunds", "routes/admin/refunds.tsx"),
+    route("admin/refunds/:id", "routes/admin/refund-decision.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),
 
@@ -109,6 +111,9 @@ export default [
     route("api/admin/subscriptions", "routes/api/admin/subscriptions.ts"),
     route("api/admin/subscriptions/:id/cancel", "routes/api/admin/subscriptions.change.ts"),
     route("api/admin/subscriptions/:id/reactivate", "routes/api/admin/subscriptions.change.ts", { id: "api-admin-subscriptions-reactivate" }),
+    route("api/admin/refund-requests", "routes/api/admin/refund-requests.ts"),
+    route("api/admin/refund-requests/:id/approve", "routes/api/admin/refund-requests.decide.ts"),
+    route("api/admin/refund-requests/:id/reject", "routes/api/admin/refund-requests.decide.ts", { id: "api-admin-refund-requests-reject" }),
   ]),
   route("api/*", "routes/api/not-found.ts"),
 

@@ -8,6 +8,8 @@ import { sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type RefundRequestInput, UUID_RE } from "~/validation/account.ts";
 import type { PublicUser } from "./auth/credentials.server.ts";
 import { findOwnPayment } from "./payments.server.ts";
+import { type Actor, recordAudit } from "./audit.server.ts";
+import { ADMIN_NOTES_REQUIRED } from "~/validation/admin-refunds.ts";
 import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, syncAccountType, toSubscriptionJson } from "./subscriptions.server.ts";
 
 // Refund requests by the member (admin-and-support.md "Request Refund", sections 3, 5, 8): what
@@ -175,8 +177,8 @@ async function applyRefund(tx: Prisma.TransactionClient, payment: Prisma.Payment
 
 // ---- the admin's decision (admin-and-support.md "/admin/refunds", sections 4 and 9) ----
 
-/** Spec section 9: "Refund decision: adminNotes required ("Admin notes are required")". */
-export const ADMIN_NOTES_REQUIRED = "Admin notes are required";
+/** Spec section 5: "Refund decision: adminNotes required ("Admin notes are required")". */
+export { ADMIN_NOTES_REQUIRED };
 export const REFUND_REQUEST_NOT_FOUND = "Refund request not found";
 export const REFUND_PROVIDER_FAILED = "The payment provider could not refund this payment. The request is still pending; please try again.";
 /** Notes are stored and mailed: bounded like the refund form's description. */
@@ -249,6 +251,28 @@ async function sendDecision(request: DecisionRow, decision: "approved" | "reject
 }
 
 /**
+ * pending → approved or rejected, conditional (one of two concurrent decisions wins), with its
+ * audit row in the same transaction.
+ */
+async function claimDecision(actor: Actor, request: DecisionRow, status: "approved" | "rejected", notes: string, now: Date) {
+  await prisma.$transaction(async (tx) => {
+    const claim = await tx.refundRequest.updateMany({
+      where: { id: request.id, status: "pending" },
+      data: { status, adminNotes: notes, processedById: actor.id, processedAt: now },
+    });
+    if (claim.count !== 1) throw alreadyDecided((await tx.refundRequest.findUniqueOrThrow({ where: { id: request.id }, select: { status: true } })).status);
+    await recordAudit(tx, actor, {
+      action: status === "approved" ? "refund.approve" : "refund.reject",
+      entityType: "refund",
+      entityId: request.id,
+      summary: `${status === "approved" ? "Approved" : "Rejected"} a refund of ${formatMoney(request.payment.amount)} for ${request.user.email}`,
+      before: { status: "pending", adminNotes: null },
+      after: { status, adminNotes: notes },
+    });
+  });
+}
+
+/**
  * Approve: the request is claimed (pending → approved, conditional, so one of two concurrent
  * approvals wins), then the provider refunds with the key `refund-<requestId>` (a retry never
  * refunds twice). "succeeded" (test mode at once) completes the refund in one transaction:
@@ -260,14 +284,10 @@ async function sendDecision(request: DecisionRow, decision: "approved" | "reject
  * when the failed call did reach the provider.
  * A payment with no provider payment intent (seeded or imported history) is refunded here alone.
  */
-export async function approveRefund(adminId: string, requestId: string, adminNotes: string, now = new Date()) {
+export async function approveRefund(actor: Actor, requestId: string, adminNotes: string, now = new Date()) {
   const notes = requireNotes(adminNotes);
   const request = await loadPending(requestId);
-  const claim = await prisma.refundRequest.updateMany({
-    where: { id: request.id, status: "pending" },
-    data: { status: "approved", adminNotes: notes, processedById: adminId, processedAt: now },
-  });
-  if (claim.count !== 1) throw alreadyDecided((await findDecision(request.id)).status);
+  await claimDecision(actor, request, "approved", notes, now);
 
   const intent = request.payment.stripePaymentIntentId;
   let confirmed = !intent || request.payment.status === "refunded";
@@ -276,11 +296,23 @@ export async function approveRefund(adminId: string, requestId: string, adminNot
       const refund = await getPaymentProvider().refund(intent, `refund-${request.id}`);
       confirmed = refund.status === "succeeded";
     } catch (error) {
-      logger.error({ err: error, requestId: request.id, adminId }, "provider refund failed");
+      logger.error({ err: error, requestId: request.id, adminId: actor.id }, "provider refund failed");
       // Conditional: a charge.refunded that arrived meanwhile has already processed it.
-      await prisma.refundRequest.updateMany({
-        where: { id: request.id, status: "approved" },
-        data: { status: "pending", adminNotes: request.adminNotes, processedById: null, processedAt: null },
+      await prisma.$transaction(async (tx) => {
+        const reverted = await tx.refundRequest.updateMany({
+          where: { id: request.id, status: "approved" },
+          data: { status: "pending", adminNotes: request.adminNotes, processedById: null, processedAt: null },
+        });
+        if (reverted.count > 0) {
+          await recordAudit(tx, actor, {
+            action: "refund.revert",
+            entityType: "refund",
+            entityId: request.id,
+            summary: `The payment provider refused the refund for ${request.user.email}; the request is pending again`,
+            before: { status: "approved" },
+            after: { status: "pending" },
+          });
+        }
       });
       throw new ServiceError(REFUND_PROVIDER_FAILED, 502);
     }
@@ -293,14 +325,10 @@ export async function approveRefund(adminId: string, requestId: string, adminNot
 }
 
 /** Reject: pending → rejected with the notes (required), in one conditional update; mail after. */
-export async function rejectRefund(adminId: string, requestId: string, adminNotes: string, now = new Date()) {
+export async function rejectRefund(actor: Actor, requestId: string, adminNotes: string, now = new Date()) {
   const notes = requireNotes(adminNotes);
   const request = await loadPending(requestId);
-  const claim = await prisma.refundRequest.updateMany({
-    where: { id: request.id, status: "pending" },
-    data: { status: "rejected", adminNotes: notes, processedById: adminId, processedAt: now },
-  });
-  if (claim.count !== 1) throw alreadyDecided((await findDecision(request.id)).status);
+  await claimDecision(actor, request, "rejected", notes, now);
   await sendDecision(request, "rejected", notes);
   return findDecision(request.id);
 }

@@ -51,13 +51,15 @@ const idsOf = (r: Awaited<ReturnType<typeof pendingRequest>>) => ({ requestId: r
 
 const decisionMails = (to: string) => mail.to(to).filter((m) => m.subject.startsWith("Your refund request was"));
 
+const actorOf = (admin: { id: string; email: string }) => ({ id: admin.id, email: admin.email });
+
 describe("approveRefund", () => {
   it("provider confirms at once: processed, payment refunded, subscription canceled, premium lost, one mail", async () => {
     const calls = refundingProvider("succeeded", "test");
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest();
 
-    const result = await approveRefund(admin.id, r.request.id, "  Within the 30-day window.  ");
+    const result = await approveRefund(actorOf(admin), r.request.id, "  Within the 30-day window.  ");
     expect(result).toMatchObject({ status: "processed", adminNotes: "Within the 30-day window.", processedById: admin.id });
     expect(calls).toEqual([{ paymentIntentId: r.paymentIntentId, key: `refund-${r.request.id}` }]);
     expect(await state(idsOf(r))).toMatchObject({ payment: "refunded", subscription: "canceled", accountType: "free" });
@@ -74,9 +76,9 @@ describe("approveRefund", () => {
     const calls = refundingProvider("succeeded");
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest();
-    await approveRefund(admin.id, r.request.id, "Approved.");
-    await expect(approveRefund(admin.id, r.request.id, "Again.")).rejects.toMatchObject({ status: 409, message: "This refund request has already been processed." });
-    await expect(rejectRefund(admin.id, r.request.id, "Too late.")).rejects.toMatchObject({ status: 409 });
+    await approveRefund(actorOf(admin), r.request.id, "Approved.");
+    await expect(approveRefund(actorOf(admin), r.request.id, "Again.")).rejects.toMatchObject({ status: 409, message: "This refund request has already been processed." });
+    await expect(rejectRefund(actorOf(admin), r.request.id, "Too late.")).rejects.toMatchObject({ status: 409 });
     expect(calls).toHaveLength(1);
     expect((await state(idsOf(r))).request.adminNotes).toBe("Approved.");
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -87,7 +89,7 @@ describe("approveRefund", () => {
     const calls = refundingProvider("succeeded");
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest();
-    const results = await Promise.allSettled([approveRefund(admin.id, r.request.id, "A."), approveRefund(admin.id, r.request.id, "B.")]);
+    const results = await Promise.allSettled([approveRefund(actorOf(admin), r.request.id, "A."), approveRefund(actorOf(admin), r.request.id, "B.")]);
     expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(1);
     expect(results.find((x) => x.status === "rejected")).toMatchObject({ reason: { status: 409 } });
     expect(calls).toHaveLength(1);
@@ -98,7 +100,7 @@ describe("approveRefund", () => {
     refundingProvider("pending");
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest();
-    expect(await approveRefund(admin.id, r.request.id, "Approved, waiting for Stripe.")).toMatchObject({ status: "approved" });
+    expect(await approveRefund(actorOf(admin), r.request.id, "Approved, waiting for Stripe.")).toMatchObject({ status: "approved" });
     expect(await state(idsOf(r))).toMatchObject({ payment: "completed", subscription: "active", accountType: "premium" });
 
     await prisma.$transaction((tx) => completeRefund(tx, r.paymentIntentId!, new Date()));
@@ -109,7 +111,7 @@ describe("approveRefund", () => {
     const failing = refundingProvider("fail");
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest();
-    await expect(approveRefund(admin.id, r.request.id, "Approved.")).rejects.toMatchObject({ status: 502, message: REFUND_PROVIDER_FAILED });
+    await expect(approveRefund(actorOf(admin), r.request.id, "Approved.")).rejects.toMatchObject({ status: 502, message: REFUND_PROVIDER_FAILED });
     expect(await state(idsOf(r))).toMatchObject({
       request: { status: "pending", adminNotes: null, processedById: null, processedAt: null },
       payment: "completed",
@@ -120,7 +122,7 @@ describe("approveRefund", () => {
     expect(decisionMails(r.request.contactEmail!)).toHaveLength(0);
 
     const working = refundingProvider("succeeded");
-    await approveRefund(admin.id, r.request.id, "Approved on retry.");
+    await approveRefund(actorOf(admin), r.request.id, "Approved on retry.");
     expect(working[0]!.key).toBe(failing[0]!.key);
     expect((await state(idsOf(r))).request.status).toBe("processed");
   });
@@ -129,7 +131,7 @@ describe("approveRefund", () => {
     const calls = refundingProvider("succeeded");
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest({ paymentIntent: false });
-    expect(await approveRefund(admin.id, r.request.id, "Refunded by bank transfer.")).toMatchObject({ status: "processed" });
+    expect(await approveRefund(actorOf(admin), r.request.id, "Refunded by bank transfer.")).toMatchObject({ status: "processed" });
     expect(calls).toHaveLength(0);
     expect(await state(idsOf(r))).toMatchObject({ payment: "refunded", subscription: "canceled", accountType: "free" });
   });
@@ -138,7 +140,7 @@ describe("approveRefund", () => {
     refundingProvider("succeeded");
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest({ otherActive: true });
-    await approveRefund(admin.id, r.request.id, "Approved.");
+    await approveRefund(actorOf(admin), r.request.id, "Approved.");
     expect(await state(idsOf(r))).toMatchObject({ subscription: "canceled", accountType: "premium" });
   });
 });
@@ -148,7 +150,7 @@ describe("rejectRefund", () => {
     const calls = refundingProvider("succeeded");
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest();
-    expect(await rejectRefund(admin.id, r.request.id, "The purchase is older than 30 days.")).toMatchObject({
+    expect(await rejectRefund(actorOf(admin), r.request.id, "The purchase is older than 30 days.")).toMatchObject({
       status: "rejected",
       adminNotes: "The purchase is older than 30 days.",
       processedById: admin.id,
@@ -160,8 +162,8 @@ describe("rejectRefund", () => {
     expect(m!.subject).toBe("Your refund request was rejected");
     expect(m!.text).toContain("The purchase is older than 30 days.");
 
-    await expect(rejectRefund(admin.id, r.request.id, "Again.")).rejects.toMatchObject({ status: 409, message: "This refund request has already been rejected." });
-    await expect(approveRefund(admin.id, r.request.id, "Changed my mind.")).rejects.toMatchObject({ status: 409 });
+    await expect(rejectRefund(actorOf(admin), r.request.id, "Again.")).rejects.toMatchObject({ status: 409, message: "This refund request has already been rejected." });
+    await expect(approveRefund(actorOf(admin), r.request.id, "Changed my mind.")).rejects.toMatchObject({ status: 409 });
     expect(calls).toHaveLength(0);
   });
 });
@@ -175,11 +177,11 @@ describe("validation", () => {
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest();
     for (const notes of ["", "   ", undefined as unknown as string]) {
-      await expect(decide(admin.id, r.request.id, notes)).rejects.toMatchObject({ status: 400, message: ADMIN_NOTES_REQUIRED, field: "adminNotes" });
+      await expect(decide(actorOf(admin), r.request.id, notes)).rejects.toMatchObject({ status: 400, message: ADMIN_NOTES_REQUIRED, field: "adminNotes" });
     }
     expect((await state(idsOf(r))).request.status).toBe("pending");
-    await expect(decide(admin.id, crypto.randomUUID(), "Notes.")).rejects.toMatchObject({ status: 404 });
-    await expect(decide(admin.id, "not-a-uuid", "Notes.")).rejects.toMatchObject({ status: 404 });
+    await expect(decide(actorOf(admin), crypto.randomUUID(), "Notes.")).rejects.toMatchObject({ status: 404 });
+    await expect(decide(actorOf(admin), "not-a-uuid", "Notes.")).rejects.toMatchObject({ status: 404 });
   });
 });
 

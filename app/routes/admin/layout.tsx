@@ -17,6 +17,7 @@ const SIDEBAR = [
   { to: "/admin/doctors", label: "Doctors" },
   { to: "/admin/subscriptions", label: "Subscriptions" },
   { to: "/admin/pages", label: "Pages" },
+  { to: "/admin/refunds", label: "Refunds" },
   { to: "/admin/settings", label: "Settings" },
   { to: "/admin/audit", label: "Audit Log" },
 ];

@@ -1,0 +1,106 @@
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "react-router";
+import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
+import { ErrorList, TextareaField } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
+import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
+import { formatDate, formatMoney } from "~/lib/format.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { getRefundRequest } from "~/services/refund-admin.server.ts";
+import { approveRefund, rejectRefund } from "~/services/refunds.server.ts";
+import { REFUND_REASONS } from "~/validation/account.ts";
+import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
+import type { Route } from "./+types/refund-decision";
+
+// The decision step of a pending refund (spec: it "shows the user, amount, payment and reason
+// and requires admin notes"). A page of its own, so it is the same with and without JavaScript.
+
+export const meta: Route.MetaFunction = () => [{ title: "Refund Request | Admin" }];
+
+export async function loader({ params, url }: Route.LoaderArgs) {
+  const request = await getRefundRequest(params.id);
+  invariantResponse(request, "Refund request not found", { status: 404 });
+  return { request, decision: url.searchParams.get("decision") === "reject" ? ("reject" as const) : ("approve" as const) };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent") === "reject" ? "reject" : "approve";
+  const submission = parseWithZod(formData, { schema: RefundDecisionSchema });
+  if (submission.status !== "success") return formError(submission);
+  const actor = { id: admin.id, email: admin.email };
+  try {
+    const decided = intent === "approve"
+      ? await approveRefund(actor, params.id, submission.value.adminNotes)
+      : await rejectRefund(actor, params.id, submission.value.adminNotes);
+    const description = intent === "reject"
+      ? "The member has been told, with your notes."
+      : decided.status === "processed"
+        ? "The payment was refunded and the member has been told."
+        : "The refund is on its way; the request shows processed when the provider confirms it.";
+    return redirectWithToast("/admin/refunds", { title: intent === "approve" ? "Refund Approved" : "Refund Rejected", description });
+  } catch (error) {
+    if (error instanceof ServiceError) return formError(submission, error);
+    throw error;
+  }
+}
+
+export default function RefundDecision({ loaderData: { request, decision }, actionData }: Route.ComponentProps) {
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(RefundDecisionSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundDecisionSchema }),
+  });
+  const reason = REFUND_REASONS.find((r) => r.value === request.reason)?.label ?? request.reason;
+  return (
+    <AdminPage title={decision === "approve" ? "Approve Refund" : "Reject Refund"}>
+      <p className="text-sm">
+        <TextLink to="/admin/refunds">Back to Refunds</TextLink>
+      </p>
+      <Panel title="Request">
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+          <dt className="font-medium text-slate-600">User</dt>
+          <dd>{request.userName} ({request.userEmail})</dd>
+          <dt className="font-medium text-slate-600">Amount</dt>
+          <dd>{formatMoney(request.paymentAmount)}</dd>
+          <dt className="font-medium text-slate-600">Payment</dt>
+          <dd>{request.paymentDescription} · paid {formatDate(request.paidAt)} · {request.paymentStatus}</dd>
+          <dt className="font-medium text-slate-600">Reason</dt>
+          <dd>{reason}</dd>
+          {request.description ? (
+            <>
+              <dt className="font-medium text-slate-600">Details</dt>
+              <dd className="whitespace-pre-line">{request.description}</dd>
+            </>
+          ) : null}
+          <dt className="font-medium text-slate-600">Status</dt>
+          <dd>{request.status}</dd>
+        </dl>
+      </Panel>
+      {request.status === "pending" ? (
+        <Panel title="Decision">
+          <Form method="post" {...getFormProps(form)} className="space-y-4">
+            <TextareaField label="Admin notes" hint="Sent to the member with the decision." rows={4} {...getTextareaProps(fields.adminNotes)} errors={fields.adminNotes.errors} />
+            <ErrorList id={form.errorId} errors={form.errors} />
+            <div className="flex flex-wrap gap-3">
+              <SubmitButton name="intent" value="approve" variant={decision === "approve" ? "primary" : "secondary"} pendingText="Approving...">
+                Approve Refund
+              </SubmitButton>
+              <SubmitButton name="intent" value="reject" variant={decision === "reject" ? "danger" : "secondary"} pendingText="Rejecting...">
+                Reject Refund
+              </SubmitButton>
+            </div>
+          </Form>
+        </Panel>
+      ) : (
+        <p className="text-sm text-slate-600">This request has been {request.status}; decisions are final.</p>
+      )}
+    </AdminPage>
+  );
+}

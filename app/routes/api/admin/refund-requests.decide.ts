@@ -1,0 +1,18 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { approveRefund, rejectRefund } from "~/services/refunds.server.ts";
+import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
+
+// PUT /api/admin/refund-requests/{id}/approve and .../reject { adminNotes } (spec section 7):
+// one module, the last path segment says which. Answers the decided request.
+export const loader = apiRoute({
+  PUT: endpoint({
+    auth: requireAdmin,
+    body: RefundDecisionSchema,
+    run: ({ user, params, url, body }) => {
+      const decide = url.pathname.endsWith("/reject") ? rejectRefund : approveRefund;
+      return decide({ id: user.id, email: user.email }, params.id!, body.adminNotes);
+    },
+  }),
+});
+export const action = loader;

@@ -1,0 +1,13 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { listRefundRequests } from "~/services/refund-admin.server.ts";
+import { RefundListQuerySchema } from "~/validation/admin-refunds.ts";
+
+// GET /api/admin/refund-requests (spec section 7: the list; optional search, status, page,
+// limit) → array of rows with userName, userEmail, paymentAmount, paymentDescription.
+export const loader = apiRoute({
+  GET: endpoint({
+    query: RefundListQuerySchema,
+    run: async ({ query }) => (await listRefundRequests(query)).requests,
+  }),
+});
+export const action = loader;
