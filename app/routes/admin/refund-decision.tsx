@@ -55,6 +55,9 @@ export default function RefundDecision({ loaderData: { request, decision }, acti
     lastResult: actionData?.result,
     constraint: getZodConstraint(RefundDecisionSchema),
     shouldValidate: "onBlur",
+    // A fixed error clears as it is typed away, not on blur: the blur of a click on Submit
+    // would move the button from under the pointer.
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundDecisionSchema }),
   });
   const reason = REFUND_REASONS.find((r) => r.value === request.reason)?.label ?? request.reason;
