@@ -56,6 +56,7 @@ export default [
     route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
     route("admin/refunds", "routes/admin/refunds.tsx"),
     route("admin/refunds/:id", "routes/admin/refund-decision.tsx"),
+    route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),
 
@@ -75,6 +76,7 @@ export default [
   route("api/doctors/:slugOrId", "routes/api/doctors.slug.ts"),
   route("api/report-misuse", "routes/api/report-misuse.ts"),
   route("api/settings", "routes/api/settings.ts"),
+  route("api/settings/:key", "routes/api/settings.key.ts"),
   route("api/pages/type/:type", "routes/api/pages.type.ts"),
   route("api/pages/slug/:slug", "routes/api/pages.slug.ts"),
   route("api/faq-categories", "routes/api/faq-categories.ts"),
@@ -104,6 +106,7 @@ export default [
   // Admin writes on shared paths (POST /api/animations, ...) name requireAdmin per method.
   layout("routes/api/admin/guard.ts", [
     route("api/admin/dashboard", "routes/api/admin/dashboard.ts"),
+    route("api/admin/settings", "routes/api/admin/settings.ts"),
     route("api/admin/users", "routes/api/admin/users.ts"),
     route("api/admin/users/:id", "routes/api/admin/users.id.ts"),
     route("api/admin/users/:id/block", "routes/api/admin/users.block.ts"),

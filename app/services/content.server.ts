@@ -8,7 +8,8 @@ import { enforceRateLimit } from "~/lib/rate-limit.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import type { PageType } from "~/generated/prisma/client.ts";
 import { CONTACT_CATEGORIES, CONTACT_FAILURE, PageSlugSchema, type ContactInput } from "~/validation/content.ts";
-import { getSettings, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
+import { getSettings, LAYOUT_CACHE_KEY, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
+export { LAYOUT_CACHE_KEY };
 import { UUID_RE } from "~/validation/account.ts";
 
 /**
@@ -19,7 +20,6 @@ export function getLayoutData() {
   return memo(LAYOUT_CACHE_KEY, sharedCacheMs(), loadLayoutData);
 }
 
-export const LAYOUT_CACHE_KEY = "layout";
 
 async function loadLayoutData() {
   const [legalPages, platform] = await Promise.all([

@@ -1,5 +1,8 @@
 import { prisma } from "~/lib/db.server.ts";
-import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { notFound, ServiceError } from "~/lib/errors.server.ts";
+import { isEditableSettingKey, SETTING_VALUE_RULES, type EditableSettingKey } from "~/validation/admin-settings.ts";
+import { type Actor, recordAudit } from "./audit.server.ts";
 
 // Defaults in code (ARCHITECTURE.md "Data"): a missing row never breaks a page.
 export const SETTING_DEFAULTS = {
@@ -12,6 +15,9 @@ export const SETTING_DEFAULTS = {
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
+
+/** The header and footer's data (content.server.ts getLayoutData), which shows the platform name. */
+export const LAYOUT_CACHE_KEY = "layout";
 
 /** Writers of settings call forget(SETTINGS_CACHE_KEY): the rows are kept for sharedCacheMs. */
 export const SETTINGS_CACHE_KEY = "settings";
@@ -31,4 +37,73 @@ export async function getSetting(key: SettingKey): Promise<string> {
 export function settingNumber(value: string, fallback: number) {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+// ---- admin writes (spec admin-and-support.md "/admin/settings") ----
+
+export const SETTING_NOT_FOUND = "Setting not found";
+
+const DESCRIPTIONS: Record<EditableSettingKey, string> = {
+  platform_name: "The name shown in the header, the footer and e-mails",
+  global_subscription_yearly_price: "Premium yearly price in USD (new subscriptions only)",
+  homepage_animations_per_page: "Animations per page on the home page",
+  support_email: "Support e-mail shown on the contact page",
+  support_phone: "Support phone shown on the contact page",
+  support_address: "Postal address shown on the contact page",
+};
+
+/** Every editable setting with its value (defaults filled in), description and last change. */
+export async function listAdminSettings() {
+  const rows = await prisma.appSetting.findMany({ select: { key: true, value: true, description: true, updatedAt: true } });
+  const stored = new Map(rows.map((row) => [row.key, row]));
+  return (Object.keys(SETTING_VALUE_RULES) as EditableSettingKey[]).map((key) => ({
+    key,
+    value: stored.get(key)?.value ?? SETTING_DEFAULTS[key],
+    description: stored.get(key)?.description ?? DESCRIPTIONS[key],
+    updatedAt: stored.get(key)?.updatedAt ?? null,
+  }));
+}
+
+/**
+ * Saves several settings in one transaction, each checked by its rule, with one audit row per
+ * changed key. A new premium price applies to checkouts started after this (a checkout fixes its
+ * amount when it starts; existing subscriptions keep theirs).
+ */
+export async function saveSettings(actor: Actor, changes: Array<{ key: string; value: string; description?: string }>) {
+  const checked = changes.map(({ key, value, description }) => {
+    if (!isEditableSettingKey(key)) throw notFound(SETTING_NOT_FOUND);
+    const parsed = SETTING_VALUE_RULES[key].safeParse(value);
+    if (!parsed.success) throw new ServiceError(parsed.error.issues[0]?.message ?? "Invalid value", 400, "value");
+    return { key, value: String(parsed.data), description };
+  });
+  const saved = await prisma.$transaction(async (tx) => {
+    const before = await tx.appSetting.findMany({ where: { key: { in: checked.map((c) => c.key) } } });
+    const out = [];
+    for (const { key, value, description } of checked) {
+      const was = before.find((row) => row.key === key);
+      const row = await tx.appSetting.upsert({
+        where: { key },
+        create: { key, value, description: description ?? DESCRIPTIONS[key] },
+        update: { value, ...(description !== undefined ? { description } : {}) },
+        select: { key: true, value: true, description: true, updatedAt: true },
+      });
+      const oldValue = was?.value ?? SETTING_DEFAULTS[key];
+      if (oldValue !== value || (description !== undefined && description !== was?.description)) {
+        await recordAudit(tx, actor, {
+          action: "setting.update",
+          entityType: "setting",
+          entityId: key,
+          summary: `Changed ${key} from “${oldValue}” to “${value}”`,
+          before: { value: oldValue, description: was?.description ?? null },
+          after: { value, description: row.description },
+        });
+      }
+      out.push(row);
+    }
+    return out;
+  });
+  // The header, footer, e-mails and offers read settings through these caches.
+  forget(SETTINGS_CACHE_KEY);
+  forget(LAYOUT_CACHE_KEY);
+  return saved;
 }

@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+// /admin/settings, GET /api/admin/settings and PUT /api/settings/{key} (spec admin-and-support.md
+// sections 2, 3 "app setting", 7). The rule for each key's value, shared by the form and the call.
+
+export const PLATFORM_NAME_REQUIRED = "Platform name is required";
+export const PRICE_INVALID = "Annual price must be a positive amount in USD (at most two decimals)";
+
+const text = (label: string, max: number) =>
+  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+
+const price = z
+  .string({ error: PRICE_INVALID })
+  .trim()
+  .regex(/^\d{1,6}(\.\d{1,2})?$/, PRICE_INVALID)
+  .refine((value) => Number(value) > 0 && Number(value) <= 100_000, PRICE_INVALID);
+
+/** Every key an admin may set, with the rule its value follows (values are stored as text). */
+export const SETTING_VALUE_RULES = {
+  platform_name: text("Platform name", 60),
+  global_subscription_yearly_price: price,
+  homepage_animations_per_page: z.string().trim().regex(/^\d{1,2}$/, "Animations per page must be a whole number from 1 to 48").refine((v) => Number(v) >= 1 && Number(v) <= 48, "Animations per page must be a whole number from 1 to 48"),
+  support_email: z.string().trim().toLowerCase().email("Must be a valid email").max(254, "Must be a valid email"),
+  support_phone: text("Support phone", 40),
+  support_address: text("Support address", 200),
+} as const;
+
+export type EditableSettingKey = keyof typeof SETTING_VALUE_RULES;
+
+export function isEditableSettingKey(key: string): key is EditableSettingKey {
+  return Object.hasOwn(SETTING_VALUE_RULES, key);
+}
+
+/** PUT /api/settings/{key}: { value, description } (numbers are accepted for the price). */
+export const SettingUpdateSchema = z.object({
+  value: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string({ error: "Value is required" })),
+  description: z.string().trim().max(500, "Description must be at most 500 characters").optional(),
+});
+
+/** The screen's form: Save All Settings saves both. */
+export const SettingsFormSchema = z.object({
+  platformName: SETTING_VALUE_RULES.platform_name,
+  annualPrice: z.preprocess((v) => (typeof v === "string" ? v.replace(/^\$/, "") : v), price),
+});
+
+/** The preview under the price: the price per year rounded to a whole number (spec). */
+export function roundedYearlyPrice(value: string | number) {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? Math.round(n) : null;
+}
