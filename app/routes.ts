@@ -51,8 +51,14 @@ export default [
   // (decision 008); tests/integration/admin-guard.test.ts walks them all.
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/categories", "routes/admin/categories.tsx"),
+    route("admin/categories/new", "routes/admin/category-form.tsx", { id: "admin-category-new" }),
+    route("admin/categories/:id", "routes/admin/category-form.tsx"),
     route("admin/users", "routes/admin/users.tsx"),
     route("admin/users/:id/email", "routes/admin/user-email.tsx"),
+    route("admin/doctors", "routes/admin/doctors.tsx"),
+    route("admin/doctors/new", "routes/admin/doctor-form.tsx", { id: "admin-doctor-new" }),
+    route("admin/doctors/:id", "routes/admin/doctor-form.tsx"),
     route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
     route("admin/refunds", "routes/admin/refunds.tsx"),
     route("admin/refunds/:id", "routes/admin/refund-decision.tsx"),

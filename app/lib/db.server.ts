@@ -125,3 +125,18 @@ export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
     return typeof value === "function" ? value.bind(client) : value;
   },
 });
+
+/**
+ * A unique-constraint violation, whichever way it surfaces: Prisma's P2002, or (inside an
+ * interactive transaction on a driver adapter) the adapter's own error. `target` names the
+ * constraint or its columns, e.g. "Doctor_slug_key" or "slug".
+ */
+export function uniqueViolation(error: unknown): { target: string } | null {
+  const e = error as { code?: string; meta?: { target?: unknown }; name?: string; message?: string; cause?: { kind?: string; constraint?: unknown } } | null;
+  if (!e || typeof e !== "object") return null;
+  if (e.code === "P2002") return { target: String(e.meta?.target ?? "") };
+  if (e.name === "DriverAdapterError" && (e.cause?.kind === "UniqueConstraintViolation" || /duplicate key value/.test(e.message ?? ""))) {
+    return { target: `${JSON.stringify(e.cause?.constraint ?? "")} ${e.message ?? ""}` };
+  }
+  return null;
+}

@@ -1,8 +1,29 @@
-import { apiRoute } from "~/lib/api-route.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { deleteCategory, updateCategory } from "~/services/catalogue/category-admin.server.ts";
 import { getCategory } from "~/services/catalogue/categories.server.ts";
+import { CategorySchema } from "~/validation/admin-catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
 
-/** GET /api/categories/{slugOrId}: the category with its parent and subcategories. */
-export const loader = apiRoute({ GET: { cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategory(params.slugOrId!) } });
+/**
+ * GET /api/categories/{slugOrId}: the category with its parent and subcategories.
+ * PUT and DELETE /api/categories/{id} (admins): update with the same fields, or delete (409 while
+ * it has sub-categories or active licences).
+ */
+export const loader = apiRoute({
+  GET: { cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategory(params.slugOrId!) },
+  PUT: endpoint({
+    auth: requireAdmin,
+    body: CategorySchema,
+    run: ({ user, params, body }) => updateCategory({ id: user.id, email: user.email }, params.slugOrId!, body),
+  }),
+  DELETE: endpoint({
+    auth: requireAdmin,
+    run: async ({ user, params }) => {
+      await deleteCategory({ id: user.id, email: user.email }, params.slugOrId!);
+      return { message: "Category deleted" };
+    },
+  }),
+});
 export const action = loader;

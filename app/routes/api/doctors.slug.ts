@@ -1,8 +1,28 @@
-import { apiRoute } from "~/lib/api-route.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { getDoctor } from "~/services/catalogue/doctors.server.ts";
+import { deleteDoctor, updateDoctor } from "~/services/catalogue/doctor-admin.server.ts";
+import { DoctorSchema } from "~/validation/admin-catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
 
-/** GET /api/doctors/{slugOrId}: the doctor with verifiedAnimations (public fields only). */
-export const loader = apiRoute({ GET: { cache: publicFor(FIVE_MINUTES), run: ({ params }) => getDoctor(params.slugOrId!) } });
+/**
+ * GET /api/doctors/{slugOrId}: the doctor with verifiedAnimations (public fields only).
+ * PUT and DELETE /api/doctors/{id} (admins): update with the doctor fields, or delete.
+ */
+export const loader = apiRoute({
+  GET: { cache: publicFor(FIVE_MINUTES), run: ({ params }) => getDoctor(params.slugOrId!) },
+  PUT: endpoint({
+    auth: requireAdmin,
+    body: DoctorSchema,
+    run: ({ user, params, body }) => updateDoctor({ id: user.id, email: user.email }, params.slugOrId!, body),
+  }),
+  DELETE: endpoint({
+    auth: requireAdmin,
+    run: async ({ user, params }) => {
+      await deleteDoctor({ id: user.id, email: user.email }, params.slugOrId!);
+      return { message: "Doctor deleted" };
+    },
+  }),
+});
 export const action = loader;

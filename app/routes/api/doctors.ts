@@ -1,8 +1,19 @@
-import { apiRoute } from "~/lib/api-route.server.ts";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listDoctors } from "~/services/catalogue/doctors.server.ts";
+import { createDoctor } from "~/services/catalogue/doctor-admin.server.ts";
+import { DoctorSchema } from "~/validation/admin-catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
 
-/** GET /api/doctors: active doctors by name. */
-export const loader = apiRoute({ GET: { cache: publicFor(FIVE_MINUTES), run: () => listDoctors() } });
+/** GET /api/doctors: active doctors by name. POST (admins): create one → 201 with the doctor. */
+export const loader = apiRoute({
+  GET: { cache: publicFor(FIVE_MINUTES), run: () => listDoctors() },
+  POST: endpoint({
+    auth: requireAdmin,
+    body: DoctorSchema,
+    status: 201,
+    run: ({ user, body }) => createDoctor({ id: user.id, email: user.email }, body),
+  }),
+});
 export const action = loader;

@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+// Doctors and categories in the back office (spec admin-and-support.md sections 3, 5 "Doctor",
+// "Category", 7). One schema per form, shared by the HTML action and the /api call. Browser-safe.
+
+export const SLUG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_INVALID = "Slug may contain only lowercase letters, digits and single hyphens";
+
+/** A slug from a name: lowercase, letters and digits, words joined by single hyphens. */
+export function slugFromName(name: string) {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9\s-]/g, "")
+    .trim()
+    .replace(/[\s-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 100);
+}
+
+const optionalText = (max: number, label: string) =>
+  z.preprocess((v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined), z.string().max(max, `${label} must be at most ${max} characters`).optional());
+
+const slugField = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v ?? undefined),
+  z.string().max(100, "Slug must be at most 100 characters").regex(SLUG_RULE, SLUG_INVALID).optional(),
+);
+
+/** A stored upload's path (/objects/uploads/<id>) or nothing. */
+const storedPath = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined),
+  z.string().max(300).regex(/^\/objects\/uploads\/[0-9a-f-]{36}$/i, "Upload not found").optional(),
+);
+
+/** A checkbox ("on" from a form, a boolean from JSON); absent from JSON means the default. */
+const activeFlag = z.preprocess((v) => (v === undefined ? true : v === true || v === "on" || v === "true"), z.boolean());
+
+export const VALID_URL = "Must be a valid URL";
+
+export const DoctorSchema = z.object({
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
+  specialty: z.string({ error: "Specialty is required" }).trim().min(1, "Specialty is required").max(120, "Specialty must be at most 120 characters"),
+  slug: slugField,
+  description: optionalText(5000, "Description"),
+  photo: storedPath,
+  website: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined),
+    z
+      .string()
+      .max(500, VALID_URL)
+      .refine((value) => {
+        try {
+          return ["http:", "https:"].includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, VALID_URL)
+      .optional(),
+  ),
+  instagram: optionalText(200, "Instagram"),
+  isActive: activeFlag,
+});
+export type DoctorInput = z.infer<typeof DoctorSchema>;
+
+export const CATEGORY_NAME_REQUIRED = "Category name is required";
+export const PRICE_INVALID = "Yearly price must be a positive amount (at most two decimals)";
+
+export const CategorySchema = z.object({
+  name: z.string({ error: CATEGORY_NAME_REQUIRED }).trim().min(1, CATEGORY_NAME_REQUIRED).max(120, "Category name must be at most 120 characters"),
+  slug: slugField,
+  description: optionalText(5000, "Description"),
+  thumbnail: storedPath,
+  // Spec: "an empty yearlyPrice or parentId becomes null"; main categories carry no price.
+  yearlyPrice: z.preprocess(
+    (v) => (v === "" || v === null || v === undefined ? null : typeof v === "number" ? String(v) : typeof v === "string" ? v.trim().replace(/^\$/, "") : v),
+    z.string().regex(/^\d{1,8}(\.\d{1,2})?$/, PRICE_INVALID).refine((value) => Number(value) > 0, PRICE_INVALID).nullable(),
+  ),
+  parentId: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.string().uuid("Choose an existing main category").nullable()),
+  sortOrder: z.preprocess((v) => (v === "" || v === undefined || v === null ? 0 : v), z.coerce.number().int("Sort order must be a whole number").min(0).max(10_000)),
+  isActive: activeFlag,
+});
+export type CategoryInput = z.infer<typeof CategorySchema>;
+
+export const AdminListQuerySchema = z.object({
+  search: z.string().trim().max(200).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+});
