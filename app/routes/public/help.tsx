@@ -4,7 +4,12 @@ import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
-import { groupFaqs, listFaqCategories, listFaqs, registerFaqView } from "~/services/content.server.ts";
+import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
+import { Badge } from "~/components/admin/data-table.tsx";
+import { sanitizeHtml } from "~/lib/sanitize.server.ts";
+import { getUser } from "~/services/auth/guards.server.ts";
+import { listAdminFaqs } from "~/services/content-admin.server.ts";
+import { DEFAULT_FAQ_GROUP, groupFaqs, listFaqCategories, listFaqs, registerFaqView } from "~/services/content.server.ts";
 import type { Route } from "./+types/help";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -16,23 +21,46 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 // Opening an FAQ registers a view: with JavaScript the <details> toggle posts to
 // /api/faqs/{id}/view; without it each question is a link to ?faq={id} that renders the FAQ
 // open and counts the view here.
-export async function loader({ url }: Route.LoaderArgs) {
+// Admins also see inactive FAQs and the add, edit and delete controls (spec); the forms live
+// under /admin/faqs, behind the admin guard, and delete's confirm step renders here too.
+export async function loader({ request, url }: Route.LoaderArgs) {
   const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
   const category = url.searchParams.get("category")?.trim() ?? "";
   const faqParam = url.searchParams.get("faq");
+  const isAdmin = (await getUser(request))?.role === "admin";
   const opened = faqParam ? await registerFaqView(faqParam) : null;
-  const [categories, faqs] = await Promise.all([listFaqCategories(), listFaqs({ category, search: q })]);
+  const [categories, faqs] = await Promise.all([
+    listFaqCategories(),
+    isAdmin ? listAdminFaqs({ category, search: q }).then(groupedOrder) : listFaqs({ category, search: q }),
+  ]);
+  const confirmId = isAdmin ? url.searchParams.get("confirm") : null;
+  const confirm = confirmId ? faqs.find((faq) => faq.id === confirmId) : undefined;
   return {
     q,
     category,
+    isAdmin,
     categories: categories.map(({ id, name, slug }) => ({ id, name, slug })),
     // Answers are sanitised by the service; plain-text answers also get their line breaks.
-    groups: groupFaqs(faqs.map(({ id, question, answer, categoryName }) => ({ id, question, answer: renderRichText(answer), categoryName }))),
+    groups: groupFaqs(
+      faqs.map((faq) => ({ id: faq.id, question: faq.question, answer: renderRichText(faq.answer), categoryName: faq.categoryName, isActive: "isActive" in faq ? faq.isActive : true })),
+    ),
     openId: opened !== null ? faqParam : null,
+    confirm: confirm ? { id: confirm.id, question: confirm.question } : null,
   };
 }
 
-export default function HelpCenter({ loaderData: { q, category, categories, groups, openId } }: Route.ComponentProps) {
+/** Admins' rows in the public order (General first), answers sanitised like the public ones. */
+function groupedOrder(rows: Awaited<ReturnType<typeof listAdminFaqs>>) {
+  return rows
+    .map((row) => ({ ...row, answer: sanitizeHtml(row.answer), categoryName: row.categoryName ?? DEFAULT_FAQ_GROUP }))
+    .sort((a, b) => Number(b.categoryName === DEFAULT_FAQ_GROUP) - Number(a.categoryName === DEFAULT_FAQ_GROUP));
+}
+
+function deleteStep(faq: { id: string; question: string }): ConfirmStep {
+  return { id: faq.id, intent: "delete", title: "Delete this FAQ?", message: `“${faq.question}” will be removed from the Help Center.`, confirmLabel: "Delete", pendingText: "Deleting...", action: "/admin/faqs" };
+}
+
+export default function HelpCenter({ loaderData: { q, category, categories, groups, openId, isAdmin, confirm } }: Route.ComponentProps) {
   const submit = useSubmit();
   // FAQs already counted in this page view: the one opened by the link, then each toggled open.
   const counted = useRef(new Set(openId ? [openId] : []));
@@ -58,6 +86,17 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
         <h1 className="text-4xl font-bold tracking-tight">Help Center</h1>
         <p className="mt-3 text-lg text-slate-600">Find answers to common questions about our animations, plans and your account.</p>
       </header>
+
+      {isAdmin ? (
+        <div className="mt-6 flex flex-col gap-4">
+          {confirm ? <ConfirmPanel step={deleteStep(confirm)} /> : null}
+          <div className="flex justify-end">
+            <Link to="/admin/faqs/new" className={buttonClass({})}>
+              Add FAQ
+            </Link>
+          </div>
+        </div>
+      ) : null}
 
       <Form method="get" role="search" className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="flex-1">
@@ -145,6 +184,17 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
                     </summary>
                     {/* Sanitised on the server (app/lib/sanitize.server.ts). */}
                     <div className="rich-text mt-3" dangerouslySetInnerHTML={{ __html: faq.answer }} />
+                    {isAdmin ? (
+                      <div className="mt-3 flex items-center gap-4 text-sm">
+                        {faq.isActive === false ? <Badge tone="grey">Inactive</Badge> : null}
+                        <Link to={`/admin/faqs/${faq.id}`} className="font-medium text-brand-700 hover:underline">
+                          Edit<span className="sr-only"> “{faq.question}”</span>
+                        </Link>
+                        <ConfirmButton step={deleteStep(faq)}>
+                          Delete<span className="sr-only"> “{faq.question}”</span>
+                        </ConfirmButton>
+                      </div>
+                    ) : null}
                   </details>
                 ))}
               </div>

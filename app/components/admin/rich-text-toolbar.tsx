@@ -1,0 +1,73 @@
+import { useEffect, useState } from "react";
+
+// The page editor's formatting toolbar (spec: h1, h2, h3, bold, italic, bullet list, numbered
+// list, quote, link, wrapping the selected text in markup). It needs JavaScript, so it appears
+// only once the page is hydrated; without it the textarea takes HTML typed by hand.
+
+type Wrap = { label: string; title: string; before: string; after: string; lines?: boolean };
+
+const TOOLS: Wrap[] = [
+  { label: "H1", title: "Heading 1", before: "<h1>", after: "</h1>" },
+  { label: "H2", title: "Heading 2", before: "<h2>", after: "</h2>" },
+  { label: "H3", title: "Heading 3", before: "<h3>", after: "</h3>" },
+  { label: "B", title: "Bold", before: "<strong>", after: "</strong>" },
+  { label: "I", title: "Italic", before: "<em>", after: "</em>" },
+  { label: "• List", title: "Bullet list", before: "<ul>\n", after: "\n</ul>", lines: true },
+  { label: "1. List", title: "Numbered list", before: "<ol>\n", after: "\n</ol>", lines: true },
+  { label: "Quote", title: "Quote", before: "<blockquote>", after: "</blockquote>" },
+];
+
+function replaceSelection(textarea: HTMLTextAreaElement, make: (selected: string) => string) {
+  const { selectionStart: start, selectionEnd: end, value } = textarea;
+  const inserted = make(value.slice(start, end));
+  textarea.focus();
+  textarea.setRangeText(inserted, start, end, "end");
+  // Tell React and conform the value changed.
+  textarea.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+export function RichTextToolbar({ textareaId }: { textareaId: string }) {
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
+  if (!ready) return null;
+  const target = () => document.getElementById(textareaId) as HTMLTextAreaElement | null;
+  return (
+    <div role="toolbar" aria-label="Formatting" aria-controls={textareaId} className="mb-2 flex flex-wrap gap-1">
+      {TOOLS.map((tool) => (
+        <button
+          key={tool.title}
+          type="button"
+          title={tool.title}
+          aria-label={tool.title}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-semibold hover:bg-slate-50"
+          onClick={() => {
+            const textarea = target();
+            if (!textarea) return;
+            replaceSelection(textarea, (selected) => {
+              const body = tool.lines ? (selected || "Item").split("\n").map((line) => `  <li>${line}</li>`).join("\n") : selected || tool.title;
+              return `${tool.before}${body}${tool.after}`;
+            });
+          }}
+        >
+          {tool.label}
+        </button>
+      ))}
+      <button
+        type="button"
+        title="Link"
+        aria-label="Link"
+        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-semibold hover:bg-slate-50"
+        onClick={() => {
+          const textarea = target();
+          if (!textarea) return;
+          const href = window.prompt("Link address (https://…)", "https://");
+          if (!href) return;
+          const safe = href.replaceAll('"', "%22");
+          replaceSelection(textarea, (selected) => `<a href="${safe}">${selected || href}</a>`);
+        }}
+      >
+        Link
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { deleteFaq, updateFaq } from "~/services/content-admin.server.ts";
+import { FaqSchema } from "~/validation/admin-content.ts";
+
+// PUT /api/admin/faqs/{id} (same fields → the FAQ) and DELETE /api/admin/faqs/{id} (spec 7).
+export const loader = apiRoute({
+  PUT: endpoint({
+    auth: requireAdmin,
+    body: FaqSchema,
+    run: ({ user, params, body }) => updateFaq({ id: user.id, email: user.email }, params.id!, body),
+  }),
+  DELETE: endpoint({
+    auth: requireAdmin,
+    run: async ({ user, params }) => {
+      await deleteFaq({ id: user.id, email: user.email }, params.id!);
+      return { message: "FAQ deleted" };
+    },
+  }),
+});
+export const action = loader;

@@ -1,0 +1,15 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { createFaq } from "~/services/content-admin.server.ts";
+import { FaqSchema } from "~/validation/admin-content.ts";
+
+// POST /api/admin/faqs { question, answer, categoryId, isActive } → 201 with the FAQ (spec 7).
+export const loader = apiRoute({
+  POST: endpoint({
+    auth: requireAdmin,
+    body: FaqSchema,
+    status: 201,
+    run: ({ user, body }) => createFaq({ id: user.id, email: user.email }, body),
+  }),
+});
+export const action = loader;

@@ -1,0 +1,22 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { deletePage, updatePage } from "~/services/content-admin.server.ts";
+import { PageSchema } from "~/validation/admin-content.ts";
+
+// PUT /api/pages/{id} (the page's fields → the page; the public page reflects it at once) and
+// DELETE /api/pages/{id}. Admins only (spec section 7).
+export const loader = apiRoute({
+  PUT: endpoint({
+    auth: requireAdmin,
+    body: PageSchema,
+    run: ({ user, params, body }) => updatePage({ id: user.id, email: user.email }, params.id!, body),
+  }),
+  DELETE: endpoint({
+    auth: requireAdmin,
+    run: async ({ user, params }) => {
+      await deletePage({ id: user.id, email: user.email }, params.id!);
+      return { message: "Page deleted" };
+    },
+  }),
+});
+export const action = loader;

@@ -1,0 +1,22 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { createPage, listAdminPages } from "~/services/content-admin.server.ts";
+import { PageListQuerySchema, PageSchema } from "~/validation/admin-content.ts";
+
+// GET /api/pages (admins: the list, drafts included; optional search, type, page) and
+// POST /api/pages (admins: title, slug, content, metaDescription, metaKeywords, type,
+// isPublished → 201 with the page). Spec section 7.
+export const loader = apiRoute({
+  GET: endpoint({
+    auth: requireAdmin,
+    query: PageListQuerySchema,
+    run: async ({ query }) => (await listAdminPages(query)).pages,
+  }),
+  POST: endpoint({
+    auth: requireAdmin,
+    body: PageSchema,
+    status: 201,
+    run: ({ user, body }) => createPage({ id: user.id, email: user.email }, body),
+  }),
+});
+export const action = loader;
