@@ -51,6 +51,9 @@ export default [
   // (decision 008); tests/integration/admin-guard.test.ts walks them all.
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/animations", "routes/admin/animations.tsx"),
+    route("admin/animations/new", "routes/admin/animation-form.tsx", { id: "admin-animation-new" }),
+    route("admin/animations/:id", "routes/admin/animation-form.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/categories/new", "routes/admin/category-form.tsx", { id: "admin-category-new" }),
     route("admin/categories/:id", "routes/admin/category-form.tsx"),

@@ -31,13 +31,13 @@ export async function readUploadForm(request: Request, fields: Record<string, Up
  * finished upload of its kind. A refusal names the field.
  */
 export async function confirmChangedUploads(
-  values: Record<string, string | null | undefined>,
-  current: Record<string, string | null | undefined>,
+  values: Record<string, unknown>,
+  current: Record<string, unknown>,
   fields: Record<string, UploadKind>,
 ) {
   for (const [field, kind] of Object.entries(fields)) {
     const value = values[field];
-    if (!value || value === current[field]) continue;
+    if (typeof value !== "string" || !value || value === current[field]) continue;
     try {
       await confirmUpload(value, kind);
     } catch (error) {

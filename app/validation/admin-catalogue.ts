@@ -86,3 +86,68 @@ export const AdminListQuerySchema = z.object({
   search: z.string().trim().max(200).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });
+
+// ---- animations (spec section 5 "Animation") ----
+
+/**
+ * Spec section 2: "The slug is derived from the title: lowercased, punctuation removed, spaces
+ * and hyphens turned into underscores."
+ */
+export function animationSlugFromTitle(title: string) {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9\s_-]/g, "")
+    .trim()
+    .replace(/[\s-]+/g, "_")
+    .replace(/_+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 150);
+}
+
+const requiredPath = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v ?? ""),
+    // Empty is left to the "required" message alone.
+    z.string({ error: message }).min(1, message).max(300).regex(/^$|^\/objects\/uploads\/[0-9a-f-]{36}$/i, "Upload not found"),
+  );
+
+export const DURATION_MIN = "Duration must be at least 1 second";
+export const DURATION_MAX = "Duration cannot exceed 1 hour";
+
+export const AnimationSchema = z.object({
+  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title must be at most 200 characters"),
+  description: z.string({ error: "Description is required" }).trim().min(1, "Description is required").max(20_000, "Description is too long"),
+  coverImage: requiredPath("Cover image is required"),
+  fullVideo: requiredPath("Full video is required"),
+  downloadFile: requiredPath("Download file is required"),
+  individualPrice: z.preprocess(
+    (v) => (typeof v === "number" ? String(v) : typeof v === "string" ? v.trim().replace(/^\$/, "") : v ?? ""),
+    z
+      .string({ error: "Individual price is required" })
+      .min(1, "Individual price is required")
+      .regex(/^$|^\d{1,8}(\.\d{1,2})?$/, "Individual price must be a positive amount (at most two decimals)")
+      .refine((value) => value === "" || Number(value) > 0, "Individual price must be a positive amount (at most two decimals)"),
+  ),
+  duration: z.preprocess(
+    (v) => (v === "" || v === undefined || v === null ? 120 : v),
+    z.coerce.number({ error: "Duration must be a number of seconds" }).int("Duration must be a whole number of seconds").min(1, DURATION_MIN).max(3600, DURATION_MAX),
+  ),
+  categoryId: z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string().min(1, "Category is required").regex(/^$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Category is required")),
+  slug: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v ?? undefined),
+    z.string().max(150, "Slug must be at most 150 characters").regex(/^[a-z0-9]+(?:_[a-z0-9]+)*$/, "Slug may contain only lowercase letters, digits and single underscores").optional(),
+  ),
+  doctorIds: z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
+    z.array(z.string().uuid("Unknown doctor")).max(50, "At most 50 doctors"),
+  ),
+});
+export type AnimationInput = z.infer<typeof AnimationSchema>;
+
+export const AnimationListQuerySchema = z.object({
+  search: z.string().trim().max(200).optional().catch(undefined),
+  category: z.string().uuid().optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+});

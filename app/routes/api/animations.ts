@@ -1,7 +1,10 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor, viewerPolicy } from "~/lib/http-cache.server.ts";
 import { getViewerAccess } from "~/services/access.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { createAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { getHomePageSize, listAnimationCards, listAnimations } from "~/services/catalogue/animations.server.ts";
+import { AnimationSchema } from "~/validation/admin-catalogue.ts";
 import { AnimationListQuerySchema } from "~/validation/catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
 
@@ -11,6 +14,7 @@ const isLight = (url: URL) => ["true", "1"].includes(url.searchParams.get("light
  * GET /api/animations?category=&search=&page=&limit=&light= → `{ animations, hasMore, total }`.
  * `light=true` (the home page) carries cards without any access-dependent field, so it is
  * public; the full list is shaped for the caller.
+ * POST (admins): the animation's fields with doctorIds → 201 with the animation (admin shape).
  */
 export const loader = apiRoute({
   GET: endpoint({
@@ -21,6 +25,12 @@ export const loader = apiRoute({
       const query = { category, search, page, limit: limit ?? (await getHomePageSize()) };
       return isLight(url) ? listAnimationCards(query) : listAnimations(query, await getViewerAccess(request));
     },
+  }),
+  POST: endpoint({
+    auth: requireAdmin,
+    body: AnimationSchema,
+    status: 201,
+    run: ({ user, body }) => createAnimation({ id: user.id, email: user.email }, body),
   }),
 });
 export const action = loader;

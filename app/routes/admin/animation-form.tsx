@@ -1,0 +1,188 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import { Form } from "react-router";
+import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
+import { Badge } from "~/components/admin/data-table.tsx";
+import { FileField } from "~/components/admin/file-field.tsx";
+import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
+import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
+import { formatDateTime, formatSeconds } from "~/lib/format.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
+import { uploadRule } from "~/lib/upload.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { createAnimation, getAdminAnimation, getAnimationFormOptions, retryPreview, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
+import { getMediaJobs } from "~/services/media-jobs.server.ts";
+import { AnimationSchema } from "~/validation/admin-catalogue.ts";
+import type { Route } from "./+types/animation-form";
+
+// /admin/animations/new and /admin/animations/:id (spec section 2: the form's fields, the
+// uploads' states, duration default 120 shown as m:ss). Files: multipart without JavaScript,
+// direct uploads with a percentage with it (components/admin/file-field.tsx).
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation ? "Edit Animation" : "New Animation"} | Admin` }];
+
+const MEDIA = { coverImage: "cover", fullVideo: "video", downloadFile: "download" } as const;
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const [animation, options, jobs] = await Promise.all([
+    params.id ? getAdminAnimation(params.id) : null,
+    getAnimationFormOptions(),
+    params.id && /^[0-9a-f-]{36}$/i.test(params.id) ? getMediaJobs(params.id) : [],
+  ]);
+  if (params.id) invariantResponse(animation, "Animation not found", { status: 404 });
+  const limits = { cover: uploadRule("cover").maxMB, video: uploadRule("video").maxMB, download: uploadRule("download").maxMB };
+  return { animation, ...options, jobs: jobs.slice(0, 5), limits };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const actor = { id: admin.id, email: admin.email };
+  const upload = await readUploadForm(request, MEDIA);
+  if (upload.formData.get("intent") === "retry-preview" && params.id) {
+    try {
+      await retryPreview(actor, params.id);
+      return redirectWithToast(`/admin/animations/${params.id}`, { title: "Preview Queued", description: "The 10-second preview is being cut again." });
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return redirectWithToast(`/admin/animations/${params.id}`, { title: "Failed to update animation", description: error.message, type: "error" });
+    }
+  }
+  const submission = parseWithZod(upload.formData, { schema: AnimationSchema });
+  const uploadError = Object.entries(upload.errors)[0];
+  if (uploadError) return formError(submission, new ServiceError(uploadError[1][0] ?? "Upload failed", 400, uploadError[0]));
+  if (submission.status !== "success") {
+    await discardUploads(upload.stored);
+    return formError(submission);
+  }
+  try {
+    const animation = params.id ? await updateAnimation(actor, params.id, submission.value) : await createAnimation(actor, submission.value);
+    return redirectWithToast("/admin/animations", { title: params.id ? "Animation Updated" : "Animation Created", description: `${animation.title} was saved.` });
+  } catch (error) {
+    await discardUploads(upload.stored);
+    if (!(error instanceof ServiceError)) throw error;
+    // Spec section 8: "Failed to create animation" / "Failed to update animation"; the server's message preferred.
+    return formError(submission, error.field ? error : new ServiceError(error.message || (params.id ? "Failed to update animation" : "Failed to create animation"), error.status));
+  }
+}
+
+const JOB_TONES = { queued: "yellow", running: "blue", done: "green", failed: "red" } as const;
+
+export default function AnimationFormScreen({ loaderData, actionData }: Route.ComponentProps) {
+  const { animation, categories, doctors, jobs, limits } = loaderData;
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    defaultValue: animation
+      ? { ...animation, individualPrice: animation.individualPrice.toFixed(2), duration: String(animation.duration), doctorIds: animation.doctorIds }
+      : { duration: "120", individualPrice: "299.00", doctorIds: [] },
+    constraint: getZodConstraint(AnimationSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const [duration, setDuration] = useState(String(fields.duration.initialValue ?? "120"));
+  const chosenDoctors = new Set([fields.doctorIds.initialValue ?? []].flat().filter(Boolean) as string[]);
+  const latestJob = jobs[0];
+  return (
+    <AdminPage
+      title={animation ? `Edit “${animation.title}”` : "New Animation"}
+      actions={animation ? <TextLink to={`/admin/animations/${animation.id}/medical`}>Captions & medical review</TextLink> : undefined}
+    >
+      <p className="flex gap-4 text-sm">
+        <TextLink to="/admin/animations">Back to Animations</TextLink>
+        {animation ? (
+          <a href={`/animations/${animation.slug}`} target="_blank" rel="noopener noreferrer" className="font-medium text-brand-700 hover:underline">
+            View public page (new tab)
+          </a>
+        ) : null}
+      </p>
+      {animation ? (
+        <Panel title="Preview">
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            {animation.previewVideo ? <Badge tone="green">10-second preview ready</Badge> : latestJob ? <Badge tone={JOB_TONES[latestJob.status]}>Preview {latestJob.status}</Badge> : <Badge>No preview yet</Badge>}
+            {latestJob ? <span className="text-slate-600">Last job {formatDateTime(latestJob.updatedAt)} · attempts {latestJob.attempts}</span> : null}
+            {latestJob?.status === "failed" ? <span className="text-red-700">{latestJob.error}</span> : null}
+            {!animation.previewVideo && latestJob?.status === "failed" ? (
+              <Form method="post">
+                <SubmitButton name="intent" value="retry-preview" variant="secondary" size="sm" pendingText="Queuing...">
+                  Retry
+                </SubmitButton>
+              </Form>
+            ) : null}
+          </div>
+        </Panel>
+      ) : null}
+      <Panel>
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="grid max-w-3xl gap-5">
+          <Field label="Title" {...getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
+          <Field label="Slug" hint="Leave blank to make it from the title (lowercase, underscores)." {...getInputProps(fields.slug, { type: "text" })} errors={fields.slug.errors} />
+          <TextareaField label="Description" rows={8} {...getTextareaProps(fields.description)} errors={fields.description.errors} />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field label="Individual price (USD)" inputMode="decimal" {...getInputProps(fields.individualPrice, { type: "text" })} errors={fields.individualPrice.errors} />
+            <Field
+              label="Duration (seconds)"
+              hint={`Shown as ${formatSeconds(Number(duration) || 0)}`}
+              {...getInputProps(fields.duration, { type: "number" })}
+              min={1}
+              max={3600}
+              onChange={(event) => setDuration(event.currentTarget.value)}
+              errors={fields.duration.errors}
+            />
+          </div>
+          <div>
+            <label htmlFor={fields.categoryId.id} className="mb-1 block text-sm font-medium text-slate-700">
+              Category
+            </label>
+            <select
+              id={fields.categoryId.id}
+              name={fields.categoryId.name}
+              defaultValue={String(fields.categoryId.initialValue ?? "")}
+              aria-invalid={fields.categoryId.errors ? true : undefined}
+              aria-describedby={fields.categoryId.errors ? `${fields.categoryId.id}-error` : undefined}
+              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
+            >
+              <option value="">Choose a category</option>
+              {categories.map((main) => (
+                <optgroup key={main.id} label={main.name}>
+                  <option value={main.id}>{main.name}</option>
+                  {main.subcategories.map((sub) => (
+                    <option key={sub.id} value={sub.id}>
+                      {sub.name}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+            <ErrorList id={`${fields.categoryId.id}-error`} errors={fields.categoryId.errors} />
+          </div>
+          <fieldset>
+            <legend className="mb-1 text-sm font-medium text-slate-700">Doctors</legend>
+            <div className="grid max-h-56 gap-1 overflow-y-auto rounded-lg border border-slate-200 p-3 sm:grid-cols-2">
+              {doctors.length === 0 ? <p className="text-sm text-slate-600">No doctors yet.</p> : null}
+              {doctors.map((doctor) => (
+                <label key={doctor.id} className="flex items-start gap-2 text-sm">
+                  <input type="checkbox" name="doctorIds" value={doctor.id} defaultChecked={chosenDoctors.has(doctor.id)} className="mt-0.5" />
+                  <span>
+                    {doctor.name} <span className="text-slate-500">· {doctor.specialty}</span>
+                    {doctor.isActive ? null : <span className="text-slate-500"> (inactive)</span>}
+                  </span>
+                </label>
+              ))}
+            </div>
+            <ErrorList errors={fields.doctorIds.errors} />
+          </fieldset>
+          <FileField label="Cover image" name="coverImage" kind="cover" accept=".jpg,.jpeg,.png,image/jpeg,image/png" maxMB={limits.cover} hint={`JPG or PNG, up to ${limits.cover} MB.`} current={animation?.coverImage} image errors={fields.coverImage.errors} />
+          <FileField label="Full video" name="fullVideo" kind="video" accept=".mp4,.mov,video/mp4,video/quicktime" maxMB={limits.video} hint="MP4 or MOV. A 10-second preview is cut from it automatically." current={animation?.fullVideo} errors={fields.fullVideo.errors} />
+          <FileField label="Download file" name="downloadFile" kind="download" accept=".zip,.rar,application/zip" maxMB={limits.download} hint="ZIP or RAR, for licence holders." current={animation?.downloadFile} errors={fields.downloadFile.errors} />
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <div>
+            <SubmitButton pendingText="Saving...">{animation ? "Save Animation" : "Create Animation"}</SubmitButton>
+          </div>
+        </Form>
+      </Panel>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,262 @@
+import { prisma, uniqueViolation } from "~/lib/db.server.ts";
+import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { confirmChangedUploads } from "~/lib/upload-form.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
+import { UUID_RE } from "~/validation/account.ts";
+import { animationSlugFromTitle, type AnimationInput } from "~/validation/admin-catalogue.ts";
+import { type Actor, recordAudit } from "../audit.server.ts";
+import { clearMediaAccessCaches } from "../media.server.ts";
+import { kickMediaWorkers, queuePreviewIfMissing } from "../media-jobs.server.ts";
+import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
+
+// Animations in the back office (spec admin-and-support.md "/admin/animations", section 5
+// "Animation"): the paged list, create, edit, publish, delete, and the preview job. A new or
+// replaced full video gets a new 10-second preview cut by the media worker.
+
+export const ANIMATIONS_PAGE_SIZE = 20;
+export const SLUG_TAKEN = "This slug is already in use";
+export const HAS_ACTIVE_LICENCES = "This animation has active licences. Unpublish it instead.";
+
+const MEDIA_FIELDS = { coverImage: "cover", fullVideo: "video", downloadFile: "download" } as const;
+
+const listSelect = {
+  id: true,
+  title: true,
+  slug: true,
+  coverImage: true,
+  individualPrice: true,
+  duration: true,
+  views: true,
+  isActive: true,
+  previewVideo: true,
+  category: { select: { name: true } },
+  mediaJobs: { orderBy: { createdAt: "desc" }, take: 1, select: { status: true, error: true } },
+} satisfies Prisma.AnimationSelect;
+
+export async function listAdminAnimations({ search, category, page }: { search?: string; category?: string; page: number }) {
+  const term = search?.trim().toLowerCase();
+  const where: Prisma.AnimationWhereInput = {
+    // searchText is lower(title + description), trigram-indexed (migration 20261121190000).
+    ...(term ? { searchText: { contains: term } } : {}),
+    // A main category lists its sub-categories' animations too.
+    ...(category ? { OR: [{ categoryId: category }, { category: { parentId: category } }] } : {}),
+  };
+  const rows = await prisma.animation.findMany({
+    where,
+    select: listSelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (page - 1) * ANIMATIONS_PAGE_SIZE,
+    take: ANIMATIONS_PAGE_SIZE + 1,
+  });
+  return {
+    animations: rows.slice(0, ANIMATIONS_PAGE_SIZE).map(({ category: cat, mediaJobs, individualPrice, ...row }) => ({
+      ...row,
+      individualPrice: Number(individualPrice),
+      categoryName: cat?.name ?? null,
+      previewJob: mediaJobs[0] ?? null,
+    })),
+    page,
+    hasNext: rows.length > ANIMATIONS_PAGE_SIZE,
+  };
+}
+
+const detailSelect = {
+  id: true,
+  title: true,
+  slug: true,
+  description: true,
+  coverImage: true,
+  previewVideo: true,
+  fullVideo: true,
+  downloadFile: true,
+  individualPrice: true,
+  duration: true,
+  categoryId: true,
+  views: true,
+  isActive: true,
+  createdAt: true,
+  updatedAt: true,
+  doctors: { select: { doctorId: true } },
+} satisfies Prisma.AnimationSelect;
+
+type DetailRow = Prisma.AnimationGetPayload<{ select: typeof detailSelect }>;
+
+/** The admin shape (spec section 3: doctors as {id} on read, doctorIds on write). */
+function toAdminAnimation({ doctors, individualPrice, ...row }: DetailRow) {
+  const doctorIds = doctors.map((d) => d.doctorId);
+  return { ...row, individualPrice: Number(individualPrice), doctorIds, doctors: doctorIds.map((id) => ({ id })) };
+}
+
+export type AdminAnimation = ReturnType<typeof toAdminAnimation>;
+
+export async function getAdminAnimation(id: string) {
+  if (!UUID_RE.test(id)) return null;
+  const row = await prisma.animation.findUnique({ where: { id }, select: detailSelect });
+  return row ? toAdminAnimation(row) : null;
+}
+
+/** What the form's selects offer: categories (mains with their subs) and doctors. */
+export async function getAnimationFormOptions() {
+  const [categories, doctors] = await Promise.all([
+    prisma.category.findMany({ select: { id: true, name: true, parentId: true }, orderBy: [{ sortOrder: "asc" }, { name: "asc" }] }),
+    prisma.doctor.findMany({ select: { id: true, name: true, specialty: true, isActive: true }, orderBy: { name: "asc" }, take: 500 }),
+  ]);
+  const mains = categories.filter((c) => !c.parentId);
+  return {
+    categories: mains.map((main) => ({ ...main, subcategories: categories.filter((c) => c.parentId === main.id) })),
+    doctors,
+  };
+}
+
+async function checkedValues(input: AnimationInput) {
+  const [category, doctors] = await Promise.all([
+    prisma.category.count({ where: { id: input.categoryId } }),
+    input.doctorIds.length ? prisma.doctor.count({ where: { id: { in: input.doctorIds } } }) : 0,
+  ]);
+  if (!category) throw new ServiceError("Category is required", 400, "categoryId");
+  if (doctors !== new Set(input.doctorIds).size) throw new ServiceError("Unknown doctor", 400, "doctorIds");
+  const slug = input.slug ?? animationSlugFromTitle(input.title);
+  if (!slug) throw new ServiceError("Enter a slug: the title has no letters or digits to make one from", 400, "slug");
+  return {
+    title: input.title,
+    slug,
+    description: input.description,
+    coverImage: input.coverImage,
+    fullVideo: input.fullVideo,
+    downloadFile: input.downloadFile,
+    individualPrice: input.individualPrice,
+    duration: input.duration,
+    categoryId: input.categoryId,
+  };
+}
+
+function slugTaken(error: unknown): never {
+  if (uniqueViolation(error)) throw conflict(SLUG_TAKEN, "slug");
+  throw error;
+}
+
+function afterWrite(animationId: string) {
+  invalidateCatalogue();
+  clearMediaAccessCaches();
+  // A new full video (or one without a preview yet) gets its 10-second cut.
+  return queuePreviewIfMissing(animationId);
+}
+
+export async function createAnimation(actor: Actor, input: AnimationInput) {
+  const values = await checkedValues(input);
+  await confirmChangedUploads(values, {}, MEDIA_FIELDS);
+  const created = await prisma
+    .$transaction(async (tx) => {
+      const row = await tx.animation.create({
+        data: { ...values, doctors: { create: [...new Set(input.doctorIds)].map((doctorId) => ({ doctorId })) } },
+        select: detailSelect,
+      });
+      await recordAudit(tx, actor, {
+        action: "animation.create",
+        entityType: "animation",
+        entityId: row.id,
+        summary: `Created animation “${row.title}”`,
+        after: { ...values, doctorIds: input.doctorIds },
+      });
+      return row;
+    })
+    .catch(slugTaken);
+  await afterWrite(created.id);
+  return toAdminAnimation(created);
+}
+
+export async function updateAnimation(actor: Actor, id: string, input: AnimationInput) {
+  const current = await getAdminAnimation(id);
+  if (!current) throw notFound(NOT_FOUND.animation);
+  const values = await checkedValues({ ...input, slug: input.slug ?? current.slug });
+  await confirmChangedUploads(values, current, MEDIA_FIELDS);
+  const newVideo = values.fullVideo !== current.fullVideo;
+  const updated = await prisma
+    .$transaction(async (tx) => {
+      await tx.animationDoctor.deleteMany({ where: { animationId: id, doctorId: { notIn: input.doctorIds } } });
+      const row = await tx.animation.update({
+        where: { id },
+        // The old preview was cut from the old video: a new one is queued after commit.
+        data: {
+          ...values,
+          ...(newVideo ? { previewVideo: null } : {}),
+          doctors: { connectOrCreate: [...new Set(input.doctorIds)].map((doctorId) => ({ where: { animationId_doctorId: { animationId: id, doctorId } }, create: { doctorId } })) },
+        },
+        select: detailSelect,
+      });
+      const { title, slug, description, coverImage, fullVideo, downloadFile, individualPrice, duration, categoryId, doctorIds } = current;
+      await recordAudit(tx, actor, {
+        action: "animation.update",
+        entityType: "animation",
+        entityId: id,
+        summary: `Updated animation “${row.title}”`,
+        before: { title, slug, description, coverImage, fullVideo, downloadFile, individualPrice: individualPrice.toFixed(2), duration, categoryId, doctorIds: [...doctorIds].sort() },
+        after: { ...values, individualPrice: Number(values.individualPrice).toFixed(2), doctorIds: [...new Set(input.doctorIds)].sort() },
+      });
+      return row;
+    })
+    .catch(slugTaken);
+  await afterWrite(id);
+  return toAdminAnimation(updated);
+}
+
+/** Publish (isActive true: public) or unpublish (hidden from the catalogue; licences keep working). */
+export async function setAnimationPublished(actor: Actor, id: string, published: boolean) {
+  const current = await getAdminAnimation(id);
+  if (!current) throw notFound(NOT_FOUND.animation);
+  if (current.isActive === published) return current;
+  await prisma.$transaction(async (tx) => {
+    await tx.animation.update({ where: { id }, data: { isActive: published } });
+    await recordAudit(tx, actor, {
+      action: published ? "animation.publish" : "animation.unpublish",
+      entityType: "animation",
+      entityId: id,
+      summary: `${published ? "Published" : "Unpublished"} animation “${current.title}”`,
+      before: { isActive: current.isActive },
+      after: { isActive: published },
+    });
+  });
+  invalidateCatalogue();
+  clearMediaAccessCaches();
+  return { ...current, isActive: published };
+}
+
+/**
+ * Deletes an animation no member holds an active licence for (decision 009: their library must
+ * not lose it; unpublishing hides it instead). Doctor links, preview jobs and captions go with
+ * it; old licences, checkouts and misuse reports keep their rows without it (SetNull).
+ */
+export async function deleteAnimation(actor: Actor, id: string, now = new Date()) {
+  const current = await getAdminAnimation(id);
+  if (!current) throw notFound(NOT_FOUND.animation);
+  await prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Animation" WHERE id = ${id}::uuid FOR UPDATE`;
+    const licences = await tx.subscription.count({ where: { animationId: id, status: "active", endDate: { gt: now } } });
+    if (licences > 0) throw conflict(HAS_ACTIVE_LICENCES);
+    await tx.animation.delete({ where: { id } });
+    await recordAudit(tx, actor, {
+      action: "animation.delete",
+      entityType: "animation",
+      entityId: id,
+      summary: `Deleted animation “${current.title}”`,
+      before: { title: current.title, slug: current.slug, categoryId: current.categoryId, isActive: current.isActive },
+    });
+  });
+  invalidateCatalogue();
+  clearMediaAccessCaches();
+  return current;
+}
+
+/** Queues the preview cut again after a failed job (the admin's Retry). */
+export async function retryPreview(actor: Actor, id: string) {
+  const current = await getAdminAnimation(id);
+  if (!current) throw notFound(NOT_FOUND.animation);
+  if (!current.fullVideo) throw new ServiceError("Upload a full video first", 400);
+  await prisma.$transaction(async (tx) => {
+    await tx.animation.update({ where: { id }, data: { previewVideo: null } });
+    await recordAudit(tx, actor, { action: "animation.preview_retry", entityType: "animation", entityId: id, summary: `Retried the preview of “${current.title}”` });
+  });
+  const job = await queuePreviewIfMissing(id);
+  kickMediaWorkers();
+  return job;
+}
