@@ -1,5 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
+export { AUDIT_ENTITY_TYPES } from "~/validation/audit.ts";
 
 // The back office's audit log (decision 008). Every admin write calls recordAudit with the
 // transaction of the write itself, so the change and its record commit or fail together. The
@@ -85,21 +86,6 @@ export type AuditFilter = {
   page?: number;
 };
 
-/** What the entity filter offers: every entity type an admin write records. */
-export const AUDIT_ENTITY_TYPES = [
-  "animation",
-  "caption",
-  "category",
-  "doctor",
-  "faq",
-  "page",
-  "setting",
-  "user",
-  "subscription",
-  "refund",
-  "email_template",
-  "email_campaign",
-] as const;
 
 /**
  * One page of the log, newest first. No count of the table: the pager only needs to know

@@ -3,7 +3,8 @@ import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { DataTable } from "~/components/admin/data-table.tsx";
 import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { formatDateTime } from "~/lib/format.ts";
-import { AUDIT_ENTITY_TYPES, listAuditLog } from "~/services/audit.server.ts";
+import { listAuditLog } from "~/services/audit.server.ts";
+import { AUDIT_ENTITY_TYPES } from "~/validation/audit.ts";
 import type { Route } from "./+types/audit";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,0 +1,19 @@
+// Browser-safe: the audit list's filter offers these.
+
+/** Every entity type an admin write records (services/audit.server.ts). */
+export const AUDIT_ENTITY_TYPES = [
+  "animation",
+  "caption",
+  "category",
+  "doctor",
+  "faq",
+  "page",
+  "setting",
+  "user",
+  "subscription",
+  "refund",
+  "email_template",
+  "email_campaign",
+] as const;
+
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
