@@ -52,6 +52,7 @@ export default [
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
+    route("admin/animations/:id/medical", "routes/admin/animation-medical.tsx"),
   ]),
 
   // ---- api ----

@@ -44,6 +44,9 @@ export type CaptionUploadInput = z.infer<typeof CaptionUploadSchema>;
 
 export const DeleteCaptionSchema = z.object({ id: z.string().uuid("Caption not found") });
 
+/** Left blank, the next review falls this many months after the review. */
+export const REVIEW_INTERVAL_MONTHS = 12;
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** "YYYY-MM-DD" (an <input type="date">) as midnight UTC, or undefined when it is no such date. */

@@ -1,6 +1,8 @@
 import { prisma } from "~/lib/db.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
-import { type MedicalReviewInput, parseIsoDate } from "~/validation/admin-captions.ts";
+import { type MedicalReviewInput, parseIsoDate, REVIEW_INTERVAL_MONTHS } from "~/validation/admin-captions.ts";
+
+export { REVIEW_INTERVAL_MONTHS };
 import { type Actor, recordAudit } from "../audit.server.ts";
 import { invalidateCatalogue } from "./categories.server.ts";
 import { doctorSummarySelect } from "./animations.server.ts";
@@ -9,8 +11,6 @@ import { doctorSummarySelect } from "./animations.server.ts";
 // Medical content ages: the dashboard lists animations whose review is due within a month or
 // that were never reviewed.
 
-/** Left blank, the next review falls this many months after the review. */
-export const REVIEW_INTERVAL_MONTHS = 12;
 /** An animation is "due" this many days before its next review date. */
 export const REVIEW_DUE_WINDOW_DAYS = 30;
 
