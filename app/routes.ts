@@ -73,6 +73,7 @@ export default [
     route("admin/refunds/:id", "routes/admin/refund-decision.tsx"),
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
+    route("admin/animations/:id/medical", "routes/admin/animation-medical.tsx"),
   ]),
 
   // ---- api ----

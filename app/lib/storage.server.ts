@@ -19,7 +19,7 @@ import { getEnv } from "./env.server.ts";
 // a user's file name is never part of a path. Stored paths have the spec's form
 // /objects/uploads/{id}. Each object's kind, content type and size are a StoredObject row.
 
-export type ObjectKind = "cover" | "doctor-photo" | "video" | "download" | "thumbnail" | "preview";
+export type ObjectKind = "cover" | "doctor-photo" | "video" | "download" | "thumbnail" | "preview" | "caption";
 
 export const OBJECT_PATH_PREFIX = "/objects/uploads/";
 

@@ -4,6 +4,7 @@ import busboy from "busboy";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
 import { ServiceError } from "./errors.server.ts";
+import { hasWebVttHeaderBytes } from "./vtt.ts";
 import {
   deleteObject,
   detachable,
@@ -24,7 +25,7 @@ import {
 // JavaScript). Both apply the same checks before an object exists: the extension allowed for
 // the kind, the size limit, and magic bytes that match the extension.
 
-export const UPLOAD_KINDS = ["cover", "doctor-photo", "video", "download", "thumbnail"] as const;
+export const UPLOAD_KINDS = ["cover", "doctor-photo", "video", "download", "thumbnail", "caption"] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
 const MB = 1024 * 1024;
@@ -42,6 +43,8 @@ const RULES: Record<UploadKind, KindRule> = {
   video: { label: "Video", extensions: ["mp4", "mov"], maxMB: () => getEnv().MAX_VIDEO_FILE_MB },
   // "download file .zip/.rar", default 2 GB.
   download: { label: "Download file", extensions: ["zip", "rar"], maxMB: () => getEnv().MAX_DOWNLOAD_FILE_MB },
+  // Captions (not in the spec): WebVTT, the one format <track> plays; 1 MB is hours of cues.
+  caption: { label: "Caption file", extensions: ["vtt"], maxMB: () => 1 },
 };
 
 /** The stored content type follows the checked extension, never the client's claim. */
@@ -53,6 +56,7 @@ const CONTENT_TYPES: Record<string, string> = {
   mov: "video/quicktime",
   zip: "application/zip",
   rar: "application/vnd.rar",
+  vtt: "text/vtt",
 };
 
 /** Content types a browser or client may declare for each extension. */
@@ -64,6 +68,7 @@ const DECLARED_TYPES: Record<string, string[]> = {
   mov: ["video/quicktime"],
   zip: ["application/zip", "application/x-zip-compressed", "application/x-zip"],
   rar: ["application/vnd.rar", "application/x-rar-compressed", "application/x-rar"],
+  vtt: ["text/vtt"],
 };
 
 export function uploadRule(kind: UploadKind) {
@@ -118,8 +123,11 @@ export function checkDeclaredSize(kind: UploadKind, size: number | undefined | n
 
 const QUICKTIME_ATOMS = new Set(["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"]);
 
-/** How many leading bytes decide, and whether they match the extension. */
-const MAGIC: Record<string, { length: number; matches: (head: Buffer) => boolean }> = {
+/**
+ * How many leading bytes decide, and whether they match the extension. `orEnd`: a file shorter
+ * than `length` may still match (a WebVTT header may be the whole file, and a BOM is optional).
+ */
+const MAGIC: Record<string, { length: number; orEnd?: boolean; matches: (head: Buffer) => boolean }> = {
   jpg: { length: 3, matches: (h) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff },
   jpeg: { length: 3, matches: (h) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff },
   png: { length: 8, matches: (h) => h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
@@ -128,14 +136,19 @@ const MAGIC: Record<string, { length: number; matches: (head: Buffer) => boolean
   mov: { length: 8, matches: (h) => QUICKTIME_ATOMS.has(h.toString("latin1", 4, 8)) },
   zip: { length: 4, matches: (h) => h.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1")) },
   rar: { length: 6, matches: (h) => h.subarray(0, 6).equals(Buffer.from("Rar!\x1a\x07", "latin1")) },
+  // An optional UTF-8 BOM (3 bytes), "WEBVTT", then a space, tab, line break or the end.
+  vtt: { length: 10, orEnd: true, matches: (h) => hasWebVttHeaderBytes(h) },
 };
 
 export function magicMatches(ext: string, head: Buffer) {
   const magic = MAGIC[ext];
-  return !!magic && head.length >= magic.length && magic.matches(head);
+  return !!magic && (head.length >= magic.length || !!magic.orEnd) && magic.matches(head);
 }
 
+export const NOT_WEBVTT_MESSAGE = "Caption file must be a WebVTT file (it must start with WEBVTT)";
+
 function mismatchMessage(ext: string) {
+  if (ext === "vtt") return NOT_WEBVTT_MESSAGE;
   return `The file's content is not a valid .${ext} file`;
 }
 
@@ -284,11 +297,12 @@ export async function confirmUpload(storedPath: string, kind: UploadKind) {
     return info;
   }
   if (storageBackend() !== "s3") throw new ServiceError("Upload not found", 404);
-  const head = await readS3ObjectHead(id, 8);
+  const head = await readS3ObjectHead(id, kind === "caption" ? 10 : 8);
   if (!head) throw new ServiceError("Upload not found", 404);
   const ext = RULES[kind].extensions.find((e) => magicMatches(e, head.bytes));
   let refusal: ServiceError | null = null;
   if (head.size > uploadRule(kind).maxBytes) refusal = new ServiceError(oversizeMessage(kind), 413);
+  else if (!ext && kind === "caption") refusal = new ServiceError(NOT_WEBVTT_MESSAGE);
   else if (!ext) refusal = new ServiceError(`${RULES[kind].label} must be a ${listExtensions(RULES[kind].extensions)} file`);
   if (refusal) {
     await deleteObject(id);

@@ -92,7 +92,7 @@ export function holdsLicence(access: Access, item: LicenceItem) {
 export type ObjectViewer = { id: string; role: "user" | "admin"; accountType: "free" | "premium"; access?: Access } | null;
 
 export type ObjectAccessDecision =
-  /** Cover image, preview, doctor photo, category thumbnail: anyone, cacheable by anyone. */
+  /** Cover image, preview, doctor photo, category thumbnail, active animation's caption: anyone. */
   | { allowed: true; visibility: "public" }
   /** A full video or download file for someone with the right, or anything for an admin. */
   | { allowed: true; visibility: "private"; download?: { slug: string } }
@@ -101,7 +101,7 @@ export type ObjectAccessDecision =
 
 type GuardedAnimation = AccessTarget & { slug: string };
 type ObjectAttachments = {
-  /** Attached somewhere as a cover, preview, doctor photo or category thumbnail. */
+  /** Attached somewhere as a cover, preview, doctor photo, category thumbnail or active caption. */
   public: boolean;
   /** Attached as a full video (watch right) or download file (download right). */
   guarded: { right: "watch" | "download"; animation: GuardedAnimation }[];
@@ -127,7 +127,7 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
   const now = Date.now();
   const cached = attachmentsCache.get(objectPath);
   if (cached && cached.expires > now) return cached.value;
-  const [animations, doctor, category] = await Promise.all([
+  const [animations, doctor, category, caption] = await Promise.all([
     prisma.animation.findMany({
       where: {
         OR: [{ coverImage: objectPath }, { previewVideo: objectPath }, { fullVideo: objectPath }, { downloadFile: objectPath }],
@@ -145,10 +145,16 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
     }),
     prisma.doctor.findFirst({ where: { photo: objectPath }, select: { id: true } }),
     prisma.category.findFirst({ where: { thumbnail: objectPath }, select: { id: true } }),
+    // A caption track of an active animation is public (its transcript is on the public page);
+    // of an inactive one it is attached nowhere public, so only admins get it.
+    prisma.animationCaption.findFirst({ where: { path: objectPath, animation: { isActive: true } }, select: { id: true } }),
   ]);
   const value: ObjectAttachments = {
     public:
-      animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) || doctor !== null || category !== null,
+      animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) ||
+      doctor !== null ||
+      category !== null ||
+      caption !== null,
     guarded: animations.flatMap(({ id, slug, categoryId, category, fullVideo, downloadFile }) => {
       const animation = { id, slug, categoryId, category };
       return [
@@ -164,9 +170,9 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
 
 /**
  * What a stored object is, to whom. Finds what the path is attached to (one query set), then:
- * covers, previews, doctor photos and category thumbnails are public; an animation's full
- * video needs `canWatch`; its download file needs `canDownload` (and is sent as an
- * attachment); anything else, including an object that does not exist, is for admins only.
+ * covers, previews, doctor photos, category thumbnails and the captions of active animations
+ * are public; an animation's full video needs `canWatch`; its download file needs
+ * `canDownload` (and is sent as an attachment); anything else, including an object that does not exist, is for admins only.
  * If a path is both public and protected, protected wins. Refusals never reveal existence.
  * The viewer may be a loader, so that public objects need no user lookup at all.
  */

@@ -1,7 +1,10 @@
+import type { CaptionTrackDto } from "~/services/catalogue/types.ts";
+
 /**
  * The detail page's player. The caller passes the full video only for an entitled viewer and
  * the 10-second preview otherwise; with neither it shows the cover and "Preview unavailable"
- * (never a fallback to anything longer).
+ * (never a fallback to anything longer). The animation's caption tracks go with either video
+ * (the first, English when there is one, on by default).
  */
 export function VideoPlayer({
   videoId,
@@ -9,6 +12,7 @@ export function VideoPlayer({
   poster,
   title,
   isPreview,
+  tracks = [],
 }: {
   /** Slow loads of this video are reported (PerformanceReporter in the root). */
   videoId: string;
@@ -16,6 +20,7 @@ export function VideoPlayer({
   poster: string | null;
   title: string;
   isPreview: boolean;
+  tracks?: CaptionTrackDto[];
 }) {
   if (!src) {
     return (
@@ -41,6 +46,7 @@ export function VideoPlayer({
         aria-label={isPreview ? `Preview of ${title}` : title}
         data-testid="animation-video"
       >
+        <CaptionTracks tracks={tracks} />
         Your browser does not play this video.
       </video>
       {isPreview ? (
@@ -50,4 +56,11 @@ export function VideoPlayer({
       ) : null}
     </div>
   );
+}
+
+/** <track> elements for a <video>: the first is the default. Shared with the /watch player. */
+export function CaptionTracks({ tracks }: { tracks: CaptionTrackDto[] }) {
+  return tracks.map((track, index) => (
+    <track key={track.language} kind="captions" srcLang={track.language} label={track.label} src={track.src} default={index === 0} />
+  ));
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
+import { CaptionTracks } from "~/components/catalogue/video-player.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { getAccess } from "~/services/access.server.ts";
@@ -53,7 +54,7 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
             controlsList="nodownload"
             className="aspect-video w-full"
           >
-            <track kind="captions" />
+            <CaptionTracks tracks={animation.captions} />
           </video>
         ) : (
           <p className="flex aspect-video items-center justify-center text-white">The video is not available yet.</p>

@@ -11,7 +11,7 @@ import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
-import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
+import { formatCount, formatDuration, formatLongDate, formatPrice } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
@@ -126,7 +126,14 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
 
       <div className="mt-6 grid gap-8 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
-          <VideoPlayer videoId={animation.id} src={src} poster={animation.coverImage} title={animation.title} isPreview={isPreview} />
+          <VideoPlayer
+            videoId={animation.id}
+            src={src}
+            poster={animation.coverImage}
+            title={animation.title}
+            isPreview={isPreview}
+            tracks={animation.captions}
+          />
           <div>
             <h1 className="text-3xl font-bold tracking-tight">{animation.title}</h1>
             <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
@@ -147,6 +154,11 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                 <dd>{formatCount(animation.views)}</dd>
               </div>
             </dl>
+            {animation.medicallyReviewedAt ? (
+              <p className="mt-3 text-sm font-medium text-emerald-800" data-testid="medical-review">
+                {medicalReviewLine(animation.doctors.map((d) => d.name), animation.medicallyReviewedAt)}
+              </p>
+            ) : null}
           </div>
           <section aria-labelledby="about-animation">
             <h2 id="about-animation" className="sr-only">
@@ -168,6 +180,18 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                   </li>
                 ))}
               </ul>
+            </Section>
+          ) : null}
+          {animation.transcript ? (
+            <Section id="transcript" title="Transcript">
+              <details className="mt-3 rounded-lg border border-slate-200 bg-white p-4">
+                <summary className="cursor-pointer text-sm font-medium text-slate-800">
+                  Show the transcript ({animation.transcript.label})
+                </summary>
+                <div lang={animation.transcript.language} className="mt-3 max-h-96 overflow-y-auto text-sm leading-relaxed whitespace-pre-line text-slate-700">
+                  {animation.transcript.text}
+                </div>
+              </details>
             </Section>
           ) : null}
           <MisuseReport
@@ -207,6 +231,14 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
       </div>
     </main>
   );
+}
+
+/** "Medically reviewed by Dr A and Dr B on November 3, 2026" (the animation's doctors). */
+function medicalReviewLine(names: string[], reviewedAt: string) {
+  const date = formatLongDate(reviewedAt);
+  if (names.length === 0) return `Medically reviewed on ${date}`;
+  const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `Medically reviewed by ${who} on ${date}`;
 }
 
 /**

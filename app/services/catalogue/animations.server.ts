@@ -5,6 +5,7 @@ import { type Access, canDownload, canWatch } from "../access.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "../prices.server.ts";
 import { getSetting, settingNumber } from "../settings.server.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, money, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
+import { MAX_CAPTIONS, orderTracks } from "./captions.server.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -12,6 +13,7 @@ import type {
   AnimationDto,
   AnimationList,
   AnimationSummaryDto,
+  CaptionTrackDto,
   DoctorSummary,
 } from "./types.ts";
 import { recordView } from "./views.server.ts";
@@ -43,6 +45,14 @@ const fullSelect = {
   downloadFile: true,
   views: true,
   createdAt: true,
+} satisfies Prisma.AnimationSelect;
+
+/** The detail adds the review dates and the caption tracks (bounded) in the same query. */
+const detailSelect = {
+  ...fullSelect,
+  medicallyReviewedAt: true,
+  reviewDueAt: true,
+  captions: { select: { language: true, label: true, path: true }, orderBy: { language: "asc" }, take: MAX_CAPTIONS },
 } satisfies Prisma.AnimationSelect;
 
 type CardRow = Prisma.AnimationGetPayload<{ select: typeof cardSelect }>;
@@ -251,7 +261,7 @@ export async function getAnimation(
 ): Promise<AnimationDetailDto> {
   const [tree, found] = await Promise.all([getCategoryTree(), cached(`animation:${slugOrIdValue}`, () => loadAnimation(slugOrIdValue))]);
   if (!found) throw notFound(NOT_FOUND.animation);
-  const { row, doctors } = found;
+  const { row, doctors, tracks, transcript } = found;
   // Within /category/{main}/{sub}/{slug} the animation must belong to that subcategory.
   if (path) {
     const sub = row.categoryId ? tree.byId.get(row.categoryId) : undefined;
@@ -261,18 +271,37 @@ export async function getAnimation(
   if (countView) await recordView(row.id);
   const dto = toAnimationDto(row, doctors, access, tree);
   if (countView) dto.views += 1;
-  return { ...dto, category: animationCategory(row.categoryId, tree) };
+  return {
+    ...dto,
+    category: animationCategory(row.categoryId, tree),
+    captions: tracks.map((t) => ({ language: t.language, label: t.label, src: t.path })),
+    transcript,
+    medicallyReviewedAt: row.medicallyReviewedAt?.toISOString() ?? null,
+    reviewDueAt: row.reviewDueAt?.toISOString() ?? null,
+  };
 }
 
 async function loadAnimation(slugOrIdValue: string) {
-  const row = await prisma.animation.findFirst({ where: { isActive: true, ...slugOrId(slugOrIdValue) }, select: fullSelect });
+  const row = await prisma.animation.findFirst({ where: { isActive: true, ...slugOrId(slugOrIdValue) }, select: detailSelect });
   if (!row) return null;
-  const doctors = await prisma.doctor.findMany({
-    where: { isActive: true, animations: { some: { animationId: row.id } } },
-    orderBy: { name: "asc" },
-    select: doctorSummarySelect,
-  });
-  return { row, doctors };
+  const tracks = orderTracks(row.captions);
+  const first = tracks[0];
+  // The transcript of the first track only (up to 100 KB): one bounded query beside the doctors.
+  const [doctors, transcriptRow] = await Promise.all([
+    prisma.doctor.findMany({
+      where: { isActive: true, animations: { some: { animationId: row.id } } },
+      orderBy: { name: "asc" },
+      select: doctorSummarySelect,
+    }),
+    first
+      ? prisma.animationCaption.findUnique({
+          where: { animationId_language: { animationId: row.id, language: first.language } },
+          select: { transcript: true },
+        })
+      : null,
+  ]);
+  const transcript = first && transcriptRow?.transcript ? { language: first.language, label: first.label, text: transcriptRow.transcript } : null;
+  return { row, doctors, tracks, transcript };
 }
 
 function animationCategory(categoryId: string | null, tree: CategoryTree): AnimationCategory | null {
@@ -303,6 +332,7 @@ export type Playable =
         categoryName: string | null;
         /** Only with a download right (a licence); null otherwise. */
         downloadFile: string | null;
+        captions: CaptionTrackDto[];
       };
     }
   /** No right to the full video: the animation's own page, with its preview. */
@@ -323,13 +353,19 @@ export async function getPlayableAnimation(id: string, access: Access): Promise<
       duration: true,
       categoryId: true,
       category: { select: { name: true, parentId: true } },
+      captions: { select: { language: true, label: true, path: true }, orderBy: { language: "asc" }, take: MAX_CAPTIONS },
     },
   });
   if (!row) throw notFound(NOT_FOUND.animation);
   if (!canWatch(access, row)) return { watchable: false, pageHref: `/animations/${row.slug || row.id}` };
-  const { categoryId: _, category, downloadFile, ...shown } = row;
+  const { categoryId: _, category, downloadFile, captions, ...shown } = row;
   return {
     watchable: true,
-    animation: { ...shown, categoryName: category?.name ?? null, downloadFile: canDownload(access, row) ? downloadFile : null },
+    animation: {
+      ...shown,
+      categoryName: category?.name ?? null,
+      downloadFile: canDownload(access, row) ? downloadFile : null,
+      captions: orderTracks(captions).map((t) => ({ language: t.language, label: t.label, src: t.path })),
+    },
   };
 }

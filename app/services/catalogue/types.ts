@@ -40,7 +40,18 @@ export type CategoryRef = { id: string; name: string; slug: string };
 /** The detail page's view of its category: enough for breadcrumbs and the licence box. */
 export type AnimationCategory = CategoryRef & { yearlyPrice: number | null; parent: CategoryRef | null };
 
-export type AnimationDetailDto = AnimationDto & { category: AnimationCategory | null };
+/** A caption track for the player's <track>: src is the stored WebVTT file. */
+export type CaptionTrackDto = { language: string; label: string; src: string };
+
+export type AnimationDetailDto = AnimationDto & {
+  category: AnimationCategory | null;
+  /** English first; public for an active animation (the media router serves them to anyone). */
+  captions: CaptionTrackDto[];
+  /** The first track's cue text, for the page's "Transcript"; null without captions. */
+  transcript: { language: string; label: string; text: string } | null;
+  medicallyReviewedAt: string | null;
+  reviewDueAt: string | null;
+};
 
 export type AnimationList<T> = { animations: T[]; hasMore: boolean; total: number };
 

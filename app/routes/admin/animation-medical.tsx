@@ -1,0 +1,311 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { z } from "zod";
+import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
+import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
+import { DataTable } from "~/components/admin/data-table.tsx";
+import { ErrorList, Field, SelectField } from "~/components/ui/field.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
+import { asRouteError, invariantResponse, ServiceError } from "~/lib/errors.server.ts";
+import { formError } from "~/lib/form.server.ts";
+import { formatDateTime, formatLongDate } from "~/lib/format.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { discardUploads, streamMultipartUpload } from "~/lib/upload.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { deleteCaption, listCaptions, saveCaption } from "~/services/catalogue/captions.server.ts";
+import { getMedicalReview, saveMedicalReview } from "~/services/catalogue/medical-review.server.ts";
+import { UUID_RE } from "~/validation/account.ts";
+import {
+  CAPTION_LANGUAGES,
+  CaptionUploadSchema,
+  DeleteCaptionSchema,
+  MedicalReviewSchema,
+  REVIEW_INTERVAL_MONTHS,
+} from "~/validation/admin-captions.ts";
+import type { Route } from "./+types/animation-medical";
+
+// /admin/animations/:id/medical: an animation's caption tracks (WebVTT per language) and its
+// medical review dates. The caption form is multipart with or without JavaScript: the file is
+// streamed to storage by the upload helpers, then attached by the captions service.
+
+const Params = z.object({ id: z.string().regex(UUID_RE) });
+
+function animationId(params: Record<string, string | undefined>) {
+  const parsed = Params.safeParse(params);
+  invariantResponse(parsed.success, "Animation not found", { status: 404 });
+  return parsed.data.id;
+}
+
+const screenUrl = (id: string) => `/admin/animations/${id}/medical`;
+
+export async function loader({ params, url }: Route.LoaderArgs) {
+  const id = animationId(params);
+  const [animation, captions] = await Promise.all([getMedicalReview(id).catch(asRouteError), listCaptions(id)]);
+  const confirmId = url.searchParams.get("confirm");
+  const toDelete = url.searchParams.get("intent") === "delete" && confirmId ? captions.find((c) => c.id === confirmId) : undefined;
+  return {
+    animation,
+    captions,
+    confirm: toDelete ? { id: toDelete.id, label: toDelete.label, language: toDelete.language } : null,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `${loaderData?.animation.title ?? "Animation"} · Captions and medical review | Admin` },
+];
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const id = animationId(params);
+  const admin = await requireAdmin(request);
+  const actor = { id: admin.id, email: admin.email };
+  const contentType = request.headers.get("content-type") ?? "";
+
+  if (contentType.toLowerCase().startsWith("multipart/form-data")) return uploadCaption(request, actor, id);
+
+  let formData: FormData;
+  try {
+    formData = await request.formData();
+  } catch {
+    return data({ result: null, message: "Expected a form" }, { status: 400 });
+  }
+  const intent = formData.get("intent");
+
+  if (intent === "delete") {
+    const parsed = DeleteCaptionSchema.safeParse({ id: formData.get("id") });
+    if (!parsed.success) return data({ result: null, message: "Caption not found" }, { status: 404 });
+    try {
+      const deleted = await deleteCaption(actor, id, parsed.data.id);
+      return redirectWithToast(screenUrl(id), { title: "Caption deleted", description: `The ${deleted.label} track was removed.` });
+    } catch (error) {
+      if (error instanceof ServiceError) return data({ result: null, message: error.message }, { status: error.status });
+      logger.error({ err: error }, "caption delete failed");
+      return redirectWithToast(screenUrl(id), { title: "Error", description: "Failed to delete caption", type: "error" });
+    }
+  }
+
+  if (intent === "review") {
+    const submission = parseWithZod(formData, { schema: MedicalReviewSchema });
+    if (submission.status !== "success") return formError(submission, undefined, { form: "review" as const });
+    try {
+      const saved = await saveMedicalReview(actor, id, submission.value);
+      return redirectWithToast(screenUrl(id), {
+        title: "Medical review saved",
+        description: `Reviewed on ${formatLongDate(saved.medicallyReviewedAt)}; next review due ${formatLongDate(saved.reviewDueAt)}.`,
+      });
+    } catch (error) {
+      if (error instanceof ServiceError) return formError(submission, error, { form: "review" as const });
+      logger.error({ err: error }, "medical review save failed");
+      return redirectWithToast(screenUrl(id), { title: "Error", description: "Failed to save medical review", type: "error" });
+    }
+  }
+
+  return data({ result: null, message: "Unknown action" }, { status: 400 });
+}
+
+async function uploadCaption(request: Request, actor: { id: string; email: string }, id: string) {
+  let upload;
+  try {
+    upload = await streamMultipartUpload(request, { fields: { file: "caption" } });
+  } catch (error) {
+    if (error instanceof ServiceError) return data({ result: null, message: error.message }, { status: error.status });
+    throw error;
+  }
+  const { formData, files, errors } = upload;
+  // Only a file sent with this request may be attached, never a path typed into the form.
+  if (!files.file) formData.delete("file");
+  const submission = parseWithZod(formData, { schema: CaptionUploadSchema });
+  if (Object.keys(errors).length || submission.status !== "success") {
+    const fieldErrors = { ...(submission.status === "success" ? {} : submission.error), ...errors } as Record<string, string[]>;
+    if (errors.file) delete fieldErrors.file;
+    await discardUploads(Object.values(files));
+    return data(
+      { form: "caption" as const, result: submission.reply({ fieldErrors: { ...fieldErrors, ...(errors.file ? { file: errors.file } : {}) } }) as SubmissionResult<string[]> },
+      { status: 400 },
+    );
+  }
+  try {
+    const { caption, replaced } = await saveCaption(actor, id, submission.value);
+    return redirectWithToast(screenUrl(id), {
+      title: replaced ? "Caption replaced" : "Caption uploaded",
+      description: `${caption.label} (${caption.language}): ${caption.cueCount} cues.`,
+    });
+  } catch (error) {
+    if (error instanceof ServiceError) return formError(submission, error, { form: "caption" as const });
+    logger.error({ err: error }, "caption upload failed");
+    return redirectWithToast(screenUrl(id), { title: "Error", description: "Failed to upload caption", type: "error" });
+  }
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type Caption = LoaderData["captions"][number];
+
+function deleteStep(caption: { id: string; label: string; language: string }): ConfirmStep {
+  return {
+    id: caption.id,
+    intent: "delete",
+    title: "Delete caption track",
+    message: `Are you sure you want to delete the ${caption.label} (${caption.language}) captions? The file is deleted too.`,
+    confirmLabel: "Delete",
+    pendingText: "Deleting...",
+  };
+}
+
+function formatSize(bytes: number) {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+export default function AnimationMedical({ loaderData, actionData }: Route.ComponentProps) {
+  const { animation, captions, confirm } = loaderData;
+  const formName = actionData && "form" in actionData ? actionData.form : undefined;
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
+  const message = actionData && "message" in actionData ? (actionData.message as string) : undefined;
+  return (
+    <AdminPage
+      title={animation.title}
+      description="Captions and medical review"
+      actions={
+        <Link to={`/admin/animations/${animation.id}`} className="text-sm font-medium text-brand-700 hover:underline">
+          ← Back to the animation
+        </Link>
+      }
+    >
+      {message ? (
+        <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
+          {message}
+        </p>
+      ) : null}
+      {confirm ? <ConfirmPanel step={deleteStep(confirm)} /> : null}
+
+      <Panel title="Captions">
+        <DataTable<Caption>
+          caption="Caption tracks"
+          rows={captions}
+          rowKey={(c) => c.id}
+          empty="No caption tracks yet"
+          columns={[
+            { header: "Language", cell: (c) => <code className="text-xs">{c.language}</code> },
+            { header: "Label", cell: (c) => c.label },
+            { header: "Size", cell: (c) => `${formatSize(c.size)} · ${c.cueCount} cues`, className: "whitespace-nowrap" },
+            { header: "Uploaded", cell: (c) => formatDateTime(c.updatedAt), className: "whitespace-nowrap" },
+            {
+              header: "Actions",
+              cell: (c) => (
+                <span className="flex gap-3">
+                  <a href={c.path} className="font-medium text-brand-700 hover:underline">
+                    View file
+                  </a>
+                  <ConfirmButton step={deleteStep(c)}>Delete</ConfirmButton>
+                </span>
+              ),
+            },
+          ]}
+        />
+        <CaptionForm lastResult={formName === "caption" ? result : undefined} />
+      </Panel>
+
+      <Panel title="Medical review">
+        <ReviewSection animation={animation} lastResult={formName === "review" ? result : undefined} />
+      </Panel>
+    </AdminPage>
+  );
+}
+
+function CaptionForm({ lastResult }: { lastResult: SubmissionResult<string[]> | null | undefined }) {
+  const [form, fields] = useForm({ id: "caption", lastResult, constraint: getZodConstraint(CaptionUploadSchema) });
+  return (
+    <Form method="post" encType="multipart/form-data" className="mt-6 grid gap-4 border-t border-slate-200 pt-5 sm:grid-cols-3" {...getFormProps(form)}>
+      <h3 className="text-base font-semibold sm:col-span-3">Upload a caption track</h3>
+      <SelectField
+        label="Language"
+        options={CAPTION_LANGUAGES.map((l) => ({ value: l.tag, label: `${l.name} (${l.tag})` }))}
+        errors={fields.language.errors}
+        hint="A track in a language that already has one replaces it."
+        {...getSelectProps(fields.language)}
+      />
+      <Field label="Label" placeholder="English" hint="Shown in the player's menu; the language's name if blank." errors={fields.label.errors} {...getInputProps(fields.label, { type: "text" })} />
+      <Field
+        label="Caption file (.vtt)"
+        accept=".vtt,text/vtt"
+        hint="WebVTT, at most 1 MB."
+        errors={fields.file.errors}
+        {...getInputProps(fields.file, { type: "file" })}
+        required
+      />
+      <div className="sm:col-span-3">
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pendingText="Uploading...">Upload captions</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function toDay(value: Date | string | null) {
+  return value ? new Date(value).toISOString().slice(0, 10) : "";
+}
+
+function ReviewSection({
+  animation,
+  lastResult,
+}: {
+  animation: LoaderData["animation"];
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  const [form, fields] = useForm({
+    id: "review",
+    lastResult,
+    constraint: getZodConstraint(MedicalReviewSchema),
+    defaultValue: { reviewedAt: toDay(animation.medicallyReviewedAt), reviewDueAt: toDay(animation.reviewDueAt) },
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: MedicalReviewSchema }),
+  });
+  const names = animation.doctors.map((d) => d.name);
+  return (
+    <div className="space-y-4">
+      <p className="text-sm text-slate-700" data-testid="review-status">
+        {animation.medicallyReviewedAt
+          ? `Last reviewed on ${formatLongDate(animation.medicallyReviewedAt)}; next review due ${formatLongDate(animation.reviewDueAt) || "not set"}.`
+          : "This animation has never been medically reviewed."}
+      </p>
+      <div className="text-sm">
+        <p className="font-medium text-slate-800">Reviewing doctors (the animation's doctors)</p>
+        {names.length ? (
+          <ul className="mt-1 list-disc pl-5 text-slate-700">
+            {animation.doctors.map((d) => (
+              <li key={d.id}>
+                {d.name}
+                {d.specialty ? `, ${d.specialty}` : ""}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-1 text-slate-600">No doctors are linked to this animation yet.</p>
+        )}
+      </div>
+      <Form method="post" className="grid gap-4 sm:grid-cols-3" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="review" />
+        <Field label="Reviewed on" errors={fields.reviewedAt.errors} {...getInputProps(fields.reviewedAt, { type: "date" })} />
+        <Field
+          label="Next review due"
+          hint={`Left blank: ${REVIEW_INTERVAL_MONTHS} months after the review.`}
+          errors={fields.reviewDueAt.errors}
+          {...getInputProps(fields.reviewDueAt, { type: "date" })}
+        />
+        <div className="flex items-end">
+          <SubmitButton name="intent" value="review" pendingText="Saving...">
+            Save review
+          </SubmitButton>
+        </div>
+        <div className="sm:col-span-3">
+          <ErrorList id={form.errorId} errors={form.errors} />
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
