@@ -61,7 +61,7 @@ function upload(animationId: string, file: { name: string; content: string | Buf
   const form = new FormData();
   form.append("language", fields.language ?? "en");
   if (fields.label !== undefined) form.append("label", fields.label);
-  if (file) form.append("file", new File([file.content], file.name, { type: "text/vtt" }));
+  if (file) form.append("file", new File([typeof file.content === "string" ? file.content : new Uint8Array(file.content)], file.name, { type: "text/vtt" }));
   return callRoute(medical, url(animationId), { method: "POST", body: form, params: { id: animationId }, cookie: adminCookie });
 }
 
