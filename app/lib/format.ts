@@ -130,7 +130,8 @@ export function formatCompact(value: number): string {
   const n = Number.isFinite(value) ? value : 0;
   const sign = n < 0 ? "-" : "";
   const abs = Math.abs(n);
-  if (abs >= 1_000_000) return `${sign}${(abs / 1_000_000).toFixed(1)}M`;
+  // 999,999 would round to "1000.0K": past 999.95K it reads as millions.
+  if (abs >= 999_950) return `${sign}${(abs / 1_000_000).toFixed(1)}M`;
   if (abs >= 1_000) return `${sign}${(abs / 1_000).toFixed(1)}K`;
   return `${sign}${Number.isInteger(abs) ? abs : abs.toFixed(2)}`;
 }

@@ -96,3 +96,16 @@ describe("text helpers", () => {
     expect(instagramLink("https://www.instagram.com/dr.jane/")).toEqual({ href: "https://www.instagram.com/dr.jane/", label: "@dr.jane" });
   });
 });
+
+describe("formatCompact (admin dashboard: K above 1,000 and M above 1,000,000, one decimal)", () => {
+  it("abbreviates", async () => {
+    const { formatCompact } = await import("~/lib/format.ts");
+    expect(formatCompact(950)).toBe("950");
+    expect(formatCompact(1000)).toBe("1.0K");
+    expect(formatCompact(1550)).toBe("1.6K");
+    expect(formatCompact(999_999)).toBe("1.0M");
+    expect(formatCompact(999_940)).toBe("999.9K");
+    expect(formatCompact(2_340_000)).toBe("2.3M");
+    expect(formatCompact(12.5)).toBe("12.50");
+  });
+});
