@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, DATA_DIR, MEMBER, signIn, signUp, uniqueUser } from "./helpers.ts";
+import { ADMIN, DATA_DIR, MEMBER, signIn, signUp, uniqueUser, withSettingsLock } from "./helpers.ts";
 
 const LONG_US_DATE = /Last updated (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}/;
 
@@ -66,7 +66,8 @@ async function expectOneOpenFaq(page: Page, count = 10) {
 
 test.describe("premium and licence pages", () => {
   test("premium: $9/month billed annually at $99/year, benefits, testimonial, 10 FAQs, sign in to buy", async ({ page }) => {
-    await page.goto("/premium");
+    // The admin settings test changes this price for a moment.
+    await withSettingsLock(() => page.goto("/premium"));
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { name: "Premium – Annual Plan" })).toBeVisible();
     await expect(main.getByText("$9", { exact: true })).toBeVisible();

@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { findLink, latestOutboxMail } from "../helpers/mail-parse.ts";
 
@@ -63,4 +65,27 @@ export async function linkFromOutbox(to: string, prefix: string) {
     })
     .not.toBeNull();
   return link!;
+}
+
+/**
+ * Runs `fn` while no other test (in either project: they share one server) holds the settings:
+ * the admin settings test changes the premium price that the premium page's test reads.
+ */
+export async function withSettingsLock<T>(fn: () => Promise<T>): Promise<T> {
+  const lock = path.join(DATA_DIR, "settings.lock");
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  for (let tries = 0; ; tries++) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      if (tries > 300) throw new Error("settings lock not released");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
 }

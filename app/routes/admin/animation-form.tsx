@@ -10,7 +10,7 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
-import { formatDateTime, formatSeconds } from "~/lib/format.ts";
+import { formatDateTime, formatDuration } from "~/lib/format.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { uploadRule } from "~/lib/upload.server.ts";
@@ -124,7 +124,7 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
             <Field label="Individual price (USD)" inputMode="decimal" {...getInputProps(fields.individualPrice, { type: "text" })} errors={fields.individualPrice.errors} />
             <Field
               label="Duration (seconds)"
-              hint={`Shown as ${formatSeconds(Number(duration) || 0)}`}
+              hint={`Shown as ${formatDuration(Number(duration) || 0)}`}
               {...getInputProps(fields.duration, { type: "number" })}
               min={1}
               max={3600}

@@ -6,7 +6,7 @@ import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
-import { formatMoney, formatSeconds } from "~/lib/format.ts";
+import { formatDuration, formatMoney } from "~/lib/format.ts";
 import { backToList, confirmTarget } from "~/lib/list-query.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
@@ -108,7 +108,7 @@ export default function AdminAnimations({ loaderData }: Route.ComponentProps) {
           },
           { header: "Category", cell: (a) => a.categoryName ?? "—" },
           { header: "Price", cell: (a) => formatMoney(a.individualPrice), className: "text-right" },
-          { header: "Duration", cell: (a) => formatSeconds(a.duration), className: "text-right" },
+          { header: "Duration", cell: (a) => formatDuration(a.duration), className: "text-right" },
           { header: "Views", cell: (a) => a.views, className: "text-right" },
           { header: "Status", cell: (a) => <Badge tone={a.isActive ? "green" : "grey"}>{a.isActive ? "Published" : "Unpublished"}</Badge> },
           { header: "Preview", cell: (a) => (a.previewVideo ? <Badge tone="green">ready</Badge> : a.previewJob ? <Badge tone={JOB_TONES[a.previewJob.status]}>{a.previewJob.status}</Badge> : <Badge>none</Badge>) },

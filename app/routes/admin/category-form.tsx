@@ -71,7 +71,8 @@ export default function CategoryFormScreen({ loaderData: { category, sub, mains 
     constraint: getZodConstraint(CategorySchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CategorySchema }),
+    // No client-side validation: the server answers a blank name with the spec's toast
+    // ("Validation Error"), which a check in the browser would skip.
   });
   const kind = sub ? "Sub-category" : "Main Category";
   return (

@@ -156,36 +156,38 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
               </h2>
               <div className="mt-4 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
                 {group.faqs.map((faq) => (
-                  <details
-                    key={faq.id}
-                    id={`faq-${faq.id}`}
-                    open={faq.id === openId}
-                    className="group scroll-mt-24 px-5 py-4"
-                    onToggle={(event) => {
-                      if (event.currentTarget.open) countView(faq.id);
-                    }}
-                  >
-                    <summary className="flex items-center justify-between gap-4 font-semibold">
-                      <a
-                        href={linkParams(faq.id)}
-                        className="hover:text-brand-700"
-                        onClick={(event) => {
-                          // With JavaScript the question just toggles the answer; the toggle counts.
-                          event.preventDefault();
-                          const details = event.currentTarget.closest("details");
-                          if (details) details.open = !details.open;
-                        }}
-                      >
-                        {faq.question}
-                      </a>
-                      <span aria-hidden="true" className="text-xl text-slate-400 transition group-open:rotate-45">
-                        +
-                      </span>
-                    </summary>
-                    {/* Sanitised on the server (app/lib/sanitize.server.ts). */}
-                    <div className="rich-text mt-3" dangerouslySetInnerHTML={{ __html: faq.answer }} />
+                  <div key={faq.id}>
+                    <details
+                      id={`faq-${faq.id}`}
+                      open={faq.id === openId}
+                      className="group scroll-mt-24 px-5 py-4"
+                      onToggle={(event) => {
+                        if (event.currentTarget.open) countView(faq.id);
+                      }}
+                    >
+                      <summary className="flex items-center justify-between gap-4 font-semibold">
+                        <a
+                          href={linkParams(faq.id)}
+                          className="hover:text-brand-700"
+                          onClick={(event) => {
+                            // With JavaScript the question just toggles the answer; the toggle counts.
+                            event.preventDefault();
+                            const details = event.currentTarget.closest("details");
+                            if (details) details.open = !details.open;
+                          }}
+                        >
+                          {faq.question}
+                        </a>
+                        <span aria-hidden="true" className="text-xl text-slate-400 transition group-open:rotate-45">
+                          +
+                        </span>
+                      </summary>
+                      {/* Sanitised on the server (app/lib/sanitize.server.ts). */}
+                      <div className="rich-text mt-3" dangerouslySetInnerHTML={{ __html: faq.answer }} />
+                    </details>
                     {isAdmin ? (
-                      <div className="mt-3 flex items-center gap-4 text-sm">
+                      // Outside the <details>: the controls stay visible with the answer closed.
+                      <div className="flex items-center gap-4 px-5 pb-4 text-sm">
                         {faq.isActive === false ? <Badge tone="grey">Inactive</Badge> : null}
                         <Link to={`/admin/faqs/${faq.id}`} className="font-medium text-brand-700 hover:underline">
                           Edit<span className="sr-only"> “{faq.question}”</span>
@@ -195,7 +197,7 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
                         </ConfirmButton>
                       </div>
                     ) : null}
-                  </details>
+                  </div>
                 ))}
               </div>
             </section>
