@@ -42,7 +42,14 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     categories: categories.map(({ id, name, slug }) => ({ id, name, slug })),
     // Answers are sanitised by the service; plain-text answers also get their line breaks.
     groups: groupFaqs(
-      faqs.map((faq) => ({ id: faq.id, question: faq.question, answer: renderRichText(faq.answer), categoryName: faq.categoryName, isActive: "isActive" in faq ? faq.isActive : true })),
+      faqs.map((faq) => ({
+        id: faq.id,
+        question: faq.question,
+        answer: renderRichText(faq.answer),
+        categoryName: faq.categoryName,
+        // Only admins' rows say whether they are active (visitors never get inactive ones).
+        ...("isActive" in faq ? { isActive: faq.isActive } : {}),
+      })),
     ),
     openId: opened !== null ? faqParam : null,
     confirm: confirm ? { id: confirm.id, question: confirm.question } : null,
@@ -188,7 +195,7 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
                     {isAdmin ? (
                       // Outside the <details>: the controls stay visible with the answer closed.
                       <div className="flex items-center gap-4 px-5 pb-4 text-sm">
-                        {faq.isActive === false ? <Badge tone="grey">Inactive</Badge> : null}
+                        {"isActive" in faq && faq.isActive === false ? <Badge tone="grey">Inactive</Badge> : null}
                         <Link to={`/admin/faqs/${faq.id}`} className="font-medium text-brand-700 hover:underline">
                           Edit<span className="sr-only"> “{faq.question}”</span>
                         </Link>
