@@ -1,3 +1,6 @@
+import { ServiceError } from "./errors.server.ts";
+import { redirectWithToast, type Toast } from "./toast.server.ts";
+
 // Query parameters the admin lists share: the confirm step (`?confirm=<id>&intent=<intent>`,
 // rendered by the server when there is no JavaScript) and the way back to the list as it was.
 
@@ -15,4 +18,29 @@ export function backToList(path: string, url: URL) {
   for (const key of ["confirm", "intent", "index", "_routes"]) params.delete(key);
   const query = params.toString();
   return query ? `${path}?${query}` : path;
+}
+
+export type ListIntent = {
+  /** Does it to the record and says what happened (the success toast). */
+  run: (id: string) => Promise<Toast>;
+  /** The failure toast's title (spec section 8: "Failed to delete animation", ...). */
+  failed: string;
+};
+
+/**
+ * The POST of a list screen (a row's button or its confirm step): `intent` and `id` from the
+ * form, one handler per intent, then back to the list with a toast. A refusal (ServiceError)
+ * becomes the failure toast with the server's message; anything else is not the admin's doing.
+ */
+export async function runListAction(request: Request, back: string, intents: Record<string, ListIntent>) {
+  const form = await request.formData();
+  const name = String(form.get("intent") ?? "");
+  const intent = Object.hasOwn(intents, name) ? intents[name]! : null;
+  if (!intent) return redirectWithToast(back, { title: Object.values(intents)[0]!.failed, description: "Unknown action", type: "error" });
+  try {
+    return await redirectWithToast(back, await intent.run(String(form.get("id") ?? "")));
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    return redirectWithToast(back, { title: intent.failed, description: error.message, type: "error" });
+  }
 }

@@ -7,7 +7,7 @@ import type { Prisma, Role } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { UserEmailInput, UserListQuery } from "~/validation/admin-users.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
-import { endAllSessions } from "./auth/credentials.server.ts";
+import { endAllSessions, publicUserSelect, type PublicUser } from "./auth/credentials.server.ts";
 
 // The people side of the back office (spec admin-and-support.md section 2 "/admin/users",
 // section 4 "User"): the list, promote and demote, block and unblock, and an e-mail to one user.
@@ -22,24 +22,14 @@ export const LAST_ADMIN = "The last admin cannot be demoted";
 export const USER_NOT_FOUND = "User not found";
 export const ADMIN_ONLY = "Admin access required";
 
-const adminUserSelect = {
-  id: true,
-  email: true,
-  username: true,
-  firstName: true,
-  lastName: true,
-  role: true,
-  accountType: true,
-  isActive: true,
-  isEmailVerified: true,
-  createdAt: true,
-} satisfies Prisma.UserSelect;
+/** The admin list shows the user as the app does everywhere: never the password hash. */
+export type AdminUser = PublicUser;
 
-export type AdminUser = Prisma.UserGetPayload<{ select: typeof adminUserSelect }>;
-
-function searchWhere(search: string | undefined): Prisma.UserWhereInput {
-  const term = search?.trim();
-  if (!term) return {};
+/**
+ * Users whose e-mail, username or name contains the term (case-insensitive). The admin lists of
+ * users, subscriptions and refunds search their member with it.
+ */
+export function memberMatches(term: string): Prisma.UserWhereInput {
   const contains = { contains: term, mode: "insensitive" as const };
   return { OR: [{ email: contains }, { username: contains }, { firstName: contains }, { lastName: contains }] };
 }
@@ -49,23 +39,30 @@ function searchWhere(search: string | undefined): Prisma.UserWhereInput {
  * The HTML screen pages with Previous/Next only (spec), so it asks for no total.
  */
 export async function listUsers({ search, page = 1, limit = USERS_PAGE_SIZE }: UserListQuery, { withTotal = true } = {}) {
-  const where = searchWhere(search);
+  const term = search?.trim();
+  const where = term ? memberMatches(term) : {};
   const [rows, total] = await Promise.all([
     prisma.user.findMany({
       where,
-      select: adminUserSelect,
+      select: publicUserSelect,
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       skip: (page - 1) * limit,
       take: limit + 1,
     }),
-    withTotal ? prisma.user.count({ where }) : Promise.resolve(null),
+    // Without a search, the total is the counter kept by triggers (no count of the whole table).
+    !withTotal ? null : term ? prisma.user.count({ where }) : countUsers(),
   ]);
   return { users: rows.slice(0, limit), total, page, limit, hasNext: rows.length > limit };
 }
 
+async function countUsers() {
+  const row = await prisma.rowCount.findUnique({ where: { table: "User" } });
+  return Number(row?.count ?? 0);
+}
+
 export async function getAdminUser(id: string) {
   if (!UUID_RE.test(id)) return null;
-  return prisma.user.findUnique({ where: { id }, select: adminUserSelect });
+  return prisma.user.findUnique({ where: { id }, select: publicUserSelect });
 }
 
 /**
@@ -81,7 +78,7 @@ async function lockedUser(tx: Prisma.TransactionClient, id: string) {
   if (!UUID_RE.test(id)) throw notFound(USER_NOT_FOUND);
   // Row locks: two admins demoting the last two admins at once must not both succeed.
   await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${id}::uuid FOR UPDATE`;
-  const user = await tx.user.findUnique({ where: { id }, select: adminUserSelect });
+  const user = await tx.user.findUnique({ where: { id }, select: publicUserSelect });
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
@@ -103,7 +100,7 @@ export async function setUserRole(actor: Actor, id: string, role: Role) {
       const admins = await tx.user.count({ where: { role: "admin", isActive: true } });
       if (admins <= 1 && user.isActive) throw new ServiceError(LAST_ADMIN, 409);
     }
-    const updated = await tx.user.update({ where: { id }, data: { role }, select: adminUserSelect });
+    const updated = await tx.user.update({ where: { id }, data: { role }, select: publicUserSelect });
     await recordAudit(tx, actor, {
       action: role === "admin" ? "user.promote" : "user.demote",
       entityType: "user",
@@ -117,46 +114,30 @@ export async function setUserRole(actor: Actor, id: string, role: Role) {
 }
 
 /**
- * Blocks an account: it cannot sign in, and every session and refresh token it holds ends in the
- * same transaction, so its next page or call is refused at once.
+ * Blocks or unblocks an account. A blocked account cannot sign in, and every session and refresh
+ * token it holds ends in the same transaction, so its next page or call is refused at once.
  */
-export async function blockUser(actor: Actor, id: string) {
+export async function setUserBlocked(actor: Actor, id: string, blocked: boolean) {
   return prisma.$transaction(async (tx) => {
+    // The admins locked first, in one order, as for a demotion: two admins blocking each other
+    // at once must leave one of them able to sign in.
+    if (blocked) await tx.$queryRaw`SELECT id FROM "User" WHERE role = 'admin' ORDER BY id FOR UPDATE`;
     const user = await lockedUser(tx, id);
     await requireActingAdmin(tx, actor);
-    if (user.id === actor.id) throw new ServiceError(CANNOT_BLOCK_SELF, 409);
-    if (!user.isActive) return user;
-    if (user.role === "admin") {
-      const admins = await tx.user.count({ where: { role: "admin", isActive: true } });
-      if (admins <= 1) throw new ServiceError(LAST_ADMIN, 409);
+    if (blocked && user.id === actor.id) throw new ServiceError(CANNOT_BLOCK_SELF, 409);
+    if (user.isActive === !blocked) return user;
+    if (blocked && user.role === "admin" && (await tx.user.count({ where: { role: "admin", isActive: true } })) <= 1) {
+      throw new ServiceError(LAST_ADMIN, 409);
     }
-    const updated = await tx.user.update({ where: { id }, data: { isActive: false }, select: adminUserSelect });
-    await endAllSessions(id, tx);
+    const updated = await tx.user.update({ where: { id }, data: { isActive: !blocked }, select: publicUserSelect });
+    if (blocked) await endAllSessions(id, tx);
     await recordAudit(tx, actor, {
-      action: "user.block",
+      action: blocked ? "user.block" : "user.unblock",
       entityType: "user",
       entityId: id,
-      summary: `Blocked ${displayName(user)}`,
-      before: { isActive: true },
-      after: { isActive: false },
-    });
-    return updated;
-  });
-}
-
-export async function unblockUser(actor: Actor, id: string) {
-  return prisma.$transaction(async (tx) => {
-    const user = await lockedUser(tx, id);
-    await requireActingAdmin(tx, actor);
-    if (user.isActive) return user;
-    const updated = await tx.user.update({ where: { id }, data: { isActive: true }, select: adminUserSelect });
-    await recordAudit(tx, actor, {
-      action: "user.unblock",
-      entityType: "user",
-      entityId: id,
-      summary: `Unblocked ${displayName(user)}`,
-      before: { isActive: false },
-      after: { isActive: true },
+      summary: `${blocked ? "Blocked" : "Unblocked"} ${displayName(user)}`,
+      before: { isActive: user.isActive },
+      after: { isActive: !blocked },
     });
     return updated;
   });

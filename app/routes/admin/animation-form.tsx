@@ -41,11 +41,10 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const actor = { id: admin.id, email: admin.email };
   const upload = await readUploadForm(request, MEDIA);
   if (upload.formData.get("intent") === "retry-preview" && params.id) {
     try {
-      await retryPreview(actor, params.id);
+      await retryPreview(admin, params.id);
       return redirectWithToast(`/admin/animations/${params.id}`, { title: "Preview Queued", description: "The 10-second preview is being cut again." });
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
@@ -60,7 +59,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return formError(submission);
   }
   try {
-    const animation = params.id ? await updateAnimation(actor, params.id, submission.value) : await createAnimation(actor, submission.value);
+    const animation = params.id ? await updateAnimation(admin, params.id, submission.value) : await createAnimation(admin, submission.value);
     return redirectWithToast("/admin/animations", { title: params.id ? "Animation Updated" : "Animation Created", description: `${animation.title} was saved.` });
   } catch (error) {
     await discardUploads(upload.stored);

@@ -16,6 +16,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { discardUploads, streamMultipartUpload } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteCaption, listCaptions, saveCaption } from "~/services/catalogue/captions.server.ts";
+import type { Actor } from "~/services/audit.server.ts";
 import { getMedicalReview, saveMedicalReview } from "~/services/catalogue/medical-review.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import {
@@ -60,10 +61,9 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 export async function action({ request, params }: Route.ActionArgs) {
   const id = animationId(params);
   const admin = await requireAdmin(request);
-  const actor = { id: admin.id, email: admin.email };
   const contentType = request.headers.get("content-type") ?? "";
 
-  if (contentType.toLowerCase().startsWith("multipart/form-data")) return uploadCaption(request, actor, id);
+  if (contentType.toLowerCase().startsWith("multipart/form-data")) return uploadCaption(request, admin, id);
 
   let formData: FormData;
   try {
@@ -77,7 +77,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const parsed = DeleteCaptionSchema.safeParse({ id: formData.get("id") });
     if (!parsed.success) return data({ result: null, message: "Caption not found" }, { status: 404 });
     try {
-      const deleted = await deleteCaption(actor, id, parsed.data.id);
+      const deleted = await deleteCaption(admin, id, parsed.data.id);
       return redirectWithToast(screenUrl(id), { title: "Caption deleted", description: `The ${deleted.label} track was removed.` });
     } catch (error) {
       if (error instanceof ServiceError) return data({ result: null, message: error.message }, { status: error.status });
@@ -90,7 +90,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: MedicalReviewSchema });
     if (submission.status !== "success") return formError(submission, undefined, { form: "review" as const });
     try {
-      const saved = await saveMedicalReview(actor, id, submission.value);
+      const saved = await saveMedicalReview(admin, id, submission.value);
       return redirectWithToast(screenUrl(id), {
         title: "Medical review saved",
         description: `Reviewed on ${formatLongDate(saved.medicallyReviewedAt)}; next review due ${formatLongDate(saved.reviewDueAt)}.`,
@@ -105,7 +105,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   return data({ result: null, message: "Unknown action" }, { status: 400 });
 }
 
-async function uploadCaption(request: Request, actor: { id: string; email: string }, id: string) {
+async function uploadCaption(request: Request, admin: Actor, id: string) {
   let upload;
   try {
     upload = await streamMultipartUpload(request, { fields: { file: "caption" } });
@@ -127,7 +127,7 @@ async function uploadCaption(request: Request, actor: { id: string; email: strin
     );
   }
   try {
-    const { caption, replaced } = await saveCaption(actor, id, submission.value);
+    const { caption, replaced } = await saveCaption(admin, id, submission.value);
     return redirectWithToast(screenUrl(id), {
       title: replaced ? "Caption replaced" : "Caption uploaded",
       description: `${caption.label} (${caption.language}): ${caption.cueCount} cues.`,

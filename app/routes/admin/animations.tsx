@@ -5,10 +5,8 @@ import { Badge, DataTable } from "~/components/admin/data-table.tsx";
 import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
 import { formatDuration, formatMoney } from "~/lib/format.ts";
-import { backToList, confirmTarget } from "~/lib/list-query.server.ts";
-import { redirectWithToast } from "~/lib/toast.server.ts";
+import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import {
   deleteAnimation,
@@ -31,26 +29,19 @@ export async function loader({ url }: Route.LoaderArgs) {
 
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = String(form.get("id") ?? "");
-  const back = backToList("/admin/animations", url);
-  const actor = { id: admin.id, email: admin.email };
-  try {
-    if (intent === "delete") {
-      const animation = await deleteAnimation(actor, id);
-      return redirectWithToast(back, { title: "Animation Deleted", description: `${animation.title} was deleted.` });
-    }
-    if (intent === "publish" || intent === "unpublish") {
-      const animation = await setAnimationPublished(actor, id, intent === "publish");
-      return redirectWithToast(back, { title: intent === "publish" ? "Animation Published" : "Animation Unpublished", description: animation.title });
-    }
-    return redirectWithToast(back, { title: "Failed to update animation", description: "Unknown action", type: "error" });
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    // Spec section 8: "Failed to delete animation" / "Failed to update animation"; the server's message preferred.
-    return redirectWithToast(back, { title: intent === "delete" ? "Failed to delete animation" : "Failed to update animation", description: error.message, type: "error" });
-  }
+  const publish = (published: boolean) => async (id: string) => {
+    const animation = await setAnimationPublished(admin, id, published);
+    return { title: published ? "Animation Published" : "Animation Unpublished", description: animation.title };
+  };
+  // Spec section 8: "Failed to delete animation" / "Failed to update animation"; the server's message preferred.
+  return runListAction(request, backToList("/admin/animations", url), {
+    delete: {
+      failed: "Failed to delete animation",
+      run: async (id) => ({ title: "Animation Deleted", description: `${(await deleteAnimation(admin, id)).title} was deleted.` }),
+    },
+    publish: { failed: "Failed to update animation", run: publish(true) },
+    unpublish: { failed: "Failed to update animation", run: publish(false) },
+  });
 }
 
 const deleteStep = (animation: { id: string; title: string }): ConfirmStep => ({

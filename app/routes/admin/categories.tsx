@@ -5,10 +5,8 @@ import { FilterForm, Pager, SearchInput, TabLinks } from "~/components/admin/lis
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
 import { formatMoney } from "~/lib/format.ts";
-import { backToList, confirmTarget } from "~/lib/list-query.server.ts";
-import { redirectWithToast } from "~/lib/toast.server.ts";
+import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteCategory, getAdminCategory, listAdminCategories, type AdminCategory } from "~/services/catalogue/category-admin.server.ts";
 import { AdminListQuerySchema } from "~/validation/admin-catalogue.ts";
@@ -26,16 +24,9 @@ export async function loader({ url }: Route.LoaderArgs) {
 
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
-  const back = backToList("/admin/categories", url);
-  if (form.get("intent") !== "delete") return redirectWithToast(back, { title: "Failed to delete category", description: "Unknown action", type: "error" });
-  try {
-    const category = await deleteCategory({ id: admin.id, email: admin.email }, String(form.get("id") ?? ""));
-    return redirectWithToast(back, { title: "Category Deleted", description: `${category.name} was deleted.` });
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    return redirectWithToast(back, { title: "Failed to delete category", description: error.message, type: "error" });
-  }
+  return runListAction(request, backToList("/admin/categories", url), {
+    delete: { failed: "Failed to delete category", run: async (id) => ({ title: "Category Deleted", description: `${(await deleteCategory(admin, id)).name} was deleted.` }) },
+  });
 }
 
 function deleteStep(category: Pick<AdminCategory, "id" | "name" | "totalAnimations" | "subcategoryCount">): ConfirmStep {

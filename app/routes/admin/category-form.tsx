@@ -50,9 +50,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     const blankName = submission.error?.name?.includes(CATEGORY_NAME_REQUIRED);
     return blankName ? data({ ...reply.data, toast: VALIDATION_TOAST }, reply.init ?? undefined) : reply;
   }
-  const actor = { id: admin.id, email: admin.email };
   try {
-    const category = params.id ? await updateCategory(actor, params.id, submission.value) : await createCategory(actor, submission.value);
+    const category = params.id ? await updateCategory(admin, params.id, submission.value) : await createCategory(admin, submission.value);
     const back = category.parentId ? "/admin/categories?tab=sub" : "/admin/categories";
     return redirectWithToast(back, { title: params.id ? "Category Updated" : "Category Created", description: `${category.name} was saved.` });
   } catch (error) {

@@ -38,9 +38,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     await discardUploads(upload.stored);
     return formError(submission);
   }
-  const actor = { id: admin.id, email: admin.email };
   try {
-    const doctor = params.id ? await updateDoctor(actor, params.id, submission.value) : await createDoctor(actor, submission.value);
+    const doctor = params.id ? await updateDoctor(admin, params.id, submission.value) : await createDoctor(admin, submission.value);
     return redirectWithToast("/admin/doctors", { title: params.id ? "Doctor Updated" : "Doctor Created", description: `${doctor.name} was saved.` });
   } catch (error) {
     await discardUploads(upload.stored);

@@ -5,9 +5,7 @@ import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
-import { backToList, confirmTarget } from "~/lib/list-query.server.ts";
-import { redirectWithToast } from "~/lib/toast.server.ts";
+import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteDoctor, getAdminDoctor, listAdminDoctors, type AdminDoctor } from "~/services/catalogue/doctor-admin.server.ts";
 import { AdminListQuerySchema } from "~/validation/admin-catalogue.ts";
@@ -24,16 +22,9 @@ export async function loader({ url }: Route.LoaderArgs) {
 
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
-  const back = backToList("/admin/doctors", url);
-  if (form.get("intent") !== "delete") return redirectWithToast(back, { title: "Failed to delete doctor", description: "Unknown action", type: "error" });
-  try {
-    const doctor = await deleteDoctor({ id: admin.id, email: admin.email }, String(form.get("id") ?? ""));
-    return redirectWithToast(back, { title: "Doctor Deleted", description: `${doctor.name} was deleted.` });
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    return redirectWithToast(back, { title: "Failed to delete doctor", description: error.message, type: "error" });
-  }
+  return runListAction(request, backToList("/admin/doctors", url), {
+    delete: { failed: "Failed to delete doctor", run: async (id) => ({ title: "Doctor Deleted", description: `${(await deleteDoctor(admin, id)).name} was deleted.` }) },
+  });
 }
 
 function deleteStep(doctor: Pick<AdminDoctor, "id" | "name" | "animationCount">): ConfirmStep {

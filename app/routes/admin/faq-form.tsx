@@ -38,9 +38,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     return data({ ...reply.data, toast: { title: failed, description: first ?? "Check the form.", type: "error" as const } }, reply.init ?? undefined);
   }
   try {
-    const actor = { id: admin.id, email: admin.email };
-    if (params.id) await updateFaq(actor, params.id, submission.value);
-    else await createFaq(actor, submission.value);
+    if (params.id) await updateFaq(admin, params.id, submission.value);
+    else await createFaq(admin, submission.value);
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     const reply = formError(submission, error);

@@ -36,9 +36,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!params.id && !String(formData.get("slug") ?? "").trim()) formData.set("slug", pageSlugFromTitle(String(formData.get("title") ?? "")));
   const submission = parseWithZod(formData, { schema: PageSchema });
   if (submission.status !== "success") return formError(submission);
-  const actor = { id: admin.id, email: admin.email };
   try {
-    const page = params.id ? await updatePage(actor, params.id, submission.value) : await createPage(actor, submission.value);
+    const page = params.id ? await updatePage(admin, params.id, submission.value) : await createPage(admin, submission.value);
     return redirectWithToast("/admin/pages", { title: params.id ? "Page Updated" : "Page Created", description: `${page.title} is ${page.isPublished ? `live at /${page.slug}` : "saved as a draft"}.` });
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error);

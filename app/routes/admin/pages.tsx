@@ -5,10 +5,8 @@ import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
 import { formatDate } from "~/lib/format.ts";
-import { backToList, confirmTarget } from "~/lib/list-query.server.ts";
-import { redirectWithToast } from "~/lib/toast.server.ts";
+import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deletePage, getAdminPage, listAdminPages } from "~/services/content-admin.server.ts";
 import { PageListQuerySchema } from "~/validation/admin-content.ts";
@@ -26,16 +24,9 @@ export async function loader({ url }: Route.LoaderArgs) {
 
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
-  const back = backToList("/admin/pages", url);
-  if (form.get("intent") !== "delete") return redirectWithToast(back, { title: "Failed to delete page", description: "Unknown action", type: "error" });
-  try {
-    const page = await deletePage({ id: admin.id, email: admin.email }, String(form.get("id") ?? ""));
-    return redirectWithToast(back, { title: "Page Deleted", description: `${page.title} was deleted.` });
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    return redirectWithToast(back, { title: "Failed to delete page", description: error.message, type: "error" });
-  }
+  return runListAction(request, backToList("/admin/pages", url), {
+    delete: { failed: "Failed to delete page", run: async (id) => ({ title: "Page Deleted", description: `${(await deletePage(admin, id)).title} was deleted.` }) },
+  });
 }
 
 const deleteStep = (page: { id: string; title: string }): ConfirmStep => ({

@@ -33,11 +33,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   const intent = formData.get("intent") === "reject" ? "reject" : "approve";
   const submission = parseWithZod(formData, { schema: RefundDecisionSchema });
   if (submission.status !== "success") return formError(submission);
-  const actor = { id: admin.id, email: admin.email };
   try {
     const decided = intent === "approve"
-      ? await approveRefund(actor, params.id, submission.value.adminNotes)
-      : await rejectRefund(actor, params.id, submission.value.adminNotes);
+      ? await approveRefund(admin, params.id, submission.value.adminNotes)
+      : await rejectRefund(admin, params.id, submission.value.adminNotes);
     const description = intent === "reject"
       ? "The member has been told, with your notes."
       : decided.status === "processed"

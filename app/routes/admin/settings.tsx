@@ -27,7 +27,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") return formError(submission);
   try {
     // Save All Settings: both in one transaction.
-    await saveSettings({ id: admin.id, email: admin.email }, [
+    await saveSettings(admin, [
       { key: "platform_name", value: submission.value.platformName },
       { key: "global_subscription_yearly_price", value: submission.value.annualPrice },
     ]);

@@ -2,9 +2,8 @@ import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
 import { Badge, DataTable } from "~/components/admin/data-table.tsx";
 import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
 import { formatDate, formatMoney } from "~/lib/format.ts";
-import { redirectWithToast } from "~/lib/toast.server.ts";
+import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { getAdminSubscription, listAdminSubscriptions, type AdminSubscriptionRow } from "~/services/subscription-admin.server.ts";
 import { cancelSubscription, reactivateSubscription } from "~/services/subscriptions.server.ts";
@@ -19,43 +18,30 @@ import type { Route } from "./+types/subscriptions";
 
 export const meta: Route.MetaFunction = () => [{ title: "Subscriptions | Admin" }];
 
-function isIntent(value: string | null): value is SubscriptionIntent {
-  return (SUBSCRIPTION_INTENTS as readonly string[]).includes(value ?? "");
-}
 
 export async function loader({ url }: Route.LoaderArgs) {
   const query = SubscriptionListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const list = await listAdminSubscriptions(query);
-  const intent = url.searchParams.get("intent");
-  const confirmId = url.searchParams.get("confirm");
-  const target = confirmId && isIntent(intent) ? await getAdminSubscription(confirmId) : null;
-  return { ...list, query, confirm: target && isIntent(intent) ? { row: target, intent } : null };
+  const target = confirmTarget(url, SUBSCRIPTION_INTENTS);
+  const row = target ? await getAdminSubscription(target.id) : null;
+  return { ...list, query, confirm: row && target ? { row, intent: target.intent } : null };
 }
 
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = String(form.get("id") ?? "");
-  const params = new URLSearchParams(url.searchParams);
-  for (const key of ["confirm", "intent", "index"]) params.delete(key);
-  const back = `/admin/subscriptions${params.size ? `?${params}` : ""}`;
-  const actor = { id: admin.id, email: admin.email };
-  try {
-    if (intent === "cancel") {
-      await cancelSubscription(actor, id);
-      return redirectWithToast(back, { title: "Subscription Canceled", description: "Access ended at once; the payment provider's subscription was cancelled." });
-    }
-    if (intent === "reactivate") {
-      const row = await reactivateSubscription(actor, id);
-      return redirectWithToast(back, { title: "Subscription Reactivated", description: `Access is back until ${formatDate(row.endDate)}, with no extra charge.` });
-    }
-    return redirectWithToast(back, { title: "Failed to update subscription", description: "Unknown action", type: "error" });
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    const title = intent === "cancel" ? "Failed to cancel subscription" : "Failed to reactivate subscription";
-    return redirectWithToast(back, { title, description: error.message, type: "error" });
-  }
+  return runListAction(request, backToList("/admin/subscriptions", url), {
+    cancel: {
+      failed: "Failed to cancel subscription",
+      run: async (id) => {
+        await cancelSubscription(admin, id);
+        return { title: "Subscription Canceled", description: "Access ended at once; the payment provider's subscription was cancelled." };
+      },
+    },
+    reactivate: {
+      failed: "Failed to reactivate subscription",
+      run: async (id) => ({ title: "Subscription Reactivated", description: `Access is back until ${formatDate((await reactivateSubscription(admin, id)).endDate)}, with no extra charge.` }),
+    },
+  });
 }
 
 function item(row: AdminSubscriptionRow) {

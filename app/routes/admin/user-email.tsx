@@ -29,7 +29,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: UserEmailSchema });
   if (submission.status !== "success") return formError(submission);
   try {
-    const { user } = await sendUserEmail({ id: admin.id, email: admin.email }, params.id, submission.value);
+    const { user } = await sendUserEmail(admin, params.id, submission.value);
     return redirectWithToast("/admin/users", { title: "Email Sent", description: `Your message to ${user.email} was sent.` });
   } catch (error) {
     if (error instanceof ServiceError && error.status !== 404) return formError(submission, error);

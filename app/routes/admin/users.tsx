@@ -3,11 +3,10 @@ import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
 import { Badge, DataTable } from "~/components/admin/data-table.tsx";
 import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
 import { formatDate } from "~/lib/format.ts";
-import { redirectWithToast } from "~/lib/toast.server.ts";
+import { backToList, confirmTarget, runListAction, type ListIntent } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { blockUser, getAdminUser, listUsers, setUserRole, unblockUser } from "~/services/user-admin.server.ts";
+import { getAdminUser, listUsers, setUserBlocked, setUserRole } from "~/services/user-admin.server.ts";
 import { USER_INTENTS, UserListQuerySchema, userStatus, type UserIntent } from "~/validation/admin-users.ts";
 import type { Route } from "./+types/users";
 
@@ -17,15 +16,11 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const query = UserListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const list = await listUsers(query, { withTotal: false });
-  const intent = url.searchParams.get("intent");
-  const confirmId = url.searchParams.get("confirm");
-  const target = confirmId && isIntent(intent) ? await getAdminUser(confirmId) : null;
-  return { ...list, search: query.search ?? "", selfId: admin.id, confirm: target && isIntent(intent) ? { user: target, intent } : null };
+  const target = confirmTarget(url, USER_INTENTS);
+  const user = target ? await getAdminUser(target.id) : null;
+  return { ...list, search: query.search ?? "", selfId: admin.id, confirm: user && target ? { user, intent: target.intent } : null };
 }
 
-function isIntent(value: string | null): value is UserIntent {
-  return (USER_INTENTS as readonly string[]).includes(value ?? "");
-}
 
 // Spec section 8: "Failed to update user", "Failed to block user", "Failed to unblock user".
 const OUTCOMES: Record<UserIntent, { done: string; failed: string }> = {
@@ -37,33 +32,19 @@ const OUTCOMES: Record<UserIntent, { done: string; failed: string }> = {
 
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = String(form.get("id") ?? "");
-  // Back to the list the admin came from, without the confirm step.
-  const back = `/admin/users${listSearch(url)}`;
-  if (!isIntent(intent)) return redirectWithToast(back, { title: "Failed to update user", description: "Unknown action", type: "error" });
-  const actor = { id: admin.id, email: admin.email };
-  try {
-    const user =
-      intent === "promote" ? await setUserRole(actor, id, "admin")
-      : intent === "demote" ? await setUserRole(actor, id, "user")
-      : intent === "block" ? await blockUser(actor, id)
-      : await unblockUser(actor, id);
-    return redirectWithToast(back, { title: OUTCOMES[intent].done, description: `${user.username} (${user.email})` });
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    return redirectWithToast(back, { title: OUTCOMES[intent].failed, description: error.message, type: "error" });
-  }
-}
-
-function listSearch(url: URL) {
-  const params = new URLSearchParams(url.searchParams);
-  params.delete("confirm");
-  params.delete("intent");
-  params.delete("index");
-  const query = params.toString();
-  return query ? `?${query}` : "";
+  const outcome = (intent: UserIntent, change: (id: string) => Promise<{ username: string; email: string }>): ListIntent => ({
+    failed: OUTCOMES[intent].failed,
+    run: async (id) => {
+      const user = await change(id);
+      return { title: OUTCOMES[intent].done, description: `${user.username} (${user.email})` };
+    },
+  });
+  return runListAction(request, backToList("/admin/users", url), {
+    promote: outcome("promote", (id) => setUserRole(admin, id, "admin")),
+    demote: outcome("demote", (id) => setUserRole(admin, id, "user")),
+    block: outcome("block", (id) => setUserBlocked(admin, id, true)),
+    unblock: outcome("unblock", (id) => setUserBlocked(admin, id, false)),
+  });
 }
 
 type Row = Route.ComponentProps["loaderData"]["users"][number];

@@ -20,12 +20,12 @@ export const loader = apiRoute({
   PUT: endpoint({
     auth: requireAdmin,
     body: AnimationSchema,
-    run: ({ user, params, body }) => updateAnimation({ id: user.id, email: user.email }, params.slugOrId!, body),
+    run: ({ user, params, body }) => updateAnimation(user, params.slugOrId!, body),
   }),
   DELETE: endpoint({
     auth: requireAdmin,
     run: async ({ user, params }) => {
-      await deleteAnimation({ id: user.id, email: user.email }, params.slugOrId!);
+      await deleteAnimation(user, params.slugOrId!);
       return { message: "Animation deleted" };
     },
   }),

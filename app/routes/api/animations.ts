@@ -30,7 +30,7 @@ export const loader = apiRoute({
     auth: requireAdmin,
     body: AnimationSchema,
     status: 201,
-    run: ({ user, body }) => createAnimation({ id: user.id, email: user.email }, body),
+    run: ({ user, body }) => createAnimation(user, body),
   }),
 });
 export const action = loader;

@@ -16,12 +16,12 @@ export const loader = apiRoute({
   PUT: endpoint({
     auth: requireAdmin,
     body: CategorySchema,
-    run: ({ user, params, body }) => updateCategory({ id: user.id, email: user.email }, params.slugOrId!, body),
+    run: ({ user, params, body }) => updateCategory(user, params.slugOrId!, body),
   }),
   DELETE: endpoint({
     auth: requireAdmin,
     run: async ({ user, params }) => {
-      await deleteCategory({ id: user.id, email: user.email }, params.slugOrId!);
+      await deleteCategory(user, params.slugOrId!);
       return { message: "Category deleted" };
     },
   }),

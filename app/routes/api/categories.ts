@@ -16,7 +16,7 @@ export const loader = apiRoute({
     auth: requireAdmin,
     body: CategorySchema,
     status: 201,
-    run: ({ user, body }) => createCategory({ id: user.id, email: user.email }, body),
+    run: ({ user, body }) => createCategory(user, body),
   }),
 });
 export const action = loader;

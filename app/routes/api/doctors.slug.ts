@@ -15,12 +15,12 @@ export const loader = apiRoute({
   PUT: endpoint({
     auth: requireAdmin,
     body: DoctorSchema,
-    run: ({ user, params, body }) => updateDoctor({ id: user.id, email: user.email }, params.slugOrId!, body),
+    run: ({ user, params, body }) => updateDoctor(user, params.slugOrId!, body),
   }),
   DELETE: endpoint({
     auth: requireAdmin,
     run: async ({ user, params }) => {
-      await deleteDoctor({ id: user.id, email: user.email }, params.slugOrId!);
+      await deleteDoctor(user, params.slugOrId!);
       return { message: "Doctor deleted" };
     },
   }),

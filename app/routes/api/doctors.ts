@@ -13,7 +13,7 @@ export const loader = apiRoute({
     auth: requireAdmin,
     body: DoctorSchema,
     status: 201,
-    run: ({ user, body }) => createDoctor({ id: user.id, email: user.email }, body),
+    run: ({ user, body }) => createDoctor(user, body),
   }),
 });
 export const action = loader;

@@ -9,12 +9,12 @@ export const loader = apiRoute({
   PUT: endpoint({
     auth: requireAdmin,
     body: PageSchema,
-    run: ({ user, params, body }) => updatePage({ id: user.id, email: user.email }, params.id!, body),
+    run: ({ user, params, body }) => updatePage(user, params.id!, body),
   }),
   DELETE: endpoint({
     auth: requireAdmin,
     run: async ({ user, params }) => {
-      await deletePage({ id: user.id, email: user.email }, params.id!);
+      await deletePage(user, params.id!);
       return { message: "Page deleted" };
     },
   }),

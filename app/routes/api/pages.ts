@@ -16,7 +16,7 @@ export const loader = apiRoute({
     auth: requireAdmin,
     body: PageSchema,
     status: 201,
-    run: ({ user, body }) => createPage({ id: user.id, email: user.email }, body),
+    run: ({ user, body }) => createPage(user, body),
   }),
 });
 export const action = loader;

@@ -10,7 +10,7 @@ export const loader = apiRoute({
     auth: requireAdmin,
     body: SettingUpdateSchema,
     run: async ({ user, params, body }) => {
-      const [saved] = await saveSettings({ id: user.id, email: user.email }, [{ key: params.key!, ...body }]);
+      const [saved] = await saveSettings(user, [{ key: params.key!, ...body }]);
       return saved;
     },
   }),

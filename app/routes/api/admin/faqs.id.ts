@@ -8,12 +8,12 @@ export const loader = apiRoute({
   PUT: endpoint({
     auth: requireAdmin,
     body: FaqSchema,
-    run: ({ user, params, body }) => updateFaq({ id: user.id, email: user.email }, params.id!, body),
+    run: ({ user, params, body }) => updateFaq(user, params.id!, body),
   }),
   DELETE: endpoint({
     auth: requireAdmin,
     run: async ({ user, params }) => {
-      await deleteFaq({ id: user.id, email: user.email }, params.id!);
+      await deleteFaq(user, params.id!);
       return { message: "FAQ deleted" };
     },
   }),

@@ -9,7 +9,7 @@ export const loader = apiRoute({
     auth: requireAdmin,
     body: FaqSchema,
     status: 201,
-    run: ({ user, body }) => createFaq({ id: user.id, email: user.email }, body),
+    run: ({ user, body }) => createFaq(user, body),
   }),
 });
 export const action = loader;

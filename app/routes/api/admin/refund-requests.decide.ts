@@ -11,7 +11,7 @@ export const loader = apiRoute({
     body: RefundDecisionSchema,
     run: ({ user, params, url, body }) => {
       const decide = url.pathname.endsWith("/reject") ? rejectRefund : approveRefund;
-      return decide({ id: user.id, email: user.email }, params.id!, body.adminNotes);
+      return decide(user, params.id!, body.adminNotes);
     },
   }),
 });

@@ -12,7 +12,7 @@ export const loader = apiRoute({
     run: async ({ user, params, url }) => {
       if (!UUID_RE.test(params.id ?? "")) throw notFound(SUBSCRIPTION_NOT_FOUND);
       const change = url.pathname.endsWith("/reactivate") ? reactivateSubscription : cancelSubscription;
-      return change({ id: user.id, email: user.email }, params.id!);
+      return change(user, params.id!);
     },
   }),
 });

@@ -8,7 +8,7 @@ export const loader = apiRoute({
   PUT: endpoint({
     auth: requireAdmin,
     body: UserRoleSchema,
-    run: async ({ user, body, params }) => ({ user: await setUserRole({ id: user.id, email: user.email }, params.id!, body.role) }),
+    run: async ({ user, body, params }) => ({ user: await setUserRole(user, params.id!, body.role) }),
   }),
 });
 export const action = loader;
