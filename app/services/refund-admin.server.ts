@@ -2,6 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { RefundListQuery } from "~/validation/admin-refunds.ts";
+import { memberMatches } from "./user-admin.server.ts";
 
 // The admin list of refund requests (spec section 2 "/admin/refunds", section 3 "refund
 // request": the admin list also reads userName, userEmail, paymentAmount, paymentDescription).
@@ -54,7 +55,7 @@ function listWhere({ search, status }: Pick<RefundListQuery, "search" | "status"
           OR: [
             { reason: contains },
             { description: contains },
-            { user: { OR: [{ email: contains }, { firstName: contains }, { lastName: contains }] } },
+            { user: memberMatches(term!) },
           ],
         }
       : {}),

@@ -2,6 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { SubscriptionListQuery } from "~/validation/admin-subscriptions.ts";
+import { memberMatches } from "./user-admin.server.ts";
 
 // The admin list of subscriptions (spec section 3 "admin subscription row"): search over the
 // member, filters by status and type, newest first, one row more than the page for the pager.
@@ -52,7 +53,7 @@ function listWhere({ search, status, type }: SubscriptionListQuery): Prisma.Subs
     ...(contains
       ? {
           OR: [
-            { user: { OR: [{ email: contains }, { username: contains }, { firstName: contains }, { lastName: contains }] } },
+            { user: memberMatches(term!) },
             { category: { name: contains } },
             { animation: { title: contains } },
             ...(UUID_RE.test(term!) ? [{ id: term! }] : []),

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { flagDefaultTrue, optionalText } from "./fields.ts";
+import { slugify } from "./slug.ts";
 
 // Doctors and categories in the back office (spec admin-and-support.md sections 3, 5 "Doctor",
 // "Category", 7). One schema per form, shared by the HTML action and the /api call. Browser-safe.
@@ -7,20 +9,7 @@ export const SLUG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_INVALID = "Slug may contain only lowercase letters, digits and single hyphens";
 
 /** A slug from a name: lowercase, letters and digits, words joined by single hyphens. */
-export function slugFromName(name: string) {
-  return name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9\s-]/g, "")
-    .trim()
-    .replace(/[\s-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 100);
-}
-
-const optionalText = (max: number, label: string) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined), z.string().max(max, `${label} must be at most ${max} characters`).optional());
+export const slugFromName = (name: string) => slugify(name, { max: 100 });
 
 const slugField = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v ?? undefined),
@@ -32,9 +21,6 @@ const storedPath = z.preprocess(
   (v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined),
   z.string().max(300).regex(/^\/objects\/uploads\/[0-9a-f-]{36}$/i, "Upload not found").optional(),
 );
-
-/** A checkbox ("on" from a form, a boolean from JSON); absent from JSON means the default. */
-const activeFlag = z.preprocess((v) => (v === undefined ? true : v === true || v === "on" || v === "true"), z.boolean());
 
 export const VALID_URL = "Must be a valid URL";
 
@@ -59,7 +45,7 @@ export const DoctorSchema = z.object({
       .optional(),
   ),
   instagram: optionalText(200, "Instagram"),
-  isActive: activeFlag,
+  isActive: flagDefaultTrue,
 });
 export type DoctorInput = z.infer<typeof DoctorSchema>;
 
@@ -78,7 +64,7 @@ export const CategorySchema = z.object({
   ),
   parentId: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.string().uuid("Choose an existing main category").nullable()),
   sortOrder: z.preprocess((v) => (v === "" || v === undefined || v === null ? 0 : v), z.coerce.number().int("Sort order must be a whole number").min(0).max(10_000)),
-  isActive: activeFlag,
+  isActive: flagDefaultTrue,
 });
 export type CategoryInput = z.infer<typeof CategorySchema>;
 
@@ -93,18 +79,7 @@ export const AdminListQuerySchema = z.object({
  * Spec section 2: "The slug is derived from the title: lowercased, punctuation removed, spaces
  * and hyphens turned into underscores."
  */
-export function animationSlugFromTitle(title: string) {
-  return title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9\s_-]/g, "")
-    .trim()
-    .replace(/[\s-]+/g, "_")
-    .replace(/_+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, 150);
-}
+export const animationSlugFromTitle = (title: string) => slugify(title, { separator: "_", max: 150 });
 
 const requiredPath = (message: string) =>
   z.preprocess(

@@ -1,22 +1,17 @@
 import { z } from "zod";
+import { flagDefaultTrue, optionalText } from "./fields.ts";
 import { PAGE_TYPES } from "./content.ts";
+import { slugify } from "./slug.ts";
 
 // Pages and FAQs in the back office (spec admin-and-support.md sections 2 "/admin/pages",
 // "Help Center", 5 "Page form", 7). Shared by the forms and the /api calls. Browser-safe.
 
 /**
  * Spec section 5: "lowercase, drop characters other than letters, digits, spaces and hyphens,
- * whitespace to hyphens, collapse repeated hyphens, trim edge hyphens".
+ * whitespace to hyphens, collapse repeated hyphens, trim edge hyphens". Accented letters are
+ * letters, so they are kept as their plain letter rather than dropped.
  */
-export function pageSlugFromTitle(title: string) {
-  return title
-    .toLowerCase()
-    .replace(/[^a-z0-9\s-]/g, "")
-    .replace(/\s+/g, "-")
-    .replace(/-+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 200);
-}
+export const pageSlugFromTitle = (title: string) => slugify(title, { max: 200 });
 
 // First path segments the site answers itself: a page there would be hidden at /{slug}.
 export const RESERVED_PAGE_SLUGS = [
@@ -25,12 +20,6 @@ export const RESERVED_PAGE_SLUGS = [
   "legacy", "licences", "my-animations", "notifications", "objects", "pages", "premium", "profile", "purchase",
   "refund", "reset-password", "search", "sign-out", "verify-email", "watch",
 ];
-
-const optionalText = (max: number, label: string) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined), z.string().max(max, `${label} must be at most ${max} characters`).optional());
-
-/** A checkbox ("on" from a form, a boolean from JSON); absent from JSON means true (spec default). */
-const flag = z.preprocess((v) => (v === undefined ? true : v === true || v === "on" || v === "true"), z.boolean());
 
 export const PageSchema = z.object({
   title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title must be at most 200 characters"),
@@ -47,7 +36,7 @@ export const PageSchema = z.object({
   metaDescription: optionalText(300, "Meta description"),
   metaKeywords: optionalText(300, "Meta keywords"),
   type: z.enum(PAGE_TYPES, { error: "Type must be legal, company or other" }).default("other"),
-  isPublished: flag,
+  isPublished: flagDefaultTrue,
 });
 export type PageInput = z.infer<typeof PageSchema>;
 
@@ -62,6 +51,6 @@ export const FaqSchema = z.object({
   answer: z.string({ error: "Answer is required" }).trim().min(1, "Answer is required").max(20_000, "Answer is too long"),
   categoryId: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.string().uuid("Choose an existing FAQ category").nullable()),
   sortOrder: z.preprocess((v) => (v === "" || v === undefined || v === null ? 0 : v), z.coerce.number().int("Sort order must be a whole number").min(0).max(10_000)),
-  isActive: flag,
+  isActive: flagDefaultTrue,
 });
 export type FaqInput = z.infer<typeof FaqSchema>;

@@ -30,7 +30,8 @@ const unique = () => Math.random().toString(36).slice(2, 8);
 describe("pages", () => {
   it("makes the slug by the spec's rule", () => {
     expect(pageSlugFromTitle("  Terms & Conditions -- 2026!  ")).toBe("terms-conditions-2026");
-    expect(pageSlugFromTitle("Über uns")).toBe("ber-uns");
+    expect(pageSlugFromTitle("Über uns")).toBe("uber-uns");
+    expect(pageSlugFromTitle("snake_case  title")).toBe("snake-case-title");
   });
 
   it("POST /api/pages: the spec's messages, reserved and taken slugs, 201; GET lists drafts for admins", async () => {

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Form } from "react-router";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
+import { CategoryOptions } from "~/components/admin/category-options.tsx";
 import { Badge } from "~/components/admin/data-table.tsx";
 import { FileField } from "~/components/admin/file-field.tsx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
@@ -144,16 +145,7 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
               className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
             >
               <option value="">Choose a category</option>
-              {categories.map((main) => (
-                <optgroup key={main.id} label={main.name}>
-                  <option value={main.id}>{main.name}</option>
-                  {main.subcategories.map((sub) => (
-                    <option key={sub.id} value={sub.id}>
-                      {sub.name}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
+              <CategoryOptions categories={categories} />
             </select>
             <ErrorList id={`${fields.categoryId.id}-error`} errors={fields.categoryId.errors} />
           </div>

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { AdminPage } from "~/components/admin/admin-page.tsx";
+import { CategoryOptions } from "~/components/admin/category-options.tsx";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
 import { Badge, DataTable } from "~/components/admin/data-table.tsx";
 import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
@@ -11,7 +12,7 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import {
   deleteAnimation,
   getAdminAnimation,
-  getAnimationFormOptions,
+  getCategoryTree,
   listAdminAnimations,
   setAnimationPublished,
 } from "~/services/catalogue/animation-admin.server.ts";
@@ -23,8 +24,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Animations | Admin" }];
 export async function loader({ url }: Route.LoaderArgs) {
   const query = AnimationListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const target = confirmTarget(url, ["delete"]);
-  const [list, options, confirm] = await Promise.all([listAdminAnimations(query), getAnimationFormOptions(), target ? getAdminAnimation(target.id) : null]);
-  return { ...list, query, categories: options.categories, confirm: confirm && { id: confirm.id, title: confirm.title } };
+  const [list, categories, confirm] = await Promise.all([listAdminAnimations(query), getCategoryTree(), target ? getAdminAnimation(target.id) : null]);
+  return { ...list, query, categories, confirm: confirm && { id: confirm.id, title: confirm.title } };
 }
 
 export async function action({ request, url }: Route.ActionArgs) {
@@ -66,16 +67,7 @@ export default function AdminAnimations({ loaderData }: Route.ComponentProps) {
           Category
           <select name="category" defaultValue={query.category ?? ""} className="rounded-lg border border-slate-300 px-3 py-2 font-normal">
             <option value="">All</option>
-            {categories.map((main) => (
-              <optgroup key={main.id} label={main.name}>
-                <option value={main.id}>{main.name} (all)</option>
-                {main.subcategories.map((sub) => (
-                  <option key={sub.id} value={sub.id}>
-                    {sub.name}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
+            <CategoryOptions categories={categories} mainSuffix=" (all)" />
           </select>
         </label>
       </FilterForm>

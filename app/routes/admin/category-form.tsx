@@ -16,6 +16,7 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createCategory, getAdminCategory, listMainCategoryOptions, updateCategory } from "~/services/catalogue/category-admin.server.ts";
 import { CATEGORY_NAME_REQUIRED, CategorySchema } from "~/validation/admin-catalogue.ts";
 import type { Route } from "./+types/category-form";
+import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 // /admin/categories/new?type=main|sub and /admin/categories/:id. Main categories have no parent
 // and no price (spec section 5): their form has neither field.
@@ -36,7 +37,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const upload = await readUploadForm(request, { thumbnail: "thumbnail" });
   const formData = upload.formData;
-  if (!formData.has("isActive")) formData.set("isActive", "false");
+  uncheckedAsFalse(formData, "isActive");
   // Spec: "parentId is dropped on the Main tab".
   if (formData.get("level") !== "sub") {
     formData.delete("parentId");

@@ -14,6 +14,7 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createDoctor, getAdminDoctor, updateDoctor } from "~/services/catalogue/doctor-admin.server.ts";
 import { DoctorSchema } from "~/validation/admin-catalogue.ts";
 import type { Route } from "./+types/doctor-form";
+import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 // /admin/doctors/new and /admin/doctors/:id: one form for both.
 
@@ -29,7 +30,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const upload = await readUploadForm(request, { photo: "doctor-photo" });
-  if (!upload.formData.has("isActive")) upload.formData.set("isActive", "false");
+  uncheckedAsFalse(upload.formData, "isActive");
   const submission = parseWithZod(upload.formData, { schema: DoctorSchema });
   if (Object.keys(upload.errors).length) {
     return formError(submission, new ServiceError(upload.errors.photo?.[0] ?? "Upload failed", 400, "photo"));

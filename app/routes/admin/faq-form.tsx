@@ -14,6 +14,7 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createFaq, getAdminFaq, listFaqCategoryOptions, updateFaq } from "~/services/content-admin.server.ts";
 import { FaqSchema } from "~/validation/admin-content.ts";
 import type { Route } from "./+types/faq-form";
+import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 // /admin/faqs/new and /admin/faqs/:id, reached from the Help Center's admin controls.
 
@@ -28,7 +29,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const formData = await request.formData();
-  if (!formData.has("isActive")) formData.set("isActive", "false");
+  uncheckedAsFalse(formData, "isActive");
   const submission = parseWithZod(formData, { schema: FaqSchema });
   // Spec section 8: "Error creating FAQ" / "Error updating FAQ", each with the server message.
   const failed = params.id ? "Error updating FAQ" : "Error creating FAQ";
@@ -56,7 +57,7 @@ export default function FaqFormScreen({ loaderData: { faq, categories }, actionD
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
-      if (!formData.has("isActive")) formData.set("isActive", "false");
+      uncheckedAsFalse(formData, "isActive");
       return parseWithZod(formData, { schema: FaqSchema });
     },
   });

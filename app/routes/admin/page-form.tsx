@@ -15,6 +15,7 @@ import { createPage, getAdminPage, updatePage } from "~/services/content-admin.s
 import { pageSlugFromTitle, PageSchema } from "~/validation/admin-content.ts";
 import { PAGE_TYPES } from "~/validation/content.ts";
 import type { Route } from "./+types/page-form";
+import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 // /admin/pages/new and /admin/pages/:id (spec: the create/edit dialog's fields). The slug is made
 // from the title only when creating: live as the title is typed with JavaScript, on the server
@@ -32,7 +33,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const formData = await request.formData();
-  if (!formData.has("isPublished")) formData.set("isPublished", "false");
+  uncheckedAsFalse(formData, "isPublished");
   if (!params.id && !String(formData.get("slug") ?? "").trim()) formData.set("slug", pageSlugFromTitle(String(formData.get("title") ?? "")));
   const submission = parseWithZod(formData, { schema: PageSchema });
   if (submission.status !== "success") return formError(submission);
@@ -56,7 +57,7 @@ export default function PageFormScreen({ loaderData: { page }, actionData }: Rou
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
-      if (!formData.has("isPublished")) formData.set("isPublished", "false");
+      uncheckedAsFalse(formData, "isPublished");
       return parseWithZod(formData, { schema: PageSchema });
     },
   });

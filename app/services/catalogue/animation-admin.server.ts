@@ -96,16 +96,18 @@ export async function getAdminAnimation(id: string) {
 }
 
 /** What the form's selects offer: categories (mains with their subs) and doctors. */
+/** Main categories with their subcategories, in the catalogue's order: the category pickers. */
+export async function getCategoryTree() {
+  const categories = await prisma.category.findMany({ select: { id: true, name: true, parentId: true }, orderBy: [{ sortOrder: "asc" }, { name: "asc" }] });
+  return categories.filter((c) => !c.parentId).map((main) => ({ ...main, subcategories: categories.filter((c) => c.parentId === main.id) }));
+}
+
 export async function getAnimationFormOptions() {
   const [categories, doctors] = await Promise.all([
-    prisma.category.findMany({ select: { id: true, name: true, parentId: true }, orderBy: [{ sortOrder: "asc" }, { name: "asc" }] }),
+    getCategoryTree(),
     prisma.doctor.findMany({ select: { id: true, name: true, specialty: true, isActive: true }, orderBy: { name: "asc" }, take: 500 }),
   ]);
-  const mains = categories.filter((c) => !c.parentId);
-  return {
-    categories: mains.map((main) => ({ ...main, subcategories: categories.filter((c) => c.parentId === main.id) })),
-    doctors,
-  };
+  return { categories, doctors };
 }
 
 async function checkedValues(input: AnimationInput) {
