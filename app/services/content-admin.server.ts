@@ -156,22 +156,6 @@ export function listFaqCategoryOptions() {
   return prisma.faqCategory.findMany({ select: { id: true, name: true, isActive: true }, orderBy: [{ sortOrder: "asc" }, { name: "asc" }] });
 }
 
-/** Every FAQ, inactive ones too, grouped as the Help Center shows them (admins' view). */
-export async function listAdminFaqs({ search, category }: { search?: string | null; category?: string | null } = {}) {
-  const term = search?.trim().slice(0, 200);
-  const key = category?.trim();
-  const rows = await prisma.faq.findMany({
-    where: {
-      ...(key ? { category: { OR: [{ slug: key }, ...(UUID_RE.test(key) ? [{ id: key }] : [])] } } : {}),
-      ...(term ? { OR: [{ question: { contains: term, mode: "insensitive" } }, { answer: { contains: term, mode: "insensitive" } }] } : {}),
-    },
-    orderBy: [{ sortOrder: "asc" }, { createdAt: "asc" }],
-    select: adminFaqSelect,
-    take: 500,
-  });
-  return rows.map(toAdminFaq);
-}
-
 async function checkCategory(categoryId: string | null) {
   if (categoryId && !(await prisma.faqCategory.count({ where: { id: categoryId } }))) {
     throw new ServiceError("Choose an existing FAQ category", 400, "categoryId");

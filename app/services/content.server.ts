@@ -121,25 +121,33 @@ export type FaqFilter = { category?: string | null; search?: string | null };
  */
 export function listFaqs({ category, search }: FaqFilter = {}) {
   const key = `${FAQ_CACHE_PREFIX}list:${JSON.stringify([category?.trim() ?? "", search?.trim().toLowerCase() ?? ""])}`;
-  return memo(key, sharedCacheMs(), () => loadFaqs({ category, search }));
+  return memo(key, sharedCacheMs(), async () => (await loadFaqs({ category, search }, false)).map(({ isActive: _, ...faq }) => faq));
 }
 
-async function loadFaqs({ category, search }: FaqFilter) {
+/** Every FAQ, inactive ones and those of inactive categories too, in the same order (admins' Help Center). */
+export function listFaqsForAdmin(filter: FaqFilter = {}) {
+  return loadFaqs(filter, true);
+}
+
+// The Help Center shows at most this many; there are a few dozen in practice.
+const FAQ_LIMIT = 500;
+
+async function loadFaqs({ category, search }: FaqFilter, includeInactive: boolean) {
   const term = search?.trim().slice(0, 200);
   const categoryKey = category?.trim().slice(0, 200);
+  const active = includeInactive ? {} : { isActive: true };
   const faqs = await prisma.faq.findMany({
     where: {
-      isActive: true,
-      OR: [{ categoryId: null }, { category: { isActive: true } }],
-      ...(categoryKey
-        ? { category: { isActive: true, OR: [{ slug: categoryKey }, ...(UUID_RE.test(categoryKey) ? [{ id: categoryKey }] : [])] } }
-        : {}),
+      ...active,
+      ...(includeInactive ? {} : { OR: [{ categoryId: null }, { category: { isActive: true } }] }),
+      ...(categoryKey ? { category: { ...active, OR: [{ slug: categoryKey }, ...(UUID_RE.test(categoryKey) ? [{ id: categoryKey }] : [])] } } : {}),
       ...(term
         ? { AND: [{ OR: [{ question: { contains: term, mode: "insensitive" as const } }, { answer: { contains: term, mode: "insensitive" as const } }] }] }
         : {}),
     },
     orderBy: [{ sortOrder: "asc" }, { createdAt: "asc" }],
-    select: { id: true, question: true, answer: true, categoryId: true, sortOrder: true, views: true, category: { select: { name: true, sortOrder: true } } },
+    select: { id: true, question: true, answer: true, categoryId: true, sortOrder: true, views: true, isActive: true, category: { select: { name: true, sortOrder: true } } },
+    take: FAQ_LIMIT,
   });
   // Grouped screens read best in the categories' order, General (no category) first; within a
   // category the FAQs keep their own order (the sort is stable).

@@ -6,10 +6,8 @@ import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
 import { Badge } from "~/components/admin/data-table.tsx";
-import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { listAdminFaqs } from "~/services/content-admin.server.ts";
-import { DEFAULT_FAQ_GROUP, groupFaqs, listFaqCategories, listFaqs, registerFaqView } from "~/services/content.server.ts";
+import { groupFaqs, listFaqCategories, listFaqs, listFaqsForAdmin, registerFaqView } from "~/services/content.server.ts";
 import type { Route } from "./+types/help";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -31,7 +29,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   const opened = faqParam ? await registerFaqView(faqParam) : null;
   const [categories, faqs] = await Promise.all([
     listFaqCategories(),
-    isAdmin ? listAdminFaqs({ category, search: q }).then(groupedOrder) : listFaqs({ category, search: q }),
+    (isAdmin ? listFaqsForAdmin : listFaqs)({ category, search: q }),
   ]);
   const confirmId = isAdmin ? url.searchParams.get("confirm") : null;
   const confirm = confirmId ? faqs.find((faq) => faq.id === confirmId) : undefined;
@@ -54,13 +52,6 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     openId: opened !== null ? faqParam : null,
     confirm: confirm ? { id: confirm.id, question: confirm.question } : null,
   };
-}
-
-/** Admins' rows in the public order (General first), answers sanitised like the public ones. */
-function groupedOrder(rows: Awaited<ReturnType<typeof listAdminFaqs>>) {
-  return rows
-    .map((row) => ({ ...row, answer: sanitizeHtml(row.answer), categoryName: row.categoryName ?? DEFAULT_FAQ_GROUP }))
-    .sort((a, b) => Number(b.categoryName === DEFAULT_FAQ_GROUP) - Number(a.categoryName === DEFAULT_FAQ_GROUP));
 }
 
 function deleteStep(faq: { id: string; question: string }): ConfirmStep {
