@@ -52,6 +52,10 @@ beforeAll(async () => {
   await countingDb.migrate();
   setDb(countingDb);
   c = await createCatalogue();
+  // Two tracks with transcripts: the detail reads both tracks but only the English transcript.
+  await countingDb.prisma.animationCaption.createMany({
+    data: ["es", "en"].map((language) => ({ animationId: c.rhinoplasty.id, language, label: language, path: objectPath(), transcript: `Transcript ${language}` })),
+  });
   const member = await createUser({ accountType: "premium" });
   cookie = await sessionCookieFor(member.id);
 });
@@ -99,7 +103,8 @@ const BOUNDS: Record<keyof typeof pages, number> = {
   "category listing": 3,
   doctor: 2,
   "api list": 8,
-  // The animation, its caption tracks and its doctors (and the first track's transcript when it has one).
+  // The category tree, the animation, then its doctors beside its caption tracks (the first
+  // with its transcript).
   "api detail": 4,
 };
 

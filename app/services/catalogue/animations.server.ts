@@ -5,7 +5,7 @@ import { type Access, canDownload, canWatch } from "../access.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "../prices.server.ts";
 import { getSetting, settingNumber } from "../settings.server.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, money, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
-import { MAX_CAPTIONS, orderTracks } from "./captions.server.ts";
+import { loadPlayerTracks } from "./captions.server.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -47,13 +47,8 @@ const fullSelect = {
   createdAt: true,
 } satisfies Prisma.AnimationSelect;
 
-/** The detail adds the review dates and the caption tracks (bounded) in the same query. */
-const detailSelect = {
-  ...fullSelect,
-  medicallyReviewedAt: true,
-  reviewDueAt: true,
-  captions: { select: { language: true, label: true, path: true }, orderBy: { language: "asc" }, take: MAX_CAPTIONS },
-} satisfies Prisma.AnimationSelect;
+/** The detail adds the review dates (its caption tracks come beside the doctors). */
+const detailSelect = { ...fullSelect, medicallyReviewedAt: true, reviewDueAt: true } satisfies Prisma.AnimationSelect;
 
 type CardRow = Prisma.AnimationGetPayload<{ select: typeof cardSelect }>;
 type FullRow = Prisma.AnimationGetPayload<{ select: typeof fullSelect }>;
@@ -274,7 +269,7 @@ export async function getAnimation(
   return {
     ...dto,
     category: animationCategory(row.categoryId, tree),
-    captions: tracks.map((t) => ({ language: t.language, label: t.label, src: t.path })),
+    captions: tracks,
     transcript,
     medicallyReviewedAt: row.medicallyReviewedAt?.toISOString() ?? null,
     reviewDueAt: row.reviewDueAt?.toISOString() ?? null,
@@ -284,23 +279,14 @@ export async function getAnimation(
 async function loadAnimation(slugOrIdValue: string) {
   const row = await prisma.animation.findFirst({ where: { isActive: true, ...slugOrId(slugOrIdValue) }, select: detailSelect });
   if (!row) return null;
-  const tracks = orderTracks(row.captions);
-  const first = tracks[0];
-  // The transcript of the first track only (up to 100 KB): one bounded query beside the doctors.
-  const [doctors, transcriptRow] = await Promise.all([
+  const [doctors, { tracks, transcript }] = await Promise.all([
     prisma.doctor.findMany({
       where: { isActive: true, animations: { some: { animationId: row.id } } },
       orderBy: { name: "asc" },
       select: doctorSummarySelect,
     }),
-    first
-      ? prisma.animationCaption.findUnique({
-          where: { animationId_language: { animationId: row.id, language: first.language } },
-          select: { transcript: true },
-        })
-      : null,
+    loadPlayerTracks(row.id, { withTranscript: true }),
   ]);
-  const transcript = first && transcriptRow?.transcript ? { language: first.language, label: first.label, text: transcriptRow.transcript } : null;
   return { row, doctors, tracks, transcript };
 }
 
@@ -340,32 +326,36 @@ export type Playable =
 
 /** The full player's animation (/watch/{id}) as this viewer may have it; 404 for an unknown id. */
 export async function getPlayableAnimation(id: string, access: Access): Promise<Playable> {
-  const row = await prisma.animation.findFirst({
-    where: { id, isActive: true },
-    select: {
-      id: true,
-      slug: true,
-      title: true,
-      description: true,
-      coverImage: true,
-      fullVideo: true,
-      downloadFile: true,
-      duration: true,
-      categoryId: true,
-      category: { select: { name: true, parentId: true } },
-      captions: { select: { language: true, label: true, path: true }, orderBy: { language: "asc" }, take: MAX_CAPTIONS },
-    },
-  });
+  // The tracks are asked for beside the animation: a few wasted rows for an unknown id or a
+  // viewer without the right, one round trip less for everyone who may watch.
+  const [row, { tracks }] = await Promise.all([
+    prisma.animation.findFirst({
+      where: { id, isActive: true },
+      select: {
+        id: true,
+        slug: true,
+        title: true,
+        description: true,
+        coverImage: true,
+        fullVideo: true,
+        downloadFile: true,
+        duration: true,
+        categoryId: true,
+        category: { select: { name: true, parentId: true } },
+      },
+    }),
+    loadPlayerTracks(id),
+  ]);
   if (!row) throw notFound(NOT_FOUND.animation);
   if (!canWatch(access, row)) return { watchable: false, pageHref: `/animations/${row.slug || row.id}` };
-  const { categoryId: _, category, downloadFile, captions, ...shown } = row;
+  const { categoryId: _, category, downloadFile, ...shown } = row;
   return {
     watchable: true,
     animation: {
       ...shown,
       categoryName: category?.name ?? null,
       downloadFile: canDownload(access, row) ? downloadFile : null,
-      captions: orderTracks(captions).map((t) => ({ language: t.language, label: t.label, src: t.path })),
+      captions: tracks,
     },
   };
 }

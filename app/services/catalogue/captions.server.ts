@@ -29,6 +29,30 @@ export function orderTracks<T extends { language: string }>(tracks: T[]): T[] {
   return [...tracks].sort((a, b) => rank(a) - rank(b) || a.language.localeCompare(b.language));
 }
 
+type PlayerTrack = { language: string; label: string; path: string; transcript: string | null };
+
+/**
+ * The tracks the player offers, English first (as orderTracks), in one bounded query; with
+ * `withTranscript` the first track also carries its text for the page's transcript, and only
+ * that one: a transcript may be 100 KB and there may be twenty tracks.
+ */
+export async function loadPlayerTracks(animationId: string, { withTranscript = false } = {}) {
+  const tracks = await prisma.$queryRaw<PlayerTrack[]>`
+    SELECT language, label, path, CASE WHEN ${withTranscript} AND rank = 1 THEN transcript END AS transcript
+    FROM (
+      SELECT language, label, path, transcript,
+             row_number() OVER (ORDER BY (language = 'en' OR language LIKE 'en-%') DESC, language COLLATE "C") AS rank
+      FROM "AnimationCaption" WHERE "animationId" = ${animationId}::uuid
+    ) ranked
+    ORDER BY rank
+    LIMIT ${MAX_CAPTIONS}`;
+  const first = tracks[0];
+  return {
+    tracks: tracks.map((t): CaptionTrack => ({ language: t.language, label: t.label, src: t.path })),
+    transcript: first?.transcript ? { language: first.language, label: first.label, text: first.transcript } : null,
+  };
+}
+
 export async function listCaptions(animationId: string) {
   const rows = await prisma.animationCaption.findMany({
     where: { animationId },
