@@ -2,8 +2,8 @@ import fs from "node:fs";
 import { Router, type Request, type Response } from "express";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { isObjectId, localObjectFile, presignedObjectUrl, storageBackend } from "~/lib/storage.server.ts";
-import { receiveSignedUpload } from "~/lib/upload.server.ts";
+import { isObjectId, localObjectFile, presignedObjectUrl, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
+import { receiveSignedUpload, uploadRule } from "~/lib/upload.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 
 // /objects/uploads/{id}: GET and HEAD stream a stored object to whoever has the right to it
@@ -39,8 +39,28 @@ async function sendObject(req: Request, res: Response) {
     res.status(delivery.status).set("Cache-Control", "private, no-store").json({ message: delivery.message });
     return;
   }
-  if (storageBackend() === "s3") return redirectToS3(req, res, delivery);
+  if (storageBackend() === "s3") return delivery.info?.kind === "caption" ? relayCaption(req, res, delivery) : redirectToS3(req, res, delivery);
   return streamLocal(req, res, delivery);
+}
+
+/**
+ * S3, caption files: a <track> is fetched in same-origin mode, so a browser will not follow a
+ * redirect to the bucket's origin and the player would show no captions. A caption is at most
+ * 1 MB: the app reads it from the bucket and sends it itself.
+ */
+async function relayCaption(req: Request, res: Response, delivery: Extract<ObjectDelivery, { ok: true }>) {
+  const { size, createdAt } = delivery.info!;
+  const etag = objectEtag(size, createdAt);
+  const modified = Math.floor(createdAt.getTime() / 1000) * 1000;
+  const headers = { ETag: etag, "Last-Modified": new Date(modified).toUTCString(), "Cache-Control": delivery.cacheControl };
+  if (isNotModified(req, etag, modified)) {
+    res.writeHead(304, headers).end();
+    return;
+  }
+  const object = await readS3ObjectHead(delivery.id, uploadRule("caption").maxBytes);
+  if (!object) return notFound(res);
+  res.writeHead(200, { ...headers, "Content-Type": delivery.contentType, "Content-Length": String(object.bytes.length) });
+  res.end(req.method === "HEAD" ? undefined : object.bytes);
 }
 
 /** S3: a 302 to a presigned GET valid a few minutes; the bucket itself stays private. */
@@ -61,7 +81,7 @@ async function streamLocal(req: Request, res: Response, delivery: Extract<Object
   // request costs no stat of the file.
   const { size, createdAt } = delivery.info!;
   const modified = Math.floor(createdAt.getTime() / 1000) * 1000;
-  const etag = `"${size.toString(16)}-${createdAt.getTime().toString(16)}"`;
+  const etag = objectEtag(size, createdAt);
   const headers: Record<string, string> = {
     ETag: etag,
     "Last-Modified": new Date(modified).toUTCString(),
@@ -139,6 +159,11 @@ async function sendFileRange(res: Response, handle: fs.promises.FileHandle, star
   } finally {
     await handle.close().catch(() => undefined);
   }
+}
+
+/** An object never changes under its id: its size and creation time name its one version. */
+function objectEtag(size: number, createdAt: Date) {
+  return `"${size.toString(16)}-${createdAt.getTime().toString(16)}"`;
 }
 
 /** If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2). */

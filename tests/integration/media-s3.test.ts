@@ -169,6 +169,19 @@ describe("GET /objects/uploads/{id} in S3 mode", () => {
     expect(Buffer.from(await ranged.arrayBuffer()).equals(world.objects.full.body.subarray(0, 100))).toBe(true);
   });
 
+  it("sends caption files itself: a <track> does not follow a redirect to the bucket's origin", async () => {
+    const vtt = Buffer.from("WEBVTT\n\n00:00.000 --> 00:02.000\nThe nasal framework.\n");
+    const stored = await saveObject({ body: vtt, contentType: "text/vtt", kind: "caption" });
+    await prisma.animationCaption.create({ data: { animationId: world.animation.id, language: "en", label: "English", path: stored.path } });
+    const response = await get(stored.path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/vtt");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(Buffer.from(await response.arrayBuffer()).equals(vtt)).toBe(true);
+    const again = await fetch(`${app.url}${stored.path}`, { headers: { "If-None-Match": response.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+  });
+
   it("answers a missing object like a protected one", async () => {
     const missing = `/objects/uploads/${crypto.randomUUID()}`;
     expect((await get(missing)).status).toBe(401);
