@@ -13,15 +13,17 @@ export const REVENUE_MONTHS = 12;
 const monthStart = (date: Date, monthsBack = 0) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - monthsBack, 1));
 
 export async function getDashboardStats(now = new Date()) {
-  const [counts, activeSubscriptions, revenue] = await Promise.all([
-    prisma.rowCount.findMany({ where: { table: { in: ["User", "Animation"] } } }),
-    prisma.subscription.count({ where: { status: "active", endDate: { gt: now } } }),
+  const [counts, lapsed, revenue] = await Promise.all([
+    prisma.rowCount.findMany({ where: { table: { in: ["User", "Animation", "Subscription:active"] } } }),
+    // Active and not yet ended: the counter of active ones, less those past their end date that
+    // the hourly billing sweep has not expired yet (a few, found through the (status, endDate) index).
+    prisma.subscription.count({ where: { status: "active", endDate: { lte: now } } }),
     prisma.revenueMonth.findUnique({ where: { month: monthStart(now) } }),
   ]);
   const count = (table: string) => Number(counts.find((row) => row.table === table)?.count ?? 0);
   return {
     totalUsers: count("User"),
-    activeSubscriptions,
+    activeSubscriptions: Math.max(0, count("Subscription:active") - lapsed),
     totalAnimations: count("Animation"),
     monthlyRevenue: Number(revenue?.amount ?? 0),
   };

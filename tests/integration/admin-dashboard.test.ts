@@ -39,6 +39,31 @@ describe("dashboard counters", () => {
     expect(await getDashboardStats(now)).toEqual(await truth(now));
   });
 
+  it("Active Subscriptions follows status changes, bulk writes, a lapse not yet swept and a deleted member", async () => {
+    const now = new Date();
+    const day = 24 * 3600_000;
+    const [a, b] = [await createUser(), await createUser()];
+    const rows = (userId: string, n: number, endDate: Date) =>
+      Array.from({ length: n }, () => ({ userId, type: "global" as const, status: "active" as const, price: 99, startDate: new Date(now.getTime() - day), endDate }));
+    await prisma.subscription.createMany({ data: [...rows(a.id, 3, new Date(now.getTime() + 300 * day)), ...rows(b.id, 2, new Date(now.getTime() + 300 * day))] });
+    expect(await getDashboardStats(now)).toEqual(await truth(now));
+
+    // One ends: still "active" until the sweep, but not counted; then the sweep expires it.
+    const lapsed = await prisma.subscription.findFirstOrThrow({ where: { userId: a.id } });
+    await prisma.subscription.update({ where: { id: lapsed.id }, data: { endDate: new Date(now.getTime() - 1000) } });
+    expect((await getDashboardStats(now)).activeSubscriptions).toBe((await truth(now)).activeSubscriptions);
+    await prisma.subscription.update({ where: { id: lapsed.id }, data: { status: "expired" } });
+    await prisma.subscription.updateMany({ where: { userId: b.id }, data: { status: "canceled" } });
+    expect(await getDashboardStats(now)).toEqual(await truth(now));
+    await prisma.subscription.updateMany({ where: { userId: b.id }, data: { status: "active" } });
+    await prisma.subscription.updateMany({ where: { userId: a.id }, data: { price: 89 } });
+    expect(await getDashboardStats(now)).toEqual(await truth(now));
+
+    // Deleting a member takes their subscriptions with them (ON DELETE CASCADE) and off the count.
+    await prisma.user.delete({ where: { id: b.id } });
+    expect(await getDashboardStats(now)).toEqual(await truth(now));
+  });
+
   it("revenue by month: twelve months oldest first, empty months as 0, last year's payment counted in its month", async () => {
     const member = await createUser();
     const now = new Date(Date.UTC(2026, 10, 15));
