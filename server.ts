@@ -15,12 +15,10 @@ import { createRouterHandler, edgeGuard } from "./app/lib/http-edge.server.ts";
 import { mediaRouter } from "./app/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts";
-import { purgeRateLimits } from "./app/lib/rate-limit.server.ts";
 import { requestContext } from "./app/lib/request-context.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
-import { purgeExpiredCredentials } from "./app/services/auth/credentials.server.ts";
-import { runBillingSweep } from "./app/services/billing-sweep.server.ts";
 import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
+import { startJobWorkers } from "./app/services/job-workers.server.ts";
 import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
 /** Headers every response carries; the CSP is enforced, with a fresh nonce per response. */
@@ -165,35 +163,8 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, resolve));
 
-  // Expired sessions, tokens and rate-limit counters are deleted, not only ignored; then the
-  // embedded database gets the vacuum and statistics PostgreSQL's autovacuum would give it.
-  const purge = async () => {
-    try {
-      const [credentials, limits] = await Promise.all([purgeExpiredCredentials(), purgeRateLimits()]);
-      logger.info({ ...credentials, rateLimits: limits }, "purged expired rows");
-      await getDb().maintain();
-    } catch (error) {
-      logger.error({ err: error }, "purge failed");
-    }
-  };
-  void purge();
-  const purgeTimer = setInterval(purge, 60 * 60 * 1000);
-  purgeTimer.unref();
-
-  // Subscriptions whose term has ended become expired (accountType follows) and the renewal
-  // reminders go out, at start and hourly. Every instance may run it: each row is changed by a
-  // conditional update (status active → expired, renewalReminderAt null → now), so two instances
-  // sweeping at once expire a row once and send one reminder.
-  const sweep = async () => {
-    try {
-      logger.info(await runBillingSweep(), "billing sweep");
-    } catch (error) {
-      logger.error({ err: error }, "billing sweep failed");
-    }
-  };
-  void sweep();
-  const sweepTimer = setInterval(sweep, 60 * 60 * 1000);
-  sweepTimer.unref();
+  // Campaigns, the hourly billing sweep and purge: durable jobs on the app's database (pg-boss).
+  const jobWorkers = await startJobWorkers();
 
   // Cuts the 10-second previews (queued jobs in the database; resumes what a crash left).
   const mediaWorker = startMediaWorker();
@@ -202,10 +173,11 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
-    clearInterval(purgeTimer);
-    clearInterval(sweepTimer);
     // A preview cut in progress is aborted and put back in the queue for the next start.
-    const workerStopped = mediaWorker.stop().catch((error) => logger.error({ err: error }, "stopping the media worker failed"));
+    const workerStopped = Promise.all([
+      mediaWorker.stop().catch((error) => logger.error({ err: error }, "stopping the media worker failed")),
+      jobWorkers.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed")),
+    ]);
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => {
       logger.error("in-flight requests did not finish in 25 s; closing anyway");

@@ -33,3 +33,15 @@ export function createOpaqueToken() {
 export function hashToken(token: string) {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
+
+/** A keyed signature of `value` (HMAC-SHA256, base64url) for links that must not be forged. */
+export function signValue(value: string, secret: string) {
+  return crypto.createHmac("sha256", secret).update(value).digest("base64url");
+}
+
+/** Compares a signature in constant time. */
+export function signatureMatches(value: string, signature: string, secret: string) {
+  const expected = Buffer.from(signValue(value, secret));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+}

@@ -20,6 +20,11 @@ export type Database = {
    */
   maintain(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The same connection for the job library (pg-boss's `db` option): its statements go through
+   * the app's PGlite instance or pool. `jobSchema` is where it keeps its tables.
+   */
+  jobs: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>; schema: string };
 };
 
 export type DatabaseOptions =
@@ -51,11 +56,26 @@ function openEmbedded(dir: string | undefined): Database {
     maintain: async () => {
       await client.exec("VACUUM ANALYZE");
     },
+    jobs: pgliteJobConnection(client),
     async close() {
       await prisma.$disconnect();
       // An unclosed directory makes the next open slow or hang: always close.
       if (!client.closed) await client.close();
     },
+  };
+}
+
+/** The job library's connection on PGlite: the app's own instance (one writer, no second process). */
+export function pgliteJobConnection(client: PGlite): Database["jobs"] {
+  return {
+    // pg-boss sends its schema changes as one script of several statements, without values:
+    // PGlite runs those with exec (query takes one statement).
+    async executeSql(text, values) {
+      if (values?.length) return client.query(text, values);
+      const results = await client.exec(text);
+      return results.at(-1) ?? { rows: [] };
+    },
+    schema: "pgboss",
   };
 }
 
@@ -91,6 +111,8 @@ function openPostgres(url: string, schema?: string): Database {
       await pool.query("SELECT 1");
     },
     maintain: async () => {},
+    // A per-test schema has its own job tables: test files sharing one server never see each other's jobs.
+    jobs: { executeSql: (text, values) => pool.query(text, values), schema: schema ? `${schema}_jobs` : "pgboss" },
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -16,6 +16,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Medanim <no-reply@medanim.local>"),
   SUPPORT_EMAIL: z.string().default("support@medanim.local"),
+  // How many messages a bulk campaign sends per second (its job paces itself to this).
+  MAIL_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).default(20),
   SEED_ADMIN_EMAIL: z.string().email().default("admin@medanim.local"),
   SEED_ADMIN_PASSWORD: z.string().min(6).default("admin12345"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -6,7 +6,7 @@ import { prisma } from "./db.server.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
 
-export type MailMessage = { to: string; subject: string; html: string; text: string; from?: string };
+export type MailMessage = { to: string; subject: string; html: string; text: string; from?: string; headers?: Record<string, string> };
 
 const globalForMail = globalThis as unknown as { __medanimMail?: Transporter };
 

@@ -1,7 +1,7 @@
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "~/generated/prisma/client.ts";
-import { type Database, getDb, setDb } from "~/lib/db.server.ts";
+import { type Database, getDb, pgliteJobConnection, setDb } from "~/lib/db.server.ts";
 import { applyMigrations } from "~/lib/migrate.server.ts";
 import { openPglite } from "~/lib/pglite.server.ts";
 import * as animationDetail from "~/routes/api/animations.slug.ts";
@@ -37,6 +37,7 @@ const countingDb: Database = {
     }),
   ping: async () => void (await originalQuery("SELECT 1")),
   maintain: async () => void (await pglite.exec("VACUUM ANALYZE")),
+  jobs: pgliteJobConnection(pglite),
   close: async () => {
     await countingDb.prisma.$disconnect();
     await pglite.close();

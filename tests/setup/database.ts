@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (schema) await db.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  if (schema) await db.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}", "${db.jobs.schema}" CASCADE`);
   await db.close();
   setDb(undefined);
   fs.rmSync(dataDir, { recursive: true, force: true });

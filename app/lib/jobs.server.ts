@@ -1,0 +1,87 @@
+import PgBoss from "pg-boss";
+import { getDb } from "./db.server.ts";
+import { logger } from "./logger.server.ts";
+
+// Durable background jobs on pg-boss (decision 010), on the app's own database connection:
+// the embedded PGlite instance or the PostgreSQL pool (pg-boss's `db` option), so jobs live in
+// the same database as the data they work on, survive a restart, are retried, and each is
+// fetched by one worker across every instance (SELECT … FOR UPDATE SKIP LOCKED).
+//
+// Any process may send jobs; only the server runs workers (startJobWorkers in server.ts).
+
+export const QUEUES = {
+  /** One bulk e-mail campaign; one run at a time per campaign (singleton policy, key = campaign id). */
+  campaign: "email-campaign",
+  /** Expired subscriptions and renewal reminders (hourly, and at start). */
+  billingSweep: "billing-sweep",
+  /** Expired sessions, tokens and rate-limit rows; the embedded database's vacuum (hourly, and at start). */
+  purge: "purge",
+} as const;
+
+type Boss = PgBoss;
+const globalForJobs = globalThis as unknown as { __medanimJobs?: Promise<Boss>; __medanimJobsSupervise?: boolean };
+
+async function openBoss(): Promise<Boss> {
+  const db = getDb();
+  const supervise = globalForJobs.__medanimJobsSupervise ?? false;
+  const boss = new PgBoss({
+    db: db.jobs as PgBoss.Db,
+    schema: db.jobs.schema,
+    // Maintenance (expiring the jobs of a dead process so they are retried, archiving) and the
+    // cron clock run where the workers run: the server. A script or a test only sends.
+    supervise,
+    schedule: supervise,
+    maintenanceIntervalSeconds: 30,
+  });
+  boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
+  await boss.start();
+  // One after the other: creating queues at once deadlocks on PostgreSQL (each adds a partition).
+  for (const queue of [
+    { name: QUEUES.campaign, policy: "singleton", retryLimit: 20, retryDelay: 5, expireInSeconds: CAMPAIGN_JOB_EXPIRY_SECONDS },
+    { name: QUEUES.billingSweep, policy: "singleton", retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
+    { name: QUEUES.purge, policy: "singleton", retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
+  ] satisfies PgBoss.Queue[]) {
+    await ensureQueue(boss, queue);
+  }
+  return boss;
+}
+
+async function ensureQueue(boss: Boss, queue: PgBoss.Queue) {
+  if (!(await boss.getQueue(queue.name))) await boss.createQueue(queue.name, queue);
+}
+
+/**
+ * A campaign job sends for at most this long, then hands the rest to a new job of the same
+ * campaign. It is well under the job's expiry, so a job that stops reporting (its process
+ * died) is the only one pg-boss expires and retries: after a crash, a campaign resumes within
+ * CAMPAIGN_JOB_EXPIRY_SECONDS.
+ */
+export const CAMPAIGN_SLICE_MS = 30_000;
+export const CAMPAIGN_JOB_EXPIRY_SECONDS = 120;
+
+/** The server's queue also runs maintenance and the schedules; call before the first jobQueue(). */
+export function superviseJobs() {
+  globalForJobs.__medanimJobsSupervise = true;
+}
+
+/** The process's job queue (started once; the first call creates pg-boss's tables). */
+export function jobQueue(): Promise<Boss> {
+  globalForJobs.__medanimJobs ??= openBoss().catch((error) => {
+    globalForJobs.__medanimJobs = undefined;
+    throw error;
+  });
+  return globalForJobs.__medanimJobs;
+}
+
+/** Stops the queue's workers (waiting for running jobs up to `timeoutMs`) and forgets it. */
+export async function stopJobQueue(timeoutMs = 20_000) {
+  const pending = globalForJobs.__medanimJobs;
+  globalForJobs.__medanimJobs = undefined;
+  const boss = await pending?.catch(() => undefined);
+  await boss?.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
+}
+
+export async function enqueueCampaign(campaignId: string) {
+  const boss = await jobQueue();
+  return boss.send(QUEUES.campaign, { campaignId }, { singletonKey: campaignId });
+}

@@ -1,0 +1,49 @@
+import { getDb } from "~/lib/db.server.ts";
+import { CAMPAIGN_SLICE_MS, jobQueue, QUEUES, stopJobQueue, superviseJobs } from "~/lib/jobs.server.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { purgeRateLimits } from "~/lib/rate-limit.server.ts";
+import { purgeExpiredCredentials } from "./auth/credentials.server.ts";
+import { runBillingSweep } from "./billing-sweep.server.ts";
+import { runCampaign } from "./email-campaigns.server.ts";
+
+// The server's workers for the job queue (lib/jobs.server.ts): campaigns, the hourly billing
+// sweep and purge. pg-boss hands each job to one worker across all instances; its schedules
+// fire once per hour across all of them too.
+
+/** Expired sessions, tokens and rate-limit rows are deleted, then the embedded database gets PostgreSQL's autovacuum work. */
+async function purge() {
+  const [credentials, limits] = await Promise.all([purgeExpiredCredentials(), purgeRateLimits()]);
+  logger.info({ ...credentials, rateLimits: limits }, "purged expired rows");
+  await getDb().maintain();
+}
+
+export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
+  superviseJobs();
+  const boss = await jobQueue();
+  const stopping = new AbortController();
+
+  await boss.work<{ campaignId: string }>(QUEUES.campaign, { pollingIntervalSeconds }, async ([job]) => {
+    const { campaignId } = job!.data;
+    const more = await runCampaign(campaignId, { signal: stopping.signal, maxMs: CAMPAIGN_SLICE_MS });
+    // The rest goes on in a job of its own: this one ends well before pg-boss would expire it.
+    if (more) await boss.send(QUEUES.campaign, { campaignId }, { singletonKey: campaignId });
+  });
+  await boss.work(QUEUES.billingSweep, { pollingIntervalSeconds: 5 }, async () => {
+    logger.info(await runBillingSweep(), "billing sweep");
+  });
+  await boss.work(QUEUES.purge, { pollingIntervalSeconds: 5 }, purge);
+
+  // Hourly across every instance, and once now (at most once per ten minutes across instances).
+  await boss.schedule(QUEUES.billingSweep, "5 * * * *");
+  await boss.schedule(QUEUES.purge, "35 * * * *");
+  await boss.send(QUEUES.billingSweep, {}, { singletonKey: "start", singletonMinutes: 10 });
+  await boss.send(QUEUES.purge, {}, { singletonKey: "start", singletonMinutes: 10 });
+
+  return {
+    /** Ends running campaigns between batches (their rest stays queued), then stops the workers. */
+    async stop() {
+      stopping.abort();
+      await stopJobQueue();
+    },
+  };
+}
