@@ -24,6 +24,7 @@ export default [
   route("about", "routes/public/content-page.tsx", { id: "about-page" }),
   route("pages/:slug", "routes/public/content-page.tsx", { id: "pages-page" }),
   route("verify-email", "routes/public/verify-email.tsx"),
+  route("unsubscribe", "routes/public/unsubscribe.tsx"),
   route("forgot-password", "routes/public/forgot-password.tsx"),
   route("reset-password", "routes/public/reset-password.tsx"),
   route("licences/:id/verify", "routes/public/licence-verify.tsx"),
@@ -74,6 +75,13 @@ export default [
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/animations/:id/medical", "routes/admin/animation-medical.tsx"),
+    // The e-mail manager: the sidebar's link and the dashboard's quick button (spec: both exist).
+    route("admin/email-manager", "routes/admin/email-manager.tsx"),
+    route("admin/emails", "routes/admin/email-manager.tsx", { id: "admin-emails" }),
+    route("admin/email-manager/templates/new", "routes/admin/email-template-form.tsx", { id: "admin-email-template-new" }),
+    route("admin/email-manager/templates/:id", "routes/admin/email-template-form.tsx"),
+    route("admin/email-manager/campaigns/new", "routes/admin/email-campaign-form.tsx"),
+    route("admin/email-manager/campaigns/:id", "routes/admin/email-campaign.tsx"),
   ]),
 
   // ---- api ----
@@ -116,6 +124,10 @@ export default [
   route("api/payments/success", "routes/api/payments.success.ts"),
   route("api/checkout/test/:checkoutId", "routes/api/checkout.test.ts"),
   route("api/webhooks/stripe", "routes/api/webhooks.stripe.ts"),
+  // Admins only, checked per method (decision 008: shared paths outside /api/admin).
+  route("api/email-templates", "routes/api/email-templates.ts"),
+  route("api/email-templates/:id", "routes/api/email-templates.id.ts"),
+  route("api/emails/bulk", "routes/api/emails.bulk.ts"),
   route("api/dashboard/stats", "routes/api/dashboard.stats.ts"),
   route("api/dashboard/animations", "routes/api/dashboard.animations.ts"),
   route("api/refunds/request", "routes/api/refunds.request.ts"),
@@ -134,6 +146,10 @@ export default [
     route("api/admin/subscriptions", "routes/api/admin/subscriptions.ts"),
     route("api/admin/subscriptions/:id/cancel", "routes/api/admin/subscriptions.change.ts"),
     route("api/admin/subscriptions/:id/reactivate", "routes/api/admin/subscriptions.change.ts", { id: "api-admin-subscriptions-reactivate" }),
+    route("api/admin/email-templates", "routes/api/admin/email-templates.ts"),
+    route("api/admin/email-templates/:id", "routes/api/admin/email-templates.id.ts"),
+    route("api/admin/email-logs", "routes/api/admin/email-logs.ts"),
+    route("api/admin/email-campaigns/:id", "routes/api/admin/email-campaigns.id.ts"),
     route("api/admin/refund-requests", "routes/api/admin/refund-requests.ts"),
     route("api/admin/refund-requests/:id/approve", "routes/api/admin/refund-requests.decide.ts"),
     route("api/admin/refund-requests/:id/reject", "routes/api/admin/refund-requests.decide.ts", { id: "api-admin-refund-requests-reject" }),

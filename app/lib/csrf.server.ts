@@ -5,12 +5,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Refuses state-changing browser requests from other sites (403): `Sec-Fetch-Site: cross-site`,
- * or an Origin that is not the app's. Payment webhooks come from the provider by design, and
- * bearer-token /api calls carry no ambient cookie credentials, so both are exempt.
+ * or an Origin that is not the app's. Payment webhooks come from the provider by design,
+ * bearer-token /api calls carry no ambient cookie credentials, and an unsubscribe link is
+ * authorised by its own signature, not a cookie (RFC 8058: the mail provider POSTs it), so
+ * all three are exempt.
  */
 export function csrfGuard(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
-  if (req.path.startsWith("/api/webhooks/")) return next();
+  if (req.path.startsWith("/api/webhooks/") || req.path === "/unsubscribe") return next();
   if (req.path.startsWith("/api/") && /^Bearer\s/i.test(req.headers.authorization ?? "") && !req.headers.cookie) {
     return next();
   }

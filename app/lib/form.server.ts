@@ -24,3 +24,14 @@ export function formError<Extra extends object = object>(
   const headers = error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
   return data({ ...(extra as Extra), result }, { status: error.status, headers });
 }
+
+/**
+ * formError with the spec's failure toast beside it ("Error creating FAQ", "Failed to update
+ * template"...): its text is the server's message, or the form's first one.
+ */
+export function formErrorToast(submission: Submission<unknown>, title: string, error?: unknown) {
+  const reply = formError(submission, error);
+  const fieldErrors = submission.status === "error" ? submission.error : undefined;
+  const first = error instanceof ServiceError ? error.message : Object.values(fieldErrors ?? {}).flat()[0];
+  return data({ ...reply.data, toast: { title, description: first ?? "Check the form.", type: "error" as const } }, reply.init ?? undefined);
+}

@@ -18,7 +18,7 @@ export const RESERVED_PAGE_SLUGS = [
   "admin", "animation", "animations", "api", "assets", "auth", "billing", "category", "category-license", "checkout",
   "contact", "dashboard", "doctors", "forgot-password", "global-license", "healthz", "help", "individual-license",
   "legacy", "licences", "my-animations", "notifications", "objects", "pages", "premium", "profile", "purchase",
-  "refund", "reset-password", "search", "sign-out", "verify-email", "watch",
+  "refund", "reset-password", "search", "sign-out", "unsubscribe", "verify-email", "watch",
 ];
 
 export const PageSchema = z.object({

@@ -17,7 +17,7 @@ const required = (label: string, max: number) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);
 
 export const TemplateSchema = z.object({
-  name: required("Name", 100).regex(/^[a-z0-9_]+$/i, "Name may contain only letters, digits and underscores"),
+  name: required("Name", 100).regex(/^[a-z0-9_]*$/i, "Name may contain only letters, digits and underscores"),
   subject: required("Subject", 200),
   htmlContent: required("HTML content", 100_000),
   textContent: optionalText(100_000, "Text content"),

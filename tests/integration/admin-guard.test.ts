@@ -39,6 +39,12 @@ const SHARED_ADMIN_CALLS: Array<[method: string, path: string]> = [
   ["PUT", "api/pages/:id"],
   ["DELETE", "api/pages/:id"],
   ["PUT", "api/settings/:key"],
+  // Admin-only calls outside /api/admin (spec section 7: the e-mail manager's layout A).
+  ["GET", "api/email-templates"],
+  ["POST", "api/email-templates"],
+  ["PUT", "api/email-templates/:id"],
+  ["DELETE", "api/email-templates/:id"],
+  ["POST", "api/emails/bulk"],
 ];
 
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";

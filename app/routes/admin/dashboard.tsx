@@ -27,6 +27,10 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           <ButtonLink to="/admin/users" variant="secondary">
             Manage Users
           </ButtonLink>
+          {/* Spec: this quick button goes to /admin/emails, the sidebar to /admin/email-manager; both exist. */}
+          <ButtonLink to="/admin/emails" variant="secondary">
+            Email Manager
+          </ButtonLink>
         </>
       }
     >

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { Form } from "react-router";
 import { ActionToast } from "~/components/admin/action-toast.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
@@ -8,7 +8,7 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formErrorToast } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createFaq, getAdminFaq, listFaqCategoryOptions, updateFaq } from "~/services/content-admin.server.ts";
@@ -33,18 +33,13 @@ export async function action({ request, params }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: FaqSchema });
   // Spec section 8: "Error creating FAQ" / "Error updating FAQ", each with the server message.
   const failed = params.id ? "Error updating FAQ" : "Error creating FAQ";
-  if (submission.status !== "success") {
-    const reply = formError(submission);
-    const first = Object.values(submission.error ?? {}).flat()[0];
-    return data({ ...reply.data, toast: { title: failed, description: first ?? "Check the form.", type: "error" as const } }, reply.init ?? undefined);
-  }
+  if (submission.status !== "success") return formErrorToast(submission, failed);
   try {
     if (params.id) await updateFaq(admin, params.id, submission.value);
     else await createFaq(admin, submission.value);
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
-    const reply = formError(submission, error);
-    return data({ ...reply.data, toast: { title: failed, description: error.message, type: "error" as const } }, reply.init ?? undefined);
+    return formErrorToast(submission, failed, error);
   }
   return redirectWithToast("/help", { title: params.id ? "FAQ Updated" : "FAQ Created", description: submission.value.isActive ? "It is on the Help Center." : "It is saved as inactive: only admins see it." });
 }

@@ -8,7 +8,7 @@ import type { Route } from "./+types/layout";
 export const middleware: Route.MiddlewareFunction[] = [adminPagesGuard];
 
 // The spec's sidebar (admin-and-support.md section 2), in its order, with the dashboard first
-// and the audit log last. Screens of the second back-office issue join as they are built.
+// and the audit log last.
 const SIDEBAR = [
   { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/animations", label: "Animations" },
@@ -16,6 +16,7 @@ const SIDEBAR = [
   { to: "/admin/users", label: "Users" },
   { to: "/admin/doctors", label: "Doctors" },
   { to: "/admin/subscriptions", label: "Subscriptions" },
+  { to: "/admin/email-manager", label: "Email Manager" },
   { to: "/admin/pages", label: "Pages" },
   { to: "/admin/refunds", label: "Refunds" },
   { to: "/admin/settings", label: "Settings" },

@@ -1,0 +1,63 @@
+import { useEffect } from "react";
+import { useRevalidator } from "react-router";
+import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
+import { Badge } from "~/components/admin/data-table.tsx";
+import { StatCard } from "~/components/ui/stat-card.tsx";
+import { TextLink } from "~/components/ui/text-link.tsx";
+import { asRouteError } from "~/lib/errors.server.ts";
+import { formatDateTime } from "~/lib/format.ts";
+import { requireCampaign } from "~/services/email-campaigns.server.ts";
+import { AUDIENCE_LABELS, type Audience, CAMPAIGN_KIND_LABELS, type CampaignKind } from "~/validation/admin-email.ts";
+import type { Route } from "./+types/email-campaign";
+
+// A campaign's progress: sent, failed and left, refreshed every few seconds while it runs (with
+// JavaScript by revalidating; without, by a refresh the page asks for in <noscript>).
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.campaign.subject ?? "Campaign"} | Admin` }];
+
+const REFRESH_SECONDS = 3;
+
+export async function loader({ params }: Route.LoaderArgs) {
+  return { campaign: await requireCampaign(params.id).catch(asRouteError) };
+}
+
+export default function CampaignProgress({ loaderData: { campaign } }: Route.ComponentProps) {
+  const running = campaign.status === "queued" || campaign.status === "sending";
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, REFRESH_SECONDS * 1000);
+    return () => clearInterval(timer);
+  }, [running, revalidator]);
+  const done = campaign.sent + campaign.failed;
+  const percent = campaign.total ? Math.round((100 * done) / campaign.total) : 100;
+  return (
+    <AdminPage title={campaign.subject} description={`${AUDIENCE_LABELS[campaign.audience as Audience] ?? campaign.audience} · ${CAMPAIGN_KIND_LABELS[campaign.kind as CampaignKind] ?? campaign.kind} · started by ${campaign.createdByEmail} on ${formatDateTime(campaign.createdAt)}`}>
+      {running ? <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` }} /> : null}
+      <p className="flex gap-4 text-sm">
+        <TextLink to="/admin/email-manager?tab=campaigns">Back to Email Manager</TextLink>
+        <TextLink to={`/admin/email-manager?tab=logs&campaign=${campaign.id}`}>This campaign's log</TextLink>
+      </p>
+      <Panel>
+        <div className="flex items-center justify-between gap-4">
+          <p className="text-sm" role="status" aria-live="polite">
+            <Badge tone={campaign.status === "finished" ? "green" : campaign.status === "canceled" ? "grey" : "yellow"}>{campaign.status}</Badge>{" "}
+            {campaign.status === "finished"
+              ? `Successfully sent to ${campaign.sent} users, ${campaign.failed} failed.`
+              : `${done} of ${campaign.total} handled (${percent}%).`}
+          </p>
+          {running ? <p className="text-xs text-slate-500">Refreshes every {REFRESH_SECONDS} seconds.</p> : null}
+        </div>
+        <progress className="mt-4 h-2 w-full" max={campaign.total || 1} value={done} aria-label="Campaign progress" />
+      </Panel>
+      <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard label="Sent" value={campaign.sent} />
+        <StatCard label="Failed" value={campaign.failed} />
+        <StatCard label="Left" value={campaign.left} />
+        <StatCard label="Skipped" value={campaign.skipped} hint="Blocked or opted out when it started" />
+      </dl>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,28 @@
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { enqueueCampaign } from "~/lib/jobs.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
+import { BulkEmailSchema } from "~/validation/admin-email.ts";
+
+// POST /api/emails/bulk (spec section 7), either layout: { subject, html, userIds | testEmail }
+// or { recipients, subject, htmlContent }; a target group instead of ids is accepted too.
+// A test is sent at once: 200 { sent, failed }. A campaign runs as a background job: 202 with
+// the campaign (sent and failed counts so far, and where to follow it).
+export const loader = apiRoute({
+  POST: endpoint({
+    auth: requireAdmin,
+    body: BulkEmailSchema,
+    run: async ({ user, body }) => {
+      if (body.testEmail) {
+        const { sent, failed, errorMessage } = await sendTestEmail(user, { ...body, testEmail: body.testEmail });
+        return Response.json(failed ? { message: errorMessage ?? "Failed to send bulk emails", sent, failed } : { sent, failed }, { status: failed ? 502 : 200 });
+      }
+      const campaign = await startCampaign(user, body, enqueueCampaign);
+      return Response.json(
+        { campaignId: campaign.id, status: campaign.status, total: campaign.total, skipped: campaign.skipped, sent: 0, failed: 0, statusUrl: `/api/admin/email-campaigns/${campaign.id}` },
+        { status: 202, headers: { Location: `/api/admin/email-campaigns/${campaign.id}`, "Cache-Control": "no-store" } },
+      );
+    },
+  }),
+});
+export const action = loader;
