@@ -19,7 +19,6 @@ import { requestContext } from "./app/lib/request-context.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
 import { startJobWorkers } from "./app/services/job-workers.server.ts";
-import { startMediaWorker } from "./app/services/media-jobs.server.ts";
 
 /** Headers every response carries; the CSP is enforced, with a fresh nonce per response. */
 function securityHeaders(mode: "production" | "development") {
@@ -163,21 +162,17 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, resolve));
 
-  // Campaigns, the hourly billing sweep and purge: durable jobs on the app's database (pg-boss).
+  // Campaigns, preview cuts, the hourly billing sweep and purge: durable jobs on the app's
+  // database (pg-boss); a preview cut or a campaign slice in progress is stopped at shutdown and
+  // retried by the next start (or another instance).
   const jobWorkers = await startJobWorkers();
-
-  // Cuts the 10-second previews (queued jobs in the database; resumes what a crash left).
-  const mediaWorker = startMediaWorker();
 
   let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
     // A preview cut in progress is aborted and put back in the queue for the next start.
-    const workerStopped = Promise.all([
-      mediaWorker.stop().catch((error) => logger.error({ err: error }, "stopping the media worker failed")),
-      jobWorkers.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed")),
-    ]);
+    const workerStopped = jobWorkers.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed"));
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => {
       logger.error("in-flight requests did not finish in 25 s; closing anyway");

@@ -9,7 +9,8 @@
 // Targets: HTML >= 60% of the floor page, JSON >= 80% of the floor resource route.
 // `--large` adds 10,000 animations and checks that home, search and category pages stay
 // within 2x of their small-catalogue latency, with the catalogue cache off (database work only).
-// Finally it runs the media streaming benchmark (bench/stream.ts) when present.
+// Finally it runs the media streaming benchmark (bench/stream.ts) when present, and a bulk
+// e-mail campaign of 10,000 recipients to a local SMTP sink (bench/campaign.ts).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -536,6 +537,11 @@ async function main() {
     if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") log("\n(bench/stream.ts not found: streaming benchmark skipped)");
     else throw error;
   }
+
+  // Bulk e-mail: a campaign of 10,000 recipients to a local SMTP sink (issue 12).
+  const campaign = (await import(path.join(root, "bench/campaign.ts"))) as typeof import("./campaign.ts");
+  log("\nCampaign benchmark (bench/campaign.ts)...");
+  log(campaign.formatCampaignBench(await campaign.runCampaignBench(10_000)));
 
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(workDir, { recursive: true, force: true });

@@ -16,7 +16,13 @@ export const QUEUES = {
   billingSweep: "billing-sweep",
   /** Expired sessions, tokens and rate-limit rows; the embedded database's vacuum (hourly, and at start). */
   purge: "purge",
+  /** One 10-second preview cut (services/media-jobs.server.ts); key = the MediaJob row. */
+  mediaPreview: "media-preview",
+  /** Previews nobody queued, and rows the queue may have lost (every ten minutes, and at start). */
+  mediaScan: "media-scan",
 } as const;
+
+export type QueueName = keyof typeof QUEUES;
 
 type Boss = PgBoss;
 const globalForJobs = globalThis as unknown as { __medanimJobs?: Promise<Boss>; __medanimJobsSupervise?: boolean };
@@ -40,6 +46,9 @@ async function openBoss(): Promise<Boss> {
     { name: QUEUES.campaign, policy: "singleton", retryLimit: 20, retryDelay: 5, expireInSeconds: CAMPAIGN_JOB_EXPIRY_SECONDS },
     { name: QUEUES.billingSweep, policy: "singleton", retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
     { name: QUEUES.purge, policy: "singleton", retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
+    // Longer than a cut may take (ffmpeg is stopped at 5 minutes) and than a row's lock lives.
+    { name: QUEUES.mediaPreview, policy: "singleton", retryLimit: 3, retryDelay: 5, expireInSeconds: MEDIA_JOB_EXPIRY_SECONDS },
+    { name: QUEUES.mediaScan, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 15 * 60 },
   ] satisfies PgBoss.Queue[]) {
     await ensureQueue(boss, queue);
   }
@@ -58,6 +67,7 @@ async function ensureQueue(boss: Boss, queue: PgBoss.Queue) {
  */
 export const CAMPAIGN_SLICE_MS = 30_000;
 export const CAMPAIGN_JOB_EXPIRY_SECONDS = 120;
+export const MEDIA_JOB_EXPIRY_SECONDS = 10 * 60;
 
 /** The server's queue also runs maintenance and the schedules; call before the first jobQueue(). */
 export function superviseJobs() {
@@ -81,7 +91,20 @@ export async function stopJobQueue(timeoutMs = 20_000) {
   await boss?.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
 }
 
-export async function enqueueCampaign(campaignId: string) {
+/** A Prisma transaction, for a job that must commit (or not) with the rows it is about. */
+type Tx = { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> };
+
+/**
+ * Sends a job. With `tx`, through that Prisma transaction (pg-boss's `db` option): the job exists
+ * exactly when the transaction's rows do. The queue must be started (jobQueue()) before the
+ * transaction begins: on PGlite, starting it inside would wait for the transaction's own lock.
+ */
+export async function sendJob(queue: QueueName, data: object, { singletonKey, tx }: { singletonKey?: string; tx?: Tx } = {}) {
   const boss = await jobQueue();
-  return boss.send(QUEUES.campaign, { campaignId }, { singletonKey: campaignId });
+  const db = tx ? { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }) } : undefined;
+  return boss.send(QUEUES[queue], data, { singletonKey, ...(db ? { db } : {}) });
+}
+
+export function enqueueCampaign(campaignId: string) {
+  return sendJob("campaign", { campaignId }, { singletonKey: campaignId });
 }

@@ -5,9 +5,10 @@ import { purgeRateLimits } from "~/lib/rate-limit.server.ts";
 import { purgeExpiredCredentials } from "./auth/credentials.server.ts";
 import { runBillingSweep } from "./billing-sweep.server.ts";
 import { runCampaign } from "./email-campaigns.server.ts";
+import { runMediaJob, scanMediaJobs } from "./media-jobs.server.ts";
 
-// The server's workers for the job queue (lib/jobs.server.ts): campaigns, the hourly billing
-// sweep and purge. pg-boss hands each job to one worker across all instances; its schedules
+// The server's workers for the job queue (lib/jobs.server.ts): campaigns, preview cuts, the
+// hourly billing sweep and purge. pg-boss hands each job to one worker across all instances; its schedules
 // fire once per hour across all of them too.
 
 /** Expired sessions, tokens and rate-limit rows are deleted, then the embedded database gets PostgreSQL's autovacuum work. */
@@ -32,12 +33,21 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
     logger.info(await runBillingSweep(), "billing sweep");
   });
   await boss.work(QUEUES.purge, { pollingIntervalSeconds: 5 }, purge);
+  await boss.work<{ mediaJobId: string }>(QUEUES.mediaPreview, { pollingIntervalSeconds }, async ([job]) => {
+    await runMediaJob(job!.data.mediaJobId, { signal: stopping.signal });
+  });
+  await boss.work(QUEUES.mediaScan, { pollingIntervalSeconds: 5 }, async () => {
+    const scanned = await scanMediaJobs();
+    if (scanned.queued || scanned.resent) logger.info(scanned, "media scan queued previews");
+  });
 
   // Hourly across every instance, and once now (at most once per ten minutes across instances).
   await boss.schedule(QUEUES.billingSweep, "5 * * * *");
   await boss.schedule(QUEUES.purge, "35 * * * *");
+  await boss.schedule(QUEUES.mediaScan, "*/10 * * * *");
   await boss.send(QUEUES.billingSweep, {}, { singletonKey: "start", singletonMinutes: 10 });
   await boss.send(QUEUES.purge, {}, { singletonKey: "start", singletonMinutes: 10 });
+  await boss.send(QUEUES.mediaScan, {}, { singletonKey: "start", singletonMinutes: 1 });
 
   return {
     /** Ends running campaigns between batches (their rest stays queued), then stops the workers. */

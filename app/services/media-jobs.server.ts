@@ -13,24 +13,29 @@ import {
   saveObject,
   storageBackend,
 } from "~/lib/storage.server.ts";
+import { jobQueue, sendJob } from "~/lib/jobs.server.ts";
 import { forgetObjectAttachments } from "./access.server.ts";
 
-// Server-made previews. When an animation has a full video and no preview, a MediaJob row is
-// queued; a worker in each app process claims jobs with a conditional update (so several
-// instances never run the same job), cuts the first 10 seconds with ffmpeg, checks the cut's
-// duration, stores it and sets Animation.previewVideo. Jobs left running by a dead process are
-// requeued. Without ffmpeg a job fails with a clear message and viewers keep seeing the cover.
+// Server-made previews. When an animation has a full video and no preview, a MediaJob row (the
+// state the admin sees) is queued together with a job on the job queue (lib/jobs.server.ts,
+// queue "media-preview"), in one transaction. The queue hands the job to one worker across all
+// instances; the worker claims the row with a conditional update, cuts the first 10 seconds
+// with ffmpeg, checks the cut's duration, stores it and sets Animation.previewVideo. A job
+// whose process died is expired and retried by the queue, and its stale row claimed again.
+// Without ffmpeg a job fails with a clear message and viewers keep seeing the cover.
 
 /** "preview ... 10 seconds" (the issue's promise: no more than 10 s to viewers without the right). */
 export const PREVIEW_SECONDS = 10;
 /** A stream-copied cut ends on a frame boundary: allow one frame or so beyond 10 s. */
 const DURATION_TOLERANCE = 0.1;
-/** A running job whose lock is older than this belongs to a process that died. */
-const STALE_LOCK_MS = 10 * 60_000;
+/**
+ * A running row whose lock is older than this belongs to a process that died. The queue expires
+ * a job after MEDIA_JOB_EXPIRY_SECONDS (lib/jobs.server.ts), longer than this, so its retry
+ * always finds the lock stale; a live run holds a fresh lock and is never claimed twice.
+ */
+const STALE_LOCK_MS = 9 * 60_000;
 /** A cut of 10 s takes a second or two; anything near this is stuck. */
 const FFMPEG_TIMEOUT_MS = 5 * 60_000;
-/** How often a worker looks for animations whose preview was never queued. */
-const RESCAN_MS = 60_000;
 /** Crash loops end: after this many claims a stale job fails for good. */
 const MAX_ATTEMPTS = 3;
 
@@ -45,10 +50,13 @@ export function defaultInstanceId() {
 
 /**
  * Queues a preview cut for an animation that has a full video and no preview, unless one is
- * already queued or running for that video. The admin animation form calls this after a save.
+ * already queued or running for that video. The row and the queue's job are written in one
+ * transaction: a crash between them can lose neither. The admin animation form calls this after a save.
  */
 export async function queuePreviewIfMissing(animationId: string) {
-  const job = await prisma.$transaction(async (tx) => {
+  // Started outside the transaction: starting it inside would wait for the transaction's own lock.
+  await jobQueue();
+  return prisma.$transaction(async (tx) => {
     const animation = await tx.animation.findUnique({
       where: { id: animationId },
       select: { fullVideo: true, previewVideo: true },
@@ -58,10 +66,10 @@ export async function queuePreviewIfMissing(animationId: string) {
       where: { animationId, kind: "preview", sourcePath: animation.fullVideo, status: { in: ["queued", "running"] } },
     });
     if (pending) return pending;
-    return tx.mediaJob.create({ data: { animationId, kind: "preview", sourcePath: animation.fullVideo } });
+    const job = await tx.mediaJob.create({ data: { animationId, kind: "preview", sourcePath: animation.fullVideo } });
+    await sendJob("mediaPreview", { mediaJobId: job.id }, { singletonKey: job.id, tx });
+    return job;
   });
-  if (job?.status === "queued") kickMediaWorkers();
-  return job;
 }
 
 /**
@@ -92,51 +100,51 @@ export function getMediaJobs(animationId: string) {
 }
 
 /**
- * Puts back jobs whose worker died: running with a lock older than STALE_LOCK_MS, or (at
- * start-up) locked by this very instance. Jobs that already used their attempts fail instead.
+ * Claims a queued job, or a running one whose lock went stale (its process died), for this
+ * instance: one conditional UPDATE, so of several racing claims exactly one wins. A job that
+ * already used its attempts fails for good instead. Null when there is nothing to run.
  */
-export async function requeueAbandonedJobs({ instanceId, now = new Date() }: { instanceId?: string; now?: Date } = {}) {
-  const abandoned = {
-    status: "running" as const,
-    OR: [{ lockedAt: { lt: new Date(now.getTime() - STALE_LOCK_MS) } }, ...(instanceId ? [{ lockedBy: instanceId }] : [])],
-  };
-  return prisma.$transaction(async (tx) => {
-    const failed = await tx.mediaJob.updateMany({
-      where: { ...abandoned, attempts: { gte: MAX_ATTEMPTS } },
-      data: { status: "failed", error: `Gave up after ${MAX_ATTEMPTS} attempts`, lockedBy: null, lockedAt: null },
-    });
-    const requeued = await tx.mediaJob.updateMany({
-      where: { ...abandoned, attempts: { lt: MAX_ATTEMPTS } },
-      data: { status: "queued", lockedBy: null, lockedAt: null },
-    });
-    return { requeued: requeued.count, failed: failed.count };
+export async function claimJob(id: string, instanceId: string, now = new Date()): Promise<ClaimedJob | null> {
+  const claimable = { id, OR: [{ status: "queued" as const }, { status: "running" as const, lockedAt: { lt: new Date(now.getTime() - STALE_LOCK_MS) } }] };
+  const gaveUp = await prisma.mediaJob.updateMany({
+    where: { ...claimable, attempts: { gte: MAX_ATTEMPTS } },
+    data: { status: "failed", error: `Gave up after ${MAX_ATTEMPTS} attempts`, lockedBy: null, lockedAt: null },
   });
+  if (gaveUp.count) return null;
+  const claimed = await prisma.mediaJob.updateMany({
+    where: claimable,
+    data: { status: "running", lockedBy: instanceId, lockedAt: now, attempts: { increment: 1 } },
+  });
+  if (claimed.count !== 1) return null;
+  return prisma.mediaJob.findUniqueOrThrow({ where: { id }, select: { id: true, animationId: true, sourcePath: true, attempts: true } });
 }
 
 /**
- * Claims the oldest queued job. The claim is one conditional UPDATE (status still queued), so
- * of several workers racing for a job exactly one gets it.
+ * The queue's handler: claims and runs one preview job. A run stopped by a shutdown puts the
+ * job back and throws, so the queue retries it (on this or another instance).
  */
-export async function claimNextJob(instanceId: string): Promise<ClaimedJob | null> {
-  const candidates = await prisma.mediaJob.findMany({
-    where: { status: "queued" },
-    orderBy: { createdAt: "asc" },
-    take: 5,
+export async function runMediaJob(id: string, { instanceId = defaultInstanceId(), signal }: { instanceId?: string; signal?: AbortSignal } = {}) {
+  const job = await claimJob(id, instanceId);
+  if (!job) return "nothing" as const;
+  const outcome = await runPreviewJob(job, instanceId, signal);
+  if (outcome === "abandoned" && signal?.aborted) throw new Error("preview job stopped by a shutdown; it will be retried");
+  return outcome;
+}
+
+/**
+ * Every few minutes and at start: queues previews nobody queued (an edit path that forgot to),
+ * and hands the queue again the rows it may have lost (queued, or running with a stale lock:
+ * e.g. left by the runner before the job queue). A duplicate is harmless: a row is claimed once.
+ */
+export async function scanMediaJobs(now = new Date()) {
+  const queued = await queueMissingPreviews();
+  const waiting = await prisma.mediaJob.findMany({
+    where: { OR: [{ status: "queued", createdAt: { lt: new Date(now.getTime() - 60_000) } }, { status: "running", lockedAt: { lt: new Date(now.getTime() - STALE_LOCK_MS) } }] },
     select: { id: true },
+    take: 100,
   });
-  for (const { id } of candidates) {
-    const claimed = await prisma.mediaJob.updateMany({
-      where: { id, status: "queued" },
-      data: { status: "running", lockedBy: instanceId, lockedAt: new Date(), attempts: { increment: 1 } },
-    });
-    if (claimed.count === 1) {
-      return prisma.mediaJob.findUniqueOrThrow({
-        where: { id },
-        select: { id: true, animationId: true, sourcePath: true, attempts: true },
-      });
-    }
-  }
-  return null;
+  for (const { id } of waiting) await sendJob("mediaPreview", { mediaJobId: id }, { singletonKey: id });
+  return { queued, resent: waiting.length };
 }
 
 class JobAbandoned extends Error {}
@@ -289,92 +297,4 @@ function runTool(command: string, args: string[], signal?: AbortSignal, { allowF
       reject(new Error(`${path.basename(command)} failed (${killedBy ?? `exit ${code}`}): ${reason}`));
     });
   });
-}
-
-// ---- the worker ----
-
-export type MediaWorker = { instanceId: string; kick(): void; stop(): Promise<void>; idle(): Promise<void> };
-
-const workers = new Set<MediaWorker>();
-
-/** Wakes the workers of this process (a job was just queued). */
-export function kickMediaWorkers() {
-  for (const worker of workers) worker.kick();
-}
-
-/**
- * Starts a worker that polls for queued jobs every `pollMs` (and at once when kicked). At start
- * it requeues jobs this instance left running, then queues previews that are missing.
- */
-export function startMediaWorker({ instanceId = defaultInstanceId(), pollMs = 5000, scanOnStart = true } = {}): MediaWorker {
-  // scanOnStart: queue missing previews at start and every RESCAN_MS (tests turn it off).
-  let stopped = false;
-  let again = false;
-  let running: Promise<void> | null = null;
-  const abort = new AbortController();
-
-  async function drain() {
-    await requeueAbandonedJobs();
-    await scanIfDue();
-    while (!stopped) {
-      const job = await claimNextJob(instanceId);
-      if (!job) return;
-      await runPreviewJob(job, instanceId, abort.signal);
-    }
-  }
-
-  // Now and then, previews that nobody queued (an edit path that forgot to) are queued too.
-  let lastScan = Date.now();
-  async function scanIfDue() {
-    if (!scanOnStart || Date.now() - lastScan < RESCAN_MS) return;
-    lastScan = Date.now();
-    await queueMissingPreviews();
-  }
-
-  const worker: MediaWorker = {
-    instanceId,
-    kick() {
-      if (stopped) return;
-      if (running) {
-        again = true;
-        return;
-      }
-      running = drain()
-        .catch((error) => logger.error({ err: error }, "media worker pass failed"))
-        .finally(() => {
-          running = null;
-          if (again) {
-            again = false;
-            worker.kick();
-          }
-        });
-    },
-    async idle() {
-      await starting;
-      while (running) await running;
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      workers.delete(worker);
-      abort.abort();
-      await starting;
-      await running;
-    },
-  };
-
-  const timer = setInterval(() => worker.kick(), pollMs);
-  timer.unref();
-  workers.add(worker);
-  const starting = (async () => {
-    try {
-      const own = await requeueAbandonedJobs({ instanceId });
-      if (own.requeued || own.failed) logger.info({ ...own, instanceId }, "resumed media jobs left by a previous run");
-      if (scanOnStart) await queueMissingPreviews();
-    } catch (error) {
-      logger.error({ err: error }, "media worker start-up failed");
-    }
-    worker.kick();
-  })();
-  return worker;
 }

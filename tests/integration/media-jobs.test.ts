@@ -7,19 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { localObjectFile, objectIdFromPath, saveObject } from "~/lib/storage.server.ts";
+import { jobQueue, QUEUES, stopJobQueue } from "~/lib/jobs.server.ts";
+import { startJobWorkers } from "~/services/job-workers.server.ts";
 import {
-  claimNextJob,
+  claimJob,
   cutPreview,
   FFMPEG_MISSING,
   getMediaJobs,
   measureDuration,
   queuePreviewIfMissing,
+  runMediaJob,
   runPreviewJob,
-  startMediaWorker,
+  scanMediaJobs,
 } from "~/services/media-jobs.server.ts";
 import { startMediaApp } from "./media-helpers.ts";
 
-// The 10-second previews cut by the server with real ffmpeg, as jobs in the database.
+// The 10-second previews cut by the server with real ffmpeg, as jobs on the job queue (pg-boss)
+// with their state in MediaJob rows.
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-media-jobs-"));
 let sourceVideo: string;
@@ -41,6 +45,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopJobQueue();
   await app.close();
   fs.rmSync(workDir, { recursive: true, force: true });
 });
@@ -52,8 +57,10 @@ async function animationWithVideo(file = sourceVideo) {
   });
 }
 
+/** Runs the newest queued job of the file, as the queue's worker would. */
 async function runOne(instanceId = "test-worker") {
-  const job = await claimNextJob(instanceId);
+  const queued = await prisma.mediaJob.findFirstOrThrow({ where: { status: "queued" }, orderBy: { createdAt: "desc" } });
+  const job = await claimJob(queued.id, instanceId);
   expect(job).not.toBeNull();
   return runPreviewJob(job!, instanceId);
 }
@@ -162,7 +169,35 @@ describe("cutting a preview with ffmpeg", () => {
 });
 
 describe("the worker", () => {
-  it("resumes a job left running by a crashed process", async () => {
+  it("a saved video is cut by the queue's worker in the background (row and job written together)", async () => {
+    const workers = await startJobWorkers({ pollingIntervalSeconds: 0.5 });
+    try {
+      const animation = await animationWithVideo();
+      const job = await queuePreviewIfMissing(animation.id);
+      expect(await (await jobQueue()).getQueueSize(QUEUES.mediaPreview)).toBeGreaterThanOrEqual(0);
+      await expect.poll(async () => (await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).status, { timeout: 20_000, interval: 200 }).toBe("done");
+      expect((await prisma.animation.findUniqueOrThrow({ where: { id: animation.id } })).previewVideo).not.toBeNull();
+    } finally {
+      await workers.stop();
+    }
+  }, 30_000);
+
+  it("a failed transaction leaves neither the row nor the job", async () => {
+    const animation = await animationWithVideo();
+    const size = await (await jobQueue()).getQueueSize(QUEUES.mediaPreview);
+    await expect(
+      prisma.$transaction(async (tx) => {
+        const { sendJob } = await import("~/lib/jobs.server.ts");
+        await tx.mediaJob.create({ data: { animationId: animation.id, sourcePath: animation.fullVideo! } });
+        await sendJob("mediaPreview", { mediaJobId: "rolled-back" }, { tx });
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await prisma.mediaJob.count({ where: { animationId: animation.id } })).toBe(0);
+    expect(await (await jobQueue()).getQueueSize(QUEUES.mediaPreview)).toBe(size);
+  });
+
+  it("resumes a job left running by a crashed process (its lock went stale)", async () => {
     const animation = await animationWithVideo();
     const job = await prisma.mediaJob.create({
       data: {
@@ -174,24 +209,10 @@ describe("the worker", () => {
         attempts: 1,
       },
     });
-    const worker = startMediaWorker({ instanceId: "survivor:3000", pollMs: 60_000, scanOnStart: false });
-    worker.kick();
-    await worker.idle();
-    await worker.stop();
+    expect(await runMediaJob(job.id, { instanceId: "survivor:3000" })).toBe("done");
     const after = await prisma.mediaJob.findUniqueOrThrow({ where: { id: job.id } });
     expect(after).toMatchObject({ status: "done", attempts: 2, lockedBy: null });
     expect((await prisma.animation.findUniqueOrThrow({ where: { id: animation.id } })).previewVideo).not.toBeNull();
-  });
-
-  it("on start-up takes back the jobs its own instance left running", async () => {
-    const animation = await animationWithVideo();
-    const job = await prisma.mediaJob.create({
-      data: { animationId: animation.id, sourcePath: animation.fullVideo!, status: "running", lockedBy: "restarted:3000", lockedAt: new Date(), attempts: 1 },
-    });
-    const worker = startMediaWorker({ instanceId: "restarted:3000", pollMs: 60_000, scanOnStart: false });
-    await worker.idle();
-    await worker.stop();
-    expect((await prisma.mediaJob.findUniqueOrThrow({ where: { id: job.id } })).status).toBe("done");
   });
 
   it("leaves a fresh lock of another instance alone, and gives up after three attempts", async () => {
@@ -202,9 +223,8 @@ describe("the worker", () => {
     const doomed = await prisma.mediaJob.create({
       data: { animationId: animation.id, sourcePath: animation.fullVideo!, status: "running", lockedBy: "dead:3000", lockedAt: new Date(0), attempts: 3 },
     });
-    const worker = startMediaWorker({ instanceId: "other:3000", pollMs: 60_000, scanOnStart: false });
-    await worker.idle();
-    await worker.stop();
+    expect(await runMediaJob(busy.id, { instanceId: "other:3000" })).toBe("nothing");
+    expect(await runMediaJob(doomed.id, { instanceId: "other:3000" })).toBe("nothing");
     expect((await prisma.mediaJob.findUniqueOrThrow({ where: { id: busy.id } })).status).toBe("running");
     expect(await prisma.mediaJob.findUniqueOrThrow({ where: { id: doomed.id } })).toMatchObject({
       status: "failed",
@@ -213,36 +233,35 @@ describe("the worker", () => {
     await prisma.mediaJob.deleteMany({ where: { animationId: animation.id } });
   });
 
-  it("queues missing previews at start-up and runs them", async () => {
+  it("the scan queues missing previews and hands lost rows to the queue again", async () => {
     const animation = await animationWithVideo();
-    const worker = startMediaWorker({ instanceId: "scanner:3000", pollMs: 60_000 });
-    await worker.idle();
-    await worker.stop();
-    expect((await prisma.animation.findUniqueOrThrow({ where: { id: animation.id } })).previewVideo).not.toBeNull();
+    const lost = await prisma.mediaJob.create({
+      data: { animationId: animation.id, sourcePath: animation.fullVideo!, status: "running", lockedBy: "gone:3000", lockedAt: new Date(0), attempts: 1 },
+    });
+    const other = await animationWithVideo();
+    const scanned = await scanMediaJobs();
+    expect(scanned.resent).toBeGreaterThanOrEqual(1);
+    expect(await prisma.mediaJob.count({ where: { animationId: other.id, status: "queued" } })).toBe(1);
+    expect(await runMediaJob(lost.id)).toBe("done");
   });
 
   it("runs a job once when several workers race for it", async () => {
     const animation = await animationWithVideo();
     const job = await queuePreviewIfMissing(animation.id);
     // Ten claims at once: exactly one wins.
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => claimNextJob(`racer-${i}`)));
-    const winners = claims.filter(Boolean);
-    expect(winners).toHaveLength(1);
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => claimJob(job!.id, `racer-${i}`)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
     await prisma.mediaJob.update({ where: { id: job!.id }, data: { status: "queued", lockedBy: null, lockedAt: null, attempts: 0 } });
 
-    // Two workers kicked together finish it once.
+    // Two workers given the same job at once finish it once.
     const previews = await prisma.storedObject.count({ where: { kind: "preview" } });
-    const a = startMediaWorker({ instanceId: "worker-a", pollMs: 60_000, scanOnStart: false });
-    const b = startMediaWorker({ instanceId: "worker-b", pollMs: 60_000, scanOnStart: false });
-    a.kick();
-    b.kick();
-    await Promise.all([a.idle(), b.idle()]);
-    await Promise.all([a.stop(), b.stop()]);
+    const outcomes = await Promise.all([runMediaJob(job!.id, { instanceId: "worker-a" }), runMediaJob(job!.id, { instanceId: "worker-b" })]);
+    expect(outcomes.sort()).toEqual(["done", "nothing"]);
     expect(await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).toMatchObject({ status: "done", attempts: 1 });
     expect(await prisma.storedObject.count({ where: { kind: "preview" } })).toBe(previews + 1);
   });
 
-  it("puts a job back in the queue when stopped mid-cut", async () => {
+  it("puts a job back in the queue when stopped mid-cut, and throws so the queue retries it", async () => {
     // An "ffmpeg" that never finishes: the stop must abort it, not wait.
     const hanging = path.join(workDir, "ffmpeg");
     fs.writeFileSync(hanging, "#!/bin/sh\nexec sleep 30\n", { mode: 0o755 });
@@ -252,15 +271,13 @@ describe("the worker", () => {
     try {
       const animation = await animationWithVideo();
       const job = await queuePreviewIfMissing(animation.id);
-      const worker = startMediaWorker({ instanceId: "stopping:3000", pollMs: 60_000, scanOnStart: false });
-      worker.kick();
-      for (let i = 0; i < 200; i++) {
-        if ((await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).status === "running") break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const stop = new AbortController();
+      const run = runMediaJob(job!.id, { instanceId: "stopping:3000", signal: stop.signal });
+      await expect.poll(async () => (await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).status, { interval: 20 }).toBe("running");
       await new Promise((r) => setTimeout(r, 100));
       const started = Date.now();
-      await worker.stop();
+      stop.abort();
+      await expect(run).rejects.toThrow("retried");
       expect(Date.now() - started).toBeLessThan(5000);
       const after = await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } });
       expect(after).toMatchObject({ status: "queued", lockedBy: null, attempts: 1 });

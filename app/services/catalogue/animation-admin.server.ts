@@ -6,7 +6,7 @@ import { UUID_RE } from "~/validation/account.ts";
 import { animationSlugFromTitle, type AnimationInput } from "~/validation/admin-catalogue.ts";
 import { type Actor, recordAudit } from "../audit.server.ts";
 import { clearMediaAccessCaches } from "../media.server.ts";
-import { kickMediaWorkers, queuePreviewIfMissing } from "../media-jobs.server.ts";
+import { queuePreviewIfMissing } from "../media-jobs.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
 // Animations in the back office (spec admin-and-support.md "/admin/animations", section 5
@@ -258,7 +258,5 @@ export async function retryPreview(actor: Actor, id: string) {
     await tx.animation.update({ where: { id }, data: { previewVideo: null } });
     await recordAudit(tx, actor, { action: "animation.preview_retry", entityType: "animation", entityId: id, summary: `Retried the preview of “${current.title}”` });
   });
-  const job = await queuePreviewIfMissing(id);
-  kickMediaWorkers();
-  return job;
+  return queuePreviewIfMissing(id);
 }
