@@ -176,6 +176,9 @@ type Claimed = { id: string; userId: string | null; toEmail: string; firstName: 
 
 type RunOptions = { rate?: number; signal?: AbortSignal; maxMs?: number };
 
+/** Messages in flight at once (a pooled transport, `SMTP_URL=…?pool=true`, reuses connections). */
+const SEND_CONCURRENCY = 5;
+
 /**
  * Sends a campaign's pending rows. Runs as the campaign's job: one run at a time per campaign
  * (the queue's singleton policy, keyed by campaign), resumed by the queue after a restart.
@@ -214,7 +217,11 @@ export async function runCampaign(campaignId: string, { rate = getEnv().MAIL_RAT
       await prisma.emailCampaign.updateMany({ where: { id: campaignId, status: "sending" }, data: { status: "finished", finishedAt: new Date() } });
       return false;
     }
-    const results = await Promise.all(batch.map((recipient) => sendOne(campaign, kind, recipient)));
+    const results: Outcome[] = [];
+    // A few messages at a time: an SMTP server refuses a flood of parallel connections.
+    for (let i = 0; i < batch.length; i += SEND_CONCURRENCY) {
+      results.push(...(await Promise.all(batch.slice(i, i + SEND_CONCURRENCY).map((recipient) => sendOne(campaign, kind, recipient)))));
+    }
     await recordBatch(campaignId, batch, results);
     handled += batch.length;
     // Pace to the rate: the next batch waits until the sent ones fit in the elapsed time.

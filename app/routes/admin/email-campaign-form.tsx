@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { ActionToast } from "~/components/admin/action-toast.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
+import { EmailPreview } from "~/components/admin/email-preview.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
@@ -118,26 +119,7 @@ export default function CampaignForm({ actionData }: Route.ComponentProps) {
             </div>
           </Form>
         </Panel>
-        {preview ? (
-          <Panel title="Preview">
-            <dl className="grid gap-4 text-sm">
-              <div>
-                <dt className="font-medium text-slate-600">Subject</dt>
-                <dd>{preview.subject}</dd>
-              </div>
-              <div>
-                <dt className="font-medium text-slate-600">HTML</dt>
-                <dd className="prose prose-sm mt-1 max-w-none rounded-lg border border-slate-200 p-4" dangerouslySetInnerHTML={{ __html: preview.html }} />
-              </div>
-              <div>
-                <dt className="font-medium text-slate-600">Plain text</dt>
-                <dd>
-                  <pre className="mt-1 whitespace-pre-wrap rounded-lg bg-slate-50 p-4 text-xs">{preview.text}</pre>
-                </dd>
-              </div>
-            </dl>
-          </Panel>
-        ) : null}
+        {preview ? <EmailPreview preview={preview} /> : null}
       </div>
     </AdminPage>
   );

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { ActionToast } from "~/components/admin/action-toast.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
+import { EmailPreview } from "~/components/admin/email-preview.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
 import { CheckboxField, ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
@@ -80,31 +81,7 @@ export default function TemplateFormScreen({ loaderData: { template, preview }, 
             </div>
           </Form>
         </Panel>
-        {preview ? (
-          <Panel title="Preview">
-            <dl className="grid gap-4 text-sm">
-              <div>
-                <dt className="font-medium text-slate-600">Subject</dt>
-                <dd>{preview.subject}</dd>
-              </div>
-              <div>
-                <dt className="font-medium text-slate-600">Variables</dt>
-                <dd className="font-mono text-xs">{preview.variables.length ? preview.variables.join(", ") : "None"}</dd>
-              </div>
-              <div>
-                <dt className="font-medium text-slate-600">HTML</dt>
-                {/* Sanitised on save and again for this preview. */}
-                <dd className="prose prose-sm mt-1 max-w-none rounded-lg border border-slate-200 p-4" dangerouslySetInnerHTML={{ __html: preview.html }} />
-              </div>
-              <div>
-                <dt className="font-medium text-slate-600">Plain text</dt>
-                <dd>
-                  <pre className="mt-1 whitespace-pre-wrap rounded-lg bg-slate-50 p-4 text-xs">{preview.text}</pre>
-                </dd>
-              </div>
-            </dl>
-          </Panel>
-        ) : null}
+        {preview ? <EmailPreview preview={preview} /> : null}
       </div>
     </AdminPage>
   );

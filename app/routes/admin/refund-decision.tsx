@@ -53,9 +53,9 @@ export default function RefundDecision({ loaderData: { request, decision }, acti
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(RefundDecisionSchema),
-    shouldValidate: "onBlur",
-    // A fixed error clears as it is typed away, not on blur: the blur of a click on Submit
-    // would move the button from under the pointer.
+    shouldValidate: "onSubmit",
+    // Errors appear on submit and clear as they are typed away, never on blur: the blur of a
+    // click on Submit would move the button from under the pointer.
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundDecisionSchema }),
   });

@@ -41,9 +41,9 @@ export default function SendUserEmail({ loaderData: { user }, actionData }: Rout
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(UserEmailSchema),
-    shouldValidate: "onBlur",
-    // A fixed error clears as it is typed away, not on blur: the blur of a click on Submit
-    // would move the button from under the pointer.
+    shouldValidate: "onSubmit",
+    // Errors appear on submit and clear as they are typed away, never on blur: the blur of a
+    // click on Submit would move the button from under the pointer.
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UserEmailSchema }),
   });
