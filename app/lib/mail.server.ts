@@ -33,9 +33,9 @@ export function outboxDir() {
  * Delivers one message: over SMTP when SMTP_URL is set, otherwise as an .eml file in
  * DATA_DIR/outbox (the embedded default, readable by a developer and by the e2e tests).
  */
-export async function deliver(message: MailMessage): Promise<void> {
+export async function deliver(message: MailMessage, via: Transporter = transport()): Promise<void> {
   const env = getEnv();
-  const info = await transport().sendMail({ from: message.from ?? env.MAIL_FROM, ...message });
+  const info = await via.sendMail({ from: message.from ?? env.MAIL_FROM, ...message });
   if (!env.SMTP_URL) {
     const dir = outboxDir();
     await fs.promises.mkdir(dir, { recursive: true });
@@ -44,6 +44,21 @@ export async function deliver(message: MailMessage): Promise<void> {
     await fs.promises.writeFile(file, info.message as Buffer);
     logger.info({ to: message.to, subject: message.subject, file }, "mail written to outbox");
   }
+}
+
+/**
+ * For a burst of mail (a campaign's slice): over SMTP, a pool of `connections` reused from one
+ * message to the next instead of a connection per message; close() when the burst is over.
+ * Without SMTP_URL, the outbox as usual.
+ */
+export function openMailBurst(connections: number) {
+  const env = getEnv();
+  if (!env.SMTP_URL) return { deliver: (message: MailMessage) => deliver(message), close: () => undefined };
+  const url = new URL(env.SMTP_URL);
+  url.searchParams.set("pool", "true");
+  url.searchParams.set("maxConnections", String(connections));
+  const pooled = nodemailer.createTransport(url.toString());
+  return { deliver: (message: MailMessage) => deliver(message, pooled), close: () => pooled.close() };
 }
 
 // {{name}} is escaped in HTML; {{{name}}} inserts trusted, already-sanitised HTML as is.

@@ -4,7 +4,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { appUrl, deliver, escapeHtml, renderTemplate } from "~/lib/mail.server.ts";
+import { appUrl, deliver, escapeHtml, type MailMessage, openMailBurst, renderTemplate } from "~/lib/mail.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
@@ -176,7 +176,7 @@ type Claimed = { id: string; userId: string | null; toEmail: string; firstName: 
 
 type RunOptions = { rate?: number; signal?: AbortSignal; maxMs?: number };
 
-/** Messages in flight at once (a pooled transport, `SMTP_URL=…?pool=true`, reuses connections). */
+/** Messages in flight at once, each on one of as many pooled SMTP connections. */
 const SEND_CONCURRENCY = 5;
 
 /**
@@ -204,42 +204,47 @@ export async function runCampaign(campaignId: string, { rate = getEnv().MAIL_RAT
   const batchSize = Math.max(1, Math.min(50, Math.ceil(rate)));
   const started = Date.now();
   let handled = 0;
-  while (!signal?.aborted && Date.now() - started < maxMs) {
-    const batch = await prisma.$queryRaw<Claimed[]>`
-      WITH claimed AS (
-        UPDATE "EmailLog" SET "status" = 'sending', "sentAt" = now()
-        WHERE id IN (SELECT id FROM "EmailLog" WHERE "campaignId" = ${campaignId}::uuid AND "status" = 'pending' ORDER BY id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
-        RETURNING id, "userId", "toEmail"
-      )
-      SELECT c.id, c."userId", c."toEmail", u."firstName", u."lastName", (u.id IS NOT NULL AND ${reachable(kind)}) AS ok
-      FROM claimed c LEFT JOIN "User" u ON u.id = c."userId" LEFT JOIN "NotificationPreferences" p ON p."userId" = u.id`;
-    if (!batch.length) {
-      await prisma.emailCampaign.updateMany({ where: { id: campaignId, status: "sending" }, data: { status: "finished", finishedAt: new Date() } });
-      return false;
+  const mailer = openMailBurst(SEND_CONCURRENCY);
+  try {
+    while (!signal?.aborted && Date.now() - started < maxMs) {
+      const batch = await prisma.$queryRaw<Claimed[]>`
+        WITH claimed AS (
+          UPDATE "EmailLog" SET "status" = 'sending', "sentAt" = now()
+          WHERE id IN (SELECT id FROM "EmailLog" WHERE "campaignId" = ${campaignId}::uuid AND "status" = 'pending' ORDER BY id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
+          RETURNING id, "userId", "toEmail"
+        )
+        SELECT c.id, c."userId", c."toEmail", u."firstName", u."lastName", (u.id IS NOT NULL AND ${reachable(kind)}) AS ok
+        FROM claimed c LEFT JOIN "User" u ON u.id = c."userId" LEFT JOIN "NotificationPreferences" p ON p."userId" = u.id`;
+      if (!batch.length) {
+        await prisma.emailCampaign.updateMany({ where: { id: campaignId, status: "sending" }, data: { status: "finished", finishedAt: new Date() } });
+        return false;
+      }
+      const results: Outcome[] = [];
+      // A few messages at a time: an SMTP server refuses a flood of parallel connections.
+      for (let i = 0; i < batch.length; i += SEND_CONCURRENCY) {
+        results.push(...(await Promise.all(batch.slice(i, i + SEND_CONCURRENCY).map((recipient) => sendOne(campaign, kind, recipient, mailer.deliver)))));
+      }
+      await recordBatch(campaignId, batch, results);
+      handled += batch.length;
+      // Pace to the rate: the next batch waits until the sent ones fit in the elapsed time.
+      const ahead = (handled / rate) * 1000 - (Date.now() - started);
+      if (ahead > 0) await sleep(ahead, undefined, { signal }).catch(() => undefined);
     }
-    const results: Outcome[] = [];
-    // A few messages at a time: an SMTP server refuses a flood of parallel connections.
-    for (let i = 0; i < batch.length; i += SEND_CONCURRENCY) {
-      results.push(...(await Promise.all(batch.slice(i, i + SEND_CONCURRENCY).map((recipient) => sendOne(campaign, kind, recipient)))));
-    }
-    await recordBatch(campaignId, batch, results);
-    handled += batch.length;
-    // Pace to the rate: the next batch waits until the sent ones fit in the elapsed time.
-    const ahead = (handled / rate) * 1000 - (Date.now() - started);
-    if (ahead > 0) await sleep(ahead, undefined, { signal }).catch(() => undefined);
+    return true;
+  } finally {
+    mailer.close();
   }
-  return true;
 }
 
 type Outcome = { status: "sent" } | { status: "failed"; error: string } | { status: "skipped" };
 
-async function sendOne(campaign: { subject: string; htmlContent: string }, kind: CampaignKind, recipient: Claimed): Promise<Outcome> {
+async function sendOne(campaign: { subject: string; htmlContent: string }, kind: CampaignKind, recipient: Claimed, send: (message: MailMessage) => Promise<void>): Promise<Outcome> {
   if (!recipient.ok || !recipient.userId) return { status: "skipped" };
   const link = unsubscribeUrl(recipient.userId, kind);
   const variables = { ...recipientVariables({ email: recipient.toEmail, firstName: recipient.firstName, lastName: recipient.lastName }), unsubscribeUrl: link };
   const body = renderTemplate(campaign.htmlContent, variables, true);
   try {
-    await deliver({
+    await send({
       to: recipient.toEmail,
       subject: renderTemplate(campaign.subject, variables, false),
       html: campaignHtml(body, link),
