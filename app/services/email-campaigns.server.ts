@@ -24,6 +24,8 @@ export const NO_RECIPIENTS = "No recipients: choose a target group or enter user
 export const INTERRUPTED = "Interrupted while sending; not sent again so that nobody gets it twice";
 export const UNSUBSCRIBED_MEANWHILE = "Unsubscribed or blocked before the campaign reached them";
 export const BULK_SEND_FAILED = "Failed to send bulk emails";
+export const CANCELED_BEFORE_SENDING = "Campaign canceled before this message was sent";
+export const CAMPAIGN_OVER = "This campaign has already ended";
 
 /** The notification preference each kind of campaign honours, and its default for users without a row. */
 const PREFERENCE: Record<CampaignKind, { column: string; byDefault: boolean }> = {
@@ -279,6 +281,24 @@ async function recordBatch(campaignId: string, batch: Claimed[], results: Outcom
       // A recipient who opted out after the start is a failed row of the log, and counted so.
       data: { sent: { increment: sent.length }, failed: { increment: failed.length + skipped.length } },
     });
+  });
+}
+
+/**
+ * Stops a queued or sending campaign: its pending rows fail as canceled, in one transaction with
+ * the status, so the job finds nothing left to claim (a batch already claimed still goes out).
+ */
+export async function cancelCampaign(actor: Actor, id: string) {
+  if (!UUID_RE.test(id)) throw notFound(CAMPAIGN_NOT_FOUND);
+  return prisma.$transaction(async (tx) => {
+    const stopped = await tx.emailCampaign.updateMany({ where: { id, status: { in: ["queued", "sending"] } }, data: { status: "canceled", finishedAt: new Date() } });
+    const campaign = await tx.emailCampaign.findUnique({ where: { id }, select: { subject: true } });
+    if (!campaign) throw notFound(CAMPAIGN_NOT_FOUND);
+    if (!stopped.count) throw new ServiceError(CAMPAIGN_OVER, 409);
+    const dropped = await tx.emailLog.updateMany({ where: { campaignId: id, status: "pending" }, data: { status: "failed", errorMessage: CANCELED_BEFORE_SENDING } });
+    await tx.emailCampaign.update({ where: { id }, data: { failed: { increment: dropped.count } } });
+    await recordAudit(tx, actor, { action: "email_campaign.cancel", entityType: "email_campaign", entityId: id, summary: `Canceled campaign “${campaign.subject}” with ${dropped.count} messages unsent` });
+    return { subject: campaign.subject, unsent: dropped.count };
   });
 }
 

@@ -11,6 +11,7 @@ import * as bulkApi from "~/routes/api/emails.bulk.ts";
 import * as manager from "~/routes/admin/email-manager.tsx";
 import * as templateForm from "~/routes/admin/email-template-form.tsx";
 import * as campaignForm from "~/routes/admin/email-campaign-form.tsx";
+import * as campaignPage from "~/routes/admin/email-campaign.tsx";
 import * as unsubscribePage from "~/routes/public/unsubscribe.tsx";
 import { unsubscribeUrl } from "~/services/email-campaigns.server.ts";
 import { plainTextFromHtml, templateDisplayName } from "~/validation/admin-email.ts";
@@ -133,6 +134,23 @@ describe("POST /api/emails/bulk", () => {
     expect(nobody.body.message).toMatch(/^No recipients/);
     expect((await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "S", html: "<p>x</p>" } })).status).toBe(401);
     expect((await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "S", html: "<p>x</p>" }, token: await accessTokenFor(member.id) })).status).toBe(403);
+  });
+
+  it("a campaign can be canceled after confirming: nothing pending is sent, and a second cancel is refused", async () => {
+    const { cookie, token } = await admin();
+    const members = [await createUser(), await createUser()];
+    const started = await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "Cancel me", html: "<p>x</p>", userIds: members.map((m) => m.id) }, token });
+    const id = started.body.campaignId as string;
+    const asked = await callRoute(campaignPage, `/admin/email-manager/campaigns/${id}?confirm=${id}&intent=cancel`, { params: { id }, cookie });
+    expect(asked.body.confirming).toBe(true);
+    const canceled = await callRoute(campaignPage, `/admin/email-manager/campaigns/${id}`, { form: { intent: "cancel", id }, params: { id }, cookie });
+    expect(canceled.status).toBe(302);
+    expect(await prisma.emailCampaign.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "canceled", failed: 2, sent: 0 });
+    expect(await prisma.emailLog.count({ where: { campaignId: id, status: "failed", errorMessage: "Campaign canceled before this message was sent" } })).toBe(2);
+    expect(await prisma.auditLog.count({ where: { entityId: id, action: "email_campaign.cancel" } })).toBe(1);
+    const again = await callRoute(campaignPage, `/admin/email-manager/campaigns/${id}`, { form: { intent: "cancel", id }, params: { id }, cookie });
+    expect(again.status).toBe(302);
+    expect(await prisma.auditLog.count({ where: { entityId: id, action: "email_campaign.cancel" } })).toBe(1);
   });
 
   it("the campaign form previews on the server and says 'Test e-mail is required' for a test without an address", async () => {
