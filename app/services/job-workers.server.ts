@@ -41,6 +41,13 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
     if (scanned.queued || scanned.resent) logger.info(scanned, "media scan queued previews");
   });
 
+  // The embedded database's vacuum and planner statistics belong to this process's database,
+  // not to a cluster-wide job: they run at every start (a bulk import before the start would
+  // otherwise leave the planner without statistics until the hourly purge).
+  void getDb()
+    .maintain()
+    .catch((error) => logger.error({ err: error }, "database maintenance at start failed"));
+
   // Hourly across every instance, and once now (at most once per ten minutes across instances).
   await boss.schedule(QUEUES.billingSweep, "5 * * * *");
   await boss.schedule(QUEUES.purge, "35 * * * *");
