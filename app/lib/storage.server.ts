@@ -232,9 +232,10 @@ export async function saveObject({ body, contentType, kind, id = crypto.randomUU
   const tmp = path.join(tmpDir, `${id}.${crypto.randomBytes(6).toString("hex")}.part`);
   const counter = new ByteCounter();
   const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+  const sink = fs.createWriteStream(tmp);
   try {
-    if (guard) await pipeline(source, guard, counter, fs.createWriteStream(tmp));
-    else await pipeline(source, counter, fs.createWriteStream(tmp));
+    if (guard) await pipeline(source, guard, counter, sink);
+    else await pipeline(source, counter, sink);
     const size = counter.bytes;
     if (storageBackend() === "s3") await putToS3(id, tmp, contentType, size);
     await commitRow({ id, kind, contentType, size }, async () => {
@@ -242,6 +243,9 @@ export async function saveObject({ body, contentType, kind, id = crypto.randomUU
     });
     return { id, path: objectPath(id), size };
   } finally {
+    // A refusal can come before the file is even open: wait for the stream to let go of it,
+    // or the file would be created after its removal and stay behind.
+    if (!sink.closed) await new Promise<void>((resolve) => sink.once("close", () => resolve()));
     await fs.promises.rm(tmp, { force: true });
   }
 }
