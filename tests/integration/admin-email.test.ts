@@ -153,10 +153,14 @@ describe("POST /api/emails/bulk", () => {
     expect(await prisma.auditLog.count({ where: { entityId: id, action: "email_campaign.cancel" } })).toBe(1);
   });
 
-  it("the campaign form previews on the server and says 'Test e-mail is required' for a test without an address", async () => {
+  it("the campaign form starts from a template, previews on the server and says 'Test e-mail is required' for a test without an address", async () => {
     const { cookie } = await admin();
     const preview = await callRoute(campaignForm, "/admin/email-manager/campaigns/new", { form: { intent: "preview", targetGroup: "free", kind: "newsletter", subject: "Hi {{firstName}}", htmlContent: "<p>Hello {{firstName}}. Bye!</p>" }, cookie });
     expect(preview.body.preview).toEqual({ subject: "Hi Jane", html: "<p>Hello Jane. Bye!</p>", text: "Hello Jane.\nBye!" });
+    const template = await prisma.emailTemplate.create({ data: { name: `digest_${unique()}`, subject: "Monthly digest", htmlContent: "<p>New this month.</p>" } });
+    const fromTemplate = await callRoute(campaignForm, `/admin/email-manager/campaigns/new?template=${template.id}`, { cookie });
+    expect(fromTemplate.body.template).toMatchObject({ subject: "Monthly digest", htmlContent: "<p>New this month.</p>" });
+    expect((await callRoute(campaignForm, "/admin/email-manager/campaigns/new?template=nope", { cookie })).body.template).toBeNull();
     const test = await callRoute(campaignForm, "/admin/email-manager/campaigns/new", { form: { intent: "test", targetGroup: "free", kind: "newsletter", subject: "S", htmlContent: "<p>x</p>" }, cookie });
     expect(test.status).toBe(400);
     expect(test.body.result.error).toMatchObject({ testEmail: ["Test e-mail is required"] });

@@ -16,7 +16,8 @@ import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
-import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED } from "~/validation/admin-email.ts";
+import { getTemplate } from "~/services/email-manager.server.ts";
+import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED, templateDisplayName } from "~/validation/admin-email.ts";
 import type { Route } from "./+types/email-campaign-form";
 
 // "Send Bulk Email Campaign" (spec section 2, layout B's dialog, as a page): target group or
@@ -27,6 +28,13 @@ import type { Route } from "./+types/email-campaign-form";
 export const meta: Route.MetaFunction = () => [{ title: "Send Bulk Email | Admin" }];
 
 const FAILED = "Failed to send bulk emails";
+
+/** `?template=<id>` starts the campaign from a template's subject and HTML (the templates list links here). */
+export async function loader({ url }: Route.LoaderArgs) {
+  const id = url.searchParams.get("template");
+  const template = id ? await getTemplate(id) : null;
+  return { template: template && { name: template.name, subject: template.subject, htmlContent: template.htmlContent } };
+}
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
@@ -63,10 +71,10 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function CampaignForm({ actionData }: Route.ComponentProps) {
+export default function CampaignForm({ loaderData: { template }, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm<{ targetGroup: string; recipients: string; kind: string; subject: string; htmlContent: string; testEmail: string }>({
     lastResult: actionData?.result,
-    defaultValue: { targetGroup: "all", kind: "newsletter" },
+    defaultValue: { targetGroup: "all", kind: "newsletter", ...(template ? { subject: template.subject, htmlContent: template.htmlContent } : {}) },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
@@ -75,6 +83,7 @@ export default function CampaignForm({ actionData }: Route.ComponentProps) {
     <AdminPage title="Send Bulk Email Campaign" description="A campaign is sent in the background at the configured rate; each recipient gets it once.">
       <p className="text-sm">
         <TextLink to="/admin/email-manager?tab=campaigns">Back to Email Manager</TextLink>
+        {template ? <span className="ml-4 text-slate-600">Starting from the template {templateDisplayName(template.name)}.</span> : null}
       </p>
       <ActionToast toast={actionData && "toast" in actionData ? (actionData.toast as ToastData) : null} />
       <div className="grid gap-6 xl:grid-cols-2">

@@ -106,6 +106,7 @@ export default function EmailManager({ loaderData }: Route.ComponentProps) {
                 cell: (t) => (
                   <div className="flex gap-3">
                     <TextLink to={`/admin/email-manager/templates/${t.id}`}>Edit<span className="sr-only"> {t.name}</span></TextLink>
+                    <TextLink to={`/admin/email-manager/campaigns/new?template=${t.id}`}>Send as Campaign<span className="sr-only"> {t.name}</span></TextLink>
                     <ConfirmButton step={deleteStep(t)}>Delete</ConfirmButton>
                   </div>
                 ),
