@@ -68,14 +68,40 @@ function openEmbedded(dir: string | undefined): Database {
 /** The job library's connection on PGlite: the app's own instance (one writer, no second process). */
 export function pgliteJobConnection(client: PGlite): Database["jobs"] {
   return {
-    // pg-boss sends its schema changes as one script of several statements, without values:
-    // PGlite runs those with exec (query takes one statement).
+    // pg-boss sends its schema changes and maintenance as one script of several statements,
+    // without values ("BEGIN; …; COMMIT;"): PGlite runs those with exec (query takes one
+    // statement). A script that fails halfway would leave the one session in an aborted
+    // transaction and every later query of the app refused, so its body runs in PGlite's own
+    // transaction, which rolls back on error and keeps other queries out meanwhile.
     async executeSql(text, values) {
       if (values?.length) return client.query(text, values);
-      const results = await client.exec(text);
+      const script = JOB_SCRIPT.exec(text);
+      const results = script ? await client.transaction((tx) => tx.exec(script[1]!)) : await client.exec(text);
       return results.at(-1) ?? { rows: [] };
     },
     schema: "pgboss",
+  };
+}
+
+/** pg-boss's scripts: "BEGIN; …; COMMIT;". */
+const JOB_SCRIPT = /^\s*BEGIN;([\s\S]*)COMMIT;\s*$/;
+
+/** The job library's connection on PostgreSQL: a failed script rolls back before its client goes back to the pool. */
+function poolJobConnection(pool: pg.Pool, schema: string): Database["jobs"] {
+  return {
+    async executeSql(text, values) {
+      if (values?.length || !JOB_SCRIPT.test(text)) return pool.query(text, values);
+      const conn = await pool.connect();
+      try {
+        return await conn.query(text);
+      } catch (error) {
+        await conn.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        conn.release();
+      }
+    },
+    schema,
   };
 }
 
@@ -112,7 +138,7 @@ function openPostgres(url: string, schema?: string): Database {
     },
     maintain: async () => {},
     // A per-test schema has its own job tables: test files sharing one server never see each other's jobs.
-    jobs: { executeSql: (text, values) => pool.query(text, values), schema: schema ? `${schema}_jobs` : "pgboss" },
+    jobs: poolJobConnection(pool, schema ? `${schema}_jobs` : "pgboss"),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -29,6 +29,15 @@ async function campaignTo(tag: string, n: number) {
   return startCampaign(actor, input, enqueueCampaign);
 }
 
+describe("the job library's connection", () => {
+  it("rolls back a script that fails halfway, so the app's next queries still run", async () => {
+    const { jobs } = getDb();
+    await expect(jobs.executeSql("BEGIN; SELECT 1; SELECT no_such_function(); COMMIT;")).rejects.toThrow(/no_such_function/);
+    expect((await jobs.executeSql("SELECT $1::int AS n", [7])).rows).toEqual([{ n: 7 }]);
+    expect(await prisma.user.count()).toBeGreaterThanOrEqual(0);
+  });
+});
+
 describe("the job queue", () => {
   it("runs a campaign in the background until it is finished", async () => {
     workers = await startJobWorkers({ pollingIntervalSeconds: 0.5 });
