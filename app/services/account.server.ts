@@ -16,6 +16,7 @@ import { sendVerificationEmail, VERIFY_TTL_MS } from "./verification.server.ts";
 export const INVALID_VERIFY_LINK = "Invalid or expired verification link";
 export const INVALID_RESET_TOKEN = "Invalid or expired reset token";
 export const ALREADY_VERIFIED = "Your email is already verified";
+export const ALREADY_VERIFIED_MESSAGE = "Your email address is already verified. You can sign in and carry on.";
 export const VERIFICATION_MAIL_FAILED = "Failed to send verification email";
 
 /** Spec: "Reset link valid 1 hour". */
@@ -38,24 +39,38 @@ function sameAddress(a: string | null | undefined, b: string | null | undefined)
 /**
  * Marks the address verified. The token is single use (claimed in the same transaction as the
  * change) and only confirms the address it was issued for: after an e-mail change, links sent to
- * the old address no longer verify anything.
+ * the old address no longer verify anything. Opening the same link again (a second click, a mail
+ * client's preview) answers "already verified" rather than "invalid" while that address is still
+ * the account's and verified; a used link in any other state stays invalid.
  */
-export async function verifyEmail(token: string, now = new Date()): Promise<PublicUser> {
+export async function verifyEmail(token: string, now = new Date()): Promise<PublicUser & { alreadyVerified: boolean }> {
   const tokenHash = hashToken(token);
   const outcome = await prisma.$transaction(async (tx) => {
     const row = await tx.oneTimeToken.findUnique({
       where: { tokenHash },
-      select: { id: true, purpose: true, email: true, expiresAt: true, usedAt: true, user: { select: { id: true, email: true } } },
+      select: {
+        id: true,
+        purpose: true,
+        email: true,
+        expiresAt: true,
+        usedAt: true,
+        user: { select: { id: true, email: true, isEmailVerified: true } },
+      },
     });
-    if (!row || row.purpose !== "verify_email" || row.usedAt || row.expiresAt <= now) return null;
-    if (!sameAddress(row.email, row.user.email)) return null;
+    if (!row || row.purpose !== "verify_email" || !sameAddress(row.email, row.user.email)) return null;
+    if (row.usedAt) {
+      if (!row.user.isEmailVerified) return null;
+      const user = await tx.user.findUniqueOrThrow({ where: { id: row.user.id }, select: publicUserSelect });
+      return { ...user, alreadyVerified: true };
+    }
+    if (row.expiresAt <= now) return null;
     const claimed = await tx.oneTimeToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: now } });
     if (claimed.count !== 1) return null;
     const user = await tx.user.update({ where: { id: row.user.id }, data: { isEmailVerified: true }, select: publicUserSelect });
-    return user;
+    return { ...user, alreadyVerified: false };
   });
   if (!outcome) throw new ServiceError(INVALID_VERIFY_LINK, 400);
-  await sendWelcomeOnce(outcome);
+  if (!outcome.alreadyVerified) await sendWelcomeOnce(outcome);
   return outcome;
 }
 

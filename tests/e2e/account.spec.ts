@@ -24,8 +24,13 @@ test("sign up, open the verification link from the outbox, and see the verified 
   await expect(page.getByText("Email verified")).toBeVisible();
   await expect(page.getByRole("button", { name: "Resend Verification Email" })).toHaveCount(0);
 
-  // The link is single use.
+  // Opening the link again tells a verified account so, instead of "Verification Failed".
   await page.goto(link);
+  await expect(page.getByRole("heading", { name: "Email Verified" })).toBeVisible();
+  await expect(page.getByText("Your email address is already verified. You can sign in and carry on.")).toBeVisible();
+
+  // A link that never was one fails, with the ways forward.
+  await page.goto("/verify-email?token=not-a-real-token");
   await expect(page.getByText("Invalid or expired verification link")).toBeVisible();
   await expect(page.getByRole("link", { name: "Go to Profile" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Resend Verification Email" })).toBeVisible();

@@ -19,7 +19,7 @@ async function unverifiedUserWithToken() {
 }
 
 describe("POST /api/auth/verify-email", () => {
-  it("verifies the address once; the same link fails the second time", async () => {
+  it("verifies the address once; the same link opened again says it is verified, without a second welcome", async () => {
     const { user, token } = await unverifiedUserWithToken();
     const ok = await callRoute(verifyApi, "/api/auth/verify-email", { json: { token } });
     expect(ok.status).toBe(200);
@@ -28,6 +28,19 @@ describe("POST /api/auth/verify-email", () => {
     expect(ok.body.user).not.toHaveProperty("password");
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).isEmailVerified).toBe(true);
 
+    const welcomes = () => prisma.emailLog.count({ where: { userId: user.id, template: { name: "welcome" } } });
+    const welcomesBefore = await welcomes();
+    const again = await callRoute(verifyApi, "/api/auth/verify-email", { json: { token } });
+    expect(again.status).toBe(200);
+    expect(again.body.message).toBe("Your email address is already verified. You can sign in and carry on.");
+    expect(again.body.user).toMatchObject({ id: user.id, isEmailVerified: true });
+    expect(await welcomes()).toBe(welcomesBefore);
+  });
+
+  it("a used link stays invalid once the account's address has changed or is unverified again", async () => {
+    const { user, token } = await unverifiedUserWithToken();
+    expect((await callRoute(verifyApi, "/api/auth/verify-email", { json: { token } })).status).toBe(200);
+    await prisma.user.update({ where: { id: user.id }, data: { email: `moved-${user.email}`, isEmailVerified: false } });
     const again = await callRoute(verifyApi, "/api/auth/verify-email", { json: { token } });
     expect(again.status).toBe(400);
     expect(again.body.message).toBe("Invalid or expired verification link");
@@ -128,7 +141,7 @@ describe("/verify-email page", () => {
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).isEmailVerified).toBe(true);
     const again = await callRoute(verifyPage, `/verify-email?token=${encodeURIComponent(token)}`);
-    expect(again.body).toEqual({ ok: false, message: "Invalid or expired verification link" });
+    expect(again.body).toEqual({ ok: true, message: "Your email address is already verified. You can sign in and carry on." });
   });
 
   it("explains a missing token", async () => {

@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/account.server.ts";
+import { ALREADY_VERIFIED_MESSAGE, resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/account.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { NO_VERIFY_TOKEN } from "~/validation/account.ts";
 import type { Route } from "./+types/verify-email";
@@ -19,8 +19,8 @@ export async function loader({ url }: Route.LoaderArgs) {
   const headers = { "Cache-Control": "no-store" };
   if (!token) return data({ ok: false, message: NO_VERIFY_TOKEN }, { headers });
   try {
-    await verifyEmail(token);
-    return data({ ok: true, message: "Your email has been successfully verified!" }, { headers });
+    const { alreadyVerified } = await verifyEmail(token);
+    return data({ ok: true, message: alreadyVerified ? ALREADY_VERIFIED_MESSAGE : "Your email has been successfully verified!" }, { headers });
   } catch (error) {
     const message = error instanceof ServiceError ? error.message : "Email verification failed";
     return data({ ok: false, message }, { headers });
