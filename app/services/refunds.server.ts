@@ -3,7 +3,7 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
-import { formatMoney } from "~/lib/format.ts";
+import { formatDate, formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type RefundRequestInput, UUID_RE } from "~/validation/account.ts";
 import type { PublicUser } from "./auth/credentials.server.ts";
@@ -26,37 +26,57 @@ export const REFUND_ALREADY_PENDING = "A refund request for this payment is alre
 export const ALREADY_REFUNDED = "This payment has already been refunded.";
 
 /**
- * The subscriptions the refund form offers (spec: status active or paid). "Paid" is read as
- * "has a completed payment": active subscriptions, and others whose completed payment is still
- * inside the 30-day window. Each comes with its latest completed payment.
+ * What the refund form shows (spec: subscriptions with status active or paid). "Paid" is read as
+ * "has a payment": the user's subscriptions that are active or were paid at some time, newest
+ * first, bounded. Each is either refundable (its latest completed payment is inside the 30-day
+ * window and has no open request) and offered, or listed with the reason it cannot be, so the
+ * member learns it before writing an explanation rather than after submitting it.
  */
-export async function getRefundableSubscriptions(userId: string, now = new Date()) {
+export async function getRefundOptions(userId: string, now = new Date()) {
   const windowStart = new Date(now.getTime() - REFUND_WINDOW_DAYS * DAY_MS);
   const rows = await prisma.subscription.findMany({
-    where: {
-      userId,
-      OR: [{ status: "active" }, { payments: { some: { status: "completed", createdAt: { gte: windowStart } } } }],
-    },
+    where: { userId, OR: [{ status: "active" }, { payments: { some: { status: { in: ["completed", "refunded"] } } } }] },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: HISTORY_LIMIT,
     select: {
       ...subscriptionSelect,
       payments: {
-        where: { status: "completed" },
+        where: { status: { in: ["completed", "refunded"] } },
         orderBy: { createdAt: "desc" },
         take: 1,
-        select: { id: true, amount: true, createdAt: true, description: true },
+        select: {
+          id: true,
+          amount: true,
+          status: true,
+          createdAt: true,
+          description: true,
+          refundRequests: { where: { status: { in: ["pending", "approved", "processed"] } }, take: 1, select: { status: true } },
+        },
       },
     },
   });
-  return rows.map((s) => {
+  const refundable = [];
+  const unavailable = [];
+  for (const s of rows) {
     const payment = s.payments[0] ?? null;
-    return {
+    const reason = !payment
+      ? NO_COMPLETED_PAYMENT
+      : payment.status === "refunded" || (payment.refundRequests[0] && payment.refundRequests[0].status !== "pending")
+        ? ALREADY_REFUNDED
+        : payment.refundRequests[0]
+          ? REFUND_ALREADY_PENDING
+          : payment.createdAt < windowStart
+            ? `Paid ${formatDate(payment.createdAt)}: more than ${REFUND_WINDOW_DAYS} days ago.`
+            : null;
+    const option = {
       ...toSubscriptionJson(s),
       label: describeSubscription(s),
-      latestPayment: payment && { ...payment, amount: Number(payment.amount) },
+      latestPayment: payment && { id: payment.id, amount: Number(payment.amount), createdAt: payment.createdAt, description: payment.description },
     };
-  });
+    if (reason) unavailable.push({ ...option, reason });
+    else refundable.push(option);
+  }
+  return { refundable, unavailable };
 }
 
 /**
@@ -126,14 +146,15 @@ export async function requestRefund(user: PublicUser, input: RefundRequestInput,
  * missing one (404). The payment preselects its subscription only when that one may be refunded.
  */
 export async function getRefundForm(userId: string, paymentId: string | null) {
-  const [subscriptions, payment] = await Promise.all([
-    getRefundableSubscriptions(userId),
+  const [{ refundable, unavailable }, payment] = await Promise.all([
+    getRefundOptions(userId),
     paymentId && UUID_RE.test(paymentId) ? findOwnPayment(userId, paymentId) : Promise.resolve(null),
   ]);
   if (paymentId && !payment) throw notFound("Payment not found");
-  const selectable = payment?.status === "completed" && subscriptions.some((s) => s.id === payment.subscriptionId);
+  const selectable = payment?.status === "completed" && refundable.some((s) => s.latestPayment?.id === payment.id);
   return {
-    subscriptions,
+    subscriptions: refundable,
+    unavailable,
     payment: payment && {
       id: payment.id,
       subscriptionId: selectable ? payment.subscriptionId : null,

@@ -245,6 +245,10 @@ test("the demo member: dashboard, library search, player, billing and a refund r
 
     await page.goto("/billing");
     await expect(page.getByText("Refund pending").first()).toBeVisible();
+    // The form no longer offers what has a pending request, and says why.
+    await page.goto("/refund");
+    await expect(page.getByRole("heading", { name: "Not refundable" })).toBeVisible();
+    await expect(page.getByText("A refund request for this payment is already pending.").first()).toBeVisible();
   });
 
   await test.step("the player is for entitled users only", async () => {

@@ -232,10 +232,11 @@ describe("/billing and /refund pages", () => {
     expect(res.body.totalSpent).toBe(109);
   });
 
-  it("refund offers active or paid subscriptions, preselects ?payment=, and 404s for someone else's payment", async () => {
+  it("refund offers only refundable subscriptions, lists the others with the reason, preselects ?payment=, and 404s for someone else's payment", async () => {
     const [user, other] = await Promise.all([createUser(), createUser()]);
     const active = await createPaidSubscription(user.id);
-    await createPaidSubscription(user.id, { status: "expired", paidDaysAgo: 90, endDate: new Date(Date.now() - DAY_MS) });
+    const old = await createPaidSubscription(user.id, { status: "expired", paidDaysAgo: 90, endDate: new Date(Date.now() - DAY_MS) });
+    const refunded = await createPaidSubscription(user.id, { status: "canceled", paymentStatus: "refunded", paidDaysAgo: 3 });
     const canceledRecent = await createPaidSubscription(user.id, { status: "canceled", paidDaysAgo: 2 });
     const theirs = await createPaidSubscription(other.id);
     const cookie = await sessionCookieFor(user.id);
@@ -245,6 +246,20 @@ describe("/billing and /refund pages", () => {
     expect(page.body.subscriptions.map((s: { id: string }) => s.id).sort()).toEqual([active.subscription.id, canceledRecent.subscription.id].sort());
     expect(page.body.payment).toMatchObject({ id: active.payment.id, subscriptionId: active.subscription.id });
     expect(page.body.email).toBe(user.email);
+    const reasons = Object.fromEntries(page.body.unavailable.map((s: { id: string; reason: string }) => [s.id, s.reason]));
+    expect(reasons[old.subscription.id]).toMatch(/^Paid .+: more than 30 days ago\.$/);
+    expect(reasons[refunded.subscription.id]).toBe("This payment has already been refunded.");
+
+    // A pending request moves its subscription out of the offer, with the reason.
+    await prisma.refundRequest.create({ data: { userId: user.id, paymentId: canceledRecent.payment.id, reason: "other", status: "pending" } });
+    const later = await callRoute(refundPage, "/refund", { cookie });
+    expect(later.body.subscriptions.map((s: { id: string }) => s.id)).toEqual([active.subscription.id]);
+    expect(later.body.unavailable.find((s: { id: string }) => s.id === canceledRecent.subscription.id)?.reason).toBe(
+      "A refund request for this payment is already pending.",
+    );
+    // Opened from the old payment, the form says why instead of preselecting it.
+    const fromOld = await callRoute(refundPage, `/refund?payment=${old.payment.id}`, { cookie });
+    expect(fromOld.body.payment).toMatchObject({ id: old.payment.id, subscriptionId: null });
 
     expect((await callRoute(refundPage, `/refund?payment=${theirs.payment.id}`, { cookie })).status).toBe(404);
 

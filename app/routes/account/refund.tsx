@@ -23,8 +23,8 @@ const FAILED = "Failed to submit refund request";
 export async function loader({ request, url }: Route.LoaderArgs) {
   // Spec: anonymous visitors go to /auth.
   const user = await requireUser(request);
-  const { subscriptions, payment } = await getRefundForm(user.id, url.searchParams.get("payment")).catch(asRouteError);
-  return { email: user.email, subscriptions, payment };
+  const { subscriptions, unavailable, payment } = await getRefundForm(user.id, url.searchParams.get("payment")).catch(asRouteError);
+  return { email: user.email, subscriptions, unavailable, payment };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -44,7 +44,7 @@ export async function action({ request }: Route.ActionArgs) {
   });
 }
 
-export default function Refund({ loaderData: { email, subscriptions, payment }, actionData }: Route.ComponentProps) {
+export default function Refund({ loaderData: { email, subscriptions, unavailable, payment }, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({
     id: "refund",
     lastResult: actionData?.result,
@@ -76,7 +76,9 @@ export default function Refund({ loaderData: { email, subscriptions, payment }, 
             <p className="rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
               Payment of {formatMoney(payment.amount)} on {formatDate(payment.createdAt)}
               {payment.description ? ` for ${payment.description}` : ""}.
-              {payment.subscriptionId ? null : " Only completed payments of your current subscriptions can be refunded."}
+              {payment.subscriptionId
+                ? null
+                : ` ${unavailable.find((s) => s.latestPayment?.id === payment.id)?.reason ?? "Only the latest completed payment of a subscription, within 30 days, can be refunded."}`}
             </p>
           ) : null}
           <input {...getInputProps(fields.paymentId, { type: "hidden" })} />
@@ -86,9 +88,7 @@ export default function Refund({ loaderData: { email, subscriptions, payment }, 
             errors={fields.subscriptionId.errors}
             options={subscriptions.map((s) => ({
               value: s.id,
-              label: s.latestPayment
-                ? `${s.label} – ${formatMoney(s.latestPayment.amount)} paid ${formatDate(s.latestPayment.createdAt)}`
-                : `${s.label} (no completed payment)`,
+              label: `${s.label} – ${formatMoney(s.latestPayment!.amount)} paid ${formatDate(s.latestPayment!.createdAt)}`,
             }))}
             {...getSelectProps(fields.subscriptionId)}
           />
@@ -118,6 +118,22 @@ export default function Refund({ loaderData: { email, subscriptions, payment }, 
           </div>
         </Form>
       )}
+
+      {unavailable.length > 0 ? (
+        <section aria-labelledby="not-refundable" className="mt-8">
+          <h2 id="not-refundable" className="text-lg font-semibold">
+            Not refundable
+          </h2>
+          <ul className="mt-3 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
+            {unavailable.map((s) => (
+              <li key={s.id} className="flex flex-col gap-1 p-4 text-sm sm:flex-row sm:justify-between sm:gap-4">
+                <span className="font-medium text-slate-900">{s.label}</span>
+                <span className="text-slate-600">{s.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <nav aria-label="Related" className="mt-8 flex flex-wrap gap-3">
         <ButtonLink to="/dashboard" variant="secondary" size="sm">
