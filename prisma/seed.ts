@@ -7,11 +7,12 @@ import path from "node:path";
 import { hashPassword } from "../app/lib/crypto.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
 import { saveObject, type ObjectKind } from "../app/lib/storage.server.ts";
+import { parseVtt } from "../app/lib/vtt.ts";
 import { categoryLicencePrice, DEFAULT_PREMIUM_YEARLY_PRICE, INDIVIDUAL_LICENCE_PRICE } from "../app/services/prices.server.ts";
 import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
 import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
-import { DEMO_MEDIA_DIR, contentTypeOf, demoFile, type MediaLook } from "./seed-data/demo-media.ts";
+import { DEMO_MEDIA_DIR, contentTypeOf, demoCaptions, demoFile, demoPackage } from "./seed-data/demo-media.ts";
 import { DOCTORS } from "./seed-data/doctors.ts";
 import { seedEmailTemplates } from "./seed-data/email-templates.ts";
 import { FAQ_CATEGORIES } from "./seed-data/faqs.ts";
@@ -33,9 +34,9 @@ export async function seed(prisma: PrismaClient) {
   await seedEmailTemplates(prisma);
   await seedSettings(prisma);
   await seedAdmin(prisma);
-  const lookOf = await seedCategories(prisma, media);
+  await seedCategories(prisma, media);
   await seedDoctors(prisma, media);
-  await seedAnimations(prisma, media, lookOf);
+  await seedAnimations(prisma, media);
   await seedPages(prisma);
   await seedFaqs(prisma);
   await seedDemoMember(prisma);
@@ -43,8 +44,9 @@ export async function seed(prisma: PrismaClient) {
 
 /**
  * Stores each demo file at most once per run, on first use, and hands out its object path:
- * several animations share one cover or video. The files live in prisma/demo-media (made by
- * scripts/make-demo-media.ts); nothing protected is served from public/.
+ * subcategories share their main category's thumbnail, doctors may share a portrait. The files
+ * live in prisma/demo-media (made by scripts/make-demo-media.ts); nothing protected is served
+ * from public/.
  */
 function demoMediaStore() {
   const stored = new Map<string, Promise<string>>();
@@ -94,9 +96,8 @@ async function seedAdmin(prisma: PrismaClient) {
   });
 }
 
-/** Main categories and their priced subcategories; returns each subcategory's media look. */
+/** Main categories and their priced subcategories, which share their main category's thumbnail. */
 async function seedCategories(prisma: PrismaClient, media: MediaStore) {
-  const lookOf = new Map<string, MediaLook>();
   for (const main of CATEGORIES) {
     const thumbnail = () => media(demoFile.thumbnail(main.slug), "thumbnail");
     const parent = await upsertCategory(prisma, main.slug, thumbnail, {
@@ -106,7 +107,6 @@ async function seedCategories(prisma: PrismaClient, media: MediaStore) {
       sortOrder: main.sortOrder,
     });
     for (const [index, sub] of main.subcategories.entries()) {
-      lookOf.set(sub.slug, main.slug);
       await upsertCategory(prisma, sub.slug, thumbnail, {
         ...sub,
         sortOrder: index + 1,
@@ -114,7 +114,6 @@ async function seedCategories(prisma: PrismaClient, media: MediaStore) {
       });
     }
   }
-  return lookOf;
 }
 
 async function upsertCategory(
@@ -143,38 +142,50 @@ async function seedDoctors(prisma: PrismaClient, media: MediaStore) {
   }
 }
 
-async function seedAnimations(prisma: PrismaClient, media: MediaStore, lookOf: Map<string, MediaLook>) {
+/**
+ * Each animation gets its own demo cover, preview and full video (as long as its catalogue
+ * duration), and a download package built here in memory from those files: a zip with its own
+ * video and cover, a README and the licence. The package is not committed; it is served as
+ * `<slug>.zip` (the attachment name comes from the animation's slug).
+ */
+async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
   const categories = new Map(
     (await prisma.category.findMany({ where: { parentId: { not: null } }, select: { id: true, slug: true } })).map(
       (c) => [c.slug, c.id],
     ),
   );
-  const coverNumber = new Map<MediaLook, number>();
+  const doctorNames = new Map(DOCTORS.map((doctor) => [doctor.slug, doctor.name]));
   for (const seed of ANIMATIONS) {
     const slug = animationSlug(seed.title);
-    const look = lookOf.get(seed.category);
     const categoryId = categories.get(seed.category);
-    if (!look || !categoryId) throw new Error(`Seed animation "${seed.title}" names an unknown category ${seed.category}`);
-    // Alternate the look's covers so neighbouring cards differ.
-    const cover = (coverNumber.get(look) ?? 0) + 1;
-    coverNumber.set(look, cover);
+    if (!categoryId) throw new Error(`Seed animation "${seed.title}" names an unknown category ${seed.category}`);
+    const downloadPackage = async () => {
+      const body = demoPackage({
+        slug,
+        title: seed.title,
+        duration: seed.duration,
+        doctors: seed.doctors.map((doctor) => doctorNames.get(doctor) ?? doctor),
+      });
+      return (await saveObject({ body, contentType: contentTypeOf(`${slug}.zip`), kind: "download" })).path;
+    };
 
     const existing = await prisma.animation.findUnique({
       where: { slug },
-      select: { coverImage: true, previewVideo: true, fullVideo: true, downloadFile: true },
+      select: { id: true, coverImage: true, previewVideo: true, fullVideo: true, downloadFile: true, _count: { select: { captions: true } } },
     });
+    if (existing && existing._count.captions === 0) await seedCaptions(prisma, existing.id, seed);
     const missing = {
-      coverImage: !existing?.coverImage ? () => media(demoFile.cover(look, cover), "cover") : undefined,
-      previewVideo: !existing?.previewVideo ? () => media(demoFile.preview(look), "preview") : undefined,
-      fullVideo: !existing?.fullVideo ? () => media(demoFile.fullVideo(look), "video") : undefined,
-      downloadFile: !existing?.downloadFile ? () => media(demoFile.download, "download") : undefined,
+      coverImage: !existing?.coverImage ? () => media(demoFile.cover(slug), "cover") : undefined,
+      previewVideo: !existing?.previewVideo ? () => media(demoFile.preview(slug), "preview") : undefined,
+      fullVideo: !existing?.fullVideo ? () => media(demoFile.fullVideo(slug), "video") : undefined,
+      downloadFile: !existing?.downloadFile ? downloadPackage : undefined,
     };
     if (existing && Object.values(missing).every((store) => !store)) continue;
     const mediaPaths: Record<string, string> = {};
     for (const [field, store] of Object.entries(missing)) if (store) mediaPaths[field] = await store();
 
     const createdAt = new Date(Date.now() - seed.ageDays * DAY);
-    await prisma.animation.upsert({
+    const saved = await prisma.animation.upsert({
       where: { slug },
       update: mediaPaths,
       create: {
@@ -191,8 +202,20 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore, lookOf: M
         ...mediaPaths,
         doctors: { create: seed.doctors.map((doctorSlug) => ({ doctor: { connect: { slug: doctorSlug } } })) },
       },
+      select: { id: true },
     });
+    if (!existing) await seedCaptions(prisma, saved.id, seed);
   }
+}
+
+/** English demo captions that follow the demo video's chapters (the player shows them; the page offers the transcript). */
+async function seedCaptions(prisma: PrismaClient, animationId: string, seed: { description: string; duration: number }) {
+  const vtt = demoCaptions(seed.description, seed.duration);
+  const { cueCount, transcript } = parseVtt(vtt);
+  const { path: objectPath } = await saveObject({ body: Buffer.from(vtt), contentType: "text/vtt", kind: "caption" });
+  await prisma.animationCaption.create({
+    data: { animationId, language: "en", label: "English", path: objectPath, transcript, cueCount, size: Buffer.byteLength(vtt) },
+  });
 }
 
 async function seedPages(prisma: PrismaClient) {

@@ -1,99 +1,147 @@
-// Regenerates the demo media in prisma/demo-media/ (`npm run media:demo`): full videos, their
-// 10-second previews, covers, category thumbnails, doctor photos and a small download package.
-// Everything is drawn by ffmpeg's built-in (lavfi) sources, nothing is downloaded, and the whole
-// set stays under 5 MB. The output is committed, so the seed works on machines without ffmpeg;
-// this script is only needed to change the files.
+// Regenerates the demo media in prisma/demo-media/ (`npm run media:demo`). For every animation
+// of prisma/seed-data/animations.ts, keyed by its slug: a 640x360 cover (its specialty's
+// palette, a soft abstract shape placed from the slug's own seed, its title, its subcategory
+// and a "DEMO" badge), a slide-style full video exactly as long as its catalogue `duration`
+// (title, section headings in turn, "Demo animation – Medanim", a running clock and a progress
+// bar) and a 10-second preview cut from it. Also one thumbnail per main category and the doctor
+// photos. Everything is drawn by ffmpeg (lavfi sources, geq and drawtext with DejaVu fonts),
+// nothing is downloaded, reruns are byte-identical (fixed seeds, bitexact) and the whole set
+// stays under 6 MB. The output is committed, so the seed works on machines without ffmpeg;
+// the seed builds each animation's download package (a zip) from these files. This script is
+// only needed to change the files.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { ANIMATIONS, animationSlug } from "../prisma/seed-data/animations.ts";
+import { CATEGORIES } from "../prisma/seed-data/categories.ts";
 import {
-  COVERS_PER_LOOK,
   DEMO_MEDIA_DIR,
   DOCTOR_PHOTO_COUNT,
   MEDIA_LOOKS,
+  PREVIEW_SECONDS,
   demoFile,
+  formatDuration,
   type MediaLook,
+  sectionHeadings,
 } from "../prisma/seed-data/demo-media.ts";
 
 const FFMPEG = process.env.FFMPEG_PATH ?? "ffmpeg";
-const FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-const MAX_TOTAL_BYTES = 5 * 1024 * 1024;
+const FONT_DIR = "/usr/share/fonts/truetype/dejavu";
+const FONT = `${FONT_DIR}/DejaVuSans.ttf`;
+const FONT_BOLD = `${FONT_DIR}/DejaVuSans-Bold.ttf`;
+const MAX_TOTAL_BYTES = 6 * 1024 * 1024;
 
-const VIDEO = { width: 480, height: 270, fps: 15, seconds: 24 };
-// Spec: "Preview cap 10 seconds".
-const PREVIEW_SECONDS = 10;
+const VIDEO = { width: 480, height: 270, fps: 5 };
 const COVER = { width: 640, height: 360 };
 const PHOTO_SIZE = 300;
 
-// Small, browser-friendly H.264: fixed 2-second GOP, capped bitrate, moov atom first so the
-// player can start before the whole file has arrived. bitexact keeps reruns byte-stable.
+// A slide changes once a second (clock, progress bar) and at each section heading, so a low
+// frame rate, a 60-second GOP and a high CRF keep a five-minute video near 100 KB. moov first
+// (faststart) so the player can start before the whole file has arrived; bitexact and one
+// thread keep reruns byte-stable.
 const H264 = [
-  "-c:v", "libx264", "-preset", "slow", "-crf", "28", "-maxrate", "130k", "-bufsize", "260k",
-  "-g", String(VIDEO.fps * 2), "-keyint_min", String(VIDEO.fps * 2), "-sc_threshold", "0",
+  "-c:v", "libx264", "-preset", "slow", "-crf", "34",
+  "-g", String(VIDEO.fps * 60), "-sc_threshold", "0",
   "-pix_fmt", "yuv420p", "-profile:v", "main", "-movflags", "+faststart", "-an",
   "-threads", "1", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
 ];
 const JPEG = ["-frames:v", "1", "-q:v", "5", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact"];
 
-type Size = { width: number; height: number };
-const dims = ({ width, height }: Size) => `${width}x${height}`;
-const half = ({ width, height }: Size) => `${width / 2}x${height / 2}`;
-const upscale = ({ width, height }: Size) => `scale=${width}:${height}:flags=neighbor`;
+type Rgb = [number, number, number];
+const rgb = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
+
+/** One calm palette per specialty: a deep gradient (dark → mid) and a light accent for shapes and labels. */
+const PALETTES: Record<MediaLook, { dark: string; mid: string[]; accent: string }> = {
+  "plastic-surgery": { dark: "#2a0f2e", mid: ["#7a2f5c", "#8a3b6a", "#6b2a5e"], accent: "#f8b5c6" },
+  dermatology: { dark: "#2b140c", mid: ["#8a4a2c", "#9a5a34", "#7d4030"], accent: "#f3d2b3" },
+  cardiology: { dark: "#2a0810", mid: ["#8c1c33", "#9e2a3a", "#7a1830"], accent: "#ff9aa8" },
+  orthopedics: { dark: "#07172e", mid: ["#1f5288", "#245d94", "#1a4a7e"], accent: "#a8d4ff" },
+  neurology: { dark: "#120c33", mid: ["#4a3596", "#553fa6", "#3f2f88"], accent: "#cdb8ff" },
+};
+
+/** A small deterministic PRNG (mulberry32) seeded from a string: the same slug draws the same cover. */
+function random(seedText: string) {
+  let seed = 2166136261;
+  for (const char of seedText) seed = Math.imul(seed ^ char.charCodeAt(0), 16777619) >>> 0;
+  return () => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /**
- * One lavfi graph per main category and variant (0 drives the video and thumbnail, 1.. the
- * covers), so each specialty has a recognisable look. Seeds are fixed: reruns draw the same.
+ * The background: a linear gradient in the specialty's colours with a soft abstract shape in
+ * its accent (two glows and a few thin rings), all placed by the seed. Drawn at cover size; the
+ * video scales it down.
  */
-const LOOKS: Record<MediaLook, { label: string; graph: (size: Size, variant: number) => string }> = {
-  "plastic-surgery": {
-    label: "Plastic Surgery",
-    graph: (size, v) => {
-      const palettes = [
-        "c0=#f7c6c7:c1=#c77dff:c2=#ffd6a5:c3=#7fd8e6",
-        "c0=#ffafcc:c1=#bde0fe:c2=#ffc8dd:c3=#a2d2ff",
-        "c0=#fde2e4:c1=#e2ece9:c2=#cddafd:c3=#f8b4a6",
-      ];
-      const type = ["spiral", "radial", "circular"][v % 3];
-      return `gradients=s=${dims(size)}:r=${VIDEO.fps}:n=4:${palettes[v % 3]}:type=${type}:speed=0.012:seed=${11 + v}`;
-    },
-  },
-  dermatology: {
-    label: "Dermatology",
-    graph: (size, v) =>
-      `gradients=s=${dims(size)}:r=${VIDEO.fps}:n=3:c0=#7a4a2a:c1=#e0a96d:c2=#f3d5b5:speed=0.01:seed=${21 + v}[bg];` +
-      `cellauto=s=${half(size)}:r=${VIDEO.fps}:rule=${[90, 30, 150][v % 3]}:seed=${7 + v}:ratio=0.3,${upscale(size)},` +
-      `format=rgb24,lutrgb=r=val*0.5:g=val*0.35:b=val*0.25[fg];[bg]format=rgb24[bgr];[bgr][fg]blend=all_mode=screen[out0]`,
-  },
-  cardiology: {
-    label: "Cardiology",
-    graph: (size, v) => {
-      const spots = [
-        "start_x=-0.743643887037151:start_y=0.13182590420533:start_scale=3:end_scale=0.4",
-        "start_x=-0.7453:start_y=0.1127:start_scale=0.02:end_scale=0.01",
-        "start_x=-0.16:start_y=1.0405:start_scale=0.05:end_scale=0.03",
-      ];
-      return `mandelbrot=s=${dims(size)}:r=${VIDEO.fps}:maxiter=256:${spots[v % 3]}:end_pts=${VIDEO.fps * VIDEO.seconds},hue=h=${[150, 170, 130][v % 3]}:s=1.3`;
-    },
-  },
-  orthopedics: {
-    label: "Orthopedics",
-    graph: (size, v) =>
-      `gradients=s=${dims(size)}:r=${VIDEO.fps}:n=2:c0=#0b2545:c1=#13315c:speed=0.01:seed=${31 + v}[bg];` +
-      `sierpinski=s=${dims(size)}:r=${VIDEO.fps}:type=${v % 2 ? "triangle" : "carpet"}:jump=${[60, 40, 90][v % 3]}:seed=${3 + v},` +
-      `format=rgb24,lutrgb=r=val*0.55:g=val*0.8:b=val[fg];[bg]format=rgb24[bgr];[bgr][fg]blend=all_mode=screen[out0]`,
-  },
-  neurology: {
-    label: "Neurology",
-    graph: (size, v) => {
-      const colors = [
-        "life_color=#c3a6ff:death_color=#140c2e:mold_color=#2ec4b6",
-        "life_color=#80ffdb:death_color=#0b132b:mold_color=#5390d9",
-        "life_color=#ffd166:death_color=#1b0f2e:mold_color=#7b2cbf",
-      ];
-      return `life=s=${half(size)}:r=${VIDEO.fps}:mold=8:ratio=0.12:seed=${5 + v}:${colors[v % 3]},${upscale(size)}`;
-    },
-  },
-};
+function backgroundGraph(look: MediaLook, seedText: string) {
+  const next = random(seedText);
+  const between = (min: number, max: number) => min + (max - min) * next();
+  const round = (n: number) => Math.round(n);
+  const palette = PALETTES[look];
+  const { width: W, height: H } = COVER;
+  const mid = palette.mid[Math.floor(next() * palette.mid.length)]!;
+  // The gradient runs from a dark left edge (where the text sits) to the lighter right.
+  const [x0, y0] = [0, round(between(0.3, 1) * H)];
+  const [x1, y1] = [W, round(between(0, 0.7) * H)];
+  const cx = round(between(0.6, 0.85) * W);
+  const cy = round(between(0.15, 0.75) * H);
+  const glow = round(between(90, 130));
+  const gx = round(between(0.55, 0.95) * W);
+  const gy = cy > H / 2 ? round(between(0, 0.25) * H) : round(between(0.75, 1) * H);
+  const rings = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, i) => ({
+    r: round(glow * (1.15 + 0.35 * i) + between(0, 20)),
+    alpha: (0.34 - 0.08 * i).toFixed(2),
+  }));
+  const ringX = cx + round(between(-25, 25));
+  const ringY = cy + round(between(-20, 20));
+  const shape = [
+    `0.42*exp(-(pow(X-${cx},2)+pow(Y-${cy},2))/${2 * glow * glow})`,
+    `0.28*exp(-(pow(X-${gx},2)+pow(Y-${gy},2))/${2 * 70 * 70})`,
+    ...rings.map(({ r, alpha }) => `${alpha}*exp(-pow(hypot(X-${ringX},Y-${ringY})-${r},2)/2.6)`),
+  ].join("+");
+  const [ar, ag, ab] = rgb(palette.accent);
+  const channel = (ch: "r" | "g" | "b", accent: number) => `${ch}(X,Y)+min(1,${shape})*(${accent}-${ch}(X,Y))`;
+  return (
+    `gradients=s=${W}x${H}:n=2:c0=${palette.dark}:c1=${mid}:x0=${x0}:y0=${y0}:x1=${x1}:y1=${y1}:speed=0.00001:seed=0,` +
+    `format=rgb24,geq=r='${channel("r", ar)}':g='${channel("g", ag)}':b='${channel("b", ab)}'`
+  );
+}
+
+// --- Text
+
+/** Rough advance widths of DejaVu Sans Bold, in em: enough to wrap a title before drawing it. */
+function textWidth(text: string, fontSize: number) {
+  let em = 0;
+  for (const char of text) {
+    if (" ijlI.,:;'!|".includes(char)) em += 0.36;
+    else if ("frt()-".includes(char)) em += 0.5;
+    else if ("mwMW".includes(char)) em += 1.0;
+    else if (/[A-Z]/.test(char)) em += 0.78;
+    else em += 0.68;
+  }
+  return em * fontSize;
+}
+
+/** Greedy word wrap into at most `maxLines` lines at the largest size that fits. */
+function wrapTitle(title: string, maxWidth: number, sizes: number[], maxLines = 3) {
+  for (const size of sizes) {
+    const lines: string[] = [];
+    for (const word of title.split(/\s+/)) {
+      const last = lines.at(-1);
+      if (last !== undefined && textWidth(`${last} ${word}`, size) <= maxWidth) lines[lines.length - 1] = `${last} ${word}`;
+      else lines.push(word);
+    }
+    if (lines.length <= maxLines && lines.every((line) => textWidth(line, size) <= maxWidth)) return { lines, size };
+  }
+  throw new Error(`"${title}" does not fit in ${maxLines} lines`);
+}
+
+// --- ffmpeg
 
 function ffmpeg(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -108,31 +156,117 @@ function ffmpeg(args: string[]): Promise<void> {
 const out = (file: string) => path.join(DEMO_MEDIA_DIR, file);
 const lavfi = (graph: string) => ["-f", "lavfi", "-i", graph];
 
-function overlayText(label: string) {
-  if (!fs.existsSync(FONT)) return "null";
-  // The running clock makes it obvious that a preview stops at 00:00:10.
-  const box = "fontcolor=white:box=1:boxcolor=black@0.45";
-  return [
-    `drawtext=fontfile=${FONT}:text='Medanim demo - ${label}':x=16:y=14:fontsize=16:${box}:boxborderw=6`,
-    `drawtext=fontfile=${FONT}:text='%{pts\\:hms}':x=w-tw-16:y=h-th-14:fontsize=14:${box}:boxborderw=5`,
-  ].join(",");
+/**
+ * Text goes through files (textfile=): titles hold colons, apostrophes and commas that would
+ * otherwise need filtergraph escaping. Only the clock keeps drawtext's %{…} expansion.
+ */
+function textWriter(dir: string, prefix: string) {
+  let n = 0;
+  return (text: string) => {
+    const file = path.join(dir, `${prefix}-${++n}.txt`);
+    fs.writeFileSync(file, text);
+    return file;
+  };
 }
 
-async function makeVideos(look: MediaLook) {
-  const { label, graph } = LOOKS[look];
-  await ffmpeg([...lavfi(graph(VIDEO, 0)), "-t", String(VIDEO.seconds), "-vf", overlayText(label), ...H264, out(demoFile.fullVideo(look))]);
-  // Re-encoded rather than stream-copied: a copy cut lands on packet boundaries and runs a few
-  // frames past 10 s; this gives exactly the first 150 frames.
-  await ffmpeg(["-i", out(demoFile.fullVideo(look)), "-t", String(PREVIEW_SECONDS), ...H264, out(demoFile.preview(look))]);
+type Draw = { file: string; font?: string; size: number; color: string; x: string | number; y: string | number; extra?: string };
+const drawtext = ({ file, font = FONT, size, color, x, y, extra }: Draw) =>
+  `drawtext=fontfile=${font}:textfile=${file}:expansion=none:fontsize=${size}:fontcolor=${color}:x=${x}:y=${y}${extra ? `:${extra}` : ""}`;
+
+type AnimationJob = {
+  slug: string;
+  title: string;
+  duration: number;
+  look: MediaLook;
+  label: string;
+  headings: string[];
+};
+
+async function makeAnimationMedia(job: AnimationJob, tmp: string) {
+  const { slug, title, duration, look, label, headings } = job;
+  const palette = PALETTES[look];
+  const text = textWriter(tmp, slug);
+  const background = path.join(tmp, `${slug}-background.png`);
+  await ffmpeg([...lavfi(backgroundGraph(look, slug)), "-frames:v", "1", background]);
+
+  // Cover: label, title (2–3 lines when long), DEMO badge, brand.
+  const coverTitle = wrapTitle(title, COVER.width - 80, [34, 31, 28, 25]);
+  const coverText = [
+    drawtext({ file: text(label), size: 14, color: palette.accent, x: 40, y: 38 }),
+    drawtext({ file: text("DEMO"), font: FONT_BOLD, size: 14, color: palette.dark, x: "w-tw-40", y: 36, extra: "box=1:boxcolor=white@0.9:boxborderw=7" }),
+    drawtext({
+      file: text(coverTitle.lines.join("\n")),
+      font: FONT_BOLD,
+      size: coverTitle.size,
+      color: "white",
+      x: 40,
+      y: "h-th-90",
+      extra: `line_spacing=${Math.round(coverTitle.size / 4)}`,
+    }),
+    drawtext({ file: text("Medanim  ·  demo cover"), size: 13, color: "white@0.75", x: 40, y: "h-th-36" }),
+  ];
+  await ffmpeg(["-i", background, "-vf", coverText.join(","), ...JPEG, out(demoFile.cover(slug))]);
+
+  // Full video: the same background and title as a slide; section headings in turn, a clock
+  // that counts whole seconds up to the catalogue duration and a progress bar under it.
+  const { width: W, height: H } = VIDEO;
+  const videoTitle = wrapTitle(title, W - 40, [22, 20, 18]);
+  const chapters = headings.length ? ["Overview", ...headings] : [];
+  const chapterText = chapters.map((heading, i) => {
+    const start = Math.round((duration * i) / chapters.length);
+    const end = Math.round((duration * (i + 1)) / chapters.length);
+    return drawtext({
+      file: text(`${i + 1}/${chapters.length}   ${heading}`),
+      size: 15,
+      color: "white@0.92",
+      x: 20,
+      y: 58 + videoTitle.lines.length * (videoTitle.size + 6) + 28,
+      extra: `enable='gte(t,${start})*lt(t,${end})'`,
+    });
+  });
+  const bar = W - 40;
+  const clock = text(`%{pts:gmtime:0:%M\\:%S} / ${formatDuration(duration).padStart(5, "0")}`);
+  const graph = [
+    `[0:v]scale=${W}:${H}:flags=bicubic,format=rgb24,` +
+      [
+        drawtext({ file: text(label), size: 11, color: palette.accent, x: 20, y: 22 }),
+        drawtext({
+          file: text(videoTitle.lines.join("\n")),
+          font: FONT_BOLD,
+          size: videoTitle.size,
+          color: "white",
+          x: 20,
+          y: 48,
+          extra: "line_spacing=6",
+        }),
+        ...chapterText,
+        drawtext({ file: text("Demo animation – Medanim"), size: 11, color: "white@0.85", x: 20, y: "h-40" }),
+        drawtext({ file: clock, size: 11, color: "white@0.85", x: "w-tw-20", y: "h-40" }).replace(":expansion=none", ""),
+      ].join(",") +
+      "[slide]",
+    // The bar: filled and empty halves side by side, a bar-wide window sliding over them once a second.
+    `color=c=${palette.accent}:s=${bar}x3:r=${VIDEO.fps},format=rgba[done]`,
+    `color=c=white@0.3:s=${bar}x3:r=${VIDEO.fps},format=rgba[todo]`,
+    `[done][todo]hstack,crop=w=${bar}:h=3:x='${bar}-${bar}*floor(t)/${duration}':y=0[bar]`,
+    `[slide][bar]overlay=x=20:y=H-20:shortest=1,format=yuv420p[video]`,
+  ].join(";");
+  await ffmpeg([
+    "-loop", "1", "-framerate", String(VIDEO.fps), "-i", background,
+    "-filter_complex", graph, "-map", "[video]", "-t", String(duration),
+    ...H264, out(demoFile.fullVideo(slug)),
+  ]);
+  // Re-encoded rather than stream-copied: a copy cut lands on packet boundaries and can run
+  // past 10 s; this gives exactly the first 10 seconds.
+  await ffmpeg(["-i", out(demoFile.fullVideo(slug)), "-t", String(PREVIEW_SECONDS), ...H264, out(demoFile.preview(slug))]);
 }
 
-async function makeStills(look: MediaLook) {
-  const { graph } = LOOKS[look];
-  // The same picture as the video, without the caption, a few seconds in.
-  await ffmpeg(["-ss", "6", ...lavfi(graph(VIDEO, 0)), ...JPEG, out(demoFile.thumbnail(look))]);
-  for (let n = 1; n <= COVERS_PER_LOOK; n++) {
-    await ffmpeg(["-ss", String(2 + 3 * n), ...lavfi(graph(COVER, n)), "-vf", "vignette=PI/5", ...JPEG, out(demoFile.cover(look, n))]);
-  }
+/** A category thumbnail: the specialty's background without text (the site writes the name). */
+async function makeThumbnail(look: MediaLook) {
+  await ffmpeg([
+    ...lavfi(backgroundGraph(look, `thumbnail-${look}`)),
+    "-vf", `scale=${VIDEO.width}:${VIDEO.height}:flags=bicubic`,
+    ...JPEG, out(demoFile.thumbnail(look)),
+  ]);
 }
 
 /** Abstract portrait: a soft gradient with a light head-and-shoulders silhouette. */
@@ -149,128 +283,65 @@ async function makeDoctorPhoto(n: number) {
   ]);
 }
 
-// --- A minimal ZIP writer (method 0, "stored"): Node 20 has no zlib.crc32, so CRC-32 is here too.
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-export function crc32(data: Buffer) {
-  let crc = 0xffffffff;
-  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+function animationJobs(): AnimationJob[] {
+  const subcategories = new Map(
+    CATEGORIES.flatMap((main) => main.subcategories.map((sub) => [sub.slug, { look: main.slug, sub: sub.name, main: main.name }] as const)),
+  );
+  return ANIMATIONS.map((animation) => {
+    const category = subcategories.get(animation.category);
+    if (!category) throw new Error(`"${animation.title}" names an unknown category ${animation.category}`);
+    return {
+      slug: animationSlug(animation.title),
+      title: animation.title,
+      duration: animation.duration,
+      look: category.look,
+      label: `${category.sub}  ·  ${category.main}`.toUpperCase(),
+      headings: sectionHeadings(animation.description),
+    };
+  });
 }
-
-export function zipStored(files: { name: string; content: string }[]) {
-  // A fixed timestamp (2025-01-01 00:00) keeps the archive byte-identical across runs.
-  const dosTime = 0;
-  const dosDate = ((2025 - 1980) << 9) | (1 << 5) | 1;
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const file of files) {
-    const name = Buffer.from(file.name, "utf8");
-    const data = Buffer.from(file.content, "utf8");
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0); // local file header signature
-    local.writeUInt16LE(20, 4); // version needed to extract (2.0)
-    local.writeUInt16LE(0x0800, 6); // flags: names are UTF-8
-    local.writeUInt16LE(0, 8); // method: stored
-    local.writeUInt16LE(dosTime, 10);
-    local.writeUInt16LE(dosDate, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18); // compressed size
-    local.writeUInt32LE(data.length, 22); // uncompressed size
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28); // extra field length
-    locals.push(local, name, data);
-
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0); // central directory header signature
-    central.writeUInt16LE(0x0314, 4); // made by: Unix, spec 2.0
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(0, 10);
-    central.writeUInt16LE(dosTime, 12);
-    central.writeUInt16LE(dosDate, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    // extra length, comment length, disk number, internal attributes: all 0
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // external attributes: a regular rw-r--r-- file
-    central.writeUInt32LE(offset, 42); // offset of the local header
-    centrals.push(central, name);
-    offset += local.length + name.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); // end of central directory signature
-  end.writeUInt16LE(files.length, 8); // entries on this disk
-  end.writeUInt16LE(files.length, 10); // entries in total
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16); // where the central directory starts
-  return Buffer.concat([...locals, directory, end]);
-}
-
-const README = `Medanim demo animation package
-==============================
-
-This archive stands in for the download that comes with an individual or category
-licence: in a real catalogue it holds the full-resolution MP4 and WebM renders of the
-animation, still frames for print and a transcript of the narration.
-
-The demo library is generated by scripts/make-demo-media.ts, so this package only holds
-this README and the licence terms (license.txt).
-`;
-
-const LICENSE = `Medanim animation licence (demo)
-================================
-
-The licensed animation may be used for patient education, on the licensee's website and
-social media channels, in presentations and in the waiting room, for as long as the
-licence is active. Downloaded files may be kept after the licence ends.
-
-The animation may not be resold, sublicensed, altered to change its medical meaning, or
-redistributed as a stock asset. All medical animations are owned by Medanim and protected
-by copyright.
-
-This file belongs to demo data and grants no rights.
-`;
 
 async function main() {
   const started = Date.now();
+  for (const font of [FONT, FONT_BOLD]) {
+    if (!fs.existsSync(font)) throw new Error(`${font} is missing: install fonts-dejavu-core.`);
+  }
+  const animations = animationJobs();
+  const slugs = new Set(animations.map((a) => a.slug));
+  if (slugs.size !== animations.length) throw new Error("Two animations share a slug.");
+
   fs.rmSync(DEMO_MEDIA_DIR, { recursive: true, force: true });
   fs.mkdirSync(DEMO_MEDIA_DIR, { recursive: true });
-
-  const jobs: (() => Promise<void>)[] = [
-    ...MEDIA_LOOKS.map((look) => () => makeVideos(look)),
-    ...MEDIA_LOOKS.map((look) => () => makeStills(look)),
-    ...Array.from({ length: DOCTOR_PHOTO_COUNT }, (_, i) => () => makeDoctorPhoto(i + 1)),
-  ];
-  // Two at a time: the machines have two cores.
-  const queue = [...jobs];
-  await Promise.all(
-    [0, 1].map(async () => {
-      for (let job = queue.shift(); job; job = queue.shift()) await job();
-    }),
-  );
-  fs.writeFileSync(
-    out(demoFile.download),
-    zipStored([
-      { name: "README.txt", content: README },
-      { name: "license.txt", content: LICENSE },
-    ]),
-  );
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-demo-media-"));
+  try {
+    const jobs: (() => Promise<void>)[] = [
+      // Longest first, so the two workers finish together.
+      ...[...animations].sort((a, b) => b.duration - a.duration).map((animation) => () => makeAnimationMedia(animation, tmp)),
+      ...MEDIA_LOOKS.map((look) => () => makeThumbnail(look)),
+      ...Array.from({ length: DOCTOR_PHOTO_COUNT }, (_, i) => () => makeDoctorPhoto(i + 1)),
+    ];
+    // Two at a time: the machines have two cores.
+    const queue = [...jobs];
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let job = queue.shift(); job; job = queue.shift()) await job();
+      }),
+    );
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 
   const files = fs.readdirSync(DEMO_MEDIA_DIR).sort();
-  const total = files.reduce((sum, file) => sum + fs.statSync(out(file)).size, 0);
-  for (const file of files) console.log(`${(fs.statSync(out(file)).size / 1024).toFixed(0).padStart(6)} KB  ${file}`);
+  const size = (file: string) => fs.statSync(out(file)).size;
+  const total = files.reduce((sum, file) => sum + size(file), 0);
+  for (const file of files) console.log(`${(size(file) / 1024).toFixed(0).padStart(6)} KB  ${file}`);
+  const kinds = ["cover-", "video-", "preview-", "thumbnail-", "doctor-"].map((prefix) => {
+    const group = files.filter((file) => file.startsWith(prefix));
+    return `${prefix.slice(0, -1)}: ${group.length} files, ${(group.reduce((sum, file) => sum + size(file), 0) / 1024).toFixed(0)} KB`;
+  });
+  console.log(kinds.join("; "));
   console.log(`${files.length} files, ${(total / 1024 / 1024).toFixed(2)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (total > MAX_TOTAL_BYTES) throw new Error("The demo media exceed 5 MB: lower the bitrate or the duration.");
+  if (total > MAX_TOTAL_BYTES) throw new Error("The demo media exceed 6 MB: raise the CRF or lengthen the GOP.");
 }
 
 if (process.argv[1]?.endsWith("make-demo-media.ts")) {

@@ -1,31 +1,157 @@
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { zipStored } from "./zip.ts";
 
 // The demo media shipped in the repository (prisma/demo-media/), shared by the generator
 // (scripts/make-demo-media.ts) and the seed so both agree on every file name. The files are
-// committed: the seed must work on a machine without ffmpeg.
+// committed: the seed must work on a machine without ffmpeg. Every animation has its own cover,
+// full video (as long as its catalogue duration) and 10-second preview, keyed by its slug
+// (animationSlug(title)); its download package is built by the seed from those files.
 
 export const DEMO_MEDIA_DIR = fileURLToPath(new URL("../demo-media/", import.meta.url));
 
-/** Each main category has its own look: one full video, its preview, a thumbnail and two covers. */
+/** The main categories: each has its own palette and one category thumbnail. */
 export const MEDIA_LOOKS = ["plastic-surgery", "dermatology", "cardiology", "orthopedics", "neurology"] as const;
 export type MediaLook = (typeof MEDIA_LOOKS)[number];
 
-export const COVERS_PER_LOOK = 2;
 export const DOCTOR_PHOTO_COUNT = 6;
 
+/** Spec: "Preview cap 10 seconds": the preview is the first 10 s of the full video. */
+export const PREVIEW_SECONDS = 10;
+
 export const demoFile = {
-  fullVideo: (look: MediaLook) => `video-${look}.mp4`,
-  // Spec: "Preview cap 10 seconds": the first 10 s of the full video.
-  preview: (look: MediaLook) => `preview-${look}.mp4`,
+  fullVideo: (slug: string) => `video-${slug}.mp4`,
+  preview: (slug: string) => `preview-${slug}.mp4`,
+  cover: (slug: string) => `cover-${slug}.jpg`,
   thumbnail: (look: MediaLook) => `thumbnail-${look}.jpg`,
-  cover: (look: MediaLook, n: number) => `cover-${look}-${((n - 1) % COVERS_PER_LOOK) + 1}.jpg`,
   doctorPhoto: (n: number) => `doctor-${String(((n - 1) % DOCTOR_PHOTO_COUNT) + 1).padStart(2, "0")}.jpg`,
-  download: "animation-package.zip",
+};
+
+/** Entry names inside an animation's download package (served as `<slug>.zip`). */
+export const demoPackageEntry = {
+  video: (slug: string) => `${slug}.mp4`,
+  cover: (slug: string) => `${slug}-cover.jpg`,
+  readme: "README.txt",
+  license: "license.txt",
 };
 
 export function contentTypeOf(file: string) {
   if (file.endsWith(".mp4")) return "video/mp4";
+  if (file.endsWith(".vtt")) return "text/vtt";
   if (file.endsWith(".jpg")) return "image/jpeg";
   if (file.endsWith(".zip")) return "application/zip";
   throw new Error(`Unknown demo media type: ${file}`);
+}
+
+/** "3:34" */
+export function formatDuration(seconds: number) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+export type DemoPackageAnimation = { slug: string; title: string; duration: number; doctors: string[] };
+
+function packageReadme({ slug, title, duration, doctors }: DemoPackageAnimation) {
+  const heading = `${title} - Medanim demo package`;
+  return `${heading}
+${"=".repeat(heading.length)}
+
+Animation:   ${title}
+Reviewed by: ${doctors.join(", ") || "-"}
+Duration:    ${formatDuration(duration)} (${duration} seconds)
+
+This is DEMO media. The catalogue you downloaded it from is filled with generated sample
+content, and so is this package: the video is a small slide-style placeholder that shows only
+the animation's title, its section headings and a running clock for its length, and the
+cover is generated artwork. No medical animation is included.
+
+In a real catalogue, the package that comes with an individual or category licence holds the
+full-resolution 4K MP4 and WebM renders of the animation, still frames for print and a
+transcript of the narration.
+
+Contents:
+  ${demoPackageEntry.video(slug)}  the demo video
+  ${demoPackageEntry.cover(slug)}  the demo cover
+  README.txt  this file
+  license.txt  the licence terms (demo)
+`;
+}
+
+const LICENSE = `Medanim animation licence (demo)
+================================
+
+The licensed animation may be used for patient education, on the licensee's website and
+social media channels, in presentations and in the waiting room, for as long as the
+licence is active. Downloaded files may be kept after the licence ends.
+
+The animation may not be resold, sublicensed, altered to change its medical meaning, or
+redistributed as a stock asset. All medical animations are owned by Medanim and protected
+by copyright.
+
+This file belongs to demo data and grants no rights.
+`;
+
+/**
+ * An animation's download package, built in memory from its committed demo files: its own
+ * video and cover, a README naming it, its doctors and duration, and the licence. Stored
+ * entries (the video is already compressed) and a fixed timestamp: the same bytes every run.
+ */
+export function demoPackage(animation: DemoPackageAnimation) {
+  const read = (file: string) => fs.readFileSync(path.join(DEMO_MEDIA_DIR, file));
+  return zipStored([
+    { name: demoPackageEntry.video(animation.slug), content: read(demoFile.fullVideo(animation.slug)) },
+    { name: demoPackageEntry.cover(animation.slug), content: read(demoFile.cover(animation.slug)) },
+    { name: demoPackageEntry.readme, content: packageReadme(animation) },
+    { name: demoPackageEntry.license, content: LICENSE },
+  ]);
+}
+
+/** Headings as the detail page recognises them: a short capitalised line of letters only. */
+export function sectionHeadings(description: string) {
+  return description
+    .split("\n\n")
+    .map((block) => block.split("\n"))
+    .filter((lines) => lines.length > 1 && /^[A-Z][A-Za-z ]{0,49}$/.test(lines[0]!))
+    .map((lines) => lines[0]!);
+}
+
+/**
+ * The demo video's chapters, as the generator draws them: "Overview" and then each section
+ * heading, the duration shared evenly (whole seconds). Each carries its section's text.
+ */
+export function demoChapters(description: string, duration: number) {
+  const headings = new Set(sectionHeadings(description));
+  const sections: Array<{ heading: string; text: string[] }> = [{ heading: "Overview", text: [] }];
+  for (const block of description.split("\n\n")) {
+    const [first, ...rest] = block.split("\n");
+    if (rest.length && headings.has(first!)) sections.push({ heading: first!, text: rest });
+    else sections.at(-1)!.text.push(block);
+  }
+  return sections.map((section, i) => ({
+    ...section,
+    start: Math.round((duration * i) / sections.length),
+    end: Math.round((duration * (i + 1)) / sections.length),
+  }));
+}
+
+const vttTime = (seconds: number) =>
+  `${String(Math.floor(seconds / 3600)).padStart(2, "0")}:${String(Math.floor(seconds / 60) % 60).padStart(2, "0")}:${(seconds % 60).toFixed(3).padStart(6, "0")}`;
+
+/**
+ * English demo captions for an animation: per chapter, its heading and then its sentences,
+ * spread over the chapter's time. Text only, so the seed makes them on any machine; the player
+ * shows them and the detail page offers them as the transcript.
+ */
+export function demoCaptions(description: string, duration: number) {
+  const cues: string[] = [];
+  for (const chapter of demoChapters(description, duration)) {
+    const sentences = chapter.text.join(" ").split(/(?<=[.!?])\s+/).filter(Boolean);
+    const lines = [chapter.heading, ...sentences];
+    const span = (chapter.end - chapter.start) / lines.length;
+    lines.forEach((line, i) => {
+      const start = chapter.start + span * i;
+      cues.push(`${vttTime(start)} --> ${vttTime(start + span)}\n${i === 0 ? `[${line}]` : line}`);
+    });
+  }
+  return `WEBVTT\n\nNOTE Demo captions, generated from the animation's description.\n\n${cues.join("\n\n")}\n`;
 }

@@ -1,11 +1,12 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
-import { objectIdFromPath } from "~/lib/storage.server.ts";
+import { localObjectFile, objectIdFromPath } from "~/lib/storage.server.ts";
 import { EMAIL_TEMPLATES } from "../../prisma/seed-data/email-templates.ts";
-import { DEMO_MEDIA_DIR } from "../../prisma/seed-data/demo-media.ts";
+import { DEMO_MEDIA_DIR, PREVIEW_SECONDS, demoFile, demoPackageEntry, sectionHeadings } from "../../prisma/seed-data/demo-media.ts";
 import { ANIMATIONS, animationSlug } from "../../prisma/seed-data/animations.ts";
 import { DEMO_MEMBER, seed } from "../../prisma/seed.ts";
 import { verifyPassword } from "~/lib/crypto.server.ts";
@@ -32,6 +33,61 @@ async function counts() {
   return { users, categories, animations, links, doctors, pages, faqCategories, faqs, subscriptions, payments, refunds, templates, settings };
 }
 
+/** The bytes of a stored object: the tests run on the local backend. */
+const objectBytes = (objectPath: string | null) => fs.readFileSync(localObjectFile(objectIdFromPath(objectPath)!));
+const committed = (file: string) => fs.readFileSync(path.join(DEMO_MEDIA_DIR, file));
+
+/**
+ * An MP4's length in seconds from its movie header (moov › mvhd: timescale and duration), so
+ * the check needs no ffmpeg.
+ */
+function mp4Seconds(data: Buffer) {
+  const boxes = function* (start: number, end: number) {
+    for (let at = start; at + 8 <= end; ) {
+      let size = data.readUInt32BE(at);
+      let header = 8;
+      if (size === 1) [size, header] = [Number(data.readBigUInt64BE(at + 8)), 16];
+      else if (size === 0) size = end - at;
+      if (size < header) throw new Error(`bad MP4 box at ${at}`);
+      yield { type: data.toString("latin1", at + 4, at + 8), body: at + header, end: at + size };
+      at += size;
+    }
+  };
+  const moov = [...boxes(0, data.length)].find((box) => box.type === "moov");
+  const mvhd = moov && [...boxes(moov.body, moov.end)].find((box) => box.type === "mvhd");
+  if (!mvhd) throw new Error("no moov/mvhd box");
+  const version = data[mvhd.body]!;
+  const timescale = data.readUInt32BE(mvhd.body + (version === 1 ? 20 : 12));
+  const duration = version === 1 ? Number(data.readBigUInt64BE(mvhd.body + 24)) : data.readUInt32BE(mvhd.body + 16);
+  return duration / timescale;
+}
+
+const hasFfprobe = !spawnSync("ffprobe", ["-version"], { stdio: "ignore" }).error;
+function ffprobeSeconds(file: string) {
+  const probe = spawnSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file], { encoding: "utf8" });
+  return Number(probe.stdout.trim());
+}
+
+/** The entries of a ZIP archive (stored or not: only names and the raw stored bytes are read). */
+function zipEntries(zip: Buffer) {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error("not a zip: no end of central directory");
+  const count = zip.readUInt16LE(eocd + 10);
+  const entries = new Map<string, { method: number; data: Buffer }>();
+  for (let at = zip.readUInt32LE(eocd + 16), n = 0; n < count; n++) {
+    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error("bad central directory entry");
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const [nameLength, extraLength, commentLength] = [zip.readUInt16LE(at + 28), zip.readUInt16LE(at + 30), zip.readUInt16LE(at + 32)];
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.toString("utf8", at + 46, at + 46 + nameLength);
+    const dataStart = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    entries.set(name, { method, data: zip.subarray(dataStart, dataStart + size) });
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
 // Every stored object has a StoredObject row, whichever backend holds the bytes.
 const storedObjects = () => prisma.storedObject.count();
 
@@ -51,10 +107,89 @@ describe("seed", () => {
     expect(await storedObjects()).toBe(objectsAfterFirstRun);
   });
 
-  it("stores each demo file once and reuses it", () => {
+  it("stores each demo file once, plus one download package per animation built by the seed", async () => {
     const demoFiles = fs.readdirSync(DEMO_MEDIA_DIR).length;
     expect(objectsAfterFirstRun).toBeGreaterThan(0);
-    expect(objectsAfterFirstRun).toBeLessThanOrEqual(demoFiles);
+    expect(await prisma.storedObject.count({ where: { kind: "download" } })).toBe(ANIMATIONS.length);
+    expect(await prisma.storedObject.count({ where: { kind: "caption" } })).toBe(ANIMATIONS.length);
+    expect(objectsAfterFirstRun).toBeLessThanOrEqual(demoFiles + 2 * ANIMATIONS.length);
+  });
+
+  it("gives every animation a full demo video exactly as long as its catalogue duration", async () => {
+    const animations = await prisma.animation.findMany({ select: { slug: true, duration: true, fullVideo: true } });
+    expect(animations).toHaveLength(ANIMATIONS.length);
+    for (const { slug, duration, fullVideo } of animations) {
+      const file = demoFile.fullVideo(slug);
+      expect(objectBytes(fullVideo).equals(committed(file)), `${slug}: stored video is ${file}`).toBe(true);
+      expect(Math.abs(Math.round(mp4Seconds(committed(file))) - duration), `${file} (mvhd) vs ${duration} s`).toBeLessThanOrEqual(1);
+      if (hasFfprobe) {
+        const probed = ffprobeSeconds(path.join(DEMO_MEDIA_DIR, file));
+        expect(Math.abs(Math.round(probed) - duration), `${file} (ffprobe ${probed}) vs ${duration} s`).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it("keeps every preview within 10 seconds", async () => {
+    for (const { slug, previewVideo } of await prisma.animation.findMany({ select: { slug: true, previewVideo: true } })) {
+      const seconds = mp4Seconds(objectBytes(previewVideo));
+      expect(seconds, slug).toBeGreaterThan(PREVIEW_SECONDS - 1);
+      expect(seconds, slug).toBeLessThanOrEqual(PREVIEW_SECONDS + 0.05);
+      if (hasFfprobe) expect(ffprobeSeconds(path.join(DEMO_MEDIA_DIR, demoFile.preview(slug))), slug).toBeLessThanOrEqual(PREVIEW_SECONDS + 0.05);
+    }
+  });
+
+  it("gives each animation its own download package: a zip with its own video, cover, README and licence", async () => {
+    const animations = await prisma.animation.findMany({
+      select: { slug: true, title: true, duration: true, downloadFile: true, doctors: { select: { doctor: { select: { name: true } } } } },
+    });
+    expect(new Set(animations.map((a) => a.downloadFile)).size).toBe(animations.length);
+    for (const { slug, title, duration, downloadFile, doctors } of animations) {
+      const info = await prisma.storedObject.findUniqueOrThrow({ where: { id: objectIdFromPath(downloadFile)! } });
+      expect(info).toMatchObject({ kind: "download", contentType: "application/zip" });
+      const entries = zipEntries(objectBytes(downloadFile));
+      expect([...entries.keys()].sort(), slug).toEqual(
+        [demoPackageEntry.video(slug), demoPackageEntry.cover(slug), demoPackageEntry.readme, demoPackageEntry.license].sort(),
+      );
+      for (const entry of entries.values()) expect(entry.method, slug).toBe(0);
+      expect(entries.get(demoPackageEntry.video(slug))!.data.equals(committed(demoFile.fullVideo(slug))), slug).toBe(true);
+      expect(entries.get(demoPackageEntry.cover(slug))!.data.equals(committed(demoFile.cover(slug))), slug).toBe(true);
+      const readme = entries.get(demoPackageEntry.readme)!.data.toString("utf8");
+      expect(readme).toContain(title);
+      expect(readme).toMatch(/demo media/i);
+      expect(readme).toContain(`${duration} seconds`);
+      for (const { doctor } of doctors) expect(readme).toContain(doctor.name);
+    }
+  });
+
+  it("gives every animation English captions that follow its video's chapters and end with it", async () => {
+    const animations = await prisma.animation.findMany({
+      select: { slug: true, duration: true, description: true, captions: { select: { language: true, label: true, path: true, cueCount: true, transcript: true } } },
+    });
+    for (const { slug, duration, description, captions } of animations) {
+      expect(captions, slug).toHaveLength(1);
+      const [track] = captions;
+      expect(track).toMatchObject({ language: "en", label: "English" });
+      const vtt = objectBytes(track!.path).toString("utf8");
+      expect(vtt.startsWith("WEBVTT\n"), slug).toBe(true);
+      const times = [...vtt.matchAll(/(\d\d):(\d\d):(\d\d\.\d{3}) --> (\d\d):(\d\d):(\d\d\.\d{3})/g)].map((m) => [
+        Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]),
+        Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6]),
+      ]);
+      expect(times.length, slug).toBe(track!.cueCount);
+      expect(times[0]![0]).toBe(0);
+      expect(Math.abs(times.at(-1)![1] - duration), slug).toBeLessThan(0.01);
+      for (let i = 1; i < times.length; i++) expect(times[i]![0], slug).toBeGreaterThanOrEqual(times[i - 1]![1] - 0.001);
+      // Each section heading of the description is announced as the video reaches it.
+      for (const heading of sectionHeadings(description)) expect(vtt, slug).toContain(`[${heading}]`);
+      expect(track!.transcript.length, slug).toBeGreaterThan(40);
+    }
+  });
+
+  it("gives no two animations the same cover", async () => {
+    const covers = (await prisma.animation.findMany({ select: { coverImage: true } })).map((a) => a.coverImage);
+    expect(new Set(covers).size).toBe(covers.length);
+    const bytes = new Set(covers.map((cover) => objectBytes(cover).toString("base64")));
+    expect(bytes.size).toBe(covers.length);
   });
 
   it("creates the settings", async () => {
