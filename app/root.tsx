@@ -1,23 +1,37 @@
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "./components/error-boundary.tsx";
+import { PerformanceReporter } from "./components/performance-reporter.tsx";
 import { SiteFooter, SiteHeader } from "./components/layout.tsx";
 import { useNonce } from "./components/nonce.tsx";
-import { PerformanceReporter } from "./components/performance-reporter.tsx";
 import { Toaster } from "./components/ui/toast.tsx";
 import { getLayoutData } from "./services/content.server.ts";
 import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
 import stylesheet from "./app.css?url";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  // public/favicon.ico (32 px, made from the SVG with ffmpeg) answers browsers that ask without a link.
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const [user, { toast, headers }, layout] = await Promise.all([getUser(request), getToast(request), getLayoutData()]);
   return data(
     {
-      user: user && { id: user.id, username: user.username, email: user.email, role: user.role, accountType: user.accountType },
+      user: user && {
+        id: user.id,
+        username: user.username,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        role: user.role,
+        accountType: user.accountType,
+      },
       toast,
+      year: new Date().getUTCFullYear(),
       ...layout,
     },
     { headers },
@@ -36,9 +50,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col font-sans antialiased">
-        <SiteHeader user={rootData?.user ?? null} platformName={rootData?.platformName ?? "Medanim"} />
-        <div className="flex-1">{children}</div>
-        <SiteFooter legalPages={rootData?.legalPages ?? []} platformName={rootData?.platformName ?? "Medanim"} />
+        <SiteHeader user={rootData?.user ?? null} platformName={rootData?.platformName ?? "Medanim"} categories={rootData?.categories ?? []} />
+        {/* The skip link's target; each page has its own <main>. */}
+        <div id="content" tabIndex={-1} className="flex-1 outline-none">
+          {children}
+        </div>
+        <SiteFooter
+          legalPages={rootData?.legalPages ?? []}
+          platformName={rootData?.platformName ?? "Medanim"}
+          year={rootData?.year ?? new Date().getUTCFullYear()}
+        />
         <Toaster toast={rootData?.toast ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -47,8 +68,24 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
+/**
+ * After a client-side page change, focus moves to the new page's content, as a full load would
+ * start there: a screen reader announces the new page, and Tab goes on from its top rather than
+ * from a link that is gone.
+ */
+function useFocusOnPageChange() {
+  const { pathname } = useLocation();
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    document.getElementById("content")?.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
 export default function App() {
   useLoaderData<typeof loader>();
+  useFocusOnPageChange();
   return (
     <>
       <Outlet />

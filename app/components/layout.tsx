@@ -1,44 +1,97 @@
-import { Form, Link } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 
-type HeaderUser = { username: string; email: string; role: "user" | "admin" } | null;
+type HeaderUser = { username: string; email: string; firstName: string; lastName: string; role: "user" | "admin" } | null;
+type NavCategory = { slug: string; name: string };
 
-export function SiteHeader({ user, platformName }: { user: HeaderUser; platformName: string }) {
+const PRICING = [
+  ["/premium", "Premium – all animations"],
+  ["/category-license", "Category licence"],
+  ["/individual-license", "Individual licence"],
+] as const;
+
+/**
+ * The sticky header (spec: logo, search, profile) with the site's sections: categories, pricing
+ * and help. Menus are <details>, so they open without JavaScript; with it, each closes when the
+ * page changes (keyed by the path). On a phone the sections fold into one "Menu".
+ */
+export function SiteHeader({ user, platformName, categories }: { user: HeaderUser; platformName: string; categories: NavCategory[] }) {
+  const { pathname } = useLocation();
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-700" aria-label={`${platformName} home`}>
+    <header className="site-header">
+      <a href="#content" className="skip-link">
+        Skip to content
+      </a>
+      <div className="site-header-bar">
+        <Link to="/" className="site-logo" aria-label={`${platformName} home`}>
           <span aria-hidden="true" className="icon-logo h-8 w-8" />
           <span>{platformName}</span>
         </Link>
-        <nav className="flex items-center gap-2" aria-label="Main">
-          <Link to="/search" className="rounded-lg p-2 text-slate-600 hover:bg-slate-100" aria-label="Search">
-            <span aria-hidden="true" className="icon-search block h-5 w-5" />
-          </Link>
-          {user ? <ProfileMenu user={user} /> : (
-            <Link to="/auth" className="rounded-lg p-2 text-slate-600 hover:bg-slate-100" aria-label="Sign in">
-              <span aria-hidden="true" className="icon-user block h-5 w-5" />
-            </Link>
-          )}
+        <nav key={pathname} className="site-nav" aria-label="Main">
+          <MainLinks categories={categories} />
         </nav>
+        <Link to="/search" className="header-button" aria-label="Search">
+          <span aria-hidden="true" className="icon-search block h-5 w-5" />
+        </Link>
+        {user ? <ProfileMenu key={pathname} user={user} /> : (
+          <Link to="/auth" className="header-button" aria-label="Sign in">
+            <span aria-hidden="true" className="icon-user block h-5 w-5" />
+          </Link>
+        )}
+        <details key={`${pathname}-`} className="md:hidden" data-testid="phone-menu">
+          <summary className="header-button" aria-label="Menu">
+            <span aria-hidden="true" className="icon-menu block h-6 w-6" />
+          </summary>
+          <nav aria-label="Menu" className="phone-menu">
+            <MainLinks categories={categories} />
+          </nav>
+        </details>
       </div>
     </header>
   );
+}
+
+/** Categories, pricing and help: inline on a desktop, inside the phone's "Menu" (same links). */
+function MainLinks({ categories }: { categories: NavCategory[] }) {
+  return (
+    <>
+      <Dropdown label="Categories">
+        {categories.map((c) => <MenuLink key={c.slug} to={`/category/${c.slug}`}>{c.name}</MenuLink>)}
+        <MenuLink to="/search">All animations</MenuLink>
+      </Dropdown>
+      <Dropdown label="Pricing">
+        {PRICING.map(([to, label]) => <MenuLink key={to} to={to}>{label}</MenuLink>)}
+      </Dropdown>
+      <Link to="/help" className="nav-link">Help</Link>
+    </>
+  );
+}
+
+function Dropdown({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <details className="relative">
+      <summary className="caret nav-link">{label}</summary>
+      <ul className="nav-list">{children}</ul>
+    </details>
+  );
+}
+
+/** The person's initials ("Grace Hopper" → "GH"); the username's first letter if no name is set. */
+function initials(user: NonNullable<HeaderUser>) {
+  return (user.firstName.slice(0, 1) + user.lastName.slice(0, 1) || user.username.slice(0, 1)).toUpperCase();
 }
 
 /** A <details> dropdown: it opens and closes without JavaScript. */
 function ProfileMenu({ user }: { user: NonNullable<HeaderUser> }) {
   return (
     <details className="relative" data-testid="profile-menu">
-      <summary
-        className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white uppercase"
-        aria-label="Profile menu"
-      >
-        {user.username.slice(0, 1)}
+      {/* The name starts with what is seen (WCAG 2.5.3: speech users say "JL"). */}
+      <summary className="avatar" aria-label={`${initials(user)}, Profile menu`}>
+        {initials(user)}
       </summary>
-      <div className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white py-2 shadow-lg">
+      <div className="menu-panel">
         <div className="border-b border-slate-100 px-4 pb-2">
           <p className="font-semibold">{user.username}</p>
-          <p className="truncate text-sm text-slate-500">{user.email}</p>
+          <p className="truncate text-sm text-slate-600">{user.email}</p>
         </div>
         <ul className="py-1 text-sm">
           <MenuLink to="/my-animations">My Animations</MenuLink>
@@ -59,32 +112,38 @@ function ProfileMenu({ user }: { user: NonNullable<HeaderUser> }) {
 function MenuLink({ to, children }: { to: string; children: string }) {
   return (
     <li>
-      <Link to={to} className="block px-4 py-2 hover:bg-slate-50">
+      <Link to={to} className="menu-link">
         {children}
       </Link>
     </li>
   );
 }
 
-export function SiteFooter({ legalPages, platformName }: { legalPages: Array<{ slug: string; title: string }>; platformName: string }) {
+// The spec dates the copyright from 2025; the range grows with the calendar instead of staying put.
+const FIRST_YEAR = 2025;
+
+export function SiteFooter({ legalPages, platformName, year }: { legalPages: Array<{ slug: string; title: string }>; platformName: string; year: number }) {
   return (
     <footer className="mt-16 border-t border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-8 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
+      <div className="site-footer-bar">
         <nav aria-label="Footer" className="flex flex-wrap gap-x-6 gap-y-2">
-          <Link to="/about" className="hover:text-brand-700">
+          <Link to="/about" className="footer-link">
             About Us
           </Link>
-          <Link to="/contact" className="hover:text-brand-700">
+          <Link to="/contact" className="footer-link">
             Contact
           </Link>
+          <Link to="/help" className="footer-link">
+            Help
+          </Link>
           {legalPages.map((page) => (
-            <Link key={page.slug} to={`/${page.slug}`} className="hover:text-brand-700">
+            <Link key={page.slug} to={`/${page.slug}`} className="footer-link">
               {page.title}
             </Link>
           ))}
         </nav>
         <p>
-          © 2025 {platformName}. All medical animations are owned by {platformName} and protected by copyright.
+          © {year > FIRST_YEAR ? `${FIRST_YEAR}–${year}` : FIRST_YEAR} {platformName}. All medical animations are owned by {platformName} and protected by copyright.
         </p>
       </div>
     </footer>

@@ -46,16 +46,14 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
       ref={region}
       aria-label="Notification"
       tabIndex={-1}
-      className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-full max-w-sm flex-col outline-none"
+      className="toast-region"
     >
       <ol>
         {visible ? (
           <li
             role="status"
             aria-live="polite"
-            className={`pointer-events-auto rounded-xl border p-4 shadow-lg ${
-              visible.type === "error" ? "border-red-200 bg-red-50 text-red-900" : "border-slate-200 bg-white text-slate-900"
-            }`}
+            className={visible.type === "error" ? "toast toast-error" : "toast"}
           >
             <div className="flex items-start justify-between gap-3">
               <div>
