@@ -61,26 +61,31 @@ export function Testimonial() {
   );
 }
 
-// Spec section 9: "Plastic Surgery 25+, Dermatology 30+, Cardiology 40+, Orthopedics 35+, Neurology 20+".
-export const SPECIALTIES = [
-  { name: "Plastic Surgery", count: "25+" },
-  { name: "Dermatology", count: "30+" },
-  { name: "Cardiology", count: "40+" },
-  { name: "Orthopedics", count: "35+" },
-  { name: "Neurology", count: "20+" },
-] as const;
+export type Specialty = { name: string; slug: string; animationCount: number };
 
-export function SpecialtyList() {
+/**
+ * The main categories with the catalogue's own counts. The spec's figures ("Plastic Surgery
+ * 25+", …) were marketing copy that the catalogue did not bear out (decision 011).
+ */
+export function SpecialtyList({ specialties }: { specialties: Specialty[] }) {
+  if (specialties.length === 0) return null;
   return (
     <section aria-labelledby="specialties-title" className="mx-auto mt-16 max-w-3xl">
       <h2 id="specialties-title" className="text-center text-2xl font-bold">
         Available Specialties
       </h2>
       <ul className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-        {SPECIALTIES.map((s) => (
-          <li key={s.name} className="flex items-center justify-between rounded-xl border border-slate-200 bg-white px-4 py-3">
-            <span className="font-medium">{s.name}</span>
-            <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold whitespace-nowrap text-brand-700">{s.count} animations</span>
+        {specialties.map((s) => (
+          <li key={s.slug}>
+            <Link
+              to={`/category/${s.slug}`}
+              className="flex items-center justify-between gap-2 rounded-xl border border-slate-200 bg-white px-4 py-3 hover:border-brand-500"
+            >
+              <span className="font-medium">{s.name}</span>
+              <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold whitespace-nowrap text-brand-700">
+                {s.animationCount} {s.animationCount === 1 ? "animation" : "animations"}
+              </span>
+            </Link>
           </li>
         ))}
       </ul>

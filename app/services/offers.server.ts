@@ -1,5 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
-import { findCategory, getCategoryTree, slugOrId } from "./catalogue/categories.server.ts";
+import { findCategory, getCategoryTree, listMainCategories, slugOrId } from "./catalogue/categories.server.ts";
 import { categoryLicencePrice, DEFAULT_CATEGORY_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, premiumPrice } from "./prices.server.ts";
 import { getSetting, settingNumber } from "./settings.server.ts";
 
@@ -56,6 +56,12 @@ export async function listLicensableCategories() {
       animationCount: sub.animationCount,
     })),
   }));
+}
+
+/** The licence pages' "Available Specialties": each main category with its published animations, its subcategories' included. */
+export async function listSpecialties() {
+  const mains = await listMainCategories();
+  return mains.map((c) => ({ name: c.name, slug: c.slug, animationCount: c.animationCount }));
 }
 
 /** The animation an individual licence page is about, by id or slug; null when unknown. */

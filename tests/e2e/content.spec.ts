@@ -134,14 +134,18 @@ test.describe("premium and licence pages", () => {
     await expect(page.getByRole("main").getByRole("button", { name: "Continue to Payment" })).toBeEnabled();
   });
 
-  test("category licence: title, price, specialties with counts, 10 FAQs, then /global-license", async ({ page }) => {
+  test("category licence: title, price, specialties with the catalogue's counts, 10 FAQs, then /global-license", async ({ page, request }) => {
     await page.goto("/category-license");
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Category License – Annual Plan");
     await expect(main.getByText(/^\$\d+$/)).toBeVisible();
     const specialties = main.getByRole("region", { name: "Available Specialties" });
-    for (const [name, count] of [["Plastic Surgery", "25+"], ["Dermatology", "30+"], ["Cardiology", "40+"], ["Orthopedics", "35+"], ["Neurology", "20+"]]) {
-      await expect(specialties.getByRole("listitem").filter({ hasText: name })).toContainText(`${count} animations`);
+    const catalogue: Array<{ name: string; slug: string; animationCount: number }> = await (await request.get("/api/categories/main")).json();
+    expect(catalogue.map((c) => c.name)).toEqual(expect.arrayContaining(["Plastic Surgery", "Dermatology", "Cardiology", "Orthopedics", "Neurology"]));
+    for (const { name, slug, animationCount } of catalogue) {
+      const row = specialties.getByRole("link", { name: new RegExp(`^${name}`) });
+      await expect(row).toHaveAttribute("href", `/category/${slug}`);
+      await expect(row).toContainText(`${animationCount} animation`);
     }
     await expectOneOpenFaq(page);
     await main.getByRole("link", { name: "Get Category License" }).click();

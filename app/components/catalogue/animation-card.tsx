@@ -10,8 +10,8 @@ export function animationHref(animation: { slug: string | null; id: string }) {
 
 /**
  * The home and search card (spec "Home page"): cover, title, category name, duration in
- * seconds, a "Premium" badge and "View Full Animation" without global access, "Watch
- * Animation" with it. With JavaScript, hovering loads the muted 10-second preview and a play
+ * seconds, a "Premium" badge and "View Full Animation" without global access (with a line saying
+ * the page plays a free 10-second preview), "Watch Animation" with it. With JavaScript, hovering loads the muted 10-second preview and a play
  * overlay; nothing video-related is fetched until then.
  */
 export function AnimationCard({ animation, premium }: { animation: AnimationCardDto; premium: boolean }) {
@@ -38,6 +38,8 @@ export function AnimationCard({ animation, premium }: { animation: AnimationCard
       <Link to={href} className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="font-semibold leading-snug group-hover:text-brand-700">{animation.title}</h3>
         {animation.categoryName ? <p className="text-sm text-slate-600">{animation.categoryName}</p> : null}
+        {/* The spec's label leads to the detail page, whose player is the free preview: say so. */}
+        {premium ? null : <p className="mt-auto pt-2 text-xs text-slate-500">Free 10-second preview · full video with Premium or a licence</p>}
         <span className="mt-3 inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white group-hover:bg-brand-700">
           {premium ? "Watch Animation" : "View Full Animation"}
         </span>

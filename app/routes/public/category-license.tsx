@@ -3,7 +3,7 @@ import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testim
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { findLicensableCategory, getCategoryLicenceFromPrice } from "~/services/offers.server.ts";
+import { findLicensableCategory, getCategoryLicenceFromPrice, listSpecialties } from "~/services/offers.server.ts";
 import type { Route } from "./+types/category-license";
 
 export const meta: Route.MetaFunction = ({ data, matches }) => [
@@ -16,11 +16,16 @@ export const meta: Route.MetaFunction = ({ data, matches }) => [
 // page is generic and quotes the lowest sub-category price. Signed in, the button goes to
 // /global-license to choose (or confirm) the category.
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, category] = await Promise.all([getUser(request), findLicensableCategory(url.searchParams.get("category"))]);
+  const [user, category, specialties] = await Promise.all([
+    getUser(request),
+    findLicensableCategory(url.searchParams.get("category")),
+    listSpecialties(),
+  ]);
   const from = category ? null : await getCategoryLicenceFromPrice();
   return {
     signedIn: Boolean(user),
     category,
+    specialties,
     title: category ? `${category.name} License – Annual Plan` : "Category License – Annual Plan",
     price: category ? category.price : from!.price,
     priceVaries: from?.varies ?? false,
@@ -72,7 +77,7 @@ export default function CategoryLicensePage({ loaderData }: Route.ComponentProps
         </div>
       </section>
       <Guarantees />
-      <SpecialtyList />
+      <SpecialtyList specialties={loaderData.specialties} />
       <Testimonial />
       <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries)} />
     </main>

@@ -3,7 +3,7 @@ import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testim
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { findLicensableAnimation } from "~/services/offers.server.ts";
+import { findLicensableAnimation, listSpecialties } from "~/services/offers.server.ts";
 import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
 import type { Route } from "./+types/individual-license";
 
@@ -15,8 +15,12 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 // /individual-license?animation={id}: the spec's button goes to /purchase/individual/{animation}
 // when signed in with an animation, to / when signed in without one, else to /auth.
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, animation] = await Promise.all([getUser(request), findLicensableAnimation(url.searchParams.get("animation"))]);
-  return { signedIn: Boolean(user), animation, price: INDIVIDUAL_LICENCE_PRICE, returnTo: `${url.pathname}${url.search}` };
+  const [user, animation, specialties] = await Promise.all([
+    getUser(request),
+    findLicensableAnimation(url.searchParams.get("animation")),
+    listSpecialties(),
+  ]);
+  return { signedIn: Boolean(user), animation, specialties, price: INDIVIDUAL_LICENCE_PRICE, returnTo: `${url.pathname}${url.search}` };
 }
 
 export default function IndividualLicensePage({ loaderData }: Route.ComponentProps) {
@@ -65,7 +69,7 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
       </section>
       <Guarantees />
       <Testimonial />
-      <SpecialtyList />
+      <SpecialtyList specialties={loaderData.specialties} />
       <FaqList name="individual-license-faq" faqs={individualFaqs(price)} />
     </main>
   );
