@@ -93,6 +93,16 @@ describe("animation detail", () => {
     expect(JSON.stringify(res.body)).not.toContain(c.rhinoplasty.fullVideo!);
   });
 
+  it("fills the side column: more of its subcategory and more from its doctor, never itself or a retired one", async () => {
+    const res = await load("rhinoplasty");
+    expect(titles(res.body.related.sameCategory)).toEqual(["Facelift"]);
+    // Facelift is Dr. Smith's too, but is already listed above.
+    expect(res.body.related).toMatchObject({ doctorName: "Dr. Jane Smith", byDoctor: [] });
+    expect(JSON.stringify(res.body.related)).not.toContain(c.rhinoplasty.fullVideo!);
+    const alone = await load("heart-bypass");
+    expect(alone.body.related).toMatchObject({ sameCategory: [], byDoctor: [], doctorName: null });
+  });
+
   it("shows a premium member the full video; the category price defaults to 299", async () => {
     const user = await createUser({ accountType: "premium" });
     const res = await load("tummy-tuck", { cookie: await sessionCookieFor(user.id) });

@@ -3,6 +3,7 @@ import { Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "r
 import { AnimationDescription } from "~/components/catalogue/description.tsx";
 import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
+import { RelatedList } from "~/components/catalogue/related-list.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
@@ -17,7 +18,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
-import { getAnimation } from "~/services/catalogue/animations.server.ts";
+import { getAnimation, listRelatedAnimations } from "~/services/catalogue/animations.server.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
@@ -36,8 +37,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     countView: request.method === "GET",
     path: p.mainSlug && p.subSlug ? { mainSlug: p.mainSlug, subSlug: p.subSlug } : undefined,
   }).catch(asRouteError);
+  const firstDoctor = animation.doctors[0] ?? null;
+  const related = await listRelatedAnimations(animation, firstDoctor?.id ?? null);
   return {
     animation,
+    related: { ...related, doctorName: firstDoctor?.name ?? null },
     premium: hasGlobalAccess(access),
     individualPrice: INDIVIDUAL_LICENCE_PRICE,
     categoryPrice: categoryLicencePrice(animation.category?.yearlyPrice),
@@ -81,7 +85,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
 };
 
 export default function AnimationDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { animation, premium, individualPrice, categoryPrice } = loaderData;
+  const { animation, related, premium, individualPrice, categoryPrice } = loaderData;
   const location = useLocation();
   const category = animation.category;
   const entitled = animation.hasAccess;
@@ -227,6 +231,8 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
               <LicenceOffers offerPremium individualHref={individualHref} individualPrice={individualPrice} category={categoryOffer} />
             </Section>
           )}
+          <RelatedList id="more-in-category" title={category ? `More in ${category.name}` : "More animations"} animations={related.sameCategory} />
+          {related.doctorName ? <RelatedList id="more-by-doctor" title={`More from ${related.doctorName}`} animations={related.byDoctor} /> : null}
         </aside>
       </div>
     </main>

@@ -290,6 +290,47 @@ async function loadAnimation(slugOrIdValue: string) {
   return { row, doctors, tracks, transcript };
 }
 
+/** How many animations each list of the detail page's side column shows. */
+export const RELATED_LIMIT = 4;
+
+/**
+ * The detail page's side column: more animations of the same subcategory, and more by the
+ * animation's first doctor (none repeated, the animation itself left out). Two bounded queries,
+ * each on an index (category, newest first; the doctor's links), cached with the catalogue.
+ */
+export function listRelatedAnimations(animation: { id: string; categoryId: string | null }, doctorId: string | null) {
+  return cached(`related:${animation.id}:${doctorId ?? ""}`, async () => {
+    const [tree, sameCategory, byDoctor] = await Promise.all([
+      getCategoryTree(),
+      animation.categoryId
+        ? prisma.animation.findMany({
+            where: { isActive: true, categoryId: animation.categoryId, id: { not: animation.id } },
+            orderBy: listOrder,
+            take: RELATED_LIMIT,
+            select: cardSelect,
+          })
+        : Promise.resolve([]),
+      doctorId
+        ? prisma.animationDoctor.findMany({
+            where: { doctorId, animationId: { not: animation.id }, animation: { isActive: true } },
+            orderBy: [{ animation: { createdAt: "desc" } }, { animationId: "desc" }],
+            take: RELATED_LIMIT * 2,
+            select: { animation: { select: cardSelect } },
+          })
+        : Promise.resolve([]),
+    ]);
+    const shown = new Set(sameCategory.map((row) => row.id));
+    return {
+      sameCategory: sameCategory.map((row) => toCardDto(row, tree)),
+      byDoctor: byDoctor
+        .map((link) => link.animation)
+        .filter((row) => !shown.has(row.id))
+        .slice(0, RELATED_LIMIT)
+        .map((row) => toCardDto(row, tree)),
+    };
+  });
+}
+
 function animationCategory(categoryId: string | null, tree: CategoryTree): AnimationCategory | null {
   const node = categoryId ? tree.byId.get(categoryId) : undefined;
   if (!node) return null;
