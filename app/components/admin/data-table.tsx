@@ -28,7 +28,9 @@ export function DataTable<Row>({
 }) {
   if (rows.length === 0) return <EmptyState title={empty} />;
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
+    // A phone scrolls the table, not the page: the region takes keyboard focus so the arrow keys
+    // can scroll it too (relative: the caption's sr-only box stays inside the clip).
+    <div role="region" aria-label={caption} tabIndex={0} className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">

@@ -185,7 +185,7 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
 
       <Section id="payment-history" title="Payment History" className="mt-10">
         {payments.length ? (
-          <div className="mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+          <div role="region" aria-label="Payments" tabIndex={0} className="relative mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
             <table className="w-full text-left text-sm">
               <thead className="bg-slate-50 text-slate-600">
                 <tr>

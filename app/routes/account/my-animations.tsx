@@ -59,10 +59,10 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
 
       {animations.length ? (
         <>
-          <p className="mt-4 text-sm text-slate-600" aria-live="polite">
+          <h2 className="mt-4 text-sm font-normal text-slate-600" aria-live="polite">
             {total === 1 ? "1 animation" : `${total} animations`}
             {q ? ` matching "${q}"` : ""}
-          </p>
+          </h2>
           <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {animations.map((a) => (
               <LibraryCard

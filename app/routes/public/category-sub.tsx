@@ -39,8 +39,10 @@ export default function SubcategoryScreen({ loaderData: { category, animations }
         note={<span className="text-sm text-slate-600">Access all {category.animationCount} animations</span>}
         className="mt-3"
       />
-      <section className="mt-10" aria-label="Animations">
-        <p className="mb-4 text-sm text-slate-500">{pluralize(category.animationCount, "animation")}</p>
+      <section className="mt-10" aria-labelledby="animations-title">
+        <h2 id="animations-title" className="mb-4 text-sm font-normal text-slate-500">
+          {pluralize(category.animationCount, "animation")}
+        </h2>
         {loading ? (
           <GridSkeleton />
         ) : animations.length === 0 ? (

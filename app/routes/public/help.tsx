@@ -17,8 +17,10 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 // Help Center (spec admin-and-support.md section 2). Search and category filter are a GET form.
 // Opening an FAQ registers a view: with JavaScript the <details> toggle posts to
-// /api/faqs/{id}/view; without it each question is a link to ?faq={id} that renders the FAQ
-// open and counts the view here.
+// /api/faqs/{id}/view; a shared link to ?faq={id} renders the FAQ open and counts the view here.
+// The question is plain text in its <summary> (a link inside one is a control inside a control,
+// which screen readers cannot operate), so without JavaScript only linked opens count
+// (docs/decisions/011-first-impression-and-accessibility.md).
 // Admins also see inactive FAQs and the add, edit and delete controls (spec); the forms live
 // under /admin/faqs, behind the admin guard, and delete's confirm step renders here too.
 export async function loader({ request, url }: Route.LoaderArgs) {
@@ -69,14 +71,6 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
     // Fire and forget: a lost view must not disturb the reader.
     void fetch(`/api/faqs/${id}/view`, { method: "POST", keepalive: true }).catch(() => undefined);
   }
-
-  const linkParams = (id: string) => {
-    const params = new URLSearchParams();
-    if (q) params.set("q", q);
-    if (category) params.set("category", category);
-    params.set("faq", id);
-    return `/help?${params}#faq-${id}`;
-  };
 
   return (
     <main className="mx-auto max-w-4xl px-4 py-12">
@@ -163,19 +157,8 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
                         if (event.currentTarget.open) countView(faq.id);
                       }}
                     >
-                      <summary className="flex items-center justify-between gap-4 font-semibold">
-                        <a
-                          href={linkParams(faq.id)}
-                          className="hover:text-brand-700"
-                          onClick={(event) => {
-                            // With JavaScript the question just toggles the answer; the toggle counts.
-                            event.preventDefault();
-                            const details = event.currentTarget.closest("details");
-                            if (details) details.open = !details.open;
-                          }}
-                        >
-                          {faq.question}
-                        </a>
+                      <summary className="flex cursor-pointer items-center justify-between gap-4 font-semibold hover:text-brand-700">
+                        <span>{faq.question}</span>
                         <span aria-hidden="true" className="text-xl text-slate-400 transition group-open:rotate-45">
                           +
                         </span>

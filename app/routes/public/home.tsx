@@ -69,7 +69,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <div className="mt-10">
         <FilterBar categories={loaderData.categories} active={loaderData.category} />
       </div>
-      <section className="mt-8" aria-label="Animations">
+      {/* The cards' titles are h3: this h2 keeps the outline in order (axe heading-order). */}
+      <section className="mt-8" aria-labelledby="animations-title">
+        <h2 id="animations-title" className="sr-only">
+          Animations
+        </h2>
         {switching ? (
           <CardGrid>
             {Array.from({ length: 6 }, (_, i) => (

@@ -82,7 +82,10 @@ export default function Search({ loaderData: { q, page, premium, results } }: Ro
         <Button type="submit">Search</Button>
       </Form>
 
-      <section className="mt-8" aria-label="Search results" aria-busy={searching}>
+      <section className="mt-8" aria-labelledby="results-title" aria-busy={searching}>
+        <h2 id="results-title" className="sr-only">
+          Search results
+        </h2>
         {blank || !results ? (
           <p className="text-slate-600">Type a procedure, an anatomy term or a title to find animations.</p>
         ) : searching ? (
