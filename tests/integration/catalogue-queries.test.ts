@@ -99,8 +99,10 @@ const BOUNDS: Record<keyof typeof pages, number> = {
   "home, page 3 of a category": 4,
   "home, signed in": 7,
   search: 3,
-  detail: 4,
-  "detail, signed in": 7,
+  // The tree, the animation, its doctors beside its caption tracks, then the side column: more of
+  // its subcategory beside more of its first doctor.
+  detail: 6,
+  "detail, signed in": 9,
   "category listing": 3,
   doctor: 2,
   "api list": 8,

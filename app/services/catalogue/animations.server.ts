@@ -252,8 +252,8 @@ async function loadDoctorsFor(animationIds: string[]): Promise<Map<string, Docto
 export async function getAnimation(
   slugOrIdValue: string,
   access: Access,
-  { countView = false, path }: { countView?: boolean; path?: { mainSlug: string; subSlug: string } } = {},
-): Promise<AnimationDetailDto> {
+  { countView = false, path, withRelated = false }: { countView?: boolean; path?: { mainSlug: string; subSlug: string }; withRelated?: boolean } = {},
+): Promise<AnimationDetailDto & { related?: RelatedAnimations }> {
   const [tree, found] = await Promise.all([getCategoryTree(), cached(`animation:${slugOrIdValue}`, () => loadAnimation(slugOrIdValue))]);
   if (!found) throw notFound(NOT_FOUND.animation);
   const { row, doctors, tracks, transcript } = found;
@@ -266,8 +266,10 @@ export async function getAnimation(
   if (countView) await recordView(row.id);
   const dto = toAnimationDto(row, doctors, access, tree);
   if (countView) dto.views += 1;
+  const related = withRelated ? await listRelatedAnimations(row, doctors[0]?.id ?? null, tree) : undefined;
   return {
     ...dto,
+    ...(related ? { related: { ...related, doctorName: doctors[0]?.name ?? null } } : {}),
     category: animationCategory(row.categoryId, tree),
     captions: tracks,
     transcript,
@@ -290,18 +292,20 @@ async function loadAnimation(slugOrIdValue: string) {
   return { row, doctors, tracks, transcript };
 }
 
+export type RelatedAnimations = { sameCategory: AnimationCardDto[]; byDoctor: AnimationCardDto[]; doctorName: string | null };
+
 /** How many animations each list of the detail page's side column shows. */
 export const RELATED_LIMIT = 4;
 
 /**
  * The detail page's side column: more animations of the same subcategory, and more by the
- * animation's first doctor (none repeated, the animation itself left out). Two bounded queries,
- * each on an index (category, newest first; the doctor's links), cached with the catalogue.
+ * animation's first doctor (none repeated, the animation itself left out). Two bounded queries
+ * (the category's newest-first index; the doctor's links), cached with the catalogue.
  */
-export function listRelatedAnimations(animation: { id: string; categoryId: string | null }, doctorId: string | null) {
+export function listRelatedAnimations(animation: { id: string; categoryId: string | null }, doctorId: string | null, loadedTree?: CategoryTree) {
   return cached(`related:${animation.id}:${doctorId ?? ""}`, async () => {
     const [tree, sameCategory, byDoctor] = await Promise.all([
-      getCategoryTree(),
+      loadedTree ?? getCategoryTree(),
       animation.categoryId
         ? prisma.animation.findMany({
             where: { isActive: true, categoryId: animation.categoryId, id: { not: animation.id } },
@@ -311,11 +315,11 @@ export function listRelatedAnimations(animation: { id: string; categoryId: strin
           })
         : Promise.resolve([]),
       doctorId
-        ? prisma.animationDoctor.findMany({
-            where: { doctorId, animationId: { not: animation.id }, animation: { isActive: true } },
-            orderBy: [{ animation: { createdAt: "desc" } }, { animationId: "desc" }],
+        ? prisma.animation.findMany({
+            where: { isActive: true, id: { not: animation.id }, doctors: { some: { doctorId } } },
+            orderBy: listOrder,
             take: RELATED_LIMIT * 2,
-            select: { animation: { select: cardSelect } },
+            select: cardSelect,
           })
         : Promise.resolve([]),
     ]);
@@ -323,7 +327,6 @@ export function listRelatedAnimations(animation: { id: string; categoryId: strin
     return {
       sameCategory: sameCategory.map((row) => toCardDto(row, tree)),
       byDoctor: byDoctor
-        .map((link) => link.animation)
         .filter((row) => !shown.has(row.id))
         .slice(0, RELATED_LIMIT)
         .map((row) => toCardDto(row, tree)),
