@@ -109,6 +109,27 @@ test.describe("animation detail", () => {
     await expect(page.getByRole("link", { name: "About category licences" })).toHaveAttribute("href", "/category-license");
   });
 
+  test("the player shows the English captions, the page offers the transcript and more to watch beside it", async ({ page }) => {
+    await page.goto("/animations/open_rhinoplasty_reshaping_the_nasal_framework");
+    // English first and on by default (the admin captions test may add other languages).
+    const track = page.locator('[data-testid="animation-video"] track[kind="captions"]').first();
+    await expect(track).toHaveAttribute("srclang", "en");
+    await expect(track).toHaveAttribute("default", "");
+    const vtt = await page.request.get((await track.getAttribute("src"))!);
+    expect(vtt.ok()).toBe(true);
+    expect(await vtt.text()).toMatch(/^WEBVTT\n[\s\S]*\[How The Procedure Works\]/);
+    if (isJs()) {
+      // The default track is showing once the cues have loaded.
+      await expect
+        .poll(() => page.getByTestId("animation-video").evaluate((v: HTMLVideoElement) => `${v.textTracks[0]?.mode}:${(v.textTracks[0]?.cues?.length ?? 0) > 0}`))
+        .toBe("showing:true");
+    }
+    await expect(page.getByText("Show the transcript (English)")).toBeVisible();
+    const more = page.getByRole("region", { name: "More in Rhinoplasty" });
+    await expect(more.getByRole("link")).not.toHaveCount(0);
+    await expect(page.getByRole("region", { name: "More from Dr. Sarah Mitchell" }).getByRole("link").first()).toBeVisible();
+  });
+
   test("the description collapses to four lines with See more / See less", async ({ page }) => {
     // The animation with the longest description (the short ones have no toggle).
     const { animations } = await (await page.request.get("/api/animations?limit=100")).json();

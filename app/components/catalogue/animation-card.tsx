@@ -39,7 +39,7 @@ export function AnimationCard({ animation, premium }: { animation: AnimationCard
         <h3 className="font-semibold leading-snug group-hover:text-brand-700">{animation.title}</h3>
         {animation.categoryName ? <p className="text-sm text-slate-600">{animation.categoryName}</p> : null}
         {/* The spec's label leads to the detail page, whose player is the free preview: say so. */}
-        {premium ? null : <p className="mt-auto pt-2 text-xs text-slate-500">Free 10-second preview · full video with Premium or a licence</p>}
+        {premium ? null : <span className="mt-auto block pt-2 text-xs text-slate-500">Free 10-second preview · full video with Premium or a licence</span>}
         <span className="mt-3 inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white group-hover:bg-brand-700">
           {premium ? "Watch Animation" : "View Full Animation"}
         </span>
