@@ -12,7 +12,8 @@ const PRICING = [
 /**
  * The sticky header (spec: logo, search, profile) with the site's sections: categories, pricing
  * and help. Menus are <details>, so they open without JavaScript; with it, each closes when the
- * page changes (keyed by the path). On a phone the sections fold into one "Menu".
+ * page changes (keyed by the path). The sections are rendered once: on a phone they are hidden
+ * until the "Menu" toggle before the logo is open, then drop down under the header (CSS).
  */
 export function SiteHeader({ user, platformName, categories }: { user: HeaderUser; platformName: string; categories: NavCategory[] }) {
   const { pathname } = useLocation();
@@ -22,6 +23,11 @@ export function SiteHeader({ user, platformName, categories }: { user: HeaderUse
         Skip to content
       </a>
       <div className="site-header-bar">
+        <details key={`${pathname}-`} className="menu-toggle" data-testid="phone-menu">
+          <summary className="header-button" aria-label="Menu">
+            <span aria-hidden="true" className="icon-menu block h-6 w-6" />
+          </summary>
+        </details>
         <Link to="/" className="site-logo" aria-label={`${platformName} home`}>
           <span aria-hidden="true" className="icon-logo h-8 w-8" />
           <span>{platformName}</span>
@@ -37,20 +43,12 @@ export function SiteHeader({ user, platformName, categories }: { user: HeaderUse
             <span aria-hidden="true" className="icon-user block h-5 w-5" />
           </Link>
         )}
-        <details key={`${pathname}-`} className="md:hidden" data-testid="phone-menu">
-          <summary className="header-button" aria-label="Menu">
-            <span aria-hidden="true" className="icon-menu block h-6 w-6" />
-          </summary>
-          <nav aria-label="Menu" className="phone-menu">
-            <MainLinks categories={categories} />
-          </nav>
-        </details>
       </div>
     </header>
   );
 }
 
-/** Categories, pricing and help: inline on a desktop, inside the phone's "Menu" (same links). */
+/** Categories, pricing and help: inline on a desktop, under the phone's "Menu". */
 function MainLinks({ categories }: { categories: NavCategory[] }) {
   return (
     <>

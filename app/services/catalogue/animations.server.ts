@@ -266,7 +266,7 @@ export async function getAnimation(
   if (countView) await recordView(row.id);
   const dto = toAnimationDto(row, doctors, access, tree);
   if (countView) dto.views += 1;
-  const related = withRelated ? await listRelatedAnimations(row, doctors[0]?.id ?? null, tree) : undefined;
+  const related = withRelated ? await listRelatedAnimations(row, doctors[0]?.id ?? null) : undefined;
   return {
     ...dto,
     ...(related ? { related: { ...related, doctorName: doctors[0]?.name ?? null } } : {}),
@@ -292,7 +292,11 @@ async function loadAnimation(slugOrIdValue: string) {
   return { row, doctors, tracks, transcript };
 }
 
-export type RelatedAnimations = { sameCategory: AnimationCardDto[]; byDoctor: AnimationCardDto[]; doctorName: string | null };
+/** What a side-column entry shows: no preview, price or category (every page carries eight). */
+export type RelatedAnimation = { id: string; slug: string; title: string; coverImage: string | null; duration: number };
+export type RelatedAnimations = { sameCategory: RelatedAnimation[]; byDoctor: RelatedAnimation[]; doctorName: string | null };
+
+const relatedSelect = { id: true, slug: true, title: true, coverImage: true, duration: true } satisfies Prisma.AnimationSelect;
 
 /** How many animations each list of the detail page's side column shows. */
 export const RELATED_LIMIT = 4;
@@ -302,16 +306,15 @@ export const RELATED_LIMIT = 4;
  * animation's first doctor (none repeated, the animation itself left out). Two bounded queries
  * (the category's newest-first index; the doctor's links), cached with the catalogue.
  */
-export function listRelatedAnimations(animation: { id: string; categoryId: string | null }, doctorId: string | null, loadedTree?: CategoryTree) {
+export function listRelatedAnimations(animation: { id: string; categoryId: string | null }, doctorId: string | null) {
   return cached(`related:${animation.id}:${doctorId ?? ""}`, async () => {
-    const [tree, sameCategory, byDoctor] = await Promise.all([
-      loadedTree ?? getCategoryTree(),
+    const [sameCategory, byDoctor] = await Promise.all([
       animation.categoryId
         ? prisma.animation.findMany({
             where: { isActive: true, categoryId: animation.categoryId, id: { not: animation.id } },
             orderBy: listOrder,
             take: RELATED_LIMIT,
-            select: cardSelect,
+            select: relatedSelect,
           })
         : Promise.resolve([]),
       doctorId
@@ -319,17 +322,14 @@ export function listRelatedAnimations(animation: { id: string; categoryId: strin
             where: { isActive: true, id: { not: animation.id }, doctors: { some: { doctorId } } },
             orderBy: listOrder,
             take: RELATED_LIMIT * 2,
-            select: cardSelect,
+            select: relatedSelect,
           })
         : Promise.resolve([]),
     ]);
     const shown = new Set(sameCategory.map((row) => row.id));
     return {
-      sameCategory: sameCategory.map((row) => toCardDto(row, tree)),
-      byDoctor: byDoctor
-        .filter((row) => !shown.has(row.id))
-        .slice(0, RELATED_LIMIT)
-        .map((row) => toCardDto(row, tree)),
+      sameCategory,
+      byDoctor: byDoctor.filter((row) => !shown.has(row.id)).slice(0, RELATED_LIMIT),
     };
   });
 }
