@@ -19,7 +19,9 @@ test("an admin creates a template, tests a campaign and sends it to the free use
   await admin.goto("/admin/emails");
   await expect(admin.getByRole("heading", { name: "Email Manager" })).toBeVisible();
   await admin.getByRole("link", { name: "New Template" }).click();
-  await admin.getByLabel("Name").fill(`spring_news_${n}`);
+  // With JavaScript the list stays on screen until the form arrives: wait for the form.
+  await expect(admin.getByRole("heading", { name: "Create New Template" })).toBeVisible();
+  await admin.getByLabel("Name", { exact: true }).fill(`spring_news_${n}`);
   await admin.getByLabel("Subject").fill("Spring news for {{firstName}}");
   await admin.getByLabel("HTML content").fill("<p>Dear {{firstName}}, new animations are in.</p>");
   await admin.getByLabel("Variables").fill("firstName");

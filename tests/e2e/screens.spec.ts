@@ -34,14 +34,26 @@ const PUBLIC = [
   "/contact",
   "/about",
   "/terms-of-service",
+  "/privacy-policy",
   "/auth",
   "/auth?mode=signup",
   "/forgot-password",
   "/verify-email?token=not-a-token",
+  "/reset-password?token=not-a-token",
+  "/unsubscribe?token=not-a-token",
   "/no-such-page",
 ];
 
-const MEMBER_SCREENS = ["/dashboard", "/my-animations", "/billing", "/profile", "/notifications", "/refund"];
+const MEMBER_SCREENS = [
+  "/dashboard",
+  "/my-animations",
+  "/billing",
+  "/profile",
+  "/notifications",
+  "/refund",
+  `/purchase/individual/${ANIMATION}`,
+  "/purchase/category/rhinoplasty",
+];
 
 const ADMIN_SCREENS = [
   "/admin",
@@ -159,7 +171,8 @@ test("member screens reached by id: a receipt and a watch page", async ({ browse
   await context.close();
 });
 
-test("admin screens reached by id: an animation, a category and a user's e-mail form", async ({ browser }, info) => {
+test("admin screens reached by id: every edit form and an animation's medical review", async ({ browser }, info) => {
+  test.setTimeout(150_000); // seven screens, two widths each
   const storageState = await sessionFor(browser, ADMIN, info.project.name);
   const { context, page } = await openPage(browser, info, storageState);
   const urls: string[] = [];
@@ -167,6 +180,10 @@ test("admin screens reached by id: an animation, a category and a user's e-mail 
     ["/admin/animations", /^\/admin\/animations\/[^/]+$/],
     ["/admin/categories", /^\/admin\/categories\/[^/]+$/],
     ["/admin/users", /^\/admin\/users\/[^/]+\/email$/],
+    ["/admin/doctors", /^\/admin\/doctors\/[^/]+$/],
+    ["/admin/pages", /^\/admin\/pages\/[^/]+$/],
+    ["/admin/faqs", /^\/admin\/faqs\/[^/]+$/],
+    ["/admin/email-manager", /^\/admin\/email-manager\/templates\/[^/]+$/],
   ] as const) {
     await page.goto(list);
     const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
@@ -174,6 +191,8 @@ test("admin screens reached by id: an animation, a category and a user's e-mail 
     expect(href, `a link on ${list}`).toBeTruthy();
     urls.push(href!);
   }
+  // The animation's captions and medical review page hangs off its edit form.
+  urls.push(`${urls[0]}/medical`);
   for (const url of urls) await checkScreen(page, url);
   await context.close();
 });
