@@ -46,6 +46,11 @@ export function clientAddress(context: Readonly<RouterContextProvider> | undefin
 }
 
 export const SIGN_IN_RULE: RateLimitRule = { limit: 10, windowMs: 15 * 60 * 1000 };
+/**
+ * Token refreshes per client address: an app refreshes once per 15-minute access token, so 300
+ * leaves room for a clinic of a hundred people behind one address.
+ */
+export const REFRESH_RULE: RateLimitRule = { limit: 300, windowMs: 15 * 60 * 1000 };
 export function signUpRule(): RateLimitRule {
   return { limit: getEnv().SIGNUPS_PER_HOUR, windowMs: 60 * 60 * 1000 };
 }

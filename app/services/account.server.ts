@@ -1,6 +1,6 @@
 import { createOpaqueToken, hashPassword, hashToken } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { consumeRateLimit, tooManyAttemptsMessage, type RateLimitRule } from "~/lib/rate-limit.server.ts";
@@ -86,7 +86,7 @@ async function sendWelcomeOnce(user: PublicUser) {
 export async function resendVerification(user: PublicUser) {
   if (user.isEmailVerified) throw new ServiceError(ALREADY_VERIFIED, 400);
   const limit = await consumeRateLimit(`verify-mail:${user.id}`, VERIFICATION_MAILS_PER_USER);
-  if (!limit.allowed) throw new ServiceError(tooManyAttemptsMessage(limit.retryAfterSeconds), 429);
+  if (!limit.allowed) throw tooManyRequests(tooManyAttemptsMessage(limit.retryAfterSeconds), limit.retryAfterSeconds);
   const sent = await sendVerificationEmail(user);
   if (!sent) throw new ServiceError(VERIFICATION_MAIL_FAILED, 503);
 }
@@ -104,7 +104,7 @@ export async function resendVerification(user: PublicUser) {
 export async function requestPasswordReset(emailInput: string, clientIp: string, now = new Date()) {
   const email = emailInput.trim().toLowerCase();
   const perClient = await consumeRateLimit(`forgot:client:${clientIp}`, RESET_REQUESTS_PER_CLIENT, now);
-  if (!perClient.allowed) throw new ServiceError(tooManyAttemptsMessage(perClient.retryAfterSeconds), 429);
+  if (!perClient.allowed) throw tooManyRequests(tooManyAttemptsMessage(perClient.retryAfterSeconds), perClient.retryAfterSeconds);
   const perAddress = await consumeRateLimit(`forgot:address:${email}`, RESET_MAILS_PER_ADDRESS, now);
   if (!perAddress.allowed) return;
 
