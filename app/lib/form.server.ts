@@ -4,6 +4,21 @@ import { ServiceError } from "./errors.server.ts";
 
 type ReplyOptions = { hideFields?: string[] };
 
+export const MALFORMED_FORM = "The form could not be read. Please send it again.";
+
+/**
+ * The posted form. A body that does not parse as the form type it declares (a broken multipart
+ * boundary, say) is the sender's mistake: 400 with a message, where `request.formData()` alone
+ * would throw and answer 500.
+ */
+export async function readFormData(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw data({ message: MALFORMED_FORM }, { status: 400 });
+  }
+}
+
 /**
  * The HTML actions' failure answer: the submission's own errors (400), or a ServiceError shown
  * next to its field (or above the form), with the error's status. `extra` travels beside the

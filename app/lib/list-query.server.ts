@@ -1,5 +1,6 @@
 import { ServiceError } from "./errors.server.ts";
 import { redirectWithToast, type Toast } from "./toast.server.ts";
+import { readFormData } from "./form.server.ts";
 
 // Query parameters the admin lists share: the confirm step (`?confirm=<id>&intent=<intent>`,
 // rendered by the server when there is no JavaScript) and the way back to the list as it was.
@@ -33,7 +34,7 @@ export type ListIntent = {
  * becomes the failure toast with the server's message; anything else is not the admin's doing.
  */
 export async function runListAction(request: Request, back: string, intents: Record<string, ListIntent>) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const name = String(form.get("intent") ?? "");
   const intent = Object.hasOwn(intents, name) ? intents[name]! : null;
   if (!intent) return redirectWithToast(back, { title: Object.values(intents)[0]!.failed, description: "Unknown action", type: "error" });

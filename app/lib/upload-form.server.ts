@@ -1,5 +1,6 @@
 import { ServiceError } from "./errors.server.ts";
 import { confirmUpload, discardUploads, streamMultipartUpload, type UploadKind } from "./upload.server.ts";
+import { readFormData } from "./form.server.ts";
 
 // Admin forms with files, both ways a file arrives: without JavaScript the form is multipart
 // and its files are streamed to storage here (each field then holds the stored path); with
@@ -17,7 +18,7 @@ export async function readUploadForm(request: Request, fields: Record<string, Up
   const type = request.headers.get("content-type")?.toLowerCase() ?? "";
   const form: UploadForm = type.startsWith("multipart/form-data")
     ? await streamMultipartUpload(request, { fields }).then((upload) => ({ formData: upload.formData, stored: Object.values(upload.files), errors: upload.errors }))
-    : { formData: await request.formData(), stored: [], errors: {} };
+    : { formData: await readFormData(request), stored: [], errors: {} };
   // "Remove the current file" (<field>Remove) empties the field unless a new file came with it.
   for (const field of Object.keys(fields)) {
     const replaced = form.stored.includes(String(form.formData.get(field) ?? ""));

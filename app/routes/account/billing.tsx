@@ -17,6 +17,7 @@ import { getTotalSpent, listPaymentsWithRefunds } from "~/services/payments.serv
 import { REFUND_WINDOW_DAYS } from "~/services/refunds.server.ts";
 import { getBillingPortalUrl, hasBillingPortal, listActiveSubscriptions, setAutoRenew } from "~/services/subscriptions.server.ts";
 import type { Route } from "./+types/billing";
+import { readFormData } from "~/lib/form.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }];
 
@@ -42,7 +43,7 @@ const AUTO_RENEW_INTENTS: Record<string, boolean> = { "auto-renew-off": false, "
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get("intent") ?? "");
 
   if (intent === "manage-payment-method") {

@@ -10,6 +10,7 @@ import { getPreferences, updatePreferences } from "~/services/account.server.ts"
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { PREFERENCE_KEYS, PreferencesFormSchema } from "~/validation/account.ts";
 import type { Route } from "./+types/notifications";
+import { readFormData } from "~/lib/form.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications | Medanim" }];
 
@@ -28,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   // Every switch is posted at once; an unchecked box is absent from the form, meaning false.
-  const submission = parseWithZod(await request.formData(), { schema: PreferencesFormSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: PreferencesFormSchema });
   if (submission.status !== "success") {
     return redirectWithToast("/notifications", { title: "Error", description: "Failed to update preferences", type: "error" });
   }

@@ -8,7 +8,7 @@ import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/fi
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { asRouteError, ServiceError } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
@@ -29,7 +29,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: RefundRequestSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: RefundRequestSchema });
   if (submission.status !== "success") return formError(submission);
   try {
     await requestRefund(user, submission.value);

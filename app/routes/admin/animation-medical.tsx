@@ -9,7 +9,7 @@ import { ErrorList, Field, SelectField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { asRouteError, invariantResponse, ServiceError } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { formatDateTime, formatLongDate } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
@@ -67,7 +67,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
   let formData: FormData;
   try {
-    formData = await request.formData();
+    formData = await readFormData(request);
   } catch {
     return data({ result: null, message: "Expected a form" }, { status: 400 });
   }

@@ -9,7 +9,7 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
-import { formErrorToast } from "~/lib/form.server.ts";
+import { formErrorToast, readFormData } from "~/lib/form.server.ts";
 import { enqueueCampaign } from "~/lib/jobs.server.ts";
 import { renderTemplate } from "~/lib/mail.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
@@ -38,7 +38,7 @@ export async function loader({ url }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get("intent") ?? "send");
   // "Chosen users" sends the ids typed in the recipients box instead of a group.
   if (formData.get("targetGroup") === "users") formData.delete("targetGroup");

@@ -9,7 +9,7 @@ import { CheckboxField, ErrorList, Field, TextareaField } from "~/components/ui/
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
-import { formErrorToast } from "~/lib/form.server.ts";
+import { formErrorToast, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createTemplate, getTemplate, previewTemplate, updateTemplate } from "~/services/email-manager.server.ts";
@@ -32,7 +32,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const formData = uncheckedAsFalse(await request.formData(), "isActive");
+  const formData = uncheckedAsFalse(await readFormData(request), "isActive");
   const submission = parseWithZod(formData, { schema: TemplateSchema });
   // Spec section 8: "Failed to create template" / "Failed to update template", with the server's message.
   const failed = params.id ? "Failed to update template" : "Failed to create template";

@@ -8,7 +8,7 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
-import { formErrorToast } from "~/lib/form.server.ts";
+import { formErrorToast, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createFaq, getAdminFaq, listFaqCategoryOptions, updateFaq } from "~/services/content-admin.server.ts";
@@ -28,7 +28,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   uncheckedAsFalse(formData, "isActive");
   const submission = parseWithZod(formData, { schema: FaqSchema });
   // Spec section 8: "Error creating FAQ" / "Error updating FAQ", each with the server message.

@@ -8,7 +8,7 @@ import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from "~/c
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createPage, getAdminPage, updatePage } from "~/services/content-admin.server.ts";
@@ -32,7 +32,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   uncheckedAsFalse(formData, "isPublished");
   if (!params.id && !String(formData.get("slug") ?? "").trim()) formData.set("slug", pageSlugFromTitle(String(formData.get("title") ?? "")));
   const submission = parseWithZod(formData, { schema: PageSchema });

@@ -6,7 +6,7 @@ import { ErrorList, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
@@ -29,7 +29,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get("intent") === "reject" ? "reject" : "approve";
   const submission = parseWithZod(formData, { schema: RefundDecisionSchema });
   if (submission.status !== "success") return formError(submission);

@@ -6,7 +6,7 @@ import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listAdminSettings, saveSettings } from "~/services/settings.server.ts";
@@ -23,7 +23,7 @@ export async function loader() {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const submission = parseWithZod(await request.formData(), { schema: SettingsFormSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: SettingsFormSchema });
   if (submission.status !== "success") return formError(submission);
   try {
     // Save All Settings: both in one transaction.

@@ -6,7 +6,7 @@ import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { getAdminUser, sendUserEmail } from "~/services/user-admin.server.ts";
@@ -26,7 +26,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const submission = parseWithZod(await request.formData(), { schema: UserEmailSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: UserEmailSchema });
   if (submission.status !== "success") return formError(submission);
   try {
     const { user } = await sendUserEmail(admin, params.id, submission.value);

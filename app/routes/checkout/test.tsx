@@ -9,6 +9,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTestCheckout, payTestCheckout } from "~/services/checkout.server.ts";
 import type { Route } from "./+types/test";
+import { readFormData } from "~/lib/form.server.ts";
 
 // /checkout/test/{checkoutId}: the local test mode's "hosted page" (no STRIPE_SECRET_KEY). Its
 // two buttons are plain forms; each becomes the events a Stripe webhook would bring, applied by
@@ -24,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const intent = (await request.formData()).get("intent");
+  const intent = (await readFormData(request)).get("intent");
   invariantResponse(intent === "pay" || intent === "decline", "Choose Pay or Decline", { status: 400 });
   await payTestCheckout(user, params.checkoutId, intent).catch(asRouteError);
   return redirect(`/checkout/return?checkout=${params.checkoutId}`, 303);

@@ -9,7 +9,7 @@ import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { formatCount, formatDuration, formatLongDate, formatPrice } from "~/lib/format.ts";
@@ -49,7 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: MisuseReportSchema });
   if (submission.status !== "success") return formError(submission);
   try {

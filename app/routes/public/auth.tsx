@@ -6,7 +6,7 @@ import { FormScreen } from "~/components/account/account-screen.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { useIsPending } from "~/components/ui/use-is-pending.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
 import { createSession } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
@@ -26,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get("intent") === "signup" ? "signup" : "signin";
 
   if (intent === "signin") {

@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
@@ -30,7 +30,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: ContactSchema });
   if (submission.status !== "success") return formError(submission);
   const user = await getUser(request);

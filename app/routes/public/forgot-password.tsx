@@ -5,7 +5,7 @@ import { FormScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
@@ -22,7 +22,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return formError(submission);
   try {

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
-import { formError } from "~/lib/form.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
@@ -35,7 +35,7 @@ export async function loader({ url }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function action({ request }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema });
   if (submission.status !== "success") {
     return formError(submission, undefined, { invalid: false, hideFields: ["password", "confirmPassword"] });
