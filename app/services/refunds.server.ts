@@ -3,7 +3,7 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
-import { formatDate, formatMoney } from "~/lib/format.ts";
+import { formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type RefundRequestInput, UUID_RE } from "~/validation/account.ts";
 import type { PublicUser } from "./auth/credentials.server.ts";
@@ -26,6 +26,18 @@ export const REFUND_ALREADY_PENDING = "A refund request for this payment is alre
 export const ALREADY_REFUNDED = "This payment has already been refunded.";
 
 /**
+ * Why a payment cannot be refunded now, or null: the one rule behind both the form's offer and
+ * the request itself. `openRequest` is the status of a pending, approved or processed request.
+ */
+function refundRefusal(payment: { status: string; createdAt: Date } | null, openRequest: string | null, now: Date) {
+  if (payment?.status === "refunded" || (openRequest && openRequest !== "pending")) return new ServiceError(ALREADY_REFUNDED, 409);
+  if (payment?.status !== "completed") return new ServiceError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
+  if (openRequest) return new ServiceError(REFUND_ALREADY_PENDING, 409);
+  if (payment.createdAt.getTime() < now.getTime() - REFUND_WINDOW_DAYS * DAY_MS) return new ServiceError(REFUND_WINDOW_MESSAGE, 400);
+  return null;
+}
+
+/**
  * What the refund form shows (spec: subscriptions with status active or paid). "Paid" is read as
  * "has a payment": the user's subscriptions that are active or were paid at some time, newest
  * first, bounded. Each is either refundable (its latest completed payment is inside the 30-day
@@ -33,7 +45,6 @@ export const ALREADY_REFUNDED = "This payment has already been refunded.";
  * member learns it before writing an explanation rather than after submitting it.
  */
 export async function getRefundOptions(userId: string, now = new Date()) {
-  const windowStart = new Date(now.getTime() - REFUND_WINDOW_DAYS * DAY_MS);
   const rows = await prisma.subscription.findMany({
     where: { userId, OR: [{ status: "active" }, { payments: { some: { status: { in: ["completed", "refunded"] } } } }] },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -59,21 +70,13 @@ export async function getRefundOptions(userId: string, now = new Date()) {
   const unavailable = [];
   for (const s of rows) {
     const payment = s.payments[0] ?? null;
-    const reason = !payment
-      ? NO_COMPLETED_PAYMENT
-      : payment.status === "refunded" || (payment.refundRequests[0] && payment.refundRequests[0].status !== "pending")
-        ? ALREADY_REFUNDED
-        : payment.refundRequests[0]
-          ? REFUND_ALREADY_PENDING
-          : payment.createdAt < windowStart
-            ? `Paid ${formatDate(payment.createdAt)}: more than ${REFUND_WINDOW_DAYS} days ago.`
-            : null;
+    const refusal = refundRefusal(payment, payment?.refundRequests[0]?.status ?? null, now);
     const option = {
       ...toSubscriptionJson(s),
       label: describeSubscription(s),
       latestPayment: payment && { id: payment.id, amount: Number(payment.amount), createdAt: payment.createdAt, description: payment.description },
     };
-    if (reason) unavailable.push({ ...option, reason });
+    if (refusal) unavailable.push({ ...option, reason: refusal.message });
     else refundable.push(option);
   }
   return { refundable, unavailable };
@@ -102,9 +105,8 @@ export async function requestRefund(user: PublicUser, input: RefundRequestInput,
   if (!payment || (payment.subscriptionId && payment.subscriptionId !== subscription.id)) {
     throw new ServiceError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
   }
-  if (payment.status === "refunded") throw new ServiceError(ALREADY_REFUNDED, 409);
-  if (payment.status !== "completed") throw new ServiceError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
-  if (payment.createdAt.getTime() < now.getTime() - REFUND_WINDOW_DAYS * DAY_MS) throw new ServiceError(REFUND_WINDOW_MESSAGE, 400);
+  const refusal = refundRefusal(payment, null, now);
+  if (refusal) throw refusal;
 
   const request = await prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "id" = ${payment.id}::uuid FOR UPDATE`;
@@ -112,7 +114,8 @@ export async function requestRefund(user: PublicUser, input: RefundRequestInput,
       where: { paymentId: payment.id, status: { in: ["pending", "approved", "processed"] } },
       select: { status: true },
     });
-    if (open) throw new ServiceError(open.status === "pending" ? REFUND_ALREADY_PENDING : ALREADY_REFUNDED, 409);
+    const refused = refundRefusal(payment, open?.status ?? null, now);
+    if (refused) throw refused;
     return tx.refundRequest.create({
       data: {
         userId: user.id,

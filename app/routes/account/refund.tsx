@@ -4,6 +4,7 @@ import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { Section } from "~/components/ui/section.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
@@ -120,19 +121,19 @@ export default function Refund({ loaderData: { email, subscriptions, unavailable
       )}
 
       {unavailable.length > 0 ? (
-        <section aria-labelledby="not-refundable" className="mt-8">
-          <h2 id="not-refundable" className="text-lg font-semibold">
-            Not refundable
-          </h2>
+        <Section id="not-refundable" title="Not refundable" className="mt-8">
           <ul className="mt-3 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
             {unavailable.map((s) => (
               <li key={s.id} className="flex flex-col gap-1 p-4 text-sm sm:flex-row sm:justify-between sm:gap-4">
-                <span className="font-medium text-slate-900">{s.label}</span>
+                <span className="font-medium text-slate-900">
+                  {s.label}
+                  {s.latestPayment ? `, paid ${formatDate(s.latestPayment.createdAt)}` : ""}
+                </span>
                 <span className="text-slate-600">{s.reason}</span>
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
       ) : null}
 
       <nav aria-label="Related" className="mt-8 flex flex-wrap gap-3">
