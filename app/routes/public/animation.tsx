@@ -18,7 +18,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
-import { getAnimation } from "~/services/catalogue/animations.server.ts";
+import { getAnimation, listRelatedAnimations } from "~/services/catalogue/animations.server.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
@@ -35,13 +35,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const animation = await getAnimation(slug, access, {
     // A page view counts once (HEAD requests do not); see shouldRevalidate below.
     countView: request.method === "GET",
-    withRelated: true,
     path: p.mainSlug && p.subSlug ? { mainSlug: p.mainSlug, subSlug: p.subSlug } : undefined,
   }).catch(asRouteError);
-  const { related, ...rest } = animation;
+  // Beside the animation: more of its subcategory and of its first doctor (cached with the catalogue).
+  const doctor = animation.doctors[0];
+  const related = await listRelatedAnimations(animation, doctor?.id ?? null);
   return {
-    animation: rest,
-    related: related!,
+    animation,
+    related: { ...related, doctorName: doctor?.name ?? null },
     premium: hasGlobalAccess(access),
     individualPrice: INDIVIDUAL_LICENCE_PRICE,
     categoryPrice: categoryLicencePrice(animation.category?.yearlyPrice),

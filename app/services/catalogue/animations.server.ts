@@ -252,8 +252,8 @@ async function loadDoctorsFor(animationIds: string[]): Promise<Map<string, Docto
 export async function getAnimation(
   slugOrIdValue: string,
   access: Access,
-  { countView = false, path, withRelated = false }: { countView?: boolean; path?: { mainSlug: string; subSlug: string }; withRelated?: boolean } = {},
-): Promise<AnimationDetailDto & { related?: RelatedAnimations }> {
+  { countView = false, path }: { countView?: boolean; path?: { mainSlug: string; subSlug: string } } = {},
+): Promise<AnimationDetailDto> {
   const [tree, found] = await Promise.all([getCategoryTree(), cached(`animation:${slugOrIdValue}`, () => loadAnimation(slugOrIdValue))]);
   if (!found) throw notFound(NOT_FOUND.animation);
   const { row, doctors, tracks, transcript } = found;
@@ -266,10 +266,8 @@ export async function getAnimation(
   if (countView) await recordView(row.id);
   const dto = toAnimationDto(row, doctors, access, tree);
   if (countView) dto.views += 1;
-  const related = withRelated ? await listRelatedAnimations(row, doctors[0]?.id ?? null) : undefined;
   return {
     ...dto,
-    ...(related ? { related: { ...related, doctorName: doctors[0]?.name ?? null } } : {}),
     category: animationCategory(row.categoryId, tree),
     captions: tracks,
     transcript,
@@ -294,7 +292,6 @@ async function loadAnimation(slugOrIdValue: string) {
 
 /** What a side-column entry shows: no preview, price or category (every page carries eight). */
 export type RelatedAnimation = { id: string; slug: string; title: string; coverImage: string | null; duration: number };
-export type RelatedAnimations = { sameCategory: RelatedAnimation[]; byDoctor: RelatedAnimation[]; doctorName: string | null };
 
 const relatedSelect = { id: true, slug: true, title: true, coverImage: true, duration: true } satisfies Prisma.AnimationSelect;
 
