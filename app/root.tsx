@@ -7,6 +7,7 @@ import { SiteFooter, SiteHeader } from "./components/layout.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { Toaster } from "./components/ui/toast.tsx";
 import { getLayoutData } from "./services/content.server.ts";
+import { getCategoryTree } from "./services/catalogue/categories.server.ts";
 import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
 import stylesheet from "./app.css?url";
@@ -18,7 +19,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [user, { toast, headers }, layout] = await Promise.all([getUser(request), getToast(request), getLayoutData()]);
+  const [user, { toast, headers }, layout, tree] = await Promise.all([getUser(request), getToast(request), getLayoutData(), getCategoryTree()]);
   return data(
     {
       user: user && {
@@ -32,6 +33,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       },
       toast,
       year: new Date().getUTCFullYear(),
+      // The header's Categories menu: the cached category tree's main categories, in the admin's order.
+      categories: tree.mains.map(({ slug, name }) => ({ slug, name })),
       ...layout,
     },
     { headers },

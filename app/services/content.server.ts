@@ -22,22 +22,15 @@ export function getLayoutData() {
 
 
 async function loadLayoutData() {
-  const [legalPages, platform, categories] = await Promise.all([
+  const [legalPages, platform] = await Promise.all([
     prisma.page.findMany({
       where: { type: "legal", isPublished: true },
       select: { slug: true, title: true },
       orderBy: { title: "asc" },
     }),
     prisma.appSetting.findUnique({ where: { key: "platform_name" }, select: { value: true } }),
-    // The header's Categories menu: the active main categories, in the admin's order.
-    prisma.category.findMany({
-      where: { parentId: null, isActive: true },
-      select: { slug: true, name: true },
-      orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
-      take: 20,
-    }),
   ]);
-  return { legalPages, platformName: platform?.value ?? SETTING_DEFAULTS.platform_name, categories };
+  return { legalPages, platformName: platform?.value ?? SETTING_DEFAULTS.platform_name };
 }
 
 // ---- pages ----

@@ -1,7 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
-import { LAYOUT_CACHE_KEY } from "../settings.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import type { CategoryDetailDto, CategoryDto, CategoryRef, SubcategoryDto } from "./types.ts";
 import { UUID_RE } from "~/validation/account.ts";
@@ -40,8 +39,6 @@ export function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
 /** Call after writing animations, categories, doctors or settings on this instance. */
 export function invalidateCatalogue() {
   forget(CACHE_PREFIX);
-  // The header lists the main categories.
-  forget(LAYOUT_CACHE_KEY);
 }
 
 // ---------------------------------------------------------------------------------------------
