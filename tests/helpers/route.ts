@@ -27,11 +27,8 @@ export type CallOptions = {
   clientIp?: string;
 };
 
-/**
- * Calls a route module's loader (GET/HEAD) or action (anything else) with a real Request, and
- * normalises whatever it returns or throws (Response, data(), redirect) into one shape.
- */
-export async function callRoute(mod: RouteModule, url: string, options: CallOptions = {}): Promise<RouteResult> {
+/** The method, headers and body `options` describe, as they go on the wire. */
+export function requestParts(options: CallOptions) {
   const method = options.method ?? (options.json !== undefined || options.form ? "POST" : "GET");
   const headers = new Headers(options.headers);
   let body = options.body;
@@ -46,6 +43,15 @@ export async function callRoute(mod: RouteModule, url: string, options: CallOpti
   }
   if (options.cookie) headers.set("Cookie", options.cookie);
   if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
+  return { method, headers, body };
+}
+
+/**
+ * Calls a route module's loader (GET/HEAD) or action (anything else) with a real Request, and
+ * normalises whatever it returns or throws (Response, data(), redirect) into one shape.
+ */
+export async function callRoute(mod: RouteModule, url: string, options: CallOptions = {}): Promise<RouteResult> {
+  const { method, headers, body } = requestParts(options);
   const request = new Request(new URL(url, "http://localhost:3000"), { method, headers, body });
   const fn = method === "GET" || method === "HEAD" ? mod.loader : mod.action;
   if (!fn) throw new Error(`route has no ${method === "GET" ? "loader" : "action"}`);
