@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import { createRequire } from "node:module";
 import path from "node:path";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -138,6 +139,13 @@ export async function createApp(mode: "production" | "development", finalHandler
       res.status(503).set("Cache-Control", "no-store").json({ status: "error" });
     }
   });
+
+  // The API reference's renderer (GET /api/docs): Swagger UI's script and stylesheet, served
+  // from the installed package, never a CDN; a day in caches (the version is pinned).
+  const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+  const docAssets = new Set(["/swagger-ui-bundle.js", "/swagger-ui.css"]);
+  const serveDocAsset = express.static(swaggerUiDir, { maxAge: "1d", index: false });
+  app.use("/api/docs/assets", (req, res, next) => (docAssets.has(req.path) ? serveDocAsset(req, res, next) : next()));
 
   app.use(csrfGuard);
   app.use(mediaRouter());

@@ -132,6 +132,9 @@ export default [
   route("api/dashboard/animations", "routes/api/dashboard.animations.ts"),
   route("api/refunds/request", "routes/api/refunds.request.ts"),
   route("api/objects/upload", "routes/api/objects.upload.ts"),
+  // The reference of every call above and below, generated from them (routes/api/openapi.server.ts).
+  route("api/openapi.json", "routes/api/openapi.ts"),
+  route("api/docs", "routes/api/docs.ts"),
   // ---- api: admin ---- every call below passes the admin guard of routes/api/admin/guard.ts.
   // Admin writes on shared paths (POST /api/animations, ...) name requireAdmin per method.
   layout("routes/api/admin/guard.ts", [

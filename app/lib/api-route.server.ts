@@ -9,8 +9,8 @@ import { logger } from "./logger.server.ts";
 // /api call needs is here once: 405 with Allow, JSON body parsing, the error shape
 // `{ message, errors? }`, and the cache policy.
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 type Params = Record<string, string | undefined>;
 
@@ -28,14 +28,29 @@ export type EndpointArgs<User, Body, Query> = {
 };
 
 export type Endpoint<User = undefined, Body = undefined, Query = undefined> = {
+  /** One line for the API reference (GET /api/openapi.json, /api/docs). */
+  summary: string;
+  /** More for the reference, when one line is not enough. */
+  description?: string;
   /** A guard that throws 401/403 or returns the caller: requireUser, requireAdmin, getUser. */
   auth?: (request: Request) => Promise<User>;
   /** The request body's schema: JSON (or a form, for simple clients); 400 with its messages. */
   body?: z.ZodType<Body>;
   /** The query string's schema; 400 with its first message. */
   query?: z.ZodType<Query>;
-  /** Status of a successful answer (201 for creations). */
+  /** Status of a successful answer (201 for creations, 204 for none). */
   status?: number;
+  /**
+   * The successful answer's JSON body, for the reference; tests validate every answer against
+   * it. Only a 204 (or an endpoint whose answer is not JSON, which says so in `produces`) has none.
+   */
+  response?: z.ZodType;
+  /** Answers of other statuses whose body is not the error shape (a 202 beside the 200). */
+  otherResponses?: Record<number, z.ZodType>;
+  /** The media type of a non-JSON answer (a PDF, HTML). */
+  produces?: string;
+  /** Failure statuses beyond the ones the reference derives (400 for a body or query, 401/403 for a guard, 404 for a path id). */
+  errors?: number[];
   /** Cache-Control of a successful answer; every other answer is no-store. */
   cache?: CachePolicy | ((request: Request) => CachePolicy);
   /** The work: returns the JSON body, or a Response when it needs headers of its own. */
@@ -53,10 +68,10 @@ type RouteArgs = { request: Request; params: Params; context?: Readonly<RouterCo
  * The handler for every method of an /api route: export it as both `loader` and `action`.
  * Methods the table lacks answer 405 with `Allow`; HEAD is served by GET.
  */
-export function apiRoute(endpoints: Partial<Record<Method, Endpoint<any, any, any>>>) {
+export function apiRoute(endpoints: EndpointTable) {
   const served = METHODS.filter((method) => endpoints[method]);
   const allow = (endpoints.GET ? ["GET", "HEAD", ...served.filter((m) => m !== "GET")] : served).join(", ");
-  return async ({ request, params, context, url }: RouteArgs): Promise<Response> => {
+  const handler = async ({ request, params, context, url }: RouteArgs): Promise<Response> => {
     const method = request.method === "HEAD" ? "GET" : request.method;
     const definition = endpoints[method as Method];
     if (!definition) return errorResponse(new ServiceError("Method not allowed", 405), { Allow: allow });
@@ -73,7 +88,11 @@ export function apiRoute(endpoints: Partial<Record<Method, Endpoint<any, any, an
       return apiErrorResponse(error);
     }
   };
+  // The table travels with the handler: the OpenAPI document is read from it (routes/api/openapi.server.ts).
+  return Object.assign(handler, { endpoints });
 }
+
+export type EndpointTable = Partial<Record<Method, Endpoint<any, any, any>>>;
 
 /** Any failure as the one /api error shape; unexpected ones are logged and answer 500. */
 export function apiErrorResponse(error: unknown): Response {

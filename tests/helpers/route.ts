@@ -1,5 +1,6 @@
 import { isRouteErrorResponse } from "react-router";
 import { requestContext } from "~/lib/request-context.server.ts";
+import { apiDocumentMismatch } from "./api-document.ts";
 
 type RouteModule = {
   loader?: (args: any) => unknown;
@@ -63,7 +64,13 @@ export async function callRoute(mod: RouteModule, url: string, options: CallOpti
     outcome = thrown;
     if (!(thrown instanceof Response) && !isDataWithInit(thrown) && !isRouteErrorResponse(thrown)) throw thrown;
   }
-  return normalise(outcome);
+  const result = await normalise(outcome);
+  // Every /api answer is held to the OpenAPI document (tests/helpers/api-document.ts).
+  if (new URL(request.url).pathname.startsWith("/api/")) {
+    const mismatch = await apiDocumentMismatch(method, request.url, result.status, result.body);
+    if (mismatch) throw new Error(mismatch);
+  }
+  return result;
 }
 
 function isDataWithInit(value: unknown): value is { type: "DataWithResponseInit"; data: unknown; init: ResponseInit | null } {

@@ -10,11 +10,13 @@ const Body = z.object({ name: z.string({ error: "Name is required" }).min(1, "Na
 
 const handler = apiRoute({
   GET: endpoint({
+    summary: "A page number",
     query: z.object({ page: z.coerce.number({ error: "Page must be a number" }).int().positive("Page must be positive").default(1) }),
     cache: publicFor(60),
     run: ({ query }) => ({ page: query.page }),
   }),
   POST: endpoint({
+    summary: "Create a name",
     auth: async (request) => {
       if (!request.headers.get("Authorization")) throw data({ message: "Authentication required" }, { status: 401 });
       return { id: "u1" };

@@ -6,6 +6,8 @@ import { deleteAnimation, updateAnimation } from "~/services/catalogue/animation
 import { getAnimation } from "~/services/catalogue/animations.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
+import { AnimationDetail, MessageResponse } from "~/validation/api-responses.ts";
+import { AdminAnimation } from "~/validation/api-responses-admin.ts";
 
 /**
  * GET /api/animations/{slugOrId}: the animation as this caller may see it (no view counted).
@@ -14,15 +16,22 @@ import { FIVE_MINUTES } from "./catalogue.server.ts";
  */
 export const loader = apiRoute({
   GET: {
+    summary: "One animation as the caller may see it (full video and download only with the right)",
+    response: AnimationDetail,
     cache: (request) => viewerPolicy(request, FIVE_MINUTES),
     run: async ({ request, params }) => getAnimation(params.slugOrId!, await getViewerAccess(request)),
   },
   PUT: endpoint({
+    summary: "Update an animation (admins)",
+    response: AdminAnimation,
     auth: requireAdmin,
     body: AnimationSchema,
     run: ({ user, params, body }) => updateAnimation(user, params.slugOrId!, body),
   }),
   DELETE: endpoint({
+    summary: "Delete an animation (admins; 409 while members hold active licences for it)",
+    response: MessageResponse,
+    errors: [409],
     auth: requireAdmin,
     run: async ({ user, params }) => {
       await deleteAnimation(user, params.slugOrId!);

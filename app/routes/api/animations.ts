@@ -7,6 +7,8 @@ import { getHomePageSize, listAnimationCards, listAnimations } from "~/services/
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
 import { AnimationListQuerySchema } from "~/validation/catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
+import { AnimationList } from "~/validation/api-responses.ts";
+import { AdminAnimation } from "~/validation/api-responses-admin.ts";
 
 const isLight = (url: URL) => ["true", "1"].includes(url.searchParams.get("light") ?? "");
 
@@ -18,6 +20,8 @@ const isLight = (url: URL) => ["true", "1"].includes(url.searchParams.get("light
  */
 export const loader = apiRoute({
   GET: endpoint({
+    summary: "List animations: by category, search, page; light=true for public home cards",
+    response: AnimationList,
     query: AnimationListQuerySchema,
     cache: (request) => (isLight(new URL(request.url)) ? publicFor(FIVE_MINUTES) : viewerPolicy(request, FIVE_MINUTES)),
     run: async ({ request, url, query: { category, search, page = 1, limit } }) => {
@@ -27,6 +31,8 @@ export const loader = apiRoute({
     },
   }),
   POST: endpoint({
+    summary: "Create an animation (admins)",
+    response: AdminAnimation,
     auth: requireAdmin,
     body: AnimationSchema,
     status: 201,

@@ -2,10 +2,14 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { requestPasswordReset } from "~/services/account.server.ts";
 import { ForgotPasswordSchema, RESET_EMAIL_SENT } from "~/validation/account.ts";
+import { MessageResponse } from "~/validation/api-responses.ts";
 
 // Public, and the same answer whether or not the address has an account.
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Send a password-reset link (same answer for any address)",
+    response: MessageResponse,
+    errors: [429],
     body: ForgotPasswordSchema,
     run: async ({ body, context }) => {
       await requestPasswordReset(body.email, clientAddress(context));

@@ -5,12 +5,16 @@ import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { issueTokens } from "~/services/auth/credentials.server.ts";
 import { signIn } from "~/services/auth/sign-in.server.ts";
 import { EmailSchema } from "~/validation/auth-forms.ts";
+import { SignInResponse } from "~/validation/api-responses.ts";
 
 // Any password length is checked against the hash: a short one is simply wrong.
 const LoginSchema = z.object({ email: EmailSchema, password: z.string({ error: "Password is required" }).min(1, "Password is required") });
 
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Sign in: access and refresh tokens with the user",
+    response: SignInResponse,
+    errors: [401, 429],
     body: LoginSchema,
     run: async ({ body, context }) => {
       const user = await signIn(body, clientAddress(context)).catch((error: unknown) => {

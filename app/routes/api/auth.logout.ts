@@ -3,12 +3,15 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { destroySession } from "~/lib/session.server.ts";
 import { revokeRefreshToken } from "~/services/auth/credentials.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
+import { MessageResponse } from "~/validation/api-responses.ts";
 
 const LogoutSchema = z.object({ refreshToken: z.string().max(512).optional() });
 
 /** Revokes the caller's refresh token and ends the cookie session, if any. */
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Sign out: revoke the refresh token and end the cookie session",
+    response: MessageResponse,
     auth: getUser,
     body: LogoutSchema,
     run: async ({ request, user, body }) => {

@@ -2,11 +2,15 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { clientAddress, enforceRateLimit, REFRESH_RULE } from "~/lib/rate-limit.server.ts";
 import { rotateRefreshToken } from "~/services/auth/credentials.server.ts";
 import { RefreshSchema } from "~/validation/auth-forms.ts";
+import { Tokens } from "~/validation/api-responses.ts";
 
 // Unauthenticated by nature (the access token has expired): limited per client address, so a
 // client cannot hammer the token table.
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Exchange a refresh token for a new pair (each refresh token works once)",
+    response: Tokens,
+    errors: [401, 429],
     body: RefreshSchema,
     run: async ({ body, context }) => {
       await enforceRateLimit(`refresh:${clientAddress(context)}`, REFRESH_RULE);

@@ -3,9 +3,13 @@ import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.se
 import { issueTokens, registerUser } from "~/services/auth/credentials.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { SignUpSchema } from "~/validation/auth-forms.ts";
+import { RegisterResponse } from "~/validation/api-responses.ts";
 
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Create an account: tokens, the user, and a verification e-mail",
+    response: RegisterResponse,
+    errors: [409, 429],
     body: SignUpSchema,
     status: 201,
     run: async ({ body, context }) => {

@@ -5,6 +5,8 @@ import { deleteCategory, updateCategory } from "~/services/catalogue/category-ad
 import { getCategory } from "~/services/catalogue/categories.server.ts";
 import { CategorySchema } from "~/validation/admin-catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
+import { CategoryDetail, MessageResponse } from "~/validation/api-responses.ts";
+import { AdminCategory } from "~/validation/api-responses-admin.ts";
 
 /**
  * GET /api/categories/{slugOrId}: the category with its parent and subcategories.
@@ -12,13 +14,21 @@ import { FIVE_MINUTES } from "./catalogue.server.ts";
  * it has sub-categories or active licences).
  */
 export const loader = apiRoute({
-  GET: { cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategory(params.slugOrId!) },
+  GET: {
+    summary: "One category with its parent and subcategories",
+    response: CategoryDetail, cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategory(params.slugOrId!) },
   PUT: endpoint({
+    summary: "Update a category (admins)",
+    response: AdminCategory,
+    errors: [409],
     auth: requireAdmin,
     body: CategorySchema,
     run: ({ user, params, body }) => updateCategory(user, params.slugOrId!, body),
   }),
   DELETE: endpoint({
+    summary: "Delete a category (admins; 409 while it has subcategories or active licences)",
+    response: MessageResponse,
+    errors: [409],
     auth: requireAdmin,
     run: async ({ user, params }) => {
       await deleteCategory(user, params.slugOrId!);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
@@ -5,14 +6,21 @@ import { createCategory } from "~/services/catalogue/category-admin.server.ts";
 import { listCategories } from "~/services/catalogue/categories.server.ts";
 import { CategorySchema } from "~/validation/admin-catalogue.ts";
 import { FIVE_MINUTES } from "./catalogue.server.ts";
+import { Category } from "~/validation/api-responses.ts";
+import { AdminCategory } from "~/validation/api-responses-admin.ts";
 
 /**
  * GET /api/categories: every active category, flat, with parentId and animationCount.
  * POST (admins): { name, description, yearlyPrice, parentId } → 201 with the category.
  */
 export const loader = apiRoute({
-  GET: { cache: publicFor(FIVE_MINUTES), run: () => listCategories() },
+  GET: {
+    summary: "Every active category, flat",
+    response: z.array(Category), cache: publicFor(FIVE_MINUTES), run: () => listCategories() },
   POST: endpoint({
+    summary: "Create a category (admins)",
+    response: AdminCategory,
+    errors: [409],
     auth: requireAdmin,
     body: CategorySchema,
     status: 201,

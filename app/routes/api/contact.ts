@@ -3,10 +3,14 @@ import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { submitContactMessage } from "~/services/content.server.ts";
 import { CONTACT_SUCCESS, ContactSchema } from "~/validation/content.ts";
+import { Created } from "~/validation/api-responses.ts";
 
 // POST /api/contact: the contact form's call, with the form's messages (400) and texts.
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Send a message to support",
+    response: Created,
+    errors: [429],
     auth: getUser,
     body: ContactSchema,
     status: 201,

@@ -1,8 +1,10 @@
+import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { cachedJson, NO_STORE } from "~/lib/http-cache.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getLibrary } from "~/services/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
+import { LibraryAnimation } from "~/validation/api-responses.ts";
 
 const API_PAGE_SIZE = 100;
 
@@ -10,6 +12,8 @@ const API_PAGE_SIZE = 100;
 // expiryDate), optionally filtered with ?q= and paged with ?page= (100 a page; X-Total-Count).
 export const loader = apiRoute({
   GET: endpoint({
+    summary: "The caller's licensed animations (100 a page; X-Total-Count)",
+    response: z.array(LibraryAnimation),
     auth: requireUser,
     query: LibrarySearchSchema,
     run: async ({ request, user, query: { q, page } }) => {

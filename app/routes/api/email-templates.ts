@@ -1,17 +1,24 @@
+import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createTemplate, listTemplates } from "~/services/email-manager.server.ts";
 import { TemplateListQuerySchema, TemplateSchema } from "~/validation/admin-email.ts";
+import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 
 // GET /api/email-templates (?search) and POST /api/email-templates (layout A of the e-mail
 // manager, spec section 7): admins only, checked per method (the path is not under /api/admin).
 export const loader = apiRoute({
   GET: endpoint({
+    summary: "E-mail templates, searchable by name or subject (admins)",
+    response: z.array(EmailTemplate),
     auth: requireAdmin,
     query: TemplateListQuerySchema,
     run: ({ query }) => listTemplates(query),
   }),
   POST: endpoint({
+    summary: "Create an e-mail template (admins)",
+    response: EmailTemplate,
+    errors: [409],
     auth: requireAdmin,
     body: TemplateSchema,
     status: 201,

@@ -3,6 +3,7 @@ import { enqueueCampaign } from "~/lib/jobs.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
 import { BulkEmailSchema } from "~/validation/admin-email.ts";
+import { BulkTestFailed, BulkTestResult, CampaignStarted } from "~/validation/api-responses-admin.ts";
 
 // POST /api/emails/bulk (spec section 7), either layout: { subject, html, userIds | testEmail }
 // or { recipients, subject, htmlContent }; a target group instead of ids is accepted too.
@@ -10,6 +11,9 @@ import { BulkEmailSchema } from "~/validation/admin-email.ts";
 // the campaign (sent and failed counts so far, and where to follow it).
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Send a test message (200), or start a campaign to a group or chosen users (202, followed at statusUrl)",
+    response: BulkTestResult,
+    otherResponses: { 202: CampaignStarted, 502: BulkTestFailed },
     auth: requireAdmin,
     body: BulkEmailSchema,
     run: async ({ user, body }) => {

@@ -1,7 +1,9 @@
+import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
 import { listFaqCategories } from "~/services/content.server.ts";
+import { FaqCategory } from "~/validation/api-responses.ts";
 
 // GET /api/faq-categories: the Help Center's filter.
-export const loader = apiRoute({ GET: { cache: publicFor(60), run: () => listFaqCategories() } });
+export const loader = apiRoute({ GET: { summary: "FAQ categories, for the Help Center's filter", response: z.array(FaqCategory), cache: publicFor(60), run: () => listFaqCategories() } });
 export const action = loader;

@@ -1,13 +1,23 @@
-import { apiRoute } from "~/lib/api-route.server.ts";
+import { z } from "zod";
+import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
 import { listFaqs } from "~/services/content.server.ts";
+import { Faq } from "~/validation/api-responses.ts";
 
 // GET /api/faqs?category={id or slug}&search={term}: active FAQs with categoryName, answers as
 // sanitised HTML. A short public cache: the same for everyone, and view counts may lag a minute.
+const FaqQuerySchema = z.object({
+  category: z.string().optional().describe("a category's id or slug"),
+  search: z.string().optional().describe("words in the question or answer, any case"),
+});
+
 export const loader = apiRoute({
-  GET: {
+  GET: endpoint({
+    summary: "Active FAQs, by category and search",
+    response: z.array(Faq),
     cache: publicFor(60),
-    run: ({ url }) => listFaqs({ category: url.searchParams.get("category"), search: url.searchParams.get("search") }),
-  },
+    query: FaqQuerySchema,
+    run: ({ query }) => listFaqs(query),
+  }),
 });
 export const action = loader;

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { registerFaqView } from "~/services/content.server.ts";
@@ -5,6 +6,8 @@ import { registerFaqView } from "~/services/content.server.ts";
 // POST /api/faqs/{id}/view: sent when an FAQ is opened (empty body).
 export const loader = apiRoute({
   POST: {
+    summary: "Count a view of an FAQ (sent when it is opened)",
+    response: z.object({ views: z.number().int() }),
     run: async ({ params }) => {
       const views = await registerFaqView(params.id!);
       if (views === null) throw notFound("FAQ not found");

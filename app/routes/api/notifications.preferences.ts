@@ -2,10 +2,15 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { getPreferences, updatePreferences } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { PreferencesApiSchema } from "~/validation/account.ts";
+import { NotificationPreferences } from "~/validation/api-responses.ts";
 
 // PUT with the booleans to change; keys left out keep their value.
 export const loader = apiRoute({
-  GET: { auth: requireUser, run: ({ user }) => getPreferences(user.id) },
-  PUT: endpoint({ auth: requireUser, body: PreferencesApiSchema, run: ({ user, body }) => updatePreferences(user.id, body) }),
+  GET: {
+    summary: "The caller's e-mail preferences",
+    response: NotificationPreferences, auth: requireUser, run: ({ user }) => getPreferences(user.id) },
+  PUT: endpoint({
+    summary: "Change e-mail preferences (keys left out keep their value)",
+    response: NotificationPreferences, auth: requireUser, body: PreferencesApiSchema, run: ({ user, body }) => updatePreferences(user.id, body) }),
 });
 export const action = loader;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { createUploadUrl, UPLOAD_KINDS } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { UploadTarget } from "~/validation/api-responses.ts";
 
 // POST /api/objects/upload (spec admin-and-support.md section 7): an admin asks where to PUT a
 // file; the stored path becomes /objects/uploads/{last segment of the URL without query}.
@@ -28,6 +29,9 @@ const UploadRequestSchema = z.object({
 
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Where to PUT a file before saving it on an animation or doctor (admins)",
+    response: UploadTarget,
+    errors: [413],
     auth: requireAdmin,
     body: UploadRequestSchema,
     run: async ({ body, url }) => {

@@ -2,16 +2,23 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deletePage, updatePage } from "~/services/content-admin.server.ts";
 import { PageSchema } from "~/validation/admin-content.ts";
+import { MessageResponse } from "~/validation/api-responses.ts";
+import { AdminPage } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/pages/{id} (the page's fields → the page; the public page reflects it at once) and
 // DELETE /api/pages/{id}. Admins only (spec section 7).
 export const loader = apiRoute({
   PUT: endpoint({
+    summary: "Update a page (admins)",
+    response: AdminPage,
+    errors: [409],
     auth: requireAdmin,
     body: PageSchema,
     run: ({ user, params, body }) => updatePage(user, params.id!, body),
   }),
   DELETE: endpoint({
+    summary: "Delete a page (admins)",
+    response: MessageResponse,
     auth: requireAdmin,
     run: async ({ user, params }) => {
       await deletePage(user, params.id!);

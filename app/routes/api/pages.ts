@@ -1,18 +1,25 @@
+import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createPage, listAdminPages } from "~/services/content-admin.server.ts";
 import { PageListQuerySchema, PageSchema } from "~/validation/admin-content.ts";
+import { AdminPage, AdminPageRow } from "~/validation/api-responses-admin.ts";
 
 // GET /api/pages (admins: the list, drafts included; optional search, type, page) and
 // POST /api/pages (admins: title, slug, content, metaDescription, metaKeywords, type,
 // isPublished → 201 with the page). Spec section 7.
 export const loader = apiRoute({
   GET: endpoint({
+    summary: "Every page, drafts included (admins)",
+    response: z.array(AdminPageRow),
     auth: requireAdmin,
     query: PageListQuerySchema,
     run: async ({ query }) => (await listAdminPages(query)).pages,
   }),
   POST: endpoint({
+    summary: "Create a page (admins)",
+    response: AdminPage,
+    errors: [409],
     auth: requireAdmin,
     body: PageSchema,
     status: 201,

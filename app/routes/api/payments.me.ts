@@ -1,7 +1,9 @@
+import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { listPayments } from "~/services/payments.server.ts";
+import { OwnPayment } from "~/validation/api-responses.ts";
 
 // The caller's payment history (amount as a number of dollars), newest first.
-export const loader = apiRoute({ GET: { auth: requireUser, run: ({ user }) => listPayments(user.id) } });
+export const loader = apiRoute({ GET: { summary: "The caller's payments, newest first", response: z.array(OwnPayment), auth: requireUser, run: ({ user }) => listPayments(user.id) } });
 export const action = loader;

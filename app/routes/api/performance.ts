@@ -12,6 +12,8 @@ const MAX_BODY = 16 * 1024;
 // happens here; only a well-formed report within the rate limit is stored.
 export const loader = apiRoute({
   POST: {
+    summary: "Report a slow operation, page load or video load (always 204)",
+    status: 204,
     run: async ({ request, params, context }) => {
       const kind = KINDS.find((k) => k === params.kind);
       if (!kind) throw notFound("Not found");

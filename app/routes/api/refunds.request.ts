@@ -2,10 +2,14 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { requestRefund } from "~/services/refunds.server.ts";
 import { RefundRequestSchema } from "~/validation/account.ts";
+import { RefundRequestCreated } from "~/validation/api-responses.ts";
 
 // Body: subscriptionId, reason, description, contactEmail (and optionally paymentId).
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Ask for a refund of a subscription paid within 30 days",
+    response: RefundRequestCreated,
+    errors: [409],
     auth: requireUser,
     body: RefundRequestSchema,
     status: 201,

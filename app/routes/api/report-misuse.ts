@@ -2,10 +2,14 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
+import { Created } from "~/validation/api-responses.ts";
 
 /** POST /api/report-misuse {animationId, animationTitle, reporterEmail, message, link} → 201. */
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Report misuse of an animation",
+    response: Created,
+    errors: [429],
     body: MisuseReportSchema,
     status: 201,
     run: async ({ body, context }) => {

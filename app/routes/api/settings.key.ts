@@ -2,11 +2,14 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { saveSettings } from "~/services/settings.server.ts";
 import { SettingUpdateSchema } from "~/validation/admin-settings.ts";
+import { AdminSetting } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/settings/{key} { value, description } (spec section 7; Save All sends one per
 // setting). Admins only; an unknown key is a 404, a value its rule refuses a 400.
 export const loader = apiRoute({
   PUT: endpoint({
+    summary: "Save one setting (admins)",
+    response: AdminSetting,
     auth: requireAdmin,
     body: SettingUpdateSchema,
     run: async ({ user, params, body }) => {

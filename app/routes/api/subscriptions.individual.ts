@@ -2,10 +2,14 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { startCheckout } from "~/services/checkout.server.ts";
 import { IndividualCheckoutSchema } from "~/validation/checkout.ts";
+import { Checkout } from "~/validation/api-responses.ts";
 
 // Body: animationId (id or slug). Answers like POST /api/subscriptions/global.
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Start buying an individual licence: the embedded form's client secret, or a hosted page's url",
+    response: Checkout,
+    errors: [409, 502],
     auth: requireUser,
     body: IndividualCheckoutSchema,
     run: ({ user, body }) => startCheckout(user, { type: "individual", animation: body.animationId }, "embedded"),

@@ -1,7 +1,9 @@
+import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { listSubscriptions } from "~/services/subscriptions.server.ts";
+import { OwnSubscription } from "~/validation/api-responses.ts";
 
 // The caller's own subscriptions, every status, newest first.
-export const loader = apiRoute({ GET: { auth: requireUser, run: ({ user }) => listSubscriptions(user.id) } });
+export const loader = apiRoute({ GET: { summary: "The caller's subscriptions, every status, newest first", response: z.array(OwnSubscription), auth: requireUser, run: ({ user }) => listSubscriptions(user.id) } });
 export const action = loader;

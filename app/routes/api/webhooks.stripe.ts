@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { WebhookSignatureError } from "~/lib/payments/provider.server.ts";
@@ -7,6 +8,8 @@ import { applyPaymentEvent } from "~/services/fulfilment.server.ts";
 // signature answers 400; an event we do not act on 200; a database failure 5xx so Stripe retries.
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Stripe's webhook (see webhooks.stripe): signed events, each with one effect",
+    response: z.object({ received: z.literal(true) }),
     run: async ({ request }) => {
       const raw = await request.text();
       let event;

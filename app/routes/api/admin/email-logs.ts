@@ -1,10 +1,13 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { listEmailLogs } from "~/services/email-manager.server.ts";
 import { LogListQuerySchema } from "~/validation/admin-email.ts";
+import { EmailLogPage } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/email-logs (?status, ?search, ?campaign, ?page, ?limit) → the log, newest
 // first, with page and hasNext (spec section 7; the log is never counted whole).
 export const loader = apiRoute({
-  GET: endpoint({ query: LogListQuerySchema, run: ({ query }) => listEmailLogs(query) }),
+  GET: endpoint({
+    summary: "The e-mail log, newest first, paged without a count",
+    response: EmailLogPage, query: LogListQuerySchema, run: ({ query }) => listEmailLogs(query) }),
 });
 export const action = loader;

@@ -2,11 +2,15 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { updateTemplate } from "~/services/email-manager.server.ts";
 import { TemplateUpdateSchema } from "~/validation/admin-email.ts";
+import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/admin/email-templates/{id} { subject, htmlContent, textContent } → the updated
 // template (layout B's edit panel; spec section 7).
 export const loader = apiRoute({
   PUT: endpoint({
+    summary: "Update an e-mail template's subject and content",
+    response: EmailTemplate,
+    errors: [409],
     auth: requireAdmin,
     body: TemplateUpdateSchema,
     run: ({ user, params, body }) => updateTemplate(user, params.id!, body),

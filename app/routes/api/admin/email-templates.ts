@@ -1,9 +1,13 @@
+import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { listTemplates } from "~/services/email-manager.server.ts";
 import { TemplateListQuerySchema } from "~/validation/admin-email.ts";
+import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/email-templates → every template (layout B; spec section 7).
 export const loader = apiRoute({
-  GET: endpoint({ query: TemplateListQuerySchema, run: ({ query }) => listTemplates(query) }),
+  GET: endpoint({
+    summary: "Every e-mail template",
+    response: z.array(EmailTemplate), query: TemplateListQuerySchema, run: ({ query }) => listTemplates(query) }),
 });
 export const action = loader;

@@ -2,15 +2,21 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteFaq, updateFaq } from "~/services/content-admin.server.ts";
 import { FaqSchema } from "~/validation/admin-content.ts";
+import { MessageResponse } from "~/validation/api-responses.ts";
+import { AdminFaq } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/admin/faqs/{id} (same fields → the FAQ) and DELETE /api/admin/faqs/{id} (spec 7).
 export const loader = apiRoute({
   PUT: endpoint({
+    summary: "Update an FAQ",
+    response: AdminFaq,
     auth: requireAdmin,
     body: FaqSchema,
     run: ({ user, params, body }) => updateFaq(user, params.id!, body),
   }),
   DELETE: endpoint({
+    summary: "Delete an FAQ",
+    response: MessageResponse,
     auth: requireAdmin,
     run: async ({ user, params }) => {
       await deleteFaq(user, params.id!);

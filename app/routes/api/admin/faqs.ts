@@ -2,10 +2,13 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createFaq } from "~/services/content-admin.server.ts";
 import { FaqSchema } from "~/validation/admin-content.ts";
+import { AdminFaq } from "~/validation/api-responses-admin.ts";
 
 // POST /api/admin/faqs { question, answer, categoryId, isActive } → 201 with the FAQ (spec 7).
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Create an FAQ",
+    response: AdminFaq,
     auth: requireAdmin,
     body: FaqSchema,
     status: 201,

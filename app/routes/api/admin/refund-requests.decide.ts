@@ -2,11 +2,15 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { approveRefund, rejectRefund } from "~/services/refunds.server.ts";
 import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
+import { RefundDecision } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/admin/refund-requests/{id}/approve and .../reject { adminNotes } (spec section 7):
 // one module, the last path segment says which. Answers the decided request.
 export const loader = apiRoute({
   PUT: endpoint({
+    summary: "Approve (refund through the provider) or reject a pending refund request, with notes",
+    response: RefundDecision,
+    errors: [409, 502],
     auth: requireAdmin,
     body: RefundDecisionSchema,
     run: ({ user, params, url, body }) => {

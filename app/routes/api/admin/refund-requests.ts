@@ -1,11 +1,15 @@
+import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { listRefundRequests } from "~/services/refund-admin.server.ts";
 import { RefundListQuerySchema } from "~/validation/admin-refunds.ts";
+import { AdminRefundRequest } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/refund-requests (spec section 7: the list; optional search, status, page,
 // limit) → array of rows with userName, userEmail, paymentAmount, paymentDescription.
 export const loader = apiRoute({
   GET: endpoint({
+    summary: "Refund requests, by search and status",
+    response: z.array(AdminRefundRequest),
     query: RefundListQuerySchema,
     run: async ({ query }) => (await listRefundRequests(query)).requests,
   }),

@@ -3,11 +3,15 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { cancelSubscription, reactivateSubscription, SUBSCRIPTION_NOT_FOUND } from "~/services/subscriptions.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
+import { SubscriptionChange } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/admin/subscriptions/{id}/cancel and PUT .../reactivate (spec section 7): one module,
 // the last path segment says which. Answers { id, status, endDate }.
 export const loader = apiRoute({
   PUT: endpoint({
+    summary: "Cancel an active subscription, or reactivate a canceled one",
+    response: SubscriptionChange,
+    errors: [409],
     auth: requireAdmin,
     run: async ({ user, params, url }) => {
       if (!UUID_RE.test(params.id ?? "")) throw notFound(SUBSCRIPTION_NOT_FOUND);

@@ -1,11 +1,15 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { setUserBlocked } from "~/services/user-admin.server.ts";
+import { UserResponse } from "~/validation/api-responses.ts";
 
 // POST /api/admin/users/{id}/block and POST /api/admin/users/{id}/unblock (spec section 7):
 // one module for both, the last path segment says which.
 export const loader = apiRoute({
   POST: endpoint({
+    summary: "Block a user (ends their sessions), or unblock them",
+    response: UserResponse,
+    errors: [409],
     auth: requireAdmin,
     run: async ({ user, params, url }) => {
       return { user: await setUserBlocked(user, params.id!, !url.pathname.endsWith("/unblock")) };

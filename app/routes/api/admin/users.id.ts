@@ -2,10 +2,14 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { setUserRole } from "~/services/user-admin.server.ts";
 import { UserRoleSchema } from "~/validation/admin-users.ts";
+import { UserResponse } from "~/validation/api-responses.ts";
 
 // PUT /api/admin/users/{id} { role } → the user (spec section 7: change role).
 export const loader = apiRoute({
   PUT: endpoint({
+    summary: "Promote a user to admin or demote an admin",
+    response: UserResponse,
+    errors: [409],
     auth: requireAdmin,
     body: UserRoleSchema,
     run: async ({ user, body, params }) => ({ user: await setUserRole(user, params.id!, body.role) }),

@@ -1,11 +1,14 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { listUsers } from "~/services/user-admin.server.ts";
 import { UserListQuerySchema } from "~/validation/admin-users.ts";
+import { AdminUserList } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/users?search&page&limit=20 → { users, total } (spec section 7). Admins only:
 // the parent route's middleware (routes/api/admin/guard.ts).
 export const loader = apiRoute({
   GET: endpoint({
+    summary: "Users, by search, 20 a page, with the total",
+    response: AdminUserList,
     query: UserListQuerySchema,
     run: async ({ query }) => {
       const { users, total, page, limit } = await listUsers(query);

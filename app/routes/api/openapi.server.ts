@@ -1,0 +1,273 @@
+import { z } from "zod";
+import { type Endpoint, type EndpointTable, METHODS } from "~/lib/api-route.server.ts";
+import routes from "~/routes.ts";
+import { getUser, requireAdmin, requireUser } from "~/services/auth/guards.server.ts";
+import { apiSchemas } from "~/validation/api-responses.ts";
+import "~/validation/api-responses-admin.ts";
+
+// The OpenAPI 3.1 document of /api, read from the route table and the endpoint tables the
+// routes are written with (lib/api-route.server.ts): the paths from app/routes.ts, the
+// parameters and bodies from the zod schemas the routes validate with, the answers from each
+// endpoint's `response` schema. Nothing is written twice, so the document cannot drift from
+// the code; tests/integration/api-document.test.ts holds the two together and validates
+// every answer of the integration suite against it.
+
+type RouteEntry = { id?: string; path?: string; file: string; children?: RouteEntry[] };
+type RouteModule = { loader?: { endpoints?: EndpointTable } };
+type JsonSchema = Record<string, unknown>;
+
+// Every /api route module, loaded on demand (the document is built once per process).
+const modules = import.meta.glob<RouteModule>("./**/*.ts");
+
+const ADMIN_GUARD_LAYOUT = "routes/api/admin/guard.ts";
+
+export type ApiRoute = { path: string; file: string; adminGuard: boolean };
+
+/** Every /api route of app/routes.ts (not the catch-all), with whether the admin guard wraps it. */
+export function listApiRoutes(): ApiRoute[] {
+  const found: ApiRoute[] = [];
+  const walk = (entries: RouteEntry[], adminGuard: boolean) => {
+    for (const entry of entries) {
+      const guarded = adminGuard || entry.file === ADMIN_GUARD_LAYOUT;
+      if (entry.path?.startsWith("api/") && entry.path !== "api/*") found.push({ path: entry.path, file: entry.file, adminGuard: guarded });
+      if (entry.children) walk(entry.children, guarded);
+    }
+  };
+  walk(routes as RouteEntry[], false);
+  return found;
+}
+
+/** `api/categories/path/:mainSlug/:subSlug?` → the OpenAPI paths it stands for. */
+export function openApiPaths(pattern: string): string[] {
+  const segments = pattern.split("/");
+  const required = segments.filter((s) => !s.endsWith("?"));
+  const paths = [required];
+  if (required.length !== segments.length) paths.push(segments.map((s) => s.replace(/\?$/, "")));
+  return paths.map((segs) => `/${segs.map((s) => (s.startsWith(":") ? `{${s.slice(1)}}` : s)).join("/")}`);
+}
+
+export async function loadEndpoints(route: ApiRoute): Promise<EndpointTable> {
+  const load = modules[`./${route.file.replace(/^routes\/api\//, "")}`];
+  if (!load) throw new Error(`${route.file}: not an /api route module`);
+  const table = (await load()).loader?.endpoints;
+  if (!table) throw new Error(`${route.file}: not written with apiRoute(), so it cannot be documented`);
+  return table;
+}
+
+type Access = "public" | "optional" | "user" | "admin";
+
+function accessOf(endpoint: Endpoint<any, any, any>, adminGuard: boolean): Access {
+  if (adminGuard || endpoint.auth === requireAdmin) return "admin";
+  if (endpoint.auth === requireUser) return "user";
+  if (endpoint.auth === getUser) return "optional";
+  if (endpoint.auth === undefined) return "public";
+  throw new Error("an endpoint's auth is a guard the document does not know: add it to accessOf");
+}
+
+const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
+  public: undefined,
+  optional: [{}, { bearer: [] }, { session: [] }],
+  user: [{ bearer: [] }, { session: [] }],
+  admin: [{ bearer: [] }, { session: [] }],
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Bad input: the message, and the messages per field",
+  401: "Authentication required",
+  402: "The payment provider refused the payment",
+  403: "Admin access required (or the account may not do this)",
+  404: "Not found",
+  409: "Conflicts with the current state",
+  413: "Body too large",
+  415: "The body is neither JSON nor a form",
+  429: "Too many attempts: wait for the Retry-After seconds",
+  502: "A provider (mail, payments) failed",
+  503: "The service is temporarily unavailable",
+};
+
+function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}
+
+const errorRef = { $ref: "#/components/schemas/Error" };
+
+function operationId(method: string, path: string) {
+  const words = `${method.toLowerCase()} ${path.replace(/[{}]/g, "").replace(/^\/api\//, "")}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join("");
+}
+
+type Operation = Record<string, unknown>;
+
+/** One operation of the document, from an endpoint and where it is mounted. */
+function toOperation(method: string, path: string, endpoint: Endpoint<any, any, any>, adminGuard: boolean, responses: Map<z.ZodType, string>): Operation {
+  const access = accessOf(endpoint, adminGuard);
+  const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
+  const parameters: Operation[] = pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+  if (endpoint.query) {
+    const query = toJsonSchema(endpoint.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      parameters.push({ name, in: "query", required: query.required?.includes(name) ?? false, schema, ...(schema.description ? { description: schema.description } : {}) });
+    }
+  }
+  const status = String(endpoint.status ?? 200);
+  const success: Operation = { description: endpoint.response?.description ?? (status === "204" ? "No content" : "Success") };
+  if (endpoint.response) {
+    const id = responses.get(endpoint.response);
+    success.content = { "application/json": { schema: id ? { $ref: `#/components/schemas/${id}` } : toJsonSchema(endpoint.response, "output") } };
+  } else if (endpoint.produces) {
+    success.content = { [endpoint.produces]: { schema: { type: "string" } } };
+  } else if (status !== "204") {
+    throw new Error(`${method} ${path}: an endpoint answering ${status} needs a response schema`);
+  }
+  const errorStatuses = new Set<number>(endpoint.errors ?? []);
+  if (endpoint.body || endpoint.query) errorStatuses.add(400);
+  if (endpoint.body) errorStatuses.add(415);
+  if (access === "user" || access === "admin") errorStatuses.add(401);
+  if (access === "admin") errorStatuses.add(403);
+  if (pathParams.length) errorStatuses.add(404);
+  const errorContent = { "application/json": { schema: errorRef } };
+  const responseMap: Record<string, Operation> = { [status]: success };
+  for (const [code, schema] of Object.entries(endpoint.otherResponses ?? {})) {
+    responseMap[code] = { description: schema.description ?? ERROR_TEXT[Number(code)] ?? "Success", content: { "application/json": { schema: { $ref: `#/components/schemas/${responses.get(schema)}` } } } };
+  }
+  // JSON answers carry an ETag: a client that sends it back as If-None-Match gets a bodiless 304.
+  if (method === "GET" && endpoint.response) responseMap["304"] = { description: "Not modified: the ETag sent in If-None-Match still matches" };
+  for (const code of [...errorStatuses].sort()) responseMap[String(code)] = { description: ERROR_TEXT[code] ?? "Failure", content: errorContent };
+  responseMap.default = { description: "Any other failure, in the same shape", content: errorContent };
+
+  const operation: Operation = {
+    operationId: operationId(method, path),
+    summary: endpoint.summary,
+    ...(endpoint.description ? { description: endpoint.description } : {}),
+    tags: [tagOf(path)],
+    ...(parameters.length ? { parameters } : {}),
+    responses: responseMap,
+  };
+  if (SECURITY[access]) operation.security = SECURITY[access];
+  if (access === "admin") operation["x-required-role"] = "admin";
+  if (endpoint.body) {
+    const schema = toJsonSchema(endpoint.body, "input");
+    operation.requestBody = {
+      required: true,
+      content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } },
+    };
+  }
+  return operation;
+}
+
+function tagOf(path: string) {
+  const [, , area = "api", next] = path.split("/");
+  if (area === "admin") return "Admin";
+  const tags: Record<string, string> = {
+    auth: "Auth",
+    animations: "Catalogue",
+    categories: "Catalogue",
+    doctors: "Catalogue",
+    pages: "Content",
+    faqs: "Content",
+    "faq-categories": "Content",
+    settings: "Content",
+    contact: "Content",
+    "report-misuse": "Content",
+    performance: "Content",
+    subscriptions: "Payments",
+    payments: "Payments",
+    checkout: "Payments",
+    webhooks: "Payments",
+    refunds: "Account",
+    dashboard: "Account",
+    notifications: "Account",
+    "email-templates": "Admin",
+    emails: "Admin",
+    objects: "Admin",
+    openapi: "Reference",
+    "openapi.json": "Reference",
+    docs: "Reference",
+  };
+  return tags[area] ?? tags[next ?? ""] ?? "Other";
+}
+
+const INTRO = `The JSON contract of Medanim, generated from the code that answers it.
+
+Sign in with \`POST /api/auth/login\` (email, password): the answer carries an \`accessToken\`
+(a JWT, valid 15 minutes) and a \`refreshToken\` (valid 30 days, usable once). Send the access
+token as \`Authorization: Bearer <token>\`. When a call answers 401, exchange the refresh token at
+\`POST /api/auth/refresh\` for a new pair and repeat the call once; a refresh token used twice
+revokes its whole family. Bodies are JSON (\`Content-Type: application/json\`) or an HTML form.
+
+Every failure answers \`{ message, errors? }\` with a 4xx status: \`message\` is a sentence for
+the user, \`errors\` the messages per field for bad input (400). Unauthenticated writes are
+limited per client address and answer 429 with \`Retry-After\` (seconds).`;
+
+let built: Promise<JsonSchema> | undefined;
+
+/** The document (built once per process: the code it reads does not change while it runs). */
+export function getApiDocument(): Promise<JsonSchema> {
+  return (built ??= buildApiDocument());
+}
+
+async function buildApiDocument(): Promise<JsonSchema> {
+  const paths: Record<string, Record<string, Operation>> = {};
+  const operations: { method: string; path: string; endpoint: Endpoint<any, any, any>; adminGuard: boolean }[] = [];
+  for (const route of listApiRoutes()) {
+    const table = await loadEndpoints(route);
+    for (const path of openApiPaths(route.path)) {
+      for (const method of METHODS) {
+        const endpoint = table[method];
+        if (endpoint) operations.push({ method, path, endpoint, adminGuard: route.adminGuard });
+      }
+    }
+  }
+  // Answers without a name of their own get one from their first operation, so each schema is
+  // written once in components and referenced from every operation that answers it.
+  const responses = new Map(apiSchemas);
+  for (const { method, path, endpoint } of operations) {
+    const name = operationId(method, path).replace(/^./, (c) => c.toUpperCase());
+    if (endpoint.response && !responses.has(endpoint.response)) responses.set(endpoint.response, `${name}Response`);
+    for (const [code, schema] of Object.entries(endpoint.otherResponses ?? {})) if (!responses.has(schema)) responses.set(schema, `${name}${code}Response`);
+  }
+  const local = z.registry<{ id: string }>();
+  for (const [schema, id] of responses) local.add(schema, { id });
+  const { schemas } = z.toJSONSchema(local, {
+    target: "draft-2020-12",
+    io: "output",
+    unrepresentable: "any",
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  for (const { method, path, endpoint, adminGuard } of operations) {
+    (paths[path] ??= {})[method.toLowerCase()] = toOperation(method, path, endpoint, adminGuard, responses);
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Medanim API", version: "1.0.0", description: INTRO },
+    servers: [{ url: "/" }],
+    tags: ["Auth", "Catalogue", "Content", "Account", "Payments", "Admin", "Reference"].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "The accessToken of /api/auth/login, /register or /refresh" },
+        session: { type: "apiKey", in: "cookie", name: "medanim_session", description: "The web app's signed session cookie (same-origin callers)" },
+      },
+    },
+    webhooks: {
+      stripe: {
+        post: {
+          summary: "Stripe's events (payments, subscriptions, refunds), signed with STRIPE_WEBHOOK_SECRET",
+          description: "Delivered by Stripe to POST /api/webhooks/stripe with its Stripe-Signature header. Each event has one effect however often it is delivered.",
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", description: "A Stripe Event object" } } } },
+          responses: {
+            "200": { description: "Received (acted on, or not an event we act on)" },
+            "400": { description: "Bad or stale signature", content: { "application/json": { schema: errorRef } } },
+            "500": { description: "Not stored: Stripe retries", content: { "application/json": { schema: errorRef } } },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,282 @@
+import { z } from "zod";
+import { isoDate, money, named, pageType, User } from "./api-responses.ts";
+
+// What the back office's /api calls answer (see api-responses.ts for why these exist).
+
+export const AdminDashboard = named(
+  "AdminDashboard",
+  z.object({
+    stats: z.object({
+      totalUsers: z.number().int(),
+      activeSubscriptions: z.number().int(),
+      totalAnimations: z.number().int(),
+      monthlyRevenue: money,
+    }),
+    popularAnimations: z.array(z.object({ id: z.string(), title: z.string(), categoryName: z.string(), views: z.number().int() })),
+    recentSubscriptions: z.array(
+      z.object({
+        id: z.string(),
+        member: z.string(),
+        email: z.string(),
+        type: z.enum(["global", "category", "individual"]),
+        item: z.string(),
+        status: z.enum(["active", "canceled", "expired", "pending"]),
+        price: money,
+        createdAt: isoDate,
+      }),
+    ),
+    revenueByMonth: z.array(z.object({ month: z.string().describe("YYYY-MM"), amount: money, payments: z.number().int() })),
+    reviewsDue: z.array(
+      z.object({
+        id: z.string(),
+        slug: z.string(),
+        title: z.string(),
+        isActive: z.boolean(),
+        medicallyReviewedAt: isoDate.nullable(),
+        reviewDueAt: isoDate.nullable(),
+      }),
+    ),
+  }),
+);
+
+export const AdminUserList = z.object({
+  users: z.array(User),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+
+export const AdminSubscription = named(
+  "AdminSubscription",
+  z.object({
+    id: z.string(),
+    userId: z.string(),
+    username: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    userEmail: z.string(),
+    type: z.enum(["global", "category", "individual"]),
+    categoryName: z.string().nullable(),
+    animationTitle: z.string().nullable(),
+    status: z.enum(["active", "canceled", "expired", "pending"]),
+    price: money,
+    startDate: isoDate.nullable(),
+    endDate: isoDate.nullable(),
+  }),
+);
+
+export const SubscriptionChange = z.object({
+  id: z.string(),
+  status: z.enum(["active", "canceled", "expired", "pending"]),
+  endDate: isoDate.nullable(),
+});
+
+const refundStatus = z.enum(["pending", "approved", "rejected", "processed"]);
+
+export const AdminRefundRequest = named(
+  "AdminRefundRequest",
+  z.object({
+    id: z.string(),
+    userId: z.string(),
+    userName: z.string(),
+    userEmail: z.string(),
+    paymentId: z.string(),
+    paymentAmount: money,
+    paymentDescription: z.string(),
+    paymentStatus: z.enum(["pending", "completed", "failed", "refunded"]),
+    paidAt: isoDate,
+    reason: z.string(),
+    description: z.string().nullable(),
+    status: refundStatus,
+    adminNotes: z.string().nullable(),
+    processedAt: isoDate.nullable(),
+    createdAt: isoDate,
+  }),
+);
+
+export const RefundDecision = z.object({
+  id: z.string(),
+  paymentId: z.string(),
+  status: refundStatus,
+  adminNotes: z.string().nullable(),
+  processedById: z.string().nullable(),
+  processedAt: isoDate.nullable(),
+});
+
+export const AdminSetting = z.object({
+  key: z.string(),
+  value: z.string(),
+  description: z.string().nullable(),
+  updatedAt: isoDate.nullable(),
+});
+
+export const AdminAnimation = named(
+  "AdminAnimation",
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    slug: z.string(),
+    description: z.string(),
+    coverImage: z.string().nullable(),
+    previewVideo: z.string().nullable(),
+    fullVideo: z.string().nullable(),
+    downloadFile: z.string().nullable(),
+    individualPrice: money,
+    duration: z.number().int(),
+    categoryId: z.string().nullable(),
+    views: z.number().int(),
+    isActive: z.boolean(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    doctorIds: z.array(z.string()),
+    doctors: z.array(z.object({ id: z.string() })),
+  }),
+);
+
+export const AdminCategory = named(
+  "AdminCategory",
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string().nullable(),
+    thumbnail: z.string().nullable(),
+    yearlyPrice: money.nullable(),
+    parentId: z.string().nullable(),
+    parentName: z.string().nullable(),
+    sortOrder: z.number().int(),
+    isActive: z.boolean(),
+    animationCount: z.number().int().describe("published animations"),
+    totalAnimations: z.number().int().describe("every animation in it, published or not"),
+    subcategoryCount: z.number().int(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  }),
+);
+
+export const AdminDoctor = named(
+  "AdminDoctor",
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    specialty: z.string(),
+    description: z.string().nullable(),
+    photo: z.string().nullable(),
+    website: z.string().nullable(),
+    instagram: z.string().nullable(),
+    isActive: z.boolean(),
+    animationCount: z.number().int(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  }),
+);
+
+export const AdminPageRow = z.object({
+  id: z.string(),
+  title: z.string(),
+  slug: z.string(),
+  type: pageType,
+  isPublished: z.boolean(),
+  updatedAt: isoDate,
+});
+
+export const AdminPage = named(
+  "AdminPage",
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    slug: z.string(),
+    content: z.string(),
+    metaDescription: z.string().nullable(),
+    metaKeywords: z.string().nullable(),
+    type: pageType,
+    isPublished: z.boolean(),
+    showInFooter: z.boolean(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  }),
+);
+
+export const AdminFaq = named(
+  "AdminFaq",
+  z.object({
+    id: z.string(),
+    question: z.string(),
+    answer: z.string(),
+    categoryId: z.string().nullable(),
+    categoryName: z.string().nullable(),
+    sortOrder: z.number().int(),
+    isActive: z.boolean(),
+    views: z.number().int(),
+  }),
+);
+
+export const EmailTemplate = named(
+  "EmailTemplate",
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    subject: z.string(),
+    htmlContent: z.string(),
+    textContent: z.string().nullable(),
+    variables: z.array(z.string()),
+    isActive: z.boolean(),
+    version: z.number().int(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  }),
+);
+
+export const EmailLogPage = z.object({
+  logs: z.array(
+    z.object({
+      id: z.string(),
+      userId: z.string().nullable(),
+      toEmail: z.string(),
+      subject: z.string(),
+      status: z.string().describe("sent, failed, pending or sending"),
+      errorMessage: z.string().nullable(),
+      sentAt: isoDate.nullable(),
+      templateName: z.string().nullable(),
+      campaignId: z.string().nullable(),
+    }),
+  ),
+  page: z.number().int(),
+  limit: z.number().int(),
+  hasNext: z.boolean(),
+});
+
+const campaignStatus = z.enum(["queued", "sending", "finished", "canceled"]);
+
+export const EmailCampaign = named(
+  "EmailCampaign",
+  z.object({
+    id: z.string(),
+    subject: z.string(),
+    audience: z.string(),
+    kind: z.string(),
+    status: campaignStatus,
+    total: z.number().int(),
+    sent: z.number().int(),
+    failed: z.number().int(),
+    left: z.number().int(),
+    skipped: z.number().int(),
+    createdByEmail: z.string().nullable(),
+    createdAt: isoDate,
+    startedAt: isoDate.nullable(),
+    finishedAt: isoDate.nullable(),
+  }),
+);
+
+export const BulkTestResult = z.object({ sent: z.number().int(), failed: z.number().int() });
+export const BulkTestFailed = z.object({ message: z.string(), sent: z.number().int(), failed: z.number().int() });
+export const CampaignStarted = z.object({
+  campaignId: z.string(),
+  status: campaignStatus,
+  total: z.number().int(),
+  skipped: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  statusUrl: z.string(),
+});

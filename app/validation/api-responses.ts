@@ -1,0 +1,279 @@
+import { z } from "zod";
+
+// What the public and member /api calls answer, as zod schemas: the OpenAPI document
+// (GET /api/openapi.json) is generated from them, and the integration suite validates every
+// answer it receives against that document, so a field added, renamed or left null without
+// being written here fails a test. Admin answers are in api-responses-admin.ts.
+//
+// Named schemas are registered in `apiSchemas` and become `components/schemas` entries.
+
+export const apiSchemas = new Map<z.ZodType, string>();
+
+/** Registers a schema under its component name and returns it. */
+export function named<S extends z.ZodType>(id: string, schema: S): S {
+  apiSchemas.set(schema, id);
+  return schema;
+}
+
+export const isoDate = z.iso.datetime({ offset: true });
+export const money = z.number().describe("US dollars");
+export const ref = z.object({ id: z.string(), name: z.string(), slug: z.string() });
+
+export const ErrorResponse = named(
+  "Error",
+  z
+    .object({
+      message: z.string().describe("A sentence for the user, from the product's error catalogue"),
+      errors: z.record(z.string(), z.array(z.string())).optional().describe("Messages per field (400)"),
+    })
+    .describe("Every failure of every call: the message, and for bad input the messages per field"),
+);
+
+export const MessageResponse = named("Message", z.object({ message: z.string() }));
+
+// ---- accounts ----
+
+export const User = named(
+  "User",
+  z.object({
+    id: z.string(),
+    email: z.string(),
+    username: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    role: z.enum(["user", "admin"]),
+    accountType: z.enum(["free", "premium"]),
+    isEmailVerified: z.boolean(),
+    isActive: z.boolean(),
+    createdAt: isoDate,
+  }),
+);
+
+export const UserResponse = named("UserResponse", z.object({ user: User }));
+export const UserMessageResponse = z.object({ message: z.string(), user: User });
+export const Tokens = named("Tokens", z.object({ accessToken: z.string().describe("JWT, 15 minutes"), refreshToken: z.string().describe("opaque, 30 days, single use") }));
+export const SignInResponse = Tokens.extend({ user: User });
+export const RegisterResponse = SignInResponse.extend({ message: z.string() });
+
+export const NotificationPreferences = named(
+  "NotificationPreferences",
+  z.object({
+    emailNewAnimations: z.boolean(),
+    emailPromotions: z.boolean(),
+    emailSubscriptionUpdates: z.boolean(),
+    emailSecurityAlerts: z.boolean(),
+    emailNewsletter: z.boolean(),
+    emailRenewalReminders: z.boolean(),
+  }),
+);
+
+const subscriptionType = z.enum(["global", "category", "individual"]);
+const subscriptionStatus = z.enum(["active", "canceled", "expired", "pending"]);
+
+export const OwnSubscription = named(
+  "Subscription",
+  z.object({
+    id: z.string(),
+    type: subscriptionType,
+    status: subscriptionStatus,
+    animationId: z.string().nullable(),
+    animationTitle: z.string().nullable(),
+    categoryId: z.string().nullable(),
+    categoryName: z.string().nullable(),
+    startDate: isoDate.nullable(),
+    endDate: isoDate.nullable(),
+    price: money,
+  }),
+);
+
+export const OwnPayment = named(
+  "Payment",
+  z.object({
+    id: z.string(),
+    description: z.string(),
+    subscriptionType: subscriptionType.nullable(),
+    amount: money,
+    status: z.enum(["pending", "completed", "failed", "refunded"]),
+    createdAt: isoDate,
+  }),
+);
+
+export const DashboardStats = z.object({ totalSpent: money, activeSubscriptions: z.number().int(), licensedAnimations: z.number().int() });
+
+export const LibraryAnimation = named(
+  "LibraryAnimation",
+  z.object({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    description: z.string(),
+    coverImage: z.string().nullable(),
+    duration: z.number().int(),
+    categoryName: z.string().nullable(),
+    licenseType: z.enum(["individual", "category", "other"]),
+    licenceId: z.string(),
+    expiryDate: isoDate.nullable(),
+  }),
+);
+
+export const Checkout = named(
+  "Checkout",
+  z.object({
+    checkoutId: z.string(),
+    provider: z.enum(["test", "stripe"]),
+    clientSecret: z.string().optional().describe("for the embedded payment form"),
+    url: z.string().optional().describe("the hosted payment page"),
+  }),
+);
+
+const checkoutBase = { checkoutId: z.string(), description: z.string(), amount: money };
+export const CheckoutResult = named(
+  "CheckoutResult",
+  z.discriminatedUnion("status", [
+    z.object({ ...checkoutBase, status: z.literal("paid"), type: subscriptionType, nextPath: z.string(), animationId: z.string().nullable() }),
+    z.object({ ...checkoutBase, status: z.literal("failed"), message: z.string() }),
+    z.object({ ...checkoutBase, status: z.literal("pending") }),
+  ]),
+);
+
+export const PaymentConfirmed = z.object({ message: z.string(), subscription: OwnSubscription });
+
+export const RefundRequestCreated = z.object({
+  message: z.string(),
+  refundRequest: z.object({
+    id: z.string(),
+    paymentId: z.string(),
+    reason: z.string(),
+    description: z.string().nullable(),
+    contactEmail: z.string().nullable(),
+    status: z.enum(["pending", "approved", "rejected", "processed"]),
+    createdAt: isoDate,
+  }),
+});
+
+export const Created = z.object({ id: z.string(), message: z.string() });
+
+// ---- catalogue ----
+
+export const DoctorSummary = named(
+  "DoctorSummary",
+  z.object({ id: z.string(), slug: z.string(), name: z.string(), specialty: z.string(), photo: z.string().nullable() }),
+);
+
+const animationCardFields = {
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  coverImage: z.string().nullable(),
+  previewVideo: z.string().nullable().describe("the public 10-second preview"),
+  duration: z.number().int().describe("seconds"),
+  categoryId: z.string().nullable(),
+  categoryName: z.string().nullable(),
+  individualPrice: money,
+};
+
+export const AnimationCard = named("AnimationCard", z.object(animationCardFields));
+
+const animationFields = {
+  ...animationCardFields,
+  description: z.string(),
+  fullVideo: z.string().nullable().describe("null unless the caller may watch it"),
+  downloadFile: z.string().nullable().describe("null unless the caller holds a licence"),
+  hasAccess: z.boolean(),
+  canDownload: z.boolean(),
+  views: z.number().int(),
+  createdAt: isoDate,
+  doctors: z.array(DoctorSummary),
+};
+
+export const Animation = named("Animation", z.object(animationFields));
+
+export const AnimationList = named(
+  "AnimationList",
+  z.object({
+    animations: z.array(z.union([Animation, AnimationCard])).describe("cards without access fields when light=true"),
+    hasMore: z.boolean(),
+    total: z.number().int(),
+  }),
+);
+
+export const AnimationDetail = named(
+  "AnimationDetail",
+  z.object({
+    ...animationFields,
+    category: ref.extend({ yearlyPrice: money.nullable(), parent: ref.nullable() }).nullable(),
+    captions: z.array(z.object({ language: z.string(), label: z.string(), src: z.string() })),
+    transcript: z.object({ language: z.string(), label: z.string(), text: z.string() }).nullable(),
+    medicallyReviewedAt: isoDate.nullable(),
+    reviewDueAt: isoDate.nullable(),
+  }),
+);
+
+const subcategoryFields = {
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string().nullable(),
+  yearlyPrice: money.nullable(),
+  animationCount: z.number().int(),
+};
+export const Subcategory = named("Subcategory", z.object(subcategoryFields));
+const categoryFields = { ...subcategoryFields, thumbnail: z.string().nullable(), parentId: z.string().nullable() };
+export const Category = named("Category", z.object(categoryFields));
+export const CategoryDetail = named(
+  "CategoryDetail",
+  z.object({ ...categoryFields, parent: ref.nullable(), subcategories: z.array(Subcategory) }),
+);
+
+const doctorFields = {
+  ...DoctorSummary.shape,
+  description: z.string().nullable(),
+  website: z.string().nullable(),
+  instagram: z.string().nullable(),
+};
+export const Doctor = named("Doctor", z.object(doctorFields));
+export const DoctorProfile = named(
+  "DoctorProfile",
+  z.object({
+    ...doctorFields,
+    verifiedAnimations: z.array(
+      z.object({ id: z.string(), slug: z.string(), title: z.string(), description: z.string(), coverImage: z.string().nullable(), duration: z.number().int() }),
+    ),
+  }),
+);
+
+// ---- content ----
+
+export const Setting = z.object({ key: z.string(), value: z.string() });
+export const PageLink = z.object({ id: z.string(), slug: z.string(), title: z.string() });
+export const pageType = z.enum(["legal", "company", "other"]);
+export const PublicPage = named(
+  "Page",
+  z.object({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    content: z.string().describe("sanitised HTML"),
+    metaDescription: z.string().nullable(),
+    metaKeywords: z.string().nullable(),
+    type: pageType,
+    isPublished: z.boolean(),
+    updatedAt: isoDate,
+  }),
+);
+
+export const FaqCategory = z.object({ id: z.string(), name: z.string(), slug: z.string(), description: z.string().nullable(), sortOrder: z.number().int() });
+export const Faq = named(
+  "Faq",
+  z.object({
+    id: z.string(),
+    question: z.string(),
+    answer: z.string().describe("sanitised HTML"),
+    categoryId: z.string().nullable(),
+    categoryName: z.string().describe('"General" when it has no category'),
+    sortOrder: z.number().int(),
+    views: z.number().int(),
+  }),
+);
+
+export const UploadTarget = z.object({ uploadURL: z.string(), path: z.string() });
