@@ -124,7 +124,11 @@ export async function createApp(mode: "production" | "development", finalHandler
     }),
   );
   // Media is streamed as is: compressing video breaks byte ranges and gains nothing.
-  app.use(compression({ filter: (req, res) => !req.path.startsWith("/objects/") && compression.filter(req, res) }));
+  app.use(
+    compression({
+      filter: (req, res) => !req.path.startsWith("/objects/") && !req.path.startsWith("/embed-media/") && compression.filter(req, res),
+    }),
+  );
   app.use(securityHeaders(mode));
   // Before /healthz, the media router and React Router: hostile requests stop here with a 4xx.
   app.use(edgeGuard);

@@ -1,0 +1,409 @@
+import { signatureMatches, signValue } from "~/lib/crypto.server.ts";
+import { prisma } from "~/lib/db.server.ts";
+import { getEnv } from "~/lib/env.server.ts";
+import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { logger } from "~/lib/logger.server.ts";
+import { appUrl } from "~/lib/mail.server.ts";
+import { getObjectInfo, objectIdFromPath, storageBackend } from "~/lib/storage.server.ts";
+import {
+  EMBED_DOMAIN_MESSAGES,
+  frameAncestorSources,
+  hostMatches,
+  MAX_EMBED_DOMAINS,
+  normaliseEmbedHost,
+} from "~/validation/embed-domains.ts";
+import type { AccessTarget } from "./access.server.ts";
+import { hasCategoryLicence, hasIndividualLicence, type Access } from "./access.server.ts";
+import { PROTECTED_CACHE_CONTROL, type ObjectDelivery } from "./media.server.ts";
+
+// Licensed embeds (one owner): the sites a licence may be framed by, which licence an embed
+// plays under, the short-lived signed media URLs of the embed player, and its play counters.
+// Who holds a licence is decided by the access rules (access.server.ts); nothing here is cached,
+// so a licence that ends (expiry, cancellation, refund) stops its embeds on the next request, on
+// every instance.
+
+export const LICENCE_NOT_FOUND = "Licence not found";
+export const DOMAIN_NOT_FOUND = "Domain not found";
+export const EMBED_NOT_AVAILABLE = "This embed is not available";
+export const LICENCE_ENDED = "This animation's licence has ended";
+
+/** A signed media URL lives 10 minutes: a copied URL stops working soon after. */
+export const EMBED_MEDIA_TTL_SECONDS = 600;
+/** Plays with no recognised embedding site (no Referer, or one not on the licence). */
+export const DIRECT_HOST = "direct";
+
+type Licence = { id: string; userId: string; type: "global" | "category" | "individual"; status: string; endDate: Date | null; animationId: string | null; categoryId: string | null };
+
+const licenceSelect = { id: true, userId: true, type: true, status: true, endDate: true, animationId: true, categoryId: true } as const;
+
+function isActive(licence: Pick<Licence, "status" | "endDate">, now: Date) {
+  return licence.status === "active" && licence.endDate !== null && licence.endDate > now;
+}
+
+/** Whether an (active or not) individual or category licence covers the animation, by the access rules. */
+function covers(licence: Licence, animation: AccessTarget) {
+  const asAccess: Access = {
+    signedIn: true,
+    isAdmin: false,
+    accountType: "free",
+    subscriptions: [{ id: licence.id, type: licence.type, animationId: licence.animationId, categoryId: licence.categoryId, endDate: licence.endDate }],
+  };
+  return hasIndividualLicence(asAccess, animation) || hasCategoryLicence(asAccess, animation);
+}
+
+// ---- domains (the licensee's own) ----
+
+async function requireOwnLicence(userId: string, licenceId: string) {
+  const licence = await prisma.subscription
+    .findFirst({ where: { id: licenceId, userId, type: { in: ["individual", "category"] } }, select: licenceSelect })
+    .catch(() => null); // a malformed id is simply not found
+  if (!licence) throw notFound(LICENCE_NOT_FOUND);
+  return licence;
+}
+
+export async function listEmbedDomains(userId: string, licenceId: string) {
+  await requireOwnLicence(userId, licenceId);
+  return prisma.licenceEmbedDomain.findMany({ where: { subscriptionId: licenceId }, orderBy: { createdAt: "asc" }, select: { id: true, host: true } });
+}
+
+/**
+ * Adds a site to the owner's licence. The host is normalised here again (the rule's owner is
+ * the validation module; a caller that skipped the schema gets the same answer). The limit is
+ * checked with the licence row locked, so two concurrent adds cannot make a sixth.
+ */
+export async function addEmbedDomain(userId: string, licenceId: string, input: string) {
+  const normalised = normaliseEmbedHost(input);
+  if (!normalised.ok) throw new ServiceError(normalised.message, 400, "host");
+  await requireOwnLicence(userId, licenceId);
+  return prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Subscription" WHERE id = ${licenceId}::uuid FOR UPDATE`;
+    const existing = await tx.licenceEmbedDomain.findMany({ where: { subscriptionId: licenceId }, select: { host: true } });
+    if (existing.some((d) => d.host === normalised.host)) throw conflict(EMBED_DOMAIN_MESSAGES.duplicate, "host");
+    if (existing.length >= MAX_EMBED_DOMAINS) throw conflict(EMBED_DOMAIN_MESSAGES.limit, "host");
+    return tx.licenceEmbedDomain.create({ data: { subscriptionId: licenceId, host: normalised.host }, select: { id: true, host: true } });
+  });
+}
+
+export async function removeEmbedDomain(userId: string, licenceId: string, domainId: string) {
+  await requireOwnLicence(userId, licenceId);
+  const { count } = await prisma.licenceEmbedDomain.deleteMany({ where: { id: domainId, subscriptionId: licenceId } }).catch(() => ({ count: 0 }));
+  if (count === 0) throw notFound(DOMAIN_NOT_FOUND);
+}
+
+// ---- what the licensee sees ----
+
+/** The embed's address for one animation under one licence. */
+export function embedUrl(animationId: string, licenceId: string) {
+  return `${appUrl()}/embed/${animationId}?licence=${licenceId}`;
+}
+
+export function oembedUrl(animationId: string, licenceId: string) {
+  return `${appUrl()}/api/oembed?${new URLSearchParams({ url: `${appUrl()}/embed/${animationId}`, licence: licenceId })}`;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+export const EMBED_WIDTH = 960;
+export const EMBED_HEIGHT = 540;
+
+/** The copy-ready snippet: a 16:9 responsive wrapper around the iframe, nothing else. */
+export function embedSnippet(animation: { id: string; title: string }, licenceId: string) {
+  return (
+    `<div style="position:relative;width:100%;max-width:${EMBED_WIDTH}px;aspect-ratio:16/9">` +
+    `<iframe src="${escapeHtml(embedUrl(animation.id, licenceId))}" title="${escapeHtml(animation.title)}" ` +
+    `style="position:absolute;inset:0;width:100%;height:100%;border:0" allow="fullscreen; picture-in-picture" allowfullscreen loading="lazy"></iframe></div>`
+  );
+}
+
+/**
+ * The member's individual and category licences that are active now, each with its sites, the
+ * animation its snippet shows (a category licence: the first of its animations; any other of
+ * them works with its own id) and its plays per site.
+ */
+export async function listEmbedLicences(userId: string, now = new Date()) {
+  const licences = await prisma.subscription.findMany({
+    where: { userId, status: "active", endDate: { gt: now }, type: { in: ["individual", "category"] } },
+    orderBy: [{ endDate: "asc" }, { id: "asc" }],
+    select: {
+      ...licenceSelect,
+      animation: { select: { id: true, title: true } },
+      category: { select: { id: true, name: true } },
+      embedDomains: { orderBy: { createdAt: "asc" }, select: { id: true, host: true } },
+      embedPlays: { orderBy: [{ plays: "desc" }, { host: "asc" }], select: { host: true, plays: true, animation: { select: { title: true } } } },
+    },
+  });
+  return Promise.all(
+    licences.map(async (l) => {
+      const example =
+        l.animation ??
+        (l.categoryId
+          ? await prisma.animation.findFirst({
+              where: { isActive: true, OR: [{ categoryId: l.categoryId }, { category: { parentId: l.categoryId } }] },
+              orderBy: [{ title: "asc" }, { id: "asc" }],
+              select: { id: true, title: true },
+            })
+          : null);
+      return {
+        id: l.id,
+        type: l.type as "individual" | "category",
+        endDate: l.endDate,
+        title: l.animation?.title ?? l.category?.name ?? "Licence",
+        domains: l.embedDomains,
+        plays: l.embedPlays.map((p) => ({ host: p.host, plays: p.plays, animationTitle: p.animation.title })),
+        totalPlays: l.embedPlays.reduce((sum, p) => sum + p.plays, 0),
+        example,
+        snippet: example ? embedSnippet(example, l.id) : null,
+        embedUrl: example ? embedUrl(example.id, l.id) : null,
+        oembedUrl: example ? oembedUrl(example.id, l.id) : null,
+      };
+    }),
+  );
+}
+
+export type EmbedLicence = Awaited<ReturnType<typeof listEmbedLicences>>[number];
+
+/** The admin's view of an animation's embeds: licensee, site, plays (most played first). */
+export async function listEmbedPlaysForAnimation(animationId: string) {
+  const rows = await prisma.embedPlay.findMany({
+    where: { animationId },
+    orderBy: [{ plays: "desc" }, { host: "asc" }],
+    take: 100,
+    select: { host: true, plays: true, subscriptionId: true, subscription: { select: { user: { select: { email: true } } } } },
+  });
+  return rows.map((r) => ({ licenceId: r.subscriptionId, email: r.subscription.user.email, host: r.host, plays: r.plays }));
+}
+
+// ---- the embed player ----
+
+const embedAnimationSelect = {
+  id: true,
+  slug: true,
+  title: true,
+  fullVideo: true,
+  coverImage: true,
+  categoryId: true,
+  category: { select: { parentId: true } },
+  doctors: { orderBy: { createdAt: "asc" }, select: { doctor: { select: { name: true } } } },
+  captions: { orderBy: { language: "asc" }, select: { language: true, label: true } },
+} as const;
+
+export type EmbedDecision =
+  | { kind: "not-found" }
+  | {
+      kind: "ended";
+      licenceId: string;
+      frameAncestors: string[];
+      animation: { id: string; title: string };
+      renewUrl: string;
+    }
+  | {
+      kind: "play";
+      licenceId: string;
+      frameAncestors: string[];
+      /** The embedding site as recognised from the request (a licence domain), or "direct". */
+      host: string;
+      animation: { id: string; title: string; coverImage: string | null; doctors: string[]; captions: { language: string; label: string }[] };
+    };
+
+/** The host of a Referer (`https://www.clinic.example/page` → `www.clinic.example`), or null. */
+export function refererHost(referer: string | null | undefined) {
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    return url.port ? `${url.hostname}:${url.port}` : url.hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Which licence an embed of `animationId` plays under, read afresh from the database:
+ * - with `licenceId`: that individual or category licence, if it covers the animation (by the
+ *   access rules: the animation, its category or its parent); active → play, ended → the card;
+ * - without: the active licence covering the animation that names the embedding site (the
+ *   Referer's host) among its domains; an ended one naming it → the card.
+ * Anything else (no such animation, a global subscription, another animation's licence) is
+ * "not found": the embed reveals nothing about licences it is not.
+ */
+export async function resolveEmbed(
+  animationId: string,
+  { licenceId, referer, now = new Date() }: { licenceId?: string | null; referer?: string | null; now?: Date } = {},
+): Promise<EmbedDecision> {
+  const animation = await prisma.animation.findUnique({ where: { id: animationId }, select: embedAnimationSelect }).catch(() => null);
+  if (!animation) return { kind: "not-found" };
+  const embeddingHost = refererHost(referer);
+
+  const candidates = await prisma.subscription
+    .findMany({
+      where: {
+        ...(licenceId ? { id: licenceId } : {}),
+        OR: [
+          { type: "individual", animationId: animation.id },
+          { type: "category", categoryId: { in: [animation.categoryId, animation.category?.parentId].filter((id): id is string => Boolean(id)) } },
+        ],
+      },
+      orderBy: [{ endDate: "desc" }, { id: "asc" }],
+      take: licenceId ? 1 : 50,
+      select: { ...licenceSelect, embedDomains: { select: { host: true } } },
+    })
+    .catch(() => []);
+  const covering = candidates.filter((l) => covers(l, animation));
+  const named = licenceId
+    ? covering
+    : covering.filter((l) => embeddingHost !== null && l.embedDomains.some((d) => hostMatches(d.host, embeddingHost)));
+  const licence = named.find((l) => isActive(l, now)) ?? named[0];
+  if (!licence) return { kind: "not-found" };
+
+  const hosts = licence.embedDomains.map((d) => d.host);
+  const frameAncestors = frameAncestorSources(hosts);
+  if (!isActive(licence, now) || !animation.fullVideo) {
+    const renewUrl =
+      licence.type === "individual" ? `${appUrl()}/purchase/individual/${animation.slug}` : `${appUrl()}/purchase/category/${licence.categoryId ?? ""}`;
+    return { kind: "ended", licenceId: licence.id, frameAncestors, animation: { id: animation.id, title: animation.title }, renewUrl };
+  }
+  const host = embeddingHost && hosts.some((h) => hostMatches(h, embeddingHost)) ? embeddingHost : DIRECT_HOST;
+  return {
+    kind: "play",
+    licenceId: licence.id,
+    frameAncestors,
+    host,
+    animation: {
+      id: animation.id,
+      title: animation.title,
+      coverImage: animation.coverImage,
+      doctors: animation.doctors.map((d) => d.doctor.name),
+      captions: animation.captions,
+    },
+  };
+}
+
+// ---- signed media URLs ----
+
+type MediaGrant = { licenceId: string; animationId: string; host: string; expires: number };
+
+function signedPayload({ licenceId, animationId, host, expires }: MediaGrant) {
+  return `embed-media.${licenceId}.${animationId}.${expires}.${host}`;
+}
+
+/** The query of a signed media URL: bound to the licence, the animation, the site and a time. */
+export function signEmbedMedia(grant: Omit<MediaGrant, "expires">, now = Date.now()) {
+  const full = { ...grant, expires: Math.floor(now / 1000) + EMBED_MEDIA_TTL_SECONDS };
+  return new URLSearchParams({
+    licence: full.licenceId,
+    host: full.host,
+    expires: String(full.expires),
+    sig: signValue(signedPayload(full), getEnv().SESSION_SECRET),
+  }).toString();
+}
+
+export function embedVideoUrl(grant: Omit<MediaGrant, "expires">, now = Date.now()) {
+  return `/embed-media/${grant.animationId}/video?${signEmbedMedia(grant, now)}`;
+}
+
+export function embedCaptionUrl(grant: Omit<MediaGrant, "expires">, language: string, now = Date.now()) {
+  return `/embed-media/${grant.animationId}/captions/${encodeURIComponent(language)}?${signEmbedMedia(grant, now)}`;
+}
+
+export const EMBED_MEDIA_MESSAGES = {
+  403: "This link has expired or is not valid",
+  404: "File not found",
+} as const;
+
+/**
+ * Whether a signed media request may have its file, checked on every request (a player's every
+ * range request too): the signature, its time, and that the licence is still active and still
+ * covers the animation. The video's first request of a playback (no Range, or `bytes=0-`)
+ * counts one play for the licence, the animation and the site in the signature.
+ */
+export async function getEmbedMediaDelivery(
+  request: { animationId: string; track: { kind: "video" } | { kind: "caption"; language: string }; query: Record<string, unknown>; range?: string },
+  now = new Date(),
+): Promise<ObjectDelivery> {
+  const refused = { ok: false as const, status: 403 as const, message: EMBED_MEDIA_MESSAGES[403] };
+  const { licence: licenceId, host, expires, sig } = request.query;
+  if (typeof licenceId !== "string" || typeof host !== "string" || typeof expires !== "string" || typeof sig !== "string") return refused;
+  if (!/^\d{1,12}$/.test(expires) || host.length > 300) return refused;
+  const grant = { licenceId, animationId: request.animationId, host, expires: Number(expires) };
+  if (!signatureMatches(signedPayload(grant), sig, getEnv().SESSION_SECRET)) return refused;
+  if (grant.expires * 1000 <= now.getTime()) return refused;
+
+  const [licence, animation] = await Promise.all([
+    prisma.subscription.findUnique({ where: { id: licenceId }, select: licenceSelect }).catch(() => null),
+    prisma.animation.findUnique({ where: { id: request.animationId }, select: { id: true, fullVideo: true, categoryId: true, category: { select: { parentId: true } } } }).catch(() => null),
+  ]);
+  if (!licence || !animation || !isActive(licence, now) || !covers(licence, animation)) return refused;
+
+  let objectId: string | null;
+  if (request.track.kind === "video") {
+    objectId = objectIdFromPath(animation.fullVideo);
+  } else {
+    const caption = await prisma.animationCaption.findUnique({
+      where: { animationId_language: { animationId: animation.id, language: request.track.language } },
+      select: { path: true },
+    });
+    objectId = objectIdFromPath(caption?.path);
+  }
+  const info = objectId ? await getObjectInfo(objectId) : null;
+  if (!objectId || (!info && storageBackend() === "local")) return { ok: false, status: 404, message: EMBED_MEDIA_MESSAGES[404] };
+
+  if (request.track.kind === "video" && isPlaybackStart(request.range)) {
+    await recordEmbedPlay(licence.id, animation.id, host).catch((error) => logger.error({ err: error, licenceId }, "counting an embed play failed"));
+  }
+  return { ok: true, id: objectId, info, contentType: info?.contentType ?? "application/octet-stream", cacheControl: PROTECTED_CACHE_CONTROL };
+}
+
+function isPlaybackStart(range: string | undefined) {
+  return range === undefined || /^bytes=0-$/.test(range.trim());
+}
+
+/** One play more, in one statement: concurrent plays never lose a count. */
+export async function recordEmbedPlay(licenceId: string, animationId: string, host: string) {
+  await prisma.$executeRaw`
+    INSERT INTO "EmbedPlay" ("subscriptionId", "animationId", "host", "plays", "updatedAt")
+    VALUES (${licenceId}::uuid, ${animationId}::uuid, ${host}, 1, now())
+    ON CONFLICT ("subscriptionId", "animationId", "host") DO UPDATE SET "plays" = "EmbedPlay"."plays" + 1, "updatedAt" = now()`;
+}
+
+// ---- oEmbed ----
+
+export const OEMBED_NOT_FOUND = "No embed found for this address";
+
+/**
+ * The oEmbed answer (https://oembed.com, type "video") for an embed URL or an animation page
+ * URL of this site, under the given licence (or the one in the URL's `licence` parameter),
+ * only while that licence is active and covers the animation.
+ */
+export async function getOEmbed({ url, licenceId, maxwidth }: { url: string; licenceId?: string; maxwidth?: number }, now = new Date()) {
+  let target: URL;
+  try {
+    target = new URL(url, appUrl());
+  } catch {
+    throw notFound(OEMBED_NOT_FOUND);
+  }
+  const licence = licenceId ?? target.searchParams.get("licence") ?? undefined;
+  if (!licence) throw notFound(OEMBED_NOT_FOUND);
+  const embed = /^\/embed\/([0-9a-f-]{36})\/?$/i.exec(target.pathname);
+  const page = /^\/animations\/([^/]+)\/?$/.exec(target.pathname);
+  const animation = embed
+    ? await prisma.animation.findUnique({ where: { id: embed[1]!.toLowerCase() }, select: { id: true, title: true } }).catch(() => null)
+    : page
+      ? await prisma.animation.findUnique({ where: { slug: decodeURIComponent(page[1]!) }, select: { id: true, title: true } }).catch(() => null)
+      : null;
+  if (!animation) throw notFound(OEMBED_NOT_FOUND);
+  const decision = await resolveEmbed(animation.id, { licenceId: licence, now });
+  if (decision.kind !== "play") throw notFound(OEMBED_NOT_FOUND);
+  const width = Math.min(EMBED_WIDTH, maxwidth && maxwidth > 0 ? Math.floor(maxwidth) : EMBED_WIDTH);
+  const height = Math.round((width * 9) / 16);
+  return {
+    version: "1.0",
+    type: "video",
+    title: animation.title,
+    provider_name: "Medanim",
+    provider_url: appUrl(),
+    html: embedSnippet(animation, decision.licenceId),
+    width,
+    height,
+  };
+}
