@@ -137,3 +137,13 @@ function splitPort(host: string): [string, string?] {
 export function frameAncestorSources(hosts: string[]) {
   return hosts.flatMap((host) => [`http://${host}`, `https://${host}`]);
 }
+
+/** The add-domain form on /my-animations: which licence, and the host. */
+export const AddEmbedDomainSchema = EmbedDomainSchema.extend({
+  licenceId: z.string({ error: "Licence not found" }).max(100, "Licence not found"),
+});
+
+export const RemoveEmbedDomainSchema = z.object({
+  licenceId: z.string({ error: "Licence not found" }).max(100, "Licence not found"),
+  domainId: z.string({ error: "Domain not found" }).max(100, "Domain not found"),
+});
