@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RouterContextProvider, ServerBuild } from "react-router";
+import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleError } from "~/entry.server.tsx";
 import { prisma } from "~/lib/db.server.ts";
@@ -290,7 +290,7 @@ describe("/embed's headers as they leave the server", () => {
       isSpaMode: false,
       routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
     } as unknown as ServerBuild;
-    const app = await createApp("production", createRouterHandler({ build, mode: "production", getLoadContext: loadContext as (req: never, res: never) => RouterContextProvider }));
+    const app = await createApp("production", createRouterHandler({ build, mode: "production", getLoadContext: loadContext }));
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -414,12 +414,13 @@ describe("oEmbed", () => {
   });
 
   it("404 for an ended licence, no licence, a global subscription, a foreign URL", async () => {
-    for (const query of [
+    const queries: Record<string, string>[] = [
       { url: `/embed/${world.animation.id}`, licence: world.licence.expired.id },
       { url: `/embed/${world.animation.id}` },
       { url: `/embed/${world.animation.id}`, licence: world.licence.premium.id },
       { url: "http://localhost:3000/about", licence: world.licence.individual.id },
-    ]) {
+    ];
+    for (const query of queries) {
       const result = await oembed(query);
       expect(result.status).toBe(404);
       expect(result.body).toEqual({ message: "No embed found for this address" });
