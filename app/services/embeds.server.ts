@@ -3,6 +3,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { getObjectInfo, objectIdFromPath, storageBackend } from "~/lib/storage.server.ts";
 import {
@@ -218,8 +219,53 @@ export function refererHost(referer: string | null | undefined) {
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * Which licence an embed of `animationId` plays under, read afresh from the database:
+ * The animation as the embed shows it: catalogue content, kept for the catalogue's few seconds
+ * (memo.server.ts) like every public page's. The licence is never cached (below).
+ */
+function loadEmbedAnimation(animationId: string) {
+  if (!UUID.test(animationId)) return Promise.resolve(null);
+  return memo(`embed-animation:${animationId.toLowerCase()}`, sharedCacheMs(), () =>
+    prisma.animation.findUnique({ where: { id: animationId.toLowerCase() }, select: embedAnimationSelect }),
+  );
+}
+
+type LicenceWithHosts = Licence & { hosts: string[] };
+
+/**
+ * The individual and category licences covering the animation (its category or that category's
+ * parent), with their sites, in one query: `licenceId`'s alone, or those naming `host`.
+ */
+async function findCoveringLicences(
+  animation: { id: string; categoryId: string | null; category: { parentId: string | null } | null },
+  filter: { licenceId: string } | { host: string },
+): Promise<LicenceWithHosts[]> {
+  const licenceId = "licenceId" in filter ? filter.licenceId : null;
+  const host = "host" in filter ? filter.host : null;
+  const rows = await prisma.$queryRaw<Array<Omit<LicenceWithHosts, "endDate"> & { endDate: Date | string | null }>>`
+    SELECT s.id, s."userId", s.type::text AS type, s.status::text AS status, s."endDate", s."animationId", s."categoryId",
+           COALESCE(array_agg(d.host ORDER BY d."createdAt") FILTER (WHERE d.host IS NOT NULL), ARRAY[]::text[]) AS hosts
+    FROM "Subscription" s
+    LEFT JOIN "LicenceEmbedDomain" d ON d."subscriptionId" = s.id
+    WHERE ((s.type = 'individual' AND s."animationId" = ${animation.id}::uuid)
+        OR (s.type = 'category' AND s."categoryId" IN (${animation.categoryId}::uuid, ${animation.category?.parentId ?? null}::uuid)))
+      AND (${licenceId}::uuid IS NULL OR s.id = ${licenceId}::uuid)
+      AND (${host}::text IS NULL OR EXISTS (
+        SELECT 1 FROM "LicenceEmbedDomain" m
+        WHERE m."subscriptionId" = s.id
+          AND (m.host = ${host}::text
+            OR (left(m.host, 2) = '*.' AND length(${host}::text) > length(m.host) - 1 AND right(${host}::text, length(m.host) - 1) = substr(m.host, 2)))))
+    GROUP BY s.id
+    ORDER BY s."endDate" DESC NULLS LAST, s.id
+    LIMIT 20`;
+  return rows.map((r) => ({ ...r, endDate: r.endDate === null ? null : new Date(r.endDate), hosts: [...r.hosts] }));
+}
+
+/**
+ * Which licence an embed of `animationId` plays under, read afresh from the database on every
+ * request (one query; the animation's own content may be a few seconds old):
  * - with `licenceId`: that individual or category licence, if it covers the animation (by the
  *   access rules: the animation, its category or its parent); active → play, ended → the card;
  * - without: the active licence covering the animation that names the embedding site (the
@@ -231,39 +277,25 @@ export async function resolveEmbed(
   animationId: string,
   { licenceId, referer, now = new Date() }: { licenceId?: string | null; referer?: string | null; now?: Date } = {},
 ): Promise<EmbedDecision> {
-  const animation = await prisma.animation.findUnique({ where: { id: animationId }, select: embedAnimationSelect }).catch(() => null);
-  if (!animation) return { kind: "not-found" };
   const embeddingHost = refererHost(referer);
+  if (licenceId ? !UUID.test(licenceId) : !embeddingHost) return { kind: "not-found" };
+  const animation = await loadEmbedAnimation(animationId);
+  if (!animation) return { kind: "not-found" };
 
-  const candidates = await prisma.subscription
-    .findMany({
-      where: {
-        ...(licenceId ? { id: licenceId } : {}),
-        OR: [
-          { type: "individual", animationId: animation.id },
-          { type: "category", categoryId: { in: [animation.categoryId, animation.category?.parentId].filter((id): id is string => Boolean(id)) } },
-        ],
-      },
-      orderBy: [{ endDate: "desc" }, { id: "asc" }],
-      take: licenceId ? 1 : 50,
-      select: { ...licenceSelect, embedDomains: { select: { host: true } } },
-    })
-    .catch(() => []);
-  const covering = candidates.filter((l) => covers(l, animation));
-  const named = licenceId
-    ? covering
-    : covering.filter((l) => embeddingHost !== null && l.embedDomains.some((d) => hostMatches(d.host, embeddingHost)));
+  const candidates = await findCoveringLicences(animation, licenceId ? { licenceId: licenceId.toLowerCase() } : { host: embeddingHost! });
+  const named = candidates.filter(
+    (l) => covers(l, animation) && (licenceId || l.hosts.some((h) => hostMatches(h, embeddingHost!))),
+  );
   const licence = named.find((l) => isActive(l, now)) ?? named[0];
   if (!licence) return { kind: "not-found" };
 
-  const hosts = licence.embedDomains.map((d) => d.host);
-  const frameAncestors = frameAncestorSources(hosts);
+  const frameAncestors = frameAncestorSources(licence.hosts);
   if (!isActive(licence, now) || !animation.fullVideo) {
     const renewUrl =
       licence.type === "individual" ? `${appUrl()}/purchase/individual/${animation.slug}` : `${appUrl()}/purchase/category/${licence.categoryId ?? ""}`;
     return { kind: "ended", licenceId: licence.id, frameAncestors, animation: { id: animation.id, title: animation.title }, renewUrl };
   }
-  const host = embeddingHost && hosts.some((h) => hostMatches(h, embeddingHost)) ? embeddingHost : DIRECT_HOST;
+  const host = embeddingHost && licence.hosts.some((h) => hostMatches(h, embeddingHost)) ? embeddingHost : DIRECT_HOST;
   return {
     kind: "play",
     licenceId: licence.id,

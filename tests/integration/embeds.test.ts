@@ -245,6 +245,19 @@ describe("/embed access matrix", () => {
     expect((await embed(world.animation.id)).status).toBe(404);
   });
 
+  it("a wildcard site covers its subdomains only, with the same port", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
+    await addEmbedDomain(user.id, subscription.id, "*.wild-clinic.example");
+    const fromSub = await embed(world.animation.id, { referer: "https://www.wild-clinic.example/knee" });
+    expect(fromSub.status).toBe(200);
+    expect(String(fromSub.body)).toContain(`licence=${subscription.id}`);
+    expect(fromSub.headers.get("Content-Security-Policy")).toContain("frame-ancestors http://*.wild-clinic.example https://*.wild-clinic.example");
+    for (const referer of ["https://wild-clinic.example/", "https://evilwild-clinic.example/", "https://www.wild-clinic.example:8443/"]) {
+      expect((await embed(world.animation.id, { referer })).status, referer).toBe(404);
+    }
+  });
+
   it("a licence for another animation of the same category does not carry over; a missing animation is 404", async () => {
     expect((await embed(world.other.id, { licence: world.licence.individual.id })).status).toBe(404);
     expect((await embed(crypto.randomUUID(), { licence: world.licence.individual.id })).status).toBe(404);
