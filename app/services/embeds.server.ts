@@ -3,7 +3,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { getObjectInfo, objectIdFromPath, storageBackend } from "~/lib/storage.server.ts";
 import {
@@ -19,9 +19,9 @@ import { PROTECTED_CACHE_CONTROL, type ObjectDelivery } from "./media.server.ts"
 
 // Licensed embeds (one owner): the sites a licence may be framed by, which licence an embed
 // plays under, the short-lived signed media URLs of the embed player, and its play counters.
-// Who holds a licence is decided by the access rules (access.server.ts); nothing here is cached,
-// so a licence that ends (expiry, cancellation, refund) stops its embeds on the next request, on
-// every instance.
+// Who holds a licence is decided by the access rules (access.server.ts). The embed page may reuse
+// a licence's row for 15 s (EMBED_DECISION_CACHE_MS); its media never: a licence that ends
+// (expiry, cancellation, refund) stops its video at the next request, on every instance.
 
 export const LICENCE_NOT_FOUND = "Licence not found";
 export const DOMAIN_NOT_FOUND = "Domain not found";
@@ -76,19 +76,22 @@ export async function addEmbedDomain(userId: string, licenceId: string, input: s
   const normalised = normaliseEmbedHost(input);
   if (!normalised.ok) throw new ServiceError(normalised.message, 400, "host");
   await requireOwnLicence(userId, licenceId);
-  return prisma.$transaction(async (tx) => {
+  const added = await prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM "Subscription" WHERE id = ${licenceId}::uuid FOR UPDATE`;
     const existing = await tx.licenceEmbedDomain.findMany({ where: { subscriptionId: licenceId }, select: { host: true } });
     if (existing.some((d) => d.host === normalised.host)) throw conflict(EMBED_DOMAIN_MESSAGES.duplicate, "host");
     if (existing.length >= MAX_EMBED_DOMAINS) throw conflict(EMBED_DOMAIN_MESSAGES.limit, "host");
     return tx.licenceEmbedDomain.create({ data: { subscriptionId: licenceId, host: normalised.host }, select: { id: true, host: true } });
   });
+  forgetEmbedDecisions();
+  return added;
 }
 
 export async function removeEmbedDomain(userId: string, licenceId: string, domainId: string) {
   await requireOwnLicence(userId, licenceId);
   const { count } = await prisma.licenceEmbedDomain.deleteMany({ where: { id: domainId, subscriptionId: licenceId } }).catch(() => ({ count: 0 }));
   if (count === 0) throw notFound(DOMAIN_NOT_FOUND);
+  forgetEmbedDecisions();
 }
 
 // ---- what the licensee sees ----
@@ -232,6 +235,24 @@ function loadEmbedAnimation(animationId: string) {
   );
 }
 
+/**
+ * A licence's rows and sites may be reused by the embed page for 15 s on an instance (the issue:
+ * the ended card "within a minute, on every instance"): a player page is loaded by every visitor
+ * of a clinic's page, and this keeps it at the cost of a static page. Time is judged per request
+ * (an expiry shows at once); a cancellation, refund or site change shows within 15 s (at once on
+ * the instance that made a site change). The video itself is never served from this: every
+ * signed media request reads the licence afresh and stops the moment it ends.
+ */
+export const EMBED_DECISION_CACHE_MS = 15_000;
+function embedDecisionCacheMs() {
+  return getEnv().NODE_ENV === "test" ? 0 : EMBED_DECISION_CACHE_MS;
+}
+
+/** After a site change on this instance: its embeds use the new list on their next load. */
+function forgetEmbedDecisions() {
+  forget("embed-licence:");
+}
+
 type LicenceWithHosts = Licence & { hosts: string[] };
 
 /**
@@ -264,8 +285,8 @@ async function findCoveringLicences(
 }
 
 /**
- * Which licence an embed of `animationId` plays under, read afresh from the database on every
- * request (one query; the animation's own content may be a few seconds old):
+ * Which licence an embed of `animationId` plays under (one query, reused for at most 15 s; the
+ * animation's own content for the catalogue's few seconds):
  * - with `licenceId`: that individual or category licence, if it covers the animation (by the
  *   access rules: the animation, its category or its parent); active → play, ended → the card;
  * - without: the active licence covering the animation that names the embedding site (the
@@ -282,7 +303,10 @@ export async function resolveEmbed(
   const animation = await loadEmbedAnimation(animationId);
   if (!animation) return { kind: "not-found" };
 
-  const candidates = await findCoveringLicences(animation, licenceId ? { licenceId: licenceId.toLowerCase() } : { host: embeddingHost! });
+  const filter = licenceId ? { licenceId: licenceId.toLowerCase() } : { host: embeddingHost! };
+  const candidates = await memo(`embed-licence:${animation.id}:${JSON.stringify(filter)}`, embedDecisionCacheMs(), () =>
+    findCoveringLicences(animation, filter),
+  );
   const named = candidates.filter(
     (l) => covers(l, animation) && (licenceId || l.hosts.some((h) => hostMatches(h, embeddingHost!))),
   );

@@ -105,8 +105,11 @@ test("a licensee embeds its animation on its own site only, until the licence en
     } finally {
       await api.dispose();
     }
-    await page.goto(site.url);
-    await expect(page.frameLocator("iframe").getByText("This animation's licence has ended")).toBeVisible();
+    // The page may reuse the licence's row for up to 15 s (embeds.server.ts): reload until then.
+    await expect(async () => {
+      await page.goto(site.url);
+      await expect(page.frameLocator("iframe").getByText("This animation's licence has ended")).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 25_000, intervals: [1_000, 2_000] });
     await expect(page.frameLocator("iframe").getByRole("link", { name: "Renew the licence" })).toHaveAttribute("href", `${baseURL}/purchase/individual/${RHINOPLASTY}`);
     await expect(page.frameLocator("iframe").locator("video")).toHaveCount(0);
   } finally {

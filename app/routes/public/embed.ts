@@ -6,8 +6,9 @@ import type { Route } from "./+types/embed";
 // route answering a complete small HTML document: a plain <video> (plays with JavaScript off),
 // no framework bundle, no script at all. Its own Content-Security-Policy names the licence's
 // sites in frame-ancestors (the edge adapter lets a route's policy replace the global one and
-// drops X-Frame-Options for it), so a browser shows it nowhere else. Never cached: the decision
-// is read from the database on every request, so an ended licence shows the card at once.
+// drops X-Frame-Options for it), so a browser shows it nowhere else. Never cached by browsers
+// (no-store); the server reuses a licence's row for at most 15 s, so an ended licence shows the
+// card within that, and its signed video URLs stop at once (embeds.server.ts).
 
 function policy(frameAncestors: string[]) {
   const storage = storageOrigin() ? ` ${storageOrigin()}` : "";
