@@ -83,6 +83,7 @@ async function loadBuildHandler(mode: "production" | "development", app: express
     const handlers = {
       api: createRouterHandler({ build: parts.api, mode, getLoadContext: loadContext }),
       pages: createRouterHandler({ build: parts.pages, mode, getLoadContext: loadContext }),
+      embed: createRouterHandler({ build: parts.embed, mode, getLoadContext: loadContext }),
       all: createRouterHandler({ build: parts.all, mode, getLoadContext: loadContext }),
     };
     const manifestPath = build.routeDiscovery?.manifestPath;

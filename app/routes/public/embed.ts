@@ -1,5 +1,5 @@
 import { storageOrigin } from "~/lib/storage.server.ts";
-import { EMBED_NOT_AVAILABLE, embedCaptionUrl, embedVideoUrl, LICENCE_ENDED, resolveEmbed, type EmbedDecision } from "~/services/embeds.server.ts";
+import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, resolveEmbed, signEmbedMedia, type EmbedDecision } from "~/services/embeds.server.ts";
 import type { Route } from "./+types/embed";
 
 // /embed/{animationId}[?licence={id}]: the player a licensee frames on its own site. A resource
@@ -43,11 +43,13 @@ function documentHtml(title: string, body: string) {
 
 function player(decision: Extract<EmbedDecision, { kind: "play" }>) {
   const { animation, licenceId, host } = decision;
-  const grant = { licenceId, animationId: animation.id, host };
+  // One signature for the video and its captions: it binds licence, animation, site and time.
+  const signed = signEmbedMedia({ licenceId, animationId: animation.id, host });
+  const media = `/embed-media/${animation.id}`;
   const tracks = animation.captions
     .map(
       (c, i) =>
-        `<track kind="captions" src="${escapeHtml(embedCaptionUrl(grant, c.language))}" srclang="${escapeHtml(c.language)}" label="${escapeHtml(c.label)}"${i === 0 ? " default" : ""}>`,
+        `<track kind="captions" src="${escapeHtml(`${media}/captions/${encodeURIComponent(c.language)}?${signed}`)}" srclang="${escapeHtml(c.language)}" label="${escapeHtml(c.label)}"${i === 0 ? " default" : ""}>`,
     )
     .join("");
   const poster = animation.coverImage ? ` poster="${escapeHtml(animation.coverImage)}"` : "";
@@ -57,7 +59,7 @@ function player(decision: Extract<EmbedDecision, { kind: "play" }>) {
   return documentHtml(
     animation.title,
     `<video controls preload="none" playsinline${poster} aria-label="${escapeHtml(animation.title)}">` +
-      `<source src="${escapeHtml(embedVideoUrl(grant))}">${tracks}Your browser cannot play this video.</video>` +
+      `<source src="${escapeHtml(`${media}/video?${signed}`)}">${tracks}Your browser cannot play this video.</video>` +
       `<p class="t">${escapeHtml(animation.title)}</p>${doctors}`,
   );
 }
