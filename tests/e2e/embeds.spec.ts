@@ -1,5 +1,6 @@
 import http from "node:http";
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, request as playwrightRequest, test, type Browser, type Page } from "@playwright/test";
 import { ADMIN, expectToast, signUp } from "./helpers.ts";
 
 // Licensed embeds in the real Chromium, in both projects: a licensee buys a licence, names a
@@ -31,7 +32,29 @@ async function buyLicence(page: Page) {
   else await expect(page.getByRole("heading", { name: "Your licence is active" })).toBeVisible();
 }
 
-test("a licensee embeds its animation on its own site only, until the licence ends", async ({ page, baseURL }) => {
+/** axe-core (WCAG 2.1 A/AA and best practices, as tests/e2e/screens.spec.ts) at a desktop and a phone width. */
+async function expectAccessible(page: Page, url: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(url);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+    expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${url} at ${width} px`).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${url} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+  }
+}
+
+/** The player's own document, opened top-level in a context that lets axe's script in past its CSP. */
+async function expectPlayerAccessible(browser: Browser, url: string) {
+  const context = await browser.newContext({ bypassCSP: true });
+  try {
+    await expectAccessible(await context.newPage(), url);
+  } finally {
+    await context.close();
+  }
+}
+
+test("a licensee embeds its animation on its own site only, until the licence ends", async ({ page, baseURL, browser }) => {
   test.setTimeout(90_000);
   const { allowed, refused } = ports();
   await signUp(page);
@@ -81,6 +104,12 @@ test("a licensee embeds its animation on its own site only, until the licence en
     // The plays show next to the snippet.
     await page.goto("/my-animations");
     await expect(page.getByRole("list", { name: /^Plays of / }).getByText(/1 play/)).toBeVisible();
+    if (jsOn()) {
+      // axe runs as a script: checked in the project with JavaScript (the markup is the same).
+      await expectAccessible(page, "/my-animations");
+      await expectPlayerAccessible(browser, new URL(/src="([^"]+)"/.exec(snippet)![1]!.replaceAll("&amp;", "&")).toString());
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
 
     // From an origin not on the licence the browser refuses to show the frame.
     await page.goto(elsewhere.url);

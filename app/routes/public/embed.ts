@@ -30,7 +30,7 @@ const STYLE =
   "html,body{margin:0;height:100%;background:#0f172a;color:#f8fafc;font:14px/1.4 system-ui,sans-serif}" +
   "main{display:flex;flex-direction:column;height:100%}" +
   "video{flex:1;min-height:0;width:100%;background:#000}" +
-  "p{margin:0;padding:4px 10px}.t{font-weight:600;padding-top:6px}.d{color:#cbd5e1;font-size:12px;padding-bottom:6px}" +
+  "h1,p{margin:0;padding:4px 10px;font-size:14px}.t{font-weight:600;padding-top:6px}.d{color:#cbd5e1;font-size:12px;padding-bottom:6px}" +
   ".card{margin:auto;max-width:28em;padding:24px;text-align:center}.card a{color:#93c5fd}";
 
 function documentHtml(title: string, body: string) {
@@ -60,14 +60,14 @@ function player(decision: Extract<EmbedDecision, { kind: "play" }>) {
     animation.title,
     `<video controls preload="none" playsinline${poster} aria-label="${escapeHtml(animation.title)}">` +
       `<source src="${escapeHtml(`${media}/video?${signed}`)}">${tracks}Your browser cannot play this video.</video>` +
-      `<p class="t">${escapeHtml(animation.title)}</p>${doctors}`,
+      `<h1 class="t">${escapeHtml(animation.title)}</h1>${doctors}`,
   );
 }
 
 function endedCard(decision: Extract<EmbedDecision, { kind: "ended" }>) {
   return documentHtml(
     decision.animation.title,
-    `<div class="card"><p class="t">${LICENCE_ENDED}</p><p class="d">${escapeHtml(decision.animation.title)}</p>` +
+    `<div class="card"><h1 class="t">${LICENCE_ENDED}</h1><p class="d">${escapeHtml(decision.animation.title)}</p>` +
       `<p><a href="${escapeHtml(decision.renewUrl)}" target="_blank" rel="noopener">Renew the licence</a></p></div>`,
   );
 }
@@ -92,5 +92,5 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
   });
   if (decision.kind === "play") return answer(200, player(decision), decision.frameAncestors, request.method);
   if (decision.kind === "ended") return answer(200, endedCard(decision), decision.frameAncestors, request.method);
-  return answer(404, documentHtml(EMBED_NOT_AVAILABLE, `<div class="card"><p class="t">${EMBED_NOT_AVAILABLE}</p></div>`), [], request.method);
+  return answer(404, documentHtml(EMBED_NOT_AVAILABLE, `<div class="card"><h1 class="t">${EMBED_NOT_AVAILABLE}</h1></div>`), [], request.method);
 }
