@@ -424,6 +424,15 @@ export async function recordEmbedPlay(licenceId: string, animationId: string, ho
 
 // ---- oEmbed ----
 
+/** A path segment decoded, or as it is when its percent-encoding is broken (no 500 for junk). */
+function safeDecode(segment: string) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export const OEMBED_NOT_FOUND = "No embed found for this address";
 
 /**
@@ -445,7 +454,7 @@ export async function getOEmbed({ url, licenceId, maxwidth }: { url: string; lic
   const animation = embed
     ? await prisma.animation.findUnique({ where: { id: embed[1]!.toLowerCase() }, select: { id: true, title: true } }).catch(() => null)
     : page
-      ? await prisma.animation.findUnique({ where: { slug: decodeURIComponent(page[1]!) }, select: { id: true, title: true } }).catch(() => null)
+      ? await prisma.animation.findUnique({ where: { slug: safeDecode(page[1]!) }, select: { id: true, title: true } }).catch(() => null)
       : null;
   if (!animation) throw notFound(OEMBED_NOT_FOUND);
   const decision = await resolveEmbed(animation.id, { licenceId: licence, now });

@@ -432,6 +432,9 @@ describe("oEmbed", () => {
       { url: `/embed/${world.animation.id}` },
       { url: `/embed/${world.animation.id}`, licence: world.licence.premium.id },
       { url: "http://localhost:3000/about", licence: world.licence.individual.id },
+      { url: "/animations/%E0%A4%A", licence: world.licence.individual.id },
+      { url: "http://[::1", licence: world.licence.individual.id },
+      { url: `/embed/${world.animation.id}`, licence: "\ud800" },
     ];
     for (const query of queries) {
       const result = await oembed(query);
