@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { Router, type Request, type Response } from "express";
-import { getEmbedMediaDelivery } from "~/services/embeds.server.ts";
+import { getEmbedMediaDelivery } from "~/services/embed-media.server.ts";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { isObjectId, localObjectFile, presignedObjectUrl, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";

@@ -1,11 +1,8 @@
-import { signatureMatches, signValue } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
-import { logger } from "~/lib/logger.server.ts";
 import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
-import { getObjectInfo, objectIdFromPath, storageBackend } from "~/lib/storage.server.ts";
 import {
   EMBED_DOMAIN_MESSAGES,
   frameAncestorSources,
@@ -15,10 +12,10 @@ import {
 } from "~/validation/embed-domains.ts";
 import type { AccessTarget } from "./access.server.ts";
 import { hasCategoryLicence, hasIndividualLicence, type Access } from "./access.server.ts";
-import { PROTECTED_CACHE_CONTROL, type ObjectDelivery } from "./media.server.ts";
 
-// Licensed embeds (one owner): the sites a licence may be framed by, which licence an embed
-// plays under, the short-lived signed media URLs of the embed player, and its play counters.
+// Licensed embeds (one owner, with embed-media.server.ts for the player's signed media URLs and
+// play counters): the sites a licence may be framed by, which licence an embed plays under, what
+// the licensee and admins see, oEmbed.
 // Who holds a licence is decided by the access rules (access.server.ts). The embed page may reuse
 // a licence's row for 15 s (EMBED_DECISION_CACHE_MS); its media never: a licence that ends
 // (expiry, cancellation, refund) stops its video at the next request, on every instance.
@@ -28,21 +25,19 @@ export const DOMAIN_NOT_FOUND = "Domain not found";
 export const EMBED_NOT_AVAILABLE = "This embed is not available";
 export const LICENCE_ENDED = "This animation's licence has ended";
 
-/** A signed media URL lives 10 minutes: a copied URL stops working soon after. */
-export const EMBED_MEDIA_TTL_SECONDS = 600;
 /** Plays with no recognised embedding site (no Referer, or one not on the licence). */
 export const DIRECT_HOST = "direct";
 
-type Licence = { id: string; userId: string; type: "global" | "category" | "individual"; status: string; endDate: Date | null; animationId: string | null; categoryId: string | null };
+export type Licence = { id: string; userId: string; type: "global" | "category" | "individual"; status: string; endDate: Date | null; animationId: string | null; categoryId: string | null };
 
-const licenceSelect = { id: true, userId: true, type: true, status: true, endDate: true, animationId: true, categoryId: true } as const;
+export const licenceSelect = { id: true, userId: true, type: true, status: true, endDate: true, animationId: true, categoryId: true } as const;
 
-function isActive(licence: Pick<Licence, "status" | "endDate">, now: Date) {
+export function isActive(licence: Pick<Licence, "status" | "endDate">, now: Date) {
   return licence.status === "active" && licence.endDate !== null && licence.endDate > now;
 }
 
 /** Whether an (active or not) individual or category licence covers the animation, by the access rules. */
-function covers(licence: Licence, animation: AccessTarget) {
+export function covers(licence: Licence, animation: AccessTarget) {
   const asAccess: Access = {
     signedIn: true,
     isAdmin: false,
@@ -333,93 +328,6 @@ export async function resolveEmbed(
       captions: animation.captions,
     },
   };
-}
-
-// ---- signed media URLs ----
-
-type MediaGrant = { licenceId: string; animationId: string; host: string; expires: number };
-
-function signedPayload({ licenceId, animationId, host, expires }: MediaGrant) {
-  return `embed-media.${licenceId}.${animationId}.${expires}.${host}`;
-}
-
-/** The query of a signed media URL: bound to the licence, the animation, the site and a time. */
-export function signEmbedMedia(grant: Omit<MediaGrant, "expires">, now = Date.now()) {
-  const full = { ...grant, expires: Math.floor(now / 1000) + EMBED_MEDIA_TTL_SECONDS };
-  return new URLSearchParams({
-    licence: full.licenceId,
-    host: full.host,
-    expires: String(full.expires),
-    sig: signValue(signedPayload(full), getEnv().SESSION_SECRET),
-  }).toString();
-}
-
-export function embedVideoUrl(grant: Omit<MediaGrant, "expires">, now = Date.now()) {
-  return `/embed-media/${grant.animationId}/video?${signEmbedMedia(grant, now)}`;
-}
-
-export function embedCaptionUrl(grant: Omit<MediaGrant, "expires">, language: string, now = Date.now()) {
-  return `/embed-media/${grant.animationId}/captions/${encodeURIComponent(language)}?${signEmbedMedia(grant, now)}`;
-}
-
-export const EMBED_MEDIA_MESSAGES = {
-  403: "This link has expired or is not valid",
-  404: "File not found",
-} as const;
-
-/**
- * Whether a signed media request may have its file, checked on every request (a player's every
- * range request too): the signature, its time, and that the licence is still active and still
- * covers the animation. The video's first request of a playback (no Range, or `bytes=0-`)
- * counts one play for the licence, the animation and the site in the signature.
- */
-export async function getEmbedMediaDelivery(
-  request: { animationId: string; track: { kind: "video" } | { kind: "caption"; language: string }; query: Record<string, unknown>; range?: string },
-  now = new Date(),
-): Promise<ObjectDelivery> {
-  const refused = { ok: false as const, status: 403 as const, message: EMBED_MEDIA_MESSAGES[403] };
-  const { licence: licenceId, host, expires, sig } = request.query;
-  if (typeof licenceId !== "string" || typeof host !== "string" || typeof expires !== "string" || typeof sig !== "string") return refused;
-  if (!/^\d{1,12}$/.test(expires) || host.length > 300) return refused;
-  const grant = { licenceId, animationId: request.animationId, host, expires: Number(expires) };
-  if (!signatureMatches(signedPayload(grant), sig, getEnv().SESSION_SECRET)) return refused;
-  if (grant.expires * 1000 <= now.getTime()) return refused;
-
-  const [licence, animation] = await Promise.all([
-    prisma.subscription.findUnique({ where: { id: licenceId }, select: licenceSelect }).catch(() => null),
-    prisma.animation.findUnique({ where: { id: request.animationId }, select: { id: true, fullVideo: true, categoryId: true, category: { select: { parentId: true } } } }).catch(() => null),
-  ]);
-  if (!licence || !animation || !isActive(licence, now) || !covers(licence, animation)) return refused;
-
-  let objectId: string | null;
-  if (request.track.kind === "video") {
-    objectId = objectIdFromPath(animation.fullVideo);
-  } else {
-    const caption = await prisma.animationCaption.findUnique({
-      where: { animationId_language: { animationId: animation.id, language: request.track.language } },
-      select: { path: true },
-    });
-    objectId = objectIdFromPath(caption?.path);
-  }
-  const info = objectId ? await getObjectInfo(objectId) : null;
-  if (!objectId || (!info && storageBackend() === "local")) return { ok: false, status: 404, message: EMBED_MEDIA_MESSAGES[404] };
-
-  if (request.track.kind === "video" && isPlaybackStart(request.range)) {
-    await recordEmbedPlay(licence.id, animation.id, host).catch((error) => logger.error({ err: error, licenceId }, "counting an embed play failed"));
-  }
-  return { ok: true, id: objectId, info, contentType: info?.contentType ?? "application/octet-stream", cacheControl: PROTECTED_CACHE_CONTROL };
-}
-
-function isPlaybackStart(range: string | undefined) {
-  return range === undefined || /^bytes=0-$/.test(range.trim());
-}
-
-/** One play more, in one statement: concurrent plays never lose a count. */
-export async function recordEmbedPlay(licenceId: string, animationId: string, host: string) {
-  await prisma.$executeRaw`
-    INSERT INTO "EmbedPlay" ("subscriptionId", "animationId", "host", "plays", "updatedAt")
-    VALUES (${licenceId}::uuid, ${animationId}::uuid, ${host}, 1, now())
-    ON CONFLICT ("subscriptionId", "animationId", "host") DO UPDATE SET "plays" = "EmbedPlay"."plays" + 1, "updatedAt" = now()`;
 }
 
 // ---- oEmbed ----

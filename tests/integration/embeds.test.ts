@@ -8,11 +8,9 @@ import { createRouterHandler } from "~/lib/http-edge.server.ts";
 import * as libraryPage from "~/routes/account/my-animations.tsx";
 import * as oembedRoute from "~/routes/api/oembed.ts";
 import * as embedRoute from "~/routes/public/embed.ts";
+import { EMBED_MEDIA_TTL_SECONDS, embedCaptionUrl, embedVideoUrl } from "~/services/embed-media.server.ts";
 import {
   addEmbedDomain,
-  EMBED_MEDIA_TTL_SECONDS,
-  embedVideoUrl,
-  embedCaptionUrl,
   LICENCE_ENDED,
   LICENCE_NOT_FOUND,
   listEmbedDomains,

@@ -1,5 +1,6 @@
 import { storageOrigin } from "~/lib/storage.server.ts";
-import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, resolveEmbed, signEmbedMedia, type EmbedDecision } from "~/services/embeds.server.ts";
+import { signEmbedMedia } from "~/services/embed-media.server.ts";
+import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, resolveEmbed, type EmbedDecision } from "~/services/embeds.server.ts";
 import type { Route } from "./+types/embed";
 
 // /embed/{animationId}[?licence={id}]: the player a licensee frames on its own site. A resource
