@@ -84,6 +84,7 @@ async function loadBuildHandler(mode: "production" | "development", app: express
     const handlers = {
       api: createRouterHandler({ build: parts.api, mode, getLoadContext: loadContext }),
       pages: createRouterHandler({ build: parts.pages, mode, getLoadContext: loadContext }),
+      embed: createRouterHandler({ build: parts.embed, mode, getLoadContext: loadContext }),
       all: createRouterHandler({ build: parts.all, mode, getLoadContext: loadContext }),
     };
     const manifestPath = build.routeDiscovery?.manifestPath;
@@ -125,7 +126,11 @@ export async function createApp(mode: "production" | "development", finalHandler
     }),
   );
   // Media is streamed as is: compressing video breaks byte ranges and gains nothing.
-  app.use(compression({ filter: (req, res) => !req.path.startsWith("/objects/") && compression.filter(req, res) }));
+  app.use(
+    compression({
+      filter: (req, res) => !req.path.startsWith("/objects/") && !req.path.startsWith("/embed-media/") && compression.filter(req, res),
+    }),
+  );
   app.use(securityHeaders(mode));
   // Before /healthz, the media router and React Router: hostile requests stop here with a 4xx.
   app.use(edgeGuard);

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { Router, type Request, type Response } from "express";
+import { getEmbedMediaDelivery } from "~/services/embed-media.server.ts";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { isObjectId, localObjectFile, presignedObjectUrl, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
@@ -9,11 +10,18 @@ import { ServiceError } from "~/lib/errors.server.ts";
 // /objects/uploads/{id}: GET and HEAD stream a stored object to whoever has the right to it
 // (byte ranges, conditional requests); PUT receives an upload at a signed URL. Mounted in
 // server.ts before the React Router handler, after the CSRF guard.
+// /embed-media/{animationId}/video and .../captions/{language}: the embed player's media, at a
+// short-lived URL signed for one licence (embeds.server.ts), streamed the same way.
 
 export function mediaRouter() {
   const router = Router();
   router.get("/objects/uploads/:id", (req, res) => sendObject(req, res));
   router.put("/objects/uploads/:id", (req, res) => receiveUpload(req, res));
+  router.get("/embed-media/:animationId/video", (req, res) => sendEmbedMedia(req, res, { kind: "video" }));
+  router.get("/embed-media/:animationId/captions/:language", (req, res) =>
+    sendEmbedMedia(req, res, { kind: "caption", language: req.params.language as string }),
+  );
+  router.all("/embed-media/{*rest}", (_req, res) => notFound(res));
   // Anything else under /objects/ (traversal attempts, encoded or not, other ids) is not an
   // object: answered here, without a look at the file system.
   router.all("/objects/{*rest}", (_req, res) => notFound(res));
@@ -35,6 +43,27 @@ async function sendObject(req: Request, res: Response) {
     res.status(500).set("Cache-Control", "no-store").json({ message: "Something went wrong" });
     return;
   }
+  return sendDelivery(req, res, delivery);
+}
+
+async function sendEmbedMedia(req: Request, res: Response, track: { kind: "video" } | { kind: "caption"; language: string }) {
+  let delivery: ObjectDelivery;
+  try {
+    delivery = await getEmbedMediaDelivery({
+      animationId: req.params.animationId as string,
+      track,
+      query: req.query as Record<string, unknown>,
+      range: req.headers.range,
+    });
+  } catch (error) {
+    logger.error({ err: error }, "embed media check failed");
+    res.status(500).set("Cache-Control", "no-store").json({ message: "Something went wrong" });
+    return;
+  }
+  return sendDelivery(req, res, delivery);
+}
+
+async function sendDelivery(req: Request, res: Response, delivery: ObjectDelivery) {
   if (!delivery.ok) {
     res.status(delivery.status).set("Cache-Control", "private, no-store").json({ message: delivery.message });
     return;

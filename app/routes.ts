@@ -28,6 +28,8 @@ export default [
   route("forgot-password", "routes/public/forgot-password.tsx"),
   route("reset-password", "routes/public/reset-password.tsx"),
   route("licences/:id/verify", "routes/public/licence-verify.tsx"),
+  // The licensed embed player (a resource route: a small HTML document, no framework bundle).
+  route("embed/:animationId", "routes/public/embed.ts"),
   // Content pages by slug (footer legal links): after every specific public route.
   route(":slug", "routes/public/content-page.tsx"),
 
@@ -110,6 +112,7 @@ export default [
   route("api/faqs/:id/view", "routes/api/faqs.view.ts"),
   route("api/contact", "routes/api/contact.ts"),
   route("api/performance/:kind", "routes/api/performance.ts"),
+  route("api/oembed", "routes/api/oembed.ts"),
   route("api/auth/verify-email", "routes/api/auth.verify-email.ts"),
   route("api/auth/resend-verification", "routes/api/auth.resend-verification.ts"),
   route("api/auth/forgot-password", "routes/api/auth.forgot-password.ts"),

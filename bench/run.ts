@@ -150,6 +150,44 @@ async function withDatabase<T>(dataDir: string, fn: (prisma: import("../app/gene
   }
 }
 
+/** `/embed/{animationId}?licence={id}` for the demo member's active individual licence. */
+async function demoEmbedPath(appUrl: string) {
+  const login = await fetch(`${appUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: "member@medanim.local", password: "member12345" }),
+  });
+  if (!login.ok) throw new Error(`the demo member could not sign in (${login.status})`);
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  const mine = (await (await fetch(`${appUrl}/api/subscriptions/me`, { headers: { Authorization: `Bearer ${accessToken}` } })).json()) as Array<{
+    id: string;
+    type: string;
+    status: string;
+    animationId: string | null;
+    endDate: string | null;
+  }>;
+  const licence = mine.find((s) => s.type === "individual" && s.status === "active" && s.animationId && new Date(s.endDate ?? 0) > new Date());
+  if (!licence) throw new Error("the demo member holds no active individual licence: no embed to measure");
+  return `/embed/${licence.animationId}?licence=${licence.id}`;
+}
+
+/** The embed's bytes before the video: the document (no script, inline CSS) and its poster. */
+async function embedBytes(appUrl: string, page: Got) {
+  const html = page.body.toString();
+  const poster = /poster="([^"]+)"/.exec(html)?.[1];
+  const posterAnswer = poster ? await get(appUrl + poster) : null;
+  const scripts = (html.match(/<script/g) ?? []).length;
+  const documentKb = page.wireBytes / 1024;
+  return [
+    `${documentKb < 15 ? "PASS" : "FAIL"}  embed player: ${fmt(documentKb, 1)} KB on the wire (${fmt(page.body.length / 1024, 1)} KB uncompressed), ${scripts} scripts (target under 15 KB before the video)`,
+    posterAnswer === null
+      ? "      no poster; the video is fetched only when the viewer presses play"
+      : posterAnswer.status === 200
+        ? `      its poster (the animation's cover image, shown until play) adds ${fmt(posterAnswer.wireBytes / 1024, 1)} KB; the video is fetched only when the viewer presses play`
+        : `      its poster (the animation's cover image) answered ${posterAnswer.status} here: not measured; the video is fetched only when the viewer presses play`,
+  ];
+}
+
 async function seedDemo(dataDir: string) {
   process.env.DATA_DIR = dataDir;
   const { seed } = await import("../prisma/seed.ts");
@@ -376,11 +414,17 @@ async function main() {
   const sub = main.subcategories[0] ?? main;
   const term = (animation.title.split(/\s+/).find((w: string) => w.length > 3) ?? animation.title).toLowerCase();
 
+  // The licensed embed player under the demo member's active individual licence.
+  const embedPath = await demoEmbedPath(appUrl);
+
   const targets = [
     { name: "home page", kind: "html", path: "/" },
     { name: "animation page", kind: "html", path: `/animations/${animation.slug}` },
     { name: "GET /api/animations (light)", kind: "json", path: "/api/animations?page=1&limit=6&light=true" },
     { name: "GET /api/categories/main", kind: "json", path: "/api/categories/main" },
+    // A resource route answering a small HTML document: measured against the floor's resource
+    // route answering the same bytes, with the JSON calls' target.
+    { name: "embed player (/embed)", kind: "resource", path: embedPath },
   ] as const;
 
   // The bytes each target answers, for the floor and the ceiling to answer the same.
@@ -392,7 +436,7 @@ async function main() {
   const ceilingPayloads: Record<string, { contentType: string; body: string }> = {};
   targets.forEach((t, i) => {
     const body = captured[i]!.body.toString();
-    if (t.kind === "json") floorPayloads[`t${i}`] = body;
+    if (t.kind !== "html") floorPayloads[`t${i}`] = body;
     ceilingPayloads[`t${i}`] = { contentType: String(captured[i]!.headers["content-type"]), body };
   });
   fs.writeFileSync(path.join(workDir, "floor.json"), JSON.stringify(floorPayloads));
@@ -412,6 +456,7 @@ async function main() {
 
   const rows: string[][] = [];
   const verdicts: string[] = [];
+  const embedVerdict: string[] = [];
   for (const [i, t] of targets.entries()) {
     const floorDoc = await get(floorUrl + floorPath(i));
     const [a, f, c] = await measureTogether([
@@ -422,6 +467,7 @@ async function main() {
     const ratio = pct(a.rps, f.rps);
     const cpuRatio = a.cpuMsPerRequest && f.cpuMsPerRequest ? pct(f.cpuMsPerRequest, a.cpuMsPerRequest) : null;
     const target = t.kind === "html" ? 60 : 80;
+    if (t.kind === "resource") embedVerdict.push(...(await embedBytes(appUrl, captured[i]!)));
     const cpu = (x: Figure) => (x.cpuMsPerRequest === null ? "-" : fmt(x.cpuMsPerRequest, 2));
     rows.push([
       t.name,
@@ -453,6 +499,7 @@ async function main() {
     ),
   );
   log(`\n${verdicts.join("\n")}`);
+  log(`\n${embedVerdict.join("\n")}`);
 
   const homeHtml = captured[0]!.body.toString();
   const homeJs = await pageJsBytes(appUrl, homeHtml);

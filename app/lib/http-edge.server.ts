@@ -251,6 +251,9 @@ function boundedBody(
   });
 }
 
+/** Headers set for every response in server.ts that a route's own value replaces. */
+const ROUTE_OWNED_HEADERS = new Set(["content-security-policy", "x-frame-options", "cross-origin-opener-policy"]);
+
 async function sendResponse(res: ExpressResponse, response: Response) {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
@@ -258,7 +261,15 @@ async function sendResponse(res: ExpressResponse, response: Response) {
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  // A route that sends its own security policy (the licensed embed, framed by the licence's
+  // sites) replaces the one server.ts set for every response, rather than adding a second
+  // policy that browsers would enforce as well; its frame-ancestors then decide framing alone,
+  // so the global X-Frame-Options: DENY goes too unless the route sends one.
+  if (response.headers.has("Content-Security-Policy") && !response.headers.has("X-Frame-Options")) res.removeHeader("X-Frame-Options");
+  for (const [name, value] of response.headers.entries()) {
+    if (ROUTE_OWNED_HEADERS.has(name)) res.setHeader(name, value);
+    else res.append(name, value);
+  }
   if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
   if (!response.body) {
     res.end();

@@ -15,18 +15,26 @@ function withRoutes(build: ServerBuild, keep: (id: string) => boolean): ServerBu
   return { ...build, routes };
 }
 
-/** The build split three ways: /api/ calls, pages, and the whole (for /__manifest). */
+// The licensed embed player (/embed/{id}) is loaded by every visitor of every clinic page that
+// frames it: it is a resource route with a part of its own, so matching it walks one route.
+const EMBED_ROUTE = "routes/public/embed";
+const EMBED_PATH = /^\/embed\/[0-9a-fA-F-]+$/;
+
+/** The build split four ways: /api/ calls, pages, the embed player, and the whole (for /__manifest). */
 export function splitServerBuild(build: ServerBuild) {
   return {
     api: withRoutes(build, (id) => API_ROUTE.test(id)),
     pages: withRoutes(build, (id) => !API_ROUTE.test(id)),
+    embed: withRoutes(build, (id) => id === EMBED_ROUTE),
     all: build,
   };
 }
 
 /** Which part answers a request path. */
-export function buildPartFor(pathname: string, manifestPath = "/__manifest"): "api" | "pages" | "all" {
+export function buildPartFor(pathname: string, manifestPath = "/__manifest"): "api" | "pages" | "embed" | "all" {
   if (pathname.startsWith("/api/")) return "api";
+  // Only an id-shaped path: anything else under /embed/ gets the pages' not-found screen.
+  if (EMBED_PATH.test(pathname)) return "embed";
   if (pathname === manifestPath) return "all";
   return "pages";
 }

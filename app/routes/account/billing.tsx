@@ -132,6 +132,11 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                     <a href={`/licences/${s.id}/certificate`} download className="font-medium text-brand-700 hover:underline">
                       Certificate<span className="sr-only"> for {s.label}</span> (PDF)
                     </a>
+                    {" · "}
+                    {/* The licence's embed sites, snippet and plays live on My Animations. */}
+                    <a href={`/my-animations#embed-${s.id}`} className="font-medium text-brand-700 hover:underline">
+                      Embed on your website<span className="sr-only"> ({s.label})</span>
+                    </a>
                   </p>
                 ) : null}
                 <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">

@@ -1,5 +1,7 @@
-import { Form, Link } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
 import { AccountPage } from "~/components/account/account-screen.tsx";
+import { EmbedLicences } from "~/components/account/embed-licences.tsx";
 import { LibraryCard } from "~/components/account/library-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
@@ -7,8 +9,13 @@ import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { hasGlobalAccess, getAccess } from "~/services/access.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
+import { ServiceError } from "~/lib/errors.server.ts";
+import { formError, readFormData } from "~/lib/form.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { addEmbedDomain, listEmbedLicences, removeEmbedDomain } from "~/services/embeds.server.ts";
 import { getLibrary } from "~/services/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
+import { AddEmbedDomainSchema, RemoveEmbedDomainSchema } from "~/validation/embed-domains.ts";
 import type { Route } from "./+types/my-animations";
 
 export const meta: Route.MetaFunction = () => [{ title: "My Animations | Medanim" }];
@@ -19,12 +26,47 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const { q, page } = LibrarySearchSchema.parse(Object.fromEntries(url.searchParams));
   const now = new Date();
-  const [library, access] = await Promise.all([getLibrary(user.id, { q, page, pageSize: PAGE_SIZE, now }), getAccess(user, now)]);
-  return { ...library, q: q ?? "", streamsEverything: hasGlobalAccess(access), now: now.toISOString() };
+  const [library, access, embeds] = await Promise.all([
+    getLibrary(user.id, { q, page, pageSize: PAGE_SIZE, now }),
+    getAccess(user, now),
+    listEmbedLicences(user.id, now),
+  ]);
+  return { ...library, q: q ?? "", streamsEverything: hasGlobalAccess(access), now: now.toISOString(), embeds };
 }
 
-export default function MyAnimations({ loaderData }: Route.ComponentProps) {
-  const { animations, total, page, pageSize, q, streamsEverything, now } = loaderData;
+/** The embed sites of one's licences: add (intent add-domain) or remove (intent remove-domain). */
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const formData = await readFormData(request);
+  if (formData.get("intent") === "remove-domain") {
+    const submission = parseWithZod(formData, { schema: RemoveEmbedDomainSchema });
+    if (submission.status !== "success") return data({ message: "Domain not found" }, { status: 400 });
+    const { licenceId, domainId } = submission.value;
+    try {
+      await removeEmbedDomain(user.id, licenceId, domainId);
+    } catch (error) {
+      return redirectWithToast("/my-animations#embeds", { title: "Error", description: errorMessage(error), type: "error" });
+    }
+    return redirectWithToast(`/my-animations#embed-${licenceId}`, { title: "Domain removed", description: "The embed no longer shows on that site." });
+  }
+  const submission = parseWithZod(formData, { schema: AddEmbedDomainSchema });
+  const licenceId = String(formData.get("licenceId") ?? "");
+  if (submission.status !== "success") return formError(submission, undefined, { licenceId });
+  try {
+    const domain = await addEmbedDomain(user.id, submission.value.licenceId, submission.value.host);
+    return redirectWithToast(`/my-animations#embed-${licenceId}`, { title: "Domain added", description: `The embed may now show on ${domain.host}.` });
+  } catch (error) {
+    return formError(submission, error, { licenceId });
+  }
+}
+
+function errorMessage(error: unknown) {
+  if (error instanceof ServiceError) return error.message;
+  throw error;
+}
+
+export default function MyAnimations({ loaderData, actionData }: Route.ComponentProps) {
+  const { animations, total, page, pageSize, q, streamsEverything, now, embeds } = loaderData;
   const today = new Date(now);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
@@ -105,6 +147,11 @@ export default function MyAnimations({ loaderData }: Route.ComponentProps) {
           }
         />
       )}
+
+      <EmbedLicences
+        licences={embeds}
+        lastResult={actionData && "result" in actionData && "licenceId" in actionData ? { licenceId: actionData.licenceId, result: actionData.result } : null}
+      />
     </AccountPage>
   );
 }

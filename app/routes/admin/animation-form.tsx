@@ -17,6 +17,7 @@ import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { uploadRule } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createAnimation, getAdminAnimation, getAnimationFormOptions, retryPreview, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
+import { listEmbedPlaysForAnimation } from "~/services/embeds.server.ts";
 import { getMediaJobs } from "~/services/media-jobs.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
 import type { Route } from "./+types/animation-form";
@@ -30,14 +31,16 @@ export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animati
 const MEDIA = { coverImage: "cover", fullVideo: "video", downloadFile: "download" } as const;
 
 export async function loader({ params }: Route.LoaderArgs) {
-  const [animation, options, jobs] = await Promise.all([
+  const validId = params.id && /^[0-9a-f-]{36}$/i.test(params.id);
+  const [animation, options, jobs, embedPlays] = await Promise.all([
     params.id ? getAdminAnimation(params.id) : null,
     getAnimationFormOptions(),
-    params.id && /^[0-9a-f-]{36}$/i.test(params.id) ? getMediaJobs(params.id) : [],
+    validId ? getMediaJobs(params.id!) : [],
+    validId ? listEmbedPlaysForAnimation(params.id!) : [],
   ]);
   if (params.id) invariantResponse(animation, "Animation not found", { status: 404 });
   const limits = { cover: uploadRule("cover").maxMB, video: uploadRule("video").maxMB, download: uploadRule("download").maxMB };
-  return { animation, ...options, jobs: jobs.slice(0, 5), limits };
+  return { animation, ...options, jobs: jobs.slice(0, 5), limits, embedPlays };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -73,7 +76,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 const JOB_TONES = { queued: "yellow", running: "blue", done: "green", failed: "red" } as const;
 
 export default function AnimationFormScreen({ loaderData, actionData }: Route.ComponentProps) {
-  const { animation, categories, doctors, jobs, limits } = loaderData;
+  const { animation, categories, doctors, jobs, limits, embedPlays } = loaderData;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: animation
@@ -174,6 +177,33 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
           </div>
         </Form>
       </Panel>
+      {animation ? (
+        <Panel title="Embed plays">
+          {embedPlays.length ? (
+            <table className="w-full max-w-3xl text-left text-sm">
+              <caption className="sr-only">Plays of this animation's licensed embeds, per licensee and site</caption>
+              <thead>
+                <tr className="border-b border-slate-200 text-slate-600">
+                  <th scope="col" className="py-1.5 pr-4 font-medium">Licensee</th>
+                  <th scope="col" className="py-1.5 pr-4 font-medium">Domain</th>
+                  <th scope="col" className="py-1.5 text-right font-medium">Plays</th>
+                </tr>
+              </thead>
+              <tbody>
+                {embedPlays.map((row) => (
+                  <tr key={`${row.licenceId}|${row.host}`} className="border-b border-slate-100">
+                    <td className="py-1.5 pr-4">{row.email}</td>
+                    <td className="py-1.5 pr-4"><code>{row.host}</code></td>
+                    <td className="py-1.5 text-right tabular-nums">{row.plays}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-sm text-slate-600">No embed of this animation has been played yet.</p>
+          )}
+        </Panel>
+      ) : null}
     </AdminPage>
   );
 }

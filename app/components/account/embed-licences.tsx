@@ -1,0 +1,153 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "react-router";
+import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
+import { Section } from "~/components/ui/section.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { formatDate } from "~/lib/format.ts";
+import { AddEmbedDomainSchema, MAX_EMBED_DOMAINS } from "~/validation/embed-domains.ts";
+
+export type EmbedLicenceView = {
+  id: string;
+  type: "individual" | "category";
+  endDate: string | Date | null;
+  title: string;
+  domains: { id: string; host: string }[];
+  plays: { host: string; plays: number; animationTitle: string }[];
+  totalPlays: number;
+  example: { id: string; title: string } | null;
+  snippet: string | null;
+  embedUrl: string | null;
+  oembedUrl: string | null;
+};
+
+/**
+ * "Embed on your website": per individual or category licence, the sites allowed to frame it
+ * (added and removed with plain forms), the copy-ready snippet, the oEmbed address and the plays.
+ */
+export function EmbedLicences({
+  licences,
+  lastResult,
+}: {
+  licences: EmbedLicenceView[];
+  lastResult?: { licenceId: string; result: SubmissionResult<string[]> } | null;
+}) {
+  if (!licences.length) return null;
+  return (
+    <Section
+      id="embeds"
+      title="Embed on your website"
+      description={`Show your licensed animations on your clinic's website or patient portal: name up to ${MAX_EMBED_DOMAINS} sites per licence, then paste the snippet into a page there. Embeds stop when the licence ends.`}
+      className="mt-10"
+    >
+      <ul className="mt-4 flex flex-col gap-6">
+        {licences.map((licence) => (
+          <EmbedLicence key={licence.id} licence={licence} lastResult={lastResult?.licenceId === licence.id ? lastResult.result : undefined} />
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+function EmbedLicence({ licence, lastResult }: { licence: EmbedLicenceView; lastResult?: SubmissionResult<string[]> }) {
+  const headingId = `embed-${licence.id}-title`;
+  return (
+    <li id={`embed-${licence.id}`} aria-labelledby={headingId} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <h3 id={headingId} className="font-semibold">
+        {licence.title}{" "}
+        <span className="text-sm font-normal text-slate-600">
+          ({licence.type === "individual" ? "individual licence" : "category licence"}
+          {licence.endDate ? `, until ${formatDate(licence.endDate)}` : ""})
+        </span>
+      </h3>
+      <div className="mt-3 grid gap-6 lg:grid-cols-2">
+        <div>
+          <h4 className="text-sm font-semibold text-slate-700">Sites allowed to embed</h4>
+          {licence.domains.length ? (
+            <ul className="mt-2 flex flex-col gap-2">
+              {licence.domains.map((domain) => (
+                <li key={domain.id} className="flex items-center justify-between gap-3 rounded-lg bg-slate-50 px-3 py-1.5 text-sm">
+                  <code>{domain.host}</code>
+                  <Form method="post">
+                    <input type="hidden" name="licenceId" value={licence.id} />
+                    <input type="hidden" name="domainId" value={domain.id} />
+                    <SubmitButton name="intent" value="remove-domain" variant="secondary" size="sm" pendingText="Removing...">
+                      Remove<span className="sr-only"> {domain.host}</span>
+                    </SubmitButton>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-2 text-sm text-slate-600">No site yet: the embed shows nowhere until you add one.</p>
+          )}
+          {licence.domains.length < MAX_EMBED_DOMAINS ? <AddDomainForm licenceId={licence.id} lastResult={lastResult} /> : (
+            <p className="mt-3 text-sm text-slate-600">This licence names {MAX_EMBED_DOMAINS} sites, the most it can.</p>
+          )}
+          <h4 className="mt-4 text-sm font-semibold text-slate-700">Plays</h4>
+          {licence.plays.length ? (
+            <ul className="mt-1 text-sm text-slate-700" aria-label={`Plays of ${licence.title}`}>
+              {licence.plays.map((p) => (
+                <li key={`${p.animationTitle}|${p.host}`}>
+                  <code>{p.host}</code>: {p.plays === 1 ? "1 play" : `${p.plays} plays`}
+                  {licence.type === "category" ? <span className="text-slate-500"> ({p.animationTitle})</span> : null}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-1 text-sm text-slate-600">0 plays so far.</p>
+          )}
+        </div>
+        {licence.snippet ? (
+          <div>
+            <TextareaField
+              label="Embed snippet"
+              hint={
+                licence.type === "category"
+                  ? `Shows ${licence.example?.title}. Any animation of the category works: put its id in place of ${licence.example?.id}.`
+                  : "Copy it into your page's HTML."
+              }
+              readOnly
+              rows={5}
+              value={licence.snippet}
+              className="font-mono"
+              id={`embed-${licence.id}-snippet`}
+            />
+            <p className="mt-2 text-sm break-all">
+              oEmbed: <code>{licence.oembedUrl}</code>
+            </p>
+            <p className="mt-1 text-sm break-all">
+              Player: <code>{licence.embedUrl}</code>
+            </p>
+          </div>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+function AddDomainForm({ licenceId, lastResult }: { licenceId: string; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: `embed-domain-${licenceId}`,
+    lastResult,
+    constraint: getZodConstraint(AddEmbedDomainSchema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddEmbedDomainSchema }),
+  });
+  return (
+    <Form method="post" className="mt-3 flex flex-wrap items-end gap-2" {...getFormProps(form)}>
+      <input type="hidden" name="licenceId" value={licenceId} />
+      <Field
+        label="Add a site"
+        hint="A domain like clinic.example, or *.clinic.example for all its subdomains"
+        className="min-w-60 flex-1"
+        errors={fields.host.errors}
+        {...getInputProps(fields.host, { type: "text" })}
+      />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <SubmitButton name="intent" value="add-domain" variant="secondary" pendingText="Adding...">
+        Add domain
+      </SubmitButton>
+    </Form>
+  );
+}

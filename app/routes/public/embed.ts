@@ -1,0 +1,97 @@
+import { storageOrigin } from "~/lib/storage.server.ts";
+import { signEmbedMedia } from "~/services/embed-media.server.ts";
+import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, resolveEmbed, type EmbedDecision } from "~/services/embeds.server.ts";
+import type { Route } from "./+types/embed";
+
+// /embed/{animationId}[?licence={id}]: the player a licensee frames on its own site. A resource
+// route answering a complete small HTML document: a plain <video> (plays with JavaScript off),
+// no framework bundle, no script at all. Its own Content-Security-Policy names the licence's
+// sites in frame-ancestors (the edge adapter lets a route's policy replace the global one and
+// drops X-Frame-Options for it), so a browser shows it nowhere else. Never cached by browsers
+// (no-store); the server reuses a licence's row for at most 15 s, so an ended licence shows the
+// card within that, and its signed video URLs stop at once (embeds.server.ts).
+
+function policy(frameAncestors: string[]) {
+  const storage = storageOrigin() ? ` ${storageOrigin()}` : "";
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    `img-src 'self'${storage}`,
+    `media-src 'self'${storage}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors.length ? frameAncestors.join(" ") : "'none'"}`,
+  ].join("; ");
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+const STYLE =
+  "html,body{margin:0;height:100%;background:#0f172a;color:#f8fafc;font:14px/1.4 system-ui,sans-serif}" +
+  "main{display:flex;flex-direction:column;height:100%}" +
+  "video{flex:1;min-height:0;width:100%;background:#000}" +
+  "h1,p{margin:0;padding:4px 10px;font-size:14px}.t{font-weight:600;padding-top:6px}.d{color:#cbd5e1;font-size:12px;padding-bottom:6px}" +
+  ".card{margin:auto;max-width:28em;padding:24px;text-align:center}.card a{color:#93c5fd}";
+
+function documentHtml(title: string, body: string) {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<meta name="robots" content="noindex"><title>${escapeHtml(title)} | Medanim</title><style>${STYLE}</style></head>` +
+    `<body><main>${body}</main></body></html>`
+  );
+}
+
+function player(decision: Extract<EmbedDecision, { kind: "play" }>) {
+  const { animation, licenceId, host } = decision;
+  // One signature for the video and its captions: it binds licence, animation, site and time.
+  const signed = signEmbedMedia({ licenceId, animationId: animation.id, host });
+  const media = `/embed-media/${animation.id}`;
+  const tracks = animation.captions
+    .map(
+      (c, i) =>
+        `<track kind="captions" src="${escapeHtml(`${media}/captions/${encodeURIComponent(c.language)}?${signed}`)}" srclang="${escapeHtml(c.language)}" label="${escapeHtml(c.label)}"${i === 0 ? " default" : ""}>`,
+    )
+    .join("");
+  const poster = animation.coverImage ? ` poster="${escapeHtml(animation.coverImage)}"` : "";
+  const doctors = animation.doctors.length ? `<p class="d">Doctor-verified by ${escapeHtml(animation.doctors.join(", "))}</p>` : "";
+  // preload="none": the video is fetched when the viewer presses play, so each playback start
+  // is one request (and one counted play), and a page view costs no video bytes.
+  return documentHtml(
+    animation.title,
+    `<video controls preload="none" playsinline${poster} aria-label="${escapeHtml(animation.title)}">` +
+      `<source src="${escapeHtml(`${media}/video?${signed}`)}">${tracks}Your browser cannot play this video.</video>` +
+      `<h1 class="t">${escapeHtml(animation.title)}</h1>${doctors}`,
+  );
+}
+
+function endedCard(decision: Extract<EmbedDecision, { kind: "ended" }>) {
+  return documentHtml(
+    decision.animation.title,
+    `<div class="card"><h1 class="t">${LICENCE_ENDED}</h1><p class="d">${escapeHtml(decision.animation.title)}</p>` +
+      `<p><a href="${escapeHtml(decision.renewUrl)}" target="_blank" rel="noopener">Renew the licence</a></p></div>`,
+  );
+}
+
+function answer(status: number, html: string, frameAncestors: string[], method: string) {
+  return new Response(method === "HEAD" ? null : html, {
+    status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": policy(frameAncestors),
+      "Cache-Control": "no-store",
+      // Framed by other sites on purpose: the opener policy must not isolate it from its parent.
+      "Cross-Origin-Opener-Policy": "unsafe-none",
+    },
+  });
+}
+
+export async function loader({ request, params, url }: Route.LoaderArgs) {
+  const decision = await resolveEmbed(params.animationId, {
+    licenceId: url.searchParams.get("licence"),
+    referer: request.headers.get("Referer"),
+  });
+  if (decision.kind === "play") return answer(200, player(decision), decision.frameAncestors, request.method);
+  if (decision.kind === "ended") return answer(200, endedCard(decision), decision.frameAncestors, request.method);
+  return answer(404, documentHtml(EMBED_NOT_AVAILABLE, `<div class="card"><h1 class="t">${EMBED_NOT_AVAILABLE}</h1></div>`), [], request.method);
+}

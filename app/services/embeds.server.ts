@@ -1,0 +1,382 @@
+import { prisma } from "~/lib/db.server.ts";
+import { getEnv } from "~/lib/env.server.ts";
+import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { appUrl } from "~/lib/mail.server.ts";
+import {
+  EMBED_DOMAIN_MESSAGES,
+  frameAncestorSources,
+  hostMatches,
+  MAX_EMBED_DOMAINS,
+  normaliseEmbedHost,
+} from "~/validation/embed-domains.ts";
+import type { AccessTarget } from "./access.server.ts";
+import { hasCategoryLicence, hasIndividualLicence, type Access } from "./access.server.ts";
+
+// Licensed embeds (one owner, with embed-media.server.ts for the player's signed media URLs and
+// play counters): the sites a licence may be framed by, which licence an embed plays under, what
+// the licensee and admins see, oEmbed.
+// Who holds a licence is decided by the access rules (access.server.ts). The embed page may reuse
+// a licence's row for 15 s (EMBED_DECISION_CACHE_MS); its media never: a licence that ends
+// (expiry, cancellation, refund) stops its video at the next request, on every instance.
+
+export const LICENCE_NOT_FOUND = "Licence not found";
+export const DOMAIN_NOT_FOUND = "Domain not found";
+export const EMBED_NOT_AVAILABLE = "This embed is not available";
+export const LICENCE_ENDED = "This animation's licence has ended";
+
+/** Plays with no recognised embedding site (no Referer, or one not on the licence). */
+export const DIRECT_HOST = "direct";
+
+export type Licence = { id: string; userId: string; type: "global" | "category" | "individual"; status: string; endDate: Date | null; animationId: string | null; categoryId: string | null };
+
+export const licenceSelect = { id: true, userId: true, type: true, status: true, endDate: true, animationId: true, categoryId: true } as const;
+
+export function isActive(licence: Pick<Licence, "status" | "endDate">, now: Date) {
+  return licence.status === "active" && licence.endDate !== null && licence.endDate > now;
+}
+
+/** Whether an (active or not) individual or category licence covers the animation, by the access rules. */
+export function covers(licence: Licence, animation: AccessTarget) {
+  const asAccess: Access = {
+    signedIn: true,
+    isAdmin: false,
+    accountType: "free",
+    subscriptions: [{ id: licence.id, type: licence.type, animationId: licence.animationId, categoryId: licence.categoryId, endDate: licence.endDate }],
+  };
+  return hasIndividualLicence(asAccess, animation) || hasCategoryLicence(asAccess, animation);
+}
+
+// ---- domains (the licensee's own) ----
+
+async function requireOwnLicence(userId: string, licenceId: string) {
+  const licence = await prisma.subscription
+    .findFirst({ where: { id: licenceId, userId, type: { in: ["individual", "category"] } }, select: licenceSelect })
+    .catch(() => null); // a malformed id is simply not found
+  if (!licence) throw notFound(LICENCE_NOT_FOUND);
+  return licence;
+}
+
+export async function listEmbedDomains(userId: string, licenceId: string) {
+  await requireOwnLicence(userId, licenceId);
+  return prisma.licenceEmbedDomain.findMany({ where: { subscriptionId: licenceId }, orderBy: { createdAt: "asc" }, select: { id: true, host: true } });
+}
+
+/**
+ * Adds a site to the owner's licence. The host is normalised here again (the rule's owner is
+ * the validation module; a caller that skipped the schema gets the same answer). The limit is
+ * checked with the licence row locked, so two concurrent adds cannot make a sixth.
+ */
+export async function addEmbedDomain(userId: string, licenceId: string, input: string) {
+  const normalised = normaliseEmbedHost(input);
+  if (!normalised.ok) throw new ServiceError(normalised.message, 400, "host");
+  await requireOwnLicence(userId, licenceId);
+  const added = await prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Subscription" WHERE id = ${licenceId}::uuid FOR UPDATE`;
+    const existing = await tx.licenceEmbedDomain.findMany({ where: { subscriptionId: licenceId }, select: { host: true } });
+    if (existing.some((d) => d.host === normalised.host)) throw conflict(EMBED_DOMAIN_MESSAGES.duplicate, "host");
+    if (existing.length >= MAX_EMBED_DOMAINS) throw conflict(EMBED_DOMAIN_MESSAGES.limit, "host");
+    return tx.licenceEmbedDomain.create({ data: { subscriptionId: licenceId, host: normalised.host }, select: { id: true, host: true } });
+  });
+  forgetEmbedDecisions();
+  return added;
+}
+
+export async function removeEmbedDomain(userId: string, licenceId: string, domainId: string) {
+  await requireOwnLicence(userId, licenceId);
+  const { count } = await prisma.licenceEmbedDomain.deleteMany({ where: { id: domainId, subscriptionId: licenceId } }).catch(() => ({ count: 0 }));
+  if (count === 0) throw notFound(DOMAIN_NOT_FOUND);
+  forgetEmbedDecisions();
+}
+
+// ---- what the licensee sees ----
+
+/** The embed's address for one animation under one licence. */
+export function embedUrl(animationId: string, licenceId: string) {
+  return `${appUrl()}/embed/${animationId}?licence=${licenceId}`;
+}
+
+export function oembedUrl(animationId: string, licenceId: string) {
+  return `${appUrl()}/api/oembed?${new URLSearchParams({ url: `${appUrl()}/embed/${animationId}`, licence: licenceId })}`;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+export const EMBED_WIDTH = 960;
+export const EMBED_HEIGHT = 540;
+
+/** The copy-ready snippet: a 16:9 responsive wrapper around the iframe, nothing else. */
+export function embedSnippet(animation: { id: string; title: string }, licenceId: string) {
+  return (
+    `<div style="position:relative;width:100%;max-width:${EMBED_WIDTH}px;aspect-ratio:16/9">` +
+    `<iframe src="${escapeHtml(embedUrl(animation.id, licenceId))}" title="${escapeHtml(animation.title)}" ` +
+    `style="position:absolute;inset:0;width:100%;height:100%;border:0" allow="fullscreen; picture-in-picture" allowfullscreen loading="lazy"></iframe></div>`
+  );
+}
+
+/**
+ * The member's individual and category licences that are active now, each with its sites, the
+ * animation its snippet shows (a category licence: the first of its animations; any other of
+ * them works with its own id) and its plays per site.
+ */
+export async function listEmbedLicences(userId: string, now = new Date()) {
+  const licences = await prisma.subscription.findMany({
+    where: { userId, status: "active", endDate: { gt: now }, type: { in: ["individual", "category"] } },
+    orderBy: [{ endDate: "asc" }, { id: "asc" }],
+    select: {
+      ...licenceSelect,
+      animation: { select: { id: true, title: true } },
+      category: { select: { id: true, name: true } },
+      embedDomains: { orderBy: { createdAt: "asc" }, select: { id: true, host: true } },
+      embedPlays: { orderBy: [{ plays: "desc" }, { host: "asc" }], select: { host: true, plays: true, animation: { select: { title: true } } } },
+    },
+  });
+  return Promise.all(
+    licences.map(async (l) => {
+      const example =
+        l.animation ??
+        (l.categoryId
+          ? await prisma.animation.findFirst({
+              where: { isActive: true, OR: [{ categoryId: l.categoryId }, { category: { parentId: l.categoryId } }] },
+              orderBy: [{ title: "asc" }, { id: "asc" }],
+              select: { id: true, title: true },
+            })
+          : null);
+      return {
+        id: l.id,
+        type: l.type as "individual" | "category",
+        endDate: l.endDate,
+        title: l.animation?.title ?? l.category?.name ?? "Licence",
+        domains: l.embedDomains,
+        plays: l.embedPlays.map((p) => ({ host: p.host, plays: p.plays, animationTitle: p.animation.title })),
+        totalPlays: l.embedPlays.reduce((sum, p) => sum + p.plays, 0),
+        example,
+        snippet: example ? embedSnippet(example, l.id) : null,
+        embedUrl: example ? embedUrl(example.id, l.id) : null,
+        oembedUrl: example ? oembedUrl(example.id, l.id) : null,
+      };
+    }),
+  );
+}
+
+export type EmbedLicence = Awaited<ReturnType<typeof listEmbedLicences>>[number];
+
+/** The admin's view of an animation's embeds: licensee, site, plays (most played first). */
+export async function listEmbedPlaysForAnimation(animationId: string) {
+  const rows = await prisma.embedPlay.findMany({
+    where: { animationId },
+    orderBy: [{ plays: "desc" }, { host: "asc" }],
+    take: 100,
+    select: { host: true, plays: true, subscriptionId: true, subscription: { select: { user: { select: { email: true } } } } },
+  });
+  return rows.map((r) => ({ licenceId: r.subscriptionId, email: r.subscription.user.email, host: r.host, plays: r.plays }));
+}
+
+// ---- the embed player ----
+
+const embedAnimationSelect = {
+  id: true,
+  slug: true,
+  title: true,
+  fullVideo: true,
+  coverImage: true,
+  categoryId: true,
+  category: { select: { parentId: true } },
+  doctors: { orderBy: { createdAt: "asc" }, select: { doctor: { select: { name: true } } } },
+  captions: { orderBy: { language: "asc" }, select: { language: true, label: true } },
+} as const;
+
+export type EmbedDecision =
+  | { kind: "not-found" }
+  | {
+      kind: "ended";
+      licenceId: string;
+      frameAncestors: string[];
+      animation: { id: string; title: string };
+      renewUrl: string;
+    }
+  | {
+      kind: "play";
+      licenceId: string;
+      frameAncestors: string[];
+      /** The embedding site as recognised from the request (a licence domain), or "direct". */
+      host: string;
+      animation: { id: string; title: string; coverImage: string | null; doctors: string[]; captions: { language: string; label: string }[] };
+    };
+
+/** The host of a Referer (`https://www.clinic.example/page` → `www.clinic.example`), or null. */
+export function refererHost(referer: string | null | undefined) {
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    return url.port ? `${url.hostname}:${url.port}` : url.hostname;
+  } catch {
+    return null;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The animation as the embed shows it: catalogue content, kept for the catalogue's few seconds
+ * (memo.server.ts) like every public page's. The licence is never cached (below).
+ */
+function loadEmbedAnimation(animationId: string) {
+  if (!UUID.test(animationId)) return Promise.resolve(null);
+  return memo(`embed-animation:${animationId.toLowerCase()}`, sharedCacheMs(), () =>
+    prisma.animation.findUnique({ where: { id: animationId.toLowerCase() }, select: embedAnimationSelect }),
+  );
+}
+
+/**
+ * A licence's rows and sites may be reused by the embed page for 15 s on an instance (the issue:
+ * the ended card "within a minute, on every instance"): a player page is loaded by every visitor
+ * of a clinic's page, and this keeps it at the cost of a static page. Time is judged per request
+ * (an expiry shows at once); a cancellation, refund or site change shows within 15 s (at once on
+ * the instance that made a site change). The video itself is never served from this: every
+ * signed media request reads the licence afresh and stops the moment it ends.
+ */
+export const EMBED_DECISION_CACHE_MS = 15_000;
+function embedDecisionCacheMs() {
+  return getEnv().NODE_ENV === "test" ? 0 : EMBED_DECISION_CACHE_MS;
+}
+
+/** After a site change on this instance: its embeds use the new list on their next load. */
+function forgetEmbedDecisions() {
+  forget("embed-licence:");
+}
+
+type LicenceWithHosts = Licence & { hosts: string[] };
+
+/**
+ * The individual and category licences covering the animation (its category or that category's
+ * parent), with their sites, in one query: `licenceId`'s alone, or those naming `host`.
+ */
+async function findCoveringLicences(
+  animation: { id: string; categoryId: string | null; category: { parentId: string | null } | null },
+  filter: { licenceId: string } | { host: string },
+): Promise<LicenceWithHosts[]> {
+  const licenceId = "licenceId" in filter ? filter.licenceId : null;
+  const host = "host" in filter ? filter.host : null;
+  const rows = await prisma.$queryRaw<Array<Omit<LicenceWithHosts, "endDate"> & { endDate: Date | string | null }>>`
+    SELECT s.id, s."userId", s.type::text AS type, s.status::text AS status, s."endDate", s."animationId", s."categoryId",
+           COALESCE(array_agg(d.host ORDER BY d."createdAt") FILTER (WHERE d.host IS NOT NULL), ARRAY[]::text[]) AS hosts
+    FROM "Subscription" s
+    LEFT JOIN "LicenceEmbedDomain" d ON d."subscriptionId" = s.id
+    WHERE ((s.type = 'individual' AND s."animationId" = ${animation.id}::uuid)
+        OR (s.type = 'category' AND s."categoryId" IN (${animation.categoryId}::uuid, ${animation.category?.parentId ?? null}::uuid)))
+      AND (${licenceId}::uuid IS NULL OR s.id = ${licenceId}::uuid)
+      AND (${host}::text IS NULL OR EXISTS (
+        SELECT 1 FROM "LicenceEmbedDomain" m
+        WHERE m."subscriptionId" = s.id
+          AND (m.host = ${host}::text
+            OR (left(m.host, 2) = '*.' AND length(${host}::text) > length(m.host) - 1 AND right(${host}::text, length(m.host) - 1) = substr(m.host, 2)))))
+    GROUP BY s.id
+    ORDER BY s."endDate" DESC NULLS LAST, s.id
+    LIMIT 20`;
+  return rows.map((r) => ({ ...r, endDate: r.endDate === null ? null : new Date(r.endDate), hosts: [...r.hosts] }));
+}
+
+/**
+ * Which licence an embed of `animationId` plays under (one query, reused for at most 15 s; the
+ * animation's own content for the catalogue's few seconds):
+ * - with `licenceId`: that individual or category licence, if it covers the animation (by the
+ *   access rules: the animation, its category or its parent); active → play, ended → the card;
+ * - without: the active licence covering the animation that names the embedding site (the
+ *   Referer's host) among its domains; an ended one naming it → the card.
+ * Anything else (no such animation, a global subscription, another animation's licence) is
+ * "not found": the embed reveals nothing about licences it is not.
+ */
+export async function resolveEmbed(
+  animationId: string,
+  { licenceId, referer, now = new Date() }: { licenceId?: string | null; referer?: string | null; now?: Date } = {},
+): Promise<EmbedDecision> {
+  const embeddingHost = refererHost(referer);
+  if (licenceId ? !UUID.test(licenceId) : !embeddingHost) return { kind: "not-found" };
+  const animation = await loadEmbedAnimation(animationId);
+  if (!animation) return { kind: "not-found" };
+
+  const filter = licenceId ? { licenceId: licenceId.toLowerCase() } : { host: embeddingHost! };
+  const candidates = await memo(`embed-licence:${animation.id}:${JSON.stringify(filter)}`, embedDecisionCacheMs(), () =>
+    findCoveringLicences(animation, filter),
+  );
+  const named = candidates.filter(
+    (l) => covers(l, animation) && (licenceId || l.hosts.some((h) => hostMatches(h, embeddingHost!))),
+  );
+  const licence = named.find((l) => isActive(l, now)) ?? named[0];
+  if (!licence) return { kind: "not-found" };
+
+  const frameAncestors = frameAncestorSources(licence.hosts);
+  if (!isActive(licence, now) || !animation.fullVideo) {
+    const renewUrl =
+      licence.type === "individual" ? `${appUrl()}/purchase/individual/${animation.slug}` : `${appUrl()}/purchase/category/${licence.categoryId ?? ""}`;
+    return { kind: "ended", licenceId: licence.id, frameAncestors, animation: { id: animation.id, title: animation.title }, renewUrl };
+  }
+  const host = embeddingHost && licence.hosts.some((h) => hostMatches(h, embeddingHost)) ? embeddingHost : DIRECT_HOST;
+  return {
+    kind: "play",
+    licenceId: licence.id,
+    frameAncestors,
+    host,
+    animation: {
+      id: animation.id,
+      title: animation.title,
+      coverImage: animation.coverImage,
+      doctors: animation.doctors.map((d) => d.doctor.name),
+      captions: animation.captions,
+    },
+  };
+}
+
+// ---- oEmbed ----
+
+/** A path segment decoded, or as it is when its percent-encoding is broken (no 500 for junk). */
+function safeDecode(segment: string) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export const OEMBED_NOT_FOUND = "No embed found for this address";
+
+/**
+ * The oEmbed answer (https://oembed.com, type "video") for an embed URL or an animation page
+ * URL of this site, under the given licence (or the one in the URL's `licence` parameter),
+ * only while that licence is active and covers the animation.
+ */
+export async function getOEmbed({ url, licenceId, maxwidth }: { url: string; licenceId?: string; maxwidth?: number }, now = new Date()) {
+  let target: URL;
+  try {
+    target = new URL(url, appUrl());
+  } catch {
+    throw notFound(OEMBED_NOT_FOUND);
+  }
+  const licence = licenceId ?? target.searchParams.get("licence") ?? undefined;
+  if (!licence) throw notFound(OEMBED_NOT_FOUND);
+  const embed = /^\/embed\/([0-9a-f-]{36})\/?$/i.exec(target.pathname);
+  const page = /^\/animations\/([^/]+)\/?$/.exec(target.pathname);
+  const animation = embed
+    ? await prisma.animation.findUnique({ where: { id: embed[1]!.toLowerCase() }, select: { id: true, title: true } }).catch(() => null)
+    : page
+      ? await prisma.animation.findUnique({ where: { slug: safeDecode(page[1]!) }, select: { id: true, title: true } }).catch(() => null)
+      : null;
+  if (!animation) throw notFound(OEMBED_NOT_FOUND);
+  const decision = await resolveEmbed(animation.id, { licenceId: licence, now });
+  if (decision.kind !== "play") throw notFound(OEMBED_NOT_FOUND);
+  const width = Math.min(EMBED_WIDTH, maxwidth && maxwidth > 0 ? Math.floor(maxwidth) : EMBED_WIDTH);
+  const height = Math.round((width * 9) / 16);
+  return {
+    version: "1.0",
+    type: "video",
+    title: animation.title,
+    provider_name: "Medanim",
+    provider_url: appUrl(),
+    html: embedSnippet(animation, decision.licenceId),
+    width,
+    height,
+  };
+}

@@ -1,0 +1,148 @@
+import http from "node:http";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, request as playwrightRequest, test, type Browser, type Page } from "@playwright/test";
+import { ADMIN, expectToast, signUp } from "./helpers.ts";
+
+// Licensed embeds in the real Chromium, in both projects: a licensee buys a licence, names a
+// site on /my-animations, and a page on that site (a second origin: 127.0.0.1 on its own port)
+// frames the player; the same page from an origin not on the licence is refused by the browser
+// (frame-ancestors); once the licence ends the embed shows the ended card.
+
+const RHINOPLASTY = "open_rhinoplasty_reshaping_the_nasal_framework";
+const jsOn = () => test.info().project.name === "js";
+// Ports 3300-3399 are this feature's: one pair per project, so both can run at once.
+const ports = () => (jsOn() ? { allowed: 3311, refused: 3312 } : { allowed: 3301, refused: 3302 });
+
+/** A clinic's web page with the snippet in it, served from 127.0.0.1:port. */
+async function clinicSite(port: number, snippet: string) {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html lang="en"><head><title>Clinic</title></head><body><h1>Our knee surgery</h1>${snippet}</body></html>`);
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${port}/knee.html`, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+}
+
+async function buyLicence(page: Page) {
+  await page.goto(`/purchase/individual/${RHINOPLASTY}`);
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(page.getByText("Test mode — no real payments")).toBeVisible();
+  await page.getByRole("button", { name: /^Pay \$\d+/ }).click();
+  if (jsOn()) await expectToast(page, "Your licence is active");
+  else await expect(page.getByRole("heading", { name: "Your licence is active" })).toBeVisible();
+}
+
+/** axe-core (WCAG 2.1 A/AA and best practices, as tests/e2e/screens.spec.ts) at a desktop and a phone width. */
+async function expectAccessible(page: Page, url: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(url);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+    expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${url} at ${width} px`).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${url} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+  }
+}
+
+/** The player's own document, opened top-level in a context that lets axe's script in past its CSP. */
+async function expectPlayerAccessible(browser: Browser, url: string) {
+  const context = await browser.newContext({ bypassCSP: true });
+  try {
+    await expectAccessible(await context.newPage(), url);
+  } finally {
+    await context.close();
+  }
+}
+
+test("a licensee embeds its animation on its own site only, until the licence ends", async ({ page, baseURL, browser }) => {
+  test.setTimeout(90_000);
+  const { allowed, refused } = ports();
+  await signUp(page);
+  await buyLicence(page);
+
+  // Name the site on /my-animations: a bad host is refused beside the field, a good one added.
+  await page.goto("/my-animations");
+  const embeds = page.getByRole("region", { name: "Embed on your website" });
+  await expect(embeds.getByText("0 plays so far.")).toBeVisible();
+  await embeds.getByLabel("Add a site").fill("clinic.example; script-src *");
+  await embeds.getByRole("button", { name: "Add domain" }).click();
+  await expect(page.getByText("A domain can contain only letters, digits, dots and hyphens, with an optional port")).toBeVisible();
+  await page.getByRole("region", { name: "Embed on your website" }).getByLabel("Add a site").fill(`http://127.0.0.1:${allowed}/any/page`);
+  await page.getByRole("region", { name: "Embed on your website" }).getByRole("button", { name: "Add domain" }).click();
+  await expectToast(page, "Domain added");
+  const section = page.getByRole("region", { name: "Embed on your website" });
+  await expect(section.getByRole("button", { name: `Remove 127.0.0.1:${allowed}` })).toBeVisible();
+  const snippet = await section.getByLabel("Embed snippet").inputValue();
+  expect(snippet).toContain(`<iframe src="${baseURL}/embed/`);
+  const licenceId = /licence=([0-9a-f-]{36})/.exec(snippet)![1]!;
+
+  const site = await clinicSite(allowed, snippet);
+  const elsewhere = await clinicSite(refused, snippet);
+  try {
+    // On the licence's site: the player, with its video and the doctor's verification.
+    await page.goto(site.url);
+    const frame = page.frameLocator("iframe");
+    const video = frame.locator("video");
+    await expect(video).toBeVisible();
+    await expect(frame.getByText(/^Doctor-verified by /)).toBeVisible();
+    const src = await frame.locator("video source").getAttribute("src");
+    expect(src).toMatch(/^\/embed-media\/[0-9a-f-]{36}\/video\?licence=/);
+    if (jsOn()) {
+      // Press play (muted, as browsers allow without a gesture): the video's metadata loads.
+      await video.evaluate((v: HTMLVideoElement) => {
+        v.muted = true;
+        void v.play().catch(() => undefined);
+      });
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    } else {
+      // Without JavaScript: a plain <video> whose signed source answers with the video.
+      const media = await page.request.get(`${baseURL}${src}`, { headers: { Range: "bytes=0-" } });
+      expect([200, 206]).toContain(media.status());
+      expect(media.headers()["content-type"]).toBe("video/mp4");
+    }
+
+    // The plays show next to the snippet.
+    await page.goto("/my-animations");
+    await expect(page.getByRole("list", { name: /^Plays of / }).getByText(/1 play/)).toBeVisible();
+    if (jsOn()) {
+      // axe runs as a script: checked in the project with JavaScript (the markup is the same).
+      await expectAccessible(page, "/my-animations");
+      await expectPlayerAccessible(browser, new URL(/src="([^"]+)"/.exec(snippet)![1]!.replaceAll("&amp;", "&")).toString());
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+
+    // From an origin not on the licence the browser refuses to show the frame.
+    await page.goto(elsewhere.url);
+    await page.waitForLoadState("load");
+    await expect(page.getByRole("heading", { name: "Our knee surgery" })).toBeVisible();
+    await expect(page.frameLocator("iframe").locator("video")).toHaveCount(0);
+    const embedFrames = page.frames().filter((f) => f !== page.mainFrame());
+    expect(embedFrames).toHaveLength(1);
+    expect(await embedFrames[0]!.locator("video").count()).toBe(0);
+    expect(embedFrames[0]!.url()).not.toMatch(/^http:\/\/localhost:\d+\/embed\//);
+
+    // The licence ends (an admin cancels it): the embed shows the ended card on its next load.
+    const api = await playwrightRequest.newContext({ baseURL });
+    try {
+      const login = await api.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password } });
+      expect(login.status()).toBe(200);
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const cancel = await api.put(`/api/admin/subscriptions/${licenceId}/cancel`, { headers: { Authorization: `Bearer ${accessToken}` } });
+      expect(cancel.status()).toBe(200);
+      // The signed URL handed out before stops working at once.
+      expect((await api.get(`${baseURL}${src}`, { headers: { Range: "bytes=0-99" } })).status()).toBe(403);
+    } finally {
+      await api.dispose();
+    }
+    // The page may reuse the licence's row for up to 15 s (embeds.server.ts): reload until then.
+    await expect(async () => {
+      await page.goto(site.url);
+      await expect(page.frameLocator("iframe").getByText("This animation's licence has ended")).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 25_000, intervals: [1_000, 2_000] });
+    await expect(page.frameLocator("iframe").getByRole("link", { name: "Renew the licence" })).toHaveAttribute("href", `${baseURL}/purchase/individual/${RHINOPLASTY}`);
+    await expect(page.frameLocator("iframe").locator("video")).toHaveCount(0);
+  } finally {
+    await site.close();
+    await elsewhere.close();
+  }
+});

@@ -1,0 +1,453 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ServerBuild } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handleError } from "~/entry.server.tsx";
+import { prisma } from "~/lib/db.server.ts";
+import { createRouterHandler } from "~/lib/http-edge.server.ts";
+import * as libraryPage from "~/routes/account/my-animations.tsx";
+import * as oembedRoute from "~/routes/api/oembed.ts";
+import * as embedRoute from "~/routes/public/embed.ts";
+import { EMBED_MEDIA_TTL_SECONDS, embedCaptionUrl, embedVideoUrl } from "~/services/embed-media.server.ts";
+import {
+  addEmbedDomain,
+  LICENCE_ENDED,
+  LICENCE_NOT_FOUND,
+  listEmbedDomains,
+  listEmbedLicences,
+  listEmbedPlaysForAnimation,
+  removeEmbedDomain,
+  resolveEmbed,
+} from "~/services/embeds.server.ts";
+import { completeRefund } from "~/services/refunds.server.ts";
+import { EMBED_DOMAIN_MESSAGES, MAX_EMBED_DOMAINS } from "~/validation/embed-domains.ts";
+import { createApp, loadContext } from "../../server.ts";
+import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { callRoute } from "../helpers/route.ts";
+import { startMediaApp, storeFile } from "./media-helpers.ts";
+
+// Licensed embeds: the domain rules through the service and the /my-animations form, the
+// /embed access matrix and its headers as they leave the real middleware, the signed media URL,
+// the per-licence play counters, and oEmbed.
+
+const SITE = "127.0.0.1:3301";
+const SITE_PAGE = `http://${SITE}/clinic/knee.html`;
+
+let media: Awaited<ReturnType<typeof startMediaApp>>;
+let world: Awaited<ReturnType<typeof createWorld>>;
+
+async function createWorld() {
+  const n = crypto.randomUUID().slice(0, 8);
+  const parent = await prisma.category.create({ data: { name: `Orthopaedics ${n}`, slug: `ortho-${n}` } });
+  const child = await prisma.category.create({ data: { name: `Knee ${n}`, slug: `knee-${n}`, parentId: parent.id } });
+  const full = await storeFile("video", "mp4", "video/mp4", 64 * 1024);
+  const otherFull = await storeFile("video", "mp4", "video/mp4", 8 * 1024);
+  const caption = await storeFile("caption", "mp4", "text/vtt", 200);
+  const doctor = await prisma.doctor.create({ data: { name: "Dr. Ada Knee", slug: `dr-${n}`, specialty: "Orthopaedics" } });
+  const animation = await prisma.animation.create({
+    data: {
+      title: "Knee <Arthroscopy> & repair",
+      slug: `knee_${n}`,
+      description: "How a knee is repaired.",
+      fullVideo: full.path,
+      coverImage: "/demo/cover.jpg",
+      categoryId: child.id,
+      doctors: { create: { doctorId: doctor.id } },
+      captions: { create: { language: "en", label: "English", path: caption.path } },
+    },
+  });
+  const other = await prisma.animation.create({
+    data: { title: "Hip", slug: `hip_${n}`, description: "Hip.", fullVideo: otherFull.path, categoryId: parent.id },
+  });
+
+  const users = {
+    none: await createUser(),
+    premium: await createUser({ accountType: "premium" }),
+    individual: await createUser(),
+    category: await createUser(),
+    otherAnimation: await createUser(),
+    expired: await createUser(),
+    canceled: await createUser(),
+    refunded: await createUser(),
+  };
+  const licence = {
+    premium: (await createPaidSubscription(users.premium.id, { type: "global" })).subscription,
+    individual: (await createPaidSubscription(users.individual.id, { type: "individual", animationId: animation.id })).subscription,
+    // A licence for the parent category covers the animations of its subcategories.
+    category: (await createPaidSubscription(users.category.id, { type: "category", categoryId: parent.id })).subscription,
+    otherAnimation: (await createPaidSubscription(users.otherAnimation.id, { type: "individual", animationId: other.id })).subscription,
+    expired: (await createPaidSubscription(users.expired.id, { type: "individual", animationId: animation.id, endDate: new Date(Date.now() - 1000) })).subscription,
+    canceled: (await createPaidSubscription(users.canceled.id, { type: "individual", animationId: animation.id, status: "canceled" })).subscription,
+    refunded: await (async () => {
+      const { subscription, payment } = await createPaidSubscription(users.refunded.id, { type: "individual", animationId: animation.id });
+      await prisma.payment.update({ where: { id: payment.id }, data: { stripePaymentIntentId: `pi_embed_${n}` } });
+      await prisma.$transaction((tx) => completeRefund(tx, `pi_embed_${n}`));
+      return subscription;
+    })(),
+  };
+  // Every licence names the same site, so only the licence's state decides.
+  for (const id of [licence.premium.id, licence.individual.id, licence.category.id, licence.otherAnimation.id, licence.expired.id, licence.canceled.id, licence.refunded.id]) {
+    await prisma.licenceEmbedDomain.create({ data: { subscriptionId: id, host: SITE } });
+  }
+  return { animation, other, parent, child, users, licence, full, caption };
+}
+
+beforeAll(async () => {
+  media = await startMediaApp();
+  world = await createWorld();
+});
+
+afterAll(async () => {
+  await media.close();
+});
+
+describe("domains of a licence", () => {
+  it("adds normalised hosts, refuses duplicates and a sixth, removes", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.other.id });
+    const added = await addEmbedDomain(user.id, subscription.id, "HTTPS://WWW.Clinic.Example/knee");
+    expect(added.host).toBe("www.clinic.example");
+    await expect(addEmbedDomain(user.id, subscription.id, "www.clinic.example")).rejects.toMatchObject({
+      message: EMBED_DOMAIN_MESSAGES.duplicate,
+      status: 409,
+      field: "host",
+    });
+    await expect(addEmbedDomain(user.id, subscription.id, "clinic.example; script-src *")).rejects.toMatchObject({
+      message: EMBED_DOMAIN_MESSAGES.characters,
+      status: 400,
+    });
+    for (const host of ["a.example", "*.b.example", "c.example:8443", "127.0.0.1:3301"]) await addEmbedDomain(user.id, subscription.id, host);
+    expect(await listEmbedDomains(user.id, subscription.id)).toHaveLength(MAX_EMBED_DOMAINS);
+    await expect(addEmbedDomain(user.id, subscription.id, "f.example")).rejects.toMatchObject({ message: EMBED_DOMAIN_MESSAGES.limit, status: 409 });
+
+    await removeEmbedDomain(user.id, subscription.id, added.id);
+    expect((await listEmbedDomains(user.id, subscription.id)).map((d) => d.host)).toEqual(["a.example", "*.b.example", "c.example:8443", "127.0.0.1:3301"]);
+  });
+
+  it("holds the limit against concurrent adds", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.other.id });
+    const results = await Promise.allSettled(["1", "2", "3", "4", "5", "6", "7"].map((n) => addEmbedDomain(user.id, subscription.id, `site${n}.example`)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_EMBED_DOMAINS);
+    expect(await prisma.licenceEmbedDomain.count({ where: { subscriptionId: subscription.id } })).toBe(MAX_EMBED_DOMAINS);
+  });
+
+  it("another user's licence, a global subscription or a malformed id: 404 Licence not found", async () => {
+    const stranger = await createUser();
+    for (const id of [world.licence.individual.id, world.licence.premium.id, "not-a-uuid"]) {
+      await expect(addEmbedDomain(stranger.id, id, "evil.example")).rejects.toMatchObject({ message: LICENCE_NOT_FOUND, status: 404 });
+    }
+    const [domain] = await listEmbedDomains(world.users.individual.id, world.licence.individual.id);
+    await expect(removeEmbedDomain(stranger.id, world.licence.individual.id, domain!.id)).rejects.toMatchObject({ status: 404 });
+    await expect(addEmbedDomain(world.users.premium.id, world.licence.premium.id, "x.example")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("through the /my-animations form: errors beside the field, a redirect on success, Remove", async () => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.other.id });
+
+    const bad = await callRoute(libraryPage, "/my-animations", { cookie, form: { intent: "add-domain", licenceId: subscription.id, host: "*.com" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.licenceId).toBe(subscription.id);
+    expect(bad.body.result.error.host).toEqual([EMBED_DOMAIN_MESSAGES.wildcardTooWide]);
+
+    const good = await callRoute(libraryPage, "/my-animations", { cookie, form: { intent: "add-domain", licenceId: subscription.id, host: "Portal.Clinic.Example" } });
+    expect(good.status).toBe(302);
+    expect(good.location).toBe(`/my-animations#embed-${subscription.id}`);
+    const [domain] = await listEmbedDomains(user.id, subscription.id);
+    expect(domain!.host).toBe("portal.clinic.example");
+
+    const foreign = await callRoute(libraryPage, "/my-animations", { cookie, form: { intent: "add-domain", licenceId: world.licence.individual.id, host: "evil.example" } });
+    expect(foreign.status).toBe(404);
+    // Not the field's fault: shown above the form.
+    expect(foreign.body.result.error[""]).toEqual([LICENCE_NOT_FOUND]);
+
+    const removed = await callRoute(libraryPage, "/my-animations", { cookie, form: { intent: "remove-domain", licenceId: subscription.id, domainId: domain!.id } });
+    expect(removed.status).toBe(302);
+    expect(await listEmbedDomains(user.id, subscription.id)).toEqual([]);
+
+    const page = await callRoute(libraryPage, "/my-animations", { cookie });
+    const embeds = page.body.embeds as Awaited<ReturnType<typeof listEmbedLicences>>;
+    expect(embeds.map((e) => e.id)).toEqual([subscription.id]);
+    expect(embeds[0]!.snippet).toContain(`/embed/${world.other.id}?licence=${subscription.id}`);
+    expect(embeds[0]!.snippet).toMatch(/^<div style="position:relative;[^"]*aspect-ratio:16\/9"><iframe /);
+  });
+
+  it("signed out: the form action sends to sign-in", async () => {
+    const result = await callRoute(libraryPage, "/my-animations", { form: { intent: "add-domain", licenceId: world.licence.individual.id, host: "a.example" } });
+    expect(result.status).toBe(302);
+    expect(result.location).toMatch(/^\/auth/);
+    expect(await prisma.licenceEmbedDomain.count({ where: { host: "a.example", subscriptionId: world.licence.individual.id } })).toBe(0);
+  });
+});
+
+describe("/embed access matrix", () => {
+  const embed = (animationId: string, { licence, referer }: { licence?: string; referer?: string } = {}) =>
+    callRoute(embedRoute, `/embed/${animationId}${licence ? `?licence=${licence}` : ""}`, {
+      params: { animationId },
+      headers: referer ? { Referer: referer } : {},
+    });
+
+  const cases: [name: string, licence: () => string | undefined, outcome: "play" | "ended" | "none"][] = [
+    ["anonymous (no licence named, no embedding site)", () => undefined, "none"],
+    ["a user without a licence (another animation's licence)", () => world.licence.otherAnimation.id, "none"],
+    ["premium only (a global subscription is no licence)", () => world.licence.premium.id, "none"],
+    ["an unknown licence id", () => crypto.randomUUID(), "none"],
+    ["a malformed licence id", () => "'; DROP TABLE x; --", "none"],
+    ["an individual licence", () => world.licence.individual.id, "play"],
+    ["a category licence through the parent category", () => world.licence.category.id, "play"],
+    ["an expired licence", () => world.licence.expired.id, "ended"],
+    ["a canceled licence", () => world.licence.canceled.id, "ended"],
+    ["a refunded licence", () => world.licence.refunded.id, "ended"],
+  ];
+  for (const [name, licence, outcome] of cases) {
+    it(`${name} → ${outcome}`, async () => {
+      const named = licence();
+      const result = await embed(world.animation.id, { licence: named, referer: named ? SITE_PAGE : undefined });
+      const html = String(result.body);
+      expect(result.headers.get("Cache-Control")).toBe("no-store");
+      expect(result.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+      const csp = result.headers.get("Content-Security-Policy")!;
+      expect(csp).toContain("default-src 'none'");
+      expect(html).not.toContain("<script");
+      if (outcome === "none") {
+        expect(result.status).toBe(404);
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(html).not.toContain("<video");
+      } else if (outcome === "ended") {
+        expect(result.status).toBe(200);
+        expect(html).toContain(LICENCE_ENDED);
+        expect(html).toContain(`/purchase/individual/${world.animation.slug}`);
+        expect(html).not.toContain("embed-media");
+        expect(csp).toContain(`frame-ancestors http://${SITE} https://${SITE}`);
+      } else {
+        expect(result.status).toBe(200);
+        expect(csp).toContain(`frame-ancestors http://${SITE} https://${SITE}`);
+        expect(csp).not.toContain("frame-ancestors 'none'");
+        expect(html).toContain(`<video controls preload="none"`);
+        expect(html).toContain(`/embed-media/${world.animation.id}/video?licence=${licence()}`);
+        expect(html).toMatch(/<track kind="captions" src="\/embed-media\/[^"]+\/captions\/en\?[^"]+" srclang="en" label="English" default>/);
+        expect(html).toContain("Knee &lt;Arthroscopy&gt; &amp; repair");
+        expect(html).toContain("Doctor-verified by Dr. Ada Knee");
+        expect(Buffer.byteLength(html)).toBeLessThan(15 * 1024);
+      }
+    });
+  }
+
+  it("without ?licence=, the active licence that names the embedding site plays; other sites get nothing", async () => {
+    const fromSite = await embed(world.animation.id, { referer: SITE_PAGE });
+    expect(fromSite.status).toBe(200);
+    expect(String(fromSite.body)).toContain(`host=${encodeURIComponent(SITE)}`);
+    expect((await embed(world.animation.id, { referer: "http://127.0.0.1:3302/page" })).status).toBe(404);
+    expect((await embed(world.animation.id)).status).toBe(404);
+  });
+
+  it("a wildcard site covers its subdomains only, with the same port", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
+    await addEmbedDomain(user.id, subscription.id, "*.wild-clinic.example");
+    const fromSub = await embed(world.animation.id, { referer: "https://www.wild-clinic.example/knee" });
+    expect(fromSub.status).toBe(200);
+    expect(String(fromSub.body)).toContain(`licence=${subscription.id}`);
+    expect(fromSub.headers.get("Content-Security-Policy")).toContain("frame-ancestors http://*.wild-clinic.example https://*.wild-clinic.example");
+    for (const referer of ["https://wild-clinic.example/", "https://evilwild-clinic.example/", "https://www.wild-clinic.example:8443/"]) {
+      expect((await embed(world.animation.id, { referer })).status, referer).toBe(404);
+    }
+  });
+
+  it("a licence for another animation of the same category does not carry over; a missing animation is 404", async () => {
+    expect((await embed(world.other.id, { licence: world.licence.individual.id })).status).toBe(404);
+    expect((await embed(crypto.randomUUID(), { licence: world.licence.individual.id })).status).toBe(404);
+    expect((await embed("not-a-uuid", { licence: world.licence.individual.id })).status).toBe(404);
+  });
+
+  it("a licence with no site yet answers frame-ancestors 'none'", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
+    const result = await embed(world.animation.id, { licence: subscription.id });
+    expect(result.status).toBe(200);
+    expect(result.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+  });
+
+  it("an ended licence shows the card on the next request (nothing is cached)", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
+    expect((await resolveEmbed(world.animation.id, { licenceId: subscription.id })).kind).toBe("play");
+    await prisma.subscription.update({ where: { id: subscription.id }, data: { endDate: new Date(Date.now() - 1) } });
+    expect((await resolveEmbed(world.animation.id, { licenceId: subscription.id })).kind).toBe("ended");
+  });
+});
+
+describe("/embed's headers as they leave the server", () => {
+  let server: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const build = {
+      entry: { module: { default: () => new Response("<html></html>", { headers: { "Content-Type": "text/html" } }), handleError } },
+      routes: {
+        root: { id: "root", path: "", module: {} },
+        embed: { id: "embed", parentId: "root", path: "embed/:animationId", module: embedRoute },
+        page: { id: "page", parentId: "root", path: "page", module: { loader: () => new Response("page", { headers: { "Content-Type": "text/plain" } }) } },
+      },
+      assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "1" },
+      basename: "/",
+      publicPath: "/",
+      assetsBuildDirectory: "build/client",
+      future: {},
+      ssr: true,
+      prerender: [],
+      isSpaMode: false,
+      routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
+    } as unknown as ServerBuild;
+    const app = await createApp("production", createRouterHandler({ build, mode: "production", getLoadContext: loadContext }));
+    server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("one policy, the licence's frame-ancestors, no X-Frame-Options; other pages keep the global ones", async () => {
+    const response = await fetch(`${base}/embed/${world.animation.id}?licence=${world.licence.individual.id}`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get("content-security-policy")!;
+    expect(csp.match(/frame-ancestors/g)).toHaveLength(1);
+    expect(csp).toContain(`frame-ancestors http://${SITE} https://${SITE}`);
+    expect(csp).not.toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-frame-options")).toBeNull();
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+
+    const page = await fetch(`${base}/page`);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+  });
+});
+
+describe("signed media URLs", () => {
+  const grant = () => ({ licenceId: world.licence.individual.id, animationId: world.animation.id, host: SITE });
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${media.url}${path}`, { headers, redirect: "manual" });
+  const plays = async (licenceId = world.licence.individual.id, host = SITE) =>
+    (await prisma.embedPlay.findUnique({ where: { subscriptionId_animationId_host: { subscriptionId: licenceId, animationId: world.animation.id, host } } }))?.plays ?? 0;
+
+  it("a valid URL streams the full video, with ranges, never cached", async () => {
+    const response = await get(embedVideoUrl(grant()), { Range: "bytes=100-199" });
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-range")).toBe(`bytes 100-199/${64 * 1024}`);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    expect(Buffer.from(await response.arrayBuffer()).equals(world.full.body.subarray(100, 200))).toBe(true);
+    const whole = await get(embedVideoUrl(grant()));
+    expect(whole.status).toBe(200);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(world.full.body)).toBe(true);
+  });
+
+  it("captions likewise", async () => {
+    const response = await get(embedCaptionUrl(grant(), "en"));
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(world.caption.body)).toBe(true);
+    expect((await get(embedCaptionUrl(grant(), "fr"))).status).toBe(404);
+  });
+
+  it("refused for a different animation, a changed parameter, an expired signature", async () => {
+    const url = embedVideoUrl(grant());
+    const otherAnimation = url.replace(world.animation.id, world.other.id);
+    expect((await get(otherAnimation)).status).toBe(403);
+    expect((await get(url.replace(`host=${encodeURIComponent(SITE)}`, "host=evil.example"))).status).toBe(403);
+    expect((await get(url.replace(/sig=[^&]+/, "sig=AAAA"))).status).toBe(403);
+    expect((await get(url.replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 3600}`))).status).toBe(403);
+    const expired = embedVideoUrl(grant(), Date.now() - (EMBED_MEDIA_TTL_SECONDS + 1) * 1000);
+    const refused = await get(expired);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ message: "This link has expired or is not valid" });
+    expect((await get(`/embed-media/${world.animation.id}/video`)).status).toBe(403);
+    expect((await get(`/embed-media/${world.animation.id}/other`)).status).toBe(404);
+  });
+
+  it("refused the moment the licence ends, though the signature is still fresh", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
+    const url = embedVideoUrl({ licenceId: subscription.id, animationId: world.animation.id, host: "direct" });
+    expect((await get(url, { Range: "bytes=0-9" })).status).toBe(206);
+    await prisma.subscription.update({ where: { id: subscription.id }, data: { status: "canceled" } });
+    expect((await get(url, { Range: "bytes=10-19" })).status).toBe(403);
+    // A signature made for an expired licence is refused from the start.
+    const expired = embedVideoUrl({ licenceId: world.licence.expired.id, animationId: world.animation.id, host: SITE });
+    expect((await get(expired)).status).toBe(403);
+  });
+
+  it("counts one play per playback start (no Range, or bytes=0-), per licence, animation and site", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "category", categoryId: world.child.id });
+    const url = embedVideoUrl({ licenceId: subscription.id, animationId: world.animation.id, host: SITE });
+    const direct = embedVideoUrl({ licenceId: subscription.id, animationId: world.animation.id, host: "direct" });
+    expect(await plays(subscription.id)).toBe(0);
+    await (await get(url, { Range: "bytes=0-" })).arrayBuffer();
+    expect(await plays(subscription.id)).toBe(1);
+    // The same playback's further ranges are not new plays.
+    await (await get(url, { Range: "bytes=32768-" })).arrayBuffer();
+    await (await get(url, { Range: "bytes=0-1023" })).arrayBuffer();
+    expect(await plays(subscription.id)).toBe(1);
+    await (await get(url)).arrayBuffer();
+    expect(await plays(subscription.id)).toBe(2);
+    // Concurrent starts lose no count.
+    await Promise.all([1, 2, 3, 4].map(async () => (await get(url, { Range: "bytes=0-" })).arrayBuffer()));
+    expect(await plays(subscription.id)).toBe(6);
+    await (await get(direct, { Range: "bytes=0-" })).arrayBuffer();
+    expect(await plays(subscription.id, "direct")).toBe(1);
+    // Refused requests count nothing.
+    await (await get(url.replace(/sig=[^&]+/, "sig=AAAA"))).arrayBuffer();
+    expect(await plays(subscription.id)).toBe(6);
+
+    const [licence] = await listEmbedLicences(user.id);
+    expect(licence!.plays).toEqual([
+      { host: SITE, plays: 6, animationTitle: world.animation.title },
+      { host: "direct", plays: 1, animationTitle: world.animation.title },
+    ]);
+    expect(licence!.totalPlays).toBe(7);
+    const admin = await listEmbedPlaysForAnimation(world.animation.id);
+    expect(admin).toContainEqual({ licenceId: subscription.id, email: user.email, host: SITE, plays: 6 });
+  });
+});
+
+describe("oEmbed", () => {
+  const oembed = (query: Record<string, string>) => callRoute(oembedRoute, `/api/oembed?${new URLSearchParams(query)}`);
+
+  it("answers the video type for the embed URL or the animation page, under an active licence", async () => {
+    const byEmbed = await oembed({ url: `http://localhost:3000/embed/${world.animation.id}`, licence: world.licence.individual.id });
+    expect(byEmbed.status).toBe(200);
+    expect(byEmbed.body).toMatchObject({ version: "1.0", type: "video", title: world.animation.title, provider_name: "Medanim", width: 960, height: 540 });
+    expect(byEmbed.body.html).toContain(`/embed/${world.animation.id}?licence=${world.licence.individual.id}`);
+    const byPage = await oembed({ url: `http://localhost:3000/embed/${world.animation.id}?licence=${world.licence.category.id}`, maxwidth: "640" });
+    expect(byPage.body).toMatchObject({ width: 640, height: 360 });
+    const bySlug = await oembed({ url: `http://localhost:3000/animations/${world.animation.slug}`, licence: world.licence.category.id });
+    expect(bySlug.status).toBe(200);
+  });
+
+  it("404 for an ended licence, no licence, a global subscription, a foreign URL", async () => {
+    const queries: Record<string, string>[] = [
+      { url: `/embed/${world.animation.id}`, licence: world.licence.expired.id },
+      { url: `/embed/${world.animation.id}` },
+      { url: `/embed/${world.animation.id}`, licence: world.licence.premium.id },
+      { url: "http://localhost:3000/about", licence: world.licence.individual.id },
+      { url: "/animations/%E0%A4%A", licence: world.licence.individual.id },
+      { url: "http://[::1", licence: world.licence.individual.id },
+      { url: `/embed/${world.animation.id}`, licence: "\ud800" },
+    ];
+    for (const query of queries) {
+      const result = await oembed(query);
+      expect(result.status).toBe(404);
+      expect(result.body).toEqual({ message: "No embed found for this address" });
+    }
+    expect((await oembed({})).status).toBe(400);
+    expect((await callRoute(oembedRoute, "/api/oembed", { method: "POST", json: {} })).status).toBe(405);
+  });
+});
+
+it("the expiry of licences leaves embed rows with them (cascade)", async () => {
+  const user = await createUser();
+  const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
+  await addEmbedDomain(user.id, subscription.id, "gone.example");
+  await prisma.subscription.delete({ where: { id: subscription.id } });
+  expect(await prisma.licenceEmbedDomain.count({ where: { subscriptionId: subscription.id } })).toBe(0);
+});
