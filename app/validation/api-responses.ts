@@ -277,3 +277,19 @@ export const Faq = named(
 );
 
 export const UploadTarget = z.object({ uploadURL: z.string(), path: z.string() });
+
+// ---- licensed embeds ----
+
+export const OEmbed = named(
+  "OEmbed",
+  z.object({
+    version: z.literal("1.0"),
+    type: z.literal("video"),
+    title: z.string(),
+    provider_name: z.string(),
+    provider_url: z.string(),
+    html: z.string().describe("the iframe snippet in its responsive wrapper"),
+    width: z.number().int(),
+    height: z.number().int(),
+  }),
+);

@@ -3,6 +3,7 @@ import { prisma } from "~/lib/db.server.ts";
 import * as certificateRoute from "~/routes/account/certificate.ts";
 import * as receiptPdfRoute from "~/routes/account/receipt-pdf.ts";
 import * as receiptPage from "~/routes/account/receipt.tsx";
+import * as libraryPage from "~/routes/account/my-animations.tsx";
 import * as refundPage from "~/routes/account/refund.tsx";
 import * as watchPage from "~/routes/account/watch.tsx";
 import * as adminSubscriptionChange from "~/routes/api/admin/subscriptions.change.ts";
@@ -16,7 +17,8 @@ import { callRoute } from "../helpers/route.ts";
 import { createMediaWorld, startMediaApp } from "./media-helpers.ts";
 
 // Every object reachable by its id, tried by a second signed-in user (issue 14: refund
-// requests, payments, receipts, certificates, subscriptions, watch and download URLs). Each
+// requests, payments, receipts, certificates, subscriptions, watch and download URLs, embed
+// sites). Each
 // answers as if the object did not exist for them, and nothing is written.
 
 let world: Awaited<ReturnType<typeof createMediaWorld>>;
@@ -115,5 +117,16 @@ describe("another user's objects, by id", () => {
     expect(watch.location).toContain(`/animations/`);
     const video = await fetch(`${app.url}${world.objects.full.path}`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(video.status).toBe(403);
+  });
+
+  it("the sites of someone else's licence: neither added nor removed (404), and the embed is not theirs to list", async () => {
+    const domain = await prisma.licenceEmbedDomain.create({ data: { subscriptionId: licence.subscription.id, host: "clinic.example" } });
+    const add = await callRoute(libraryPage, "/my-animations", { cookie: strangerCookie, form: { intent: "add-domain", licenceId: licence.subscription.id, host: "evil.example" } });
+    expect(add.status).toBe(404);
+    const remove = await callRoute(libraryPage, "/my-animations", { cookie: strangerCookie, form: { intent: "remove-domain", licenceId: licence.subscription.id, domainId: domain.id } });
+    expect(remove.status).toBe(302);
+    expect((await prisma.licenceEmbedDomain.findMany({ where: { subscriptionId: licence.subscription.id } })).map((d) => d.host)).toEqual(["clinic.example"]);
+    const page = await callRoute(libraryPage, "/my-animations", { cookie: strangerCookie });
+    expect(JSON.stringify(page.body)).not.toContain(licence.subscription.id);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { getOEmbed, OEMBED_NOT_FOUND } from "~/services/embeds.server.ts";
+import { OEmbed } from "~/validation/api-responses.ts";
 
 // GET /api/oembed?url={embed or animation page URL}&licence={id}[&maxwidth=N]: the licensed
 // embed as oEmbed JSON (https://oembed.com, type "video"), for CMSs that take oEmbed. Public:
@@ -14,6 +15,8 @@ const OEmbedQuerySchema = z.object({
 
 export const loader = apiRoute({
   GET: endpoint({
+    summary: "A licensed embed as oEmbed JSON (type video), while its licence is active",
+    response: OEmbed,
     query: OEmbedQuerySchema,
     run: ({ query }) => getOEmbed({ url: query.url, licenceId: query.licence, maxwidth: query.maxwidth }),
   }),
