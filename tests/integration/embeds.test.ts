@@ -1,8 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handleError } from "~/entry.server.tsx";
 import { prisma } from "~/lib/db.server.ts";
 import { createRouterHandler } from "~/lib/http-edge.server.ts";
 import * as libraryPage from "~/routes/account/my-animations.tsx";
@@ -25,6 +23,7 @@ import { createApp, loadContext } from "../../server.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { startMediaApp, storeFile } from "./media-helpers.ts";
+import { testServerBuild } from "../helpers/server-build.ts";
 
 // Licensed embeds: the domain rules through the service and the /my-animations form, the
 // /embed access matrix and its headers as they leave the real middleware, the signed media URL,
@@ -284,23 +283,10 @@ describe("/embed's headers as they leave the server", () => {
   let base: string;
 
   beforeAll(async () => {
-    const build = {
-      entry: { module: { default: () => new Response("<html></html>", { headers: { "Content-Type": "text/html" } }), handleError } },
-      routes: {
-        root: { id: "root", path: "", module: {} },
-        embed: { id: "embed", parentId: "root", path: "embed/:animationId", module: embedRoute },
-        page: { id: "page", parentId: "root", path: "page", module: { loader: () => new Response("page", { headers: { "Content-Type": "text/plain" } }) } },
-      },
-      assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "1" },
-      basename: "/",
-      publicPath: "/",
-      assetsBuildDirectory: "build/client",
-      future: {},
-      ssr: true,
-      prerender: [],
-      isSpaMode: false,
-      routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-    } as unknown as ServerBuild;
+    const build = testServerBuild({
+      embed: { path: "embed/:animationId", module: embedRoute },
+      page: { path: "page", module: { loader: () => new Response("page", { headers: { "Content-Type": "text/plain" } }) } },
+    });
     const app = await createApp("production", createRouterHandler({ build, mode: "production", getLoadContext: loadContext }));
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -2,9 +2,8 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
-import type { RouterContextProvider, ServerBuild } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { handleError } from "~/entry.server.tsx";
 import { resetEnv } from "~/lib/env.server.ts";
 import { createRouterHandler } from "~/lib/http-edge.server.ts";
 import { logger } from "~/lib/logger.server.ts";
@@ -12,6 +11,7 @@ import { createUploadUrl } from "~/lib/upload.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { createApp, loadContext } from "../../server.ts";
 import { fileBytes } from "./media-helpers.ts";
+import { testServerBuild } from "../helpers/server-build.ts";
 
 // The real middleware stack and the real Express → React Router adapter, in front of a small
 // build whose routes report what reached them: the address in the load context, the fields an
@@ -20,59 +20,46 @@ import { fileBytes } from "./media-helpers.ts";
 const reached: string[] = [];
 let releaseStream: (value?: unknown) => void = () => undefined;
 
-const route = (id: string, path: string, module: Record<string, unknown>) => ({ id, parentId: "root", path, module });
-const build = {
-  entry: { module: { default: (_request: Request, status: number) => new Response("<html></html>", { status, headers: { "Content-Type": "text/html" } }), handleError } },
-  routes: {
-    root: { id: "root", path: "", module: {} },
-    whoami: route("whoami", "whoami", {
-      loader: ({ context }: { context: Readonly<RouterContextProvider> }) => Response.json({ clientIp: clientAddress(context) }),
-    }),
-    contact: route("contact", "contact", {
-      loader: () => Response.json({ page: "contact" }),
-      action: async ({ request }: { request: Request }) => {
-        const form = await request.formData();
-        reached.push(`contact:${form.get("message")?.toString().length ?? 0}`);
-        return Response.json({ fields: [...form.keys()] });
-      },
-    }),
-    slow: route("slow", "slow", {
-      // Holds the response until the client goes away, then says whether the route was told.
-      loader: ({ request }: { request: Request }) =>
-        new Promise((resolve) => request.signal.addEventListener("abort", () => resolve(reached.push("slow:aborted")))),
-    }),
-    stream: route("stream", "stream", {
-      loader: () =>
-        new Response(
-          new ReadableStream({
-            async start(controller) {
-              controller.enqueue(new TextEncoder().encode("first "));
-              await new Promise((resolve) => (releaseStream = resolve));
-              controller.enqueue(new TextEncoder().encode("last"));
-              controller.close();
-            },
-          }),
-          { headers: { "Content-Type": "text/plain" } },
-        ),
-    }),
-    "api-echo": route("api-echo", "api/echo", {
-      action: async ({ request }: { request: Request }) => {
-        const text = await request.text();
-        reached.push(`api:${text.length}`);
-        return Response.json({ bytes: text.length });
-      },
-    }),
-  },
-  assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "1" },
-  basename: "/",
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  future: {},
-  ssr: true,
-  prerender: [],
-  isSpaMode: false,
-  routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-} as unknown as ServerBuild;
+const route = (path: string, module: Record<string, unknown>) => ({ path, module });
+const build = testServerBuild({
+  whoami: route("whoami", {
+    loader: ({ context }: { context: Readonly<RouterContextProvider> }) => Response.json({ clientIp: clientAddress(context) }),
+  }),
+  contact: route("contact", {
+    loader: () => Response.json({ page: "contact" }),
+    action: async ({ request }: { request: Request }) => {
+      const form = await request.formData();
+      reached.push(`contact:${form.get("message")?.toString().length ?? 0}`);
+      return Response.json({ fields: [...form.keys()] });
+    },
+  }),
+  slow: route("slow", {
+    // Holds the response until the client goes away, then says whether the route was told.
+    loader: ({ request }: { request: Request }) =>
+      new Promise((resolve) => request.signal.addEventListener("abort", () => resolve(reached.push("slow:aborted")))),
+  }),
+  stream: route("stream", {
+    loader: () =>
+      new Response(
+        new ReadableStream({
+          async start(controller) {
+            controller.enqueue(new TextEncoder().encode("first "));
+            await new Promise((resolve) => (releaseStream = resolve));
+            controller.enqueue(new TextEncoder().encode("last"));
+            controller.close();
+          },
+        }),
+        { headers: { "Content-Type": "text/plain" } },
+      ),
+  }),
+  "api-echo": route("api/echo", {
+    action: async ({ request }: { request: Request }) => {
+      const text = await request.text();
+      reached.push(`api:${text.length}`);
+      return Response.json({ bytes: text.length });
+    },
+  }),
+});
 
 async function listen(app: http.RequestListener) {
   const server = http.createServer(app);
