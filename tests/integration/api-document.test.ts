@@ -14,7 +14,7 @@ import { requestContext } from "~/lib/request-context.server.ts";
 
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, { summary?: string; security?: unknown[]; responses: Record<string, unknown>; "x-required-role"?: string }>>;
+  paths: Record<string, Record<string, { summary?: string; tags?: string[]; security?: unknown[]; responses: Record<string, unknown>; "x-required-role"?: string }>>;
   webhooks?: Record<string, unknown>;
   components: { schemas: Record<string, unknown> };
 };
@@ -45,6 +45,7 @@ describe("the OpenAPI document", () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         expect(operation.summary, `${method} ${path}`).toBeTruthy();
+        expect(operation.tags, `${method} ${path}`).not.toEqual(["Other"]);
         expect(operation.responses.default, `${method} ${path}`).toEqual({ description: expect.any(String), content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
       }
     }

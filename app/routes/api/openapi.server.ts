@@ -181,6 +181,7 @@ function tagOf(path: string) {
     "email-templates": "Admin",
     emails: "Admin",
     objects: "Admin",
+    oembed: "Embeds",
     openapi: "Reference",
     "openapi.json": "Reference",
     docs: "Reference",
@@ -246,7 +247,7 @@ async function buildApiDocument(): Promise<JsonSchema> {
     openapi: "3.1.0",
     info: { title: "Medanim API", version: "1.0.0", description: INTRO },
     servers: [{ url: "/" }],
-    tags: ["Auth", "Catalogue", "Content", "Account", "Payments", "Admin", "Reference"].map((name) => ({ name })),
+    tags: ["Auth", "Catalogue", "Content", "Account", "Payments", "Embeds", "Admin", "Reference"].map((name) => ({ name })),
     paths,
     components: {
       schemas,
