@@ -4,6 +4,7 @@ import { prisma } from "~/lib/db.server.ts";
 import * as resendApi from "~/routes/api/auth.resend-verification.ts";
 import * as verifyApi from "~/routes/api/auth.verify-email.ts";
 import * as verifyPage from "~/routes/public/verify-email.tsx";
+import { purgeExpiredCredentials } from "~/services/auth/credentials.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
@@ -35,6 +36,19 @@ describe("POST /api/auth/verify-email", () => {
     expect(again.body.message).toBe("Your email address is already verified. You can sign in and carry on.");
     expect(again.body.user).toMatchObject({ id: user.id, isEmailVerified: true });
     expect(await welcomes()).toBe(welcomesBefore);
+  });
+
+  it("the purge keeps a used link until it expires: opened again after a purge, it still says verified", async () => {
+    const { token } = await unverifiedUserWithToken();
+    expect((await callRoute(verifyApi, "/api/auth/verify-email", { json: { token } })).status).toBe(200);
+    await purgeExpiredCredentials();
+    const again = await callRoute(verifyApi, "/api/auth/verify-email", { json: { token } });
+    expect(again.status).toBe(200);
+    expect(again.body.message).toBe("Your email address is already verified. You can sign in and carry on.");
+    // Once the link's 24 hours are over, the purge removes it and it is simply expired.
+    await purgeExpiredCredentials(new Date(Date.now() + DAY_MS + 60_000));
+    expect(await prisma.oneTimeToken.count({ where: { tokenHash: hashToken(token) } })).toBe(0);
+    expect((await callRoute(verifyApi, "/api/auth/verify-email", { json: { token } })).status).toBe(400);
   });
 
   it("a used link stays invalid once the account's address has changed or is unverified again", async () => {

@@ -175,7 +175,9 @@ export async function purgeExpiredCredentials(now = new Date()) {
   const [sessions, refresh, oneTime] = await prisma.$transaction([
     prisma.session.deleteMany({ where: { expiresAt: { lt: now } } }),
     prisma.refreshToken.deleteMany({ where: { expiresAt: { lt: now } } }),
-    prisma.oneTimeToken.deleteMany({ where: { OR: [{ expiresAt: { lt: now } }, { usedAt: { not: null } }] } }),
+    // A used link is kept until it expires: a verification link opened again in that time says
+    // "already verified" (issue 13), which it could not once the hourly purge had removed its row.
+    prisma.oneTimeToken.deleteMany({ where: { expiresAt: { lt: now } } }),
   ]);
   return { sessions: sessions.count, refreshTokens: refresh.count, oneTimeTokens: oneTime.count };
 }
