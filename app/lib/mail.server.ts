@@ -5,6 +5,7 @@ import type { Transporter } from "nodemailer";
 import { prisma } from "./db.server.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
+import { escapeHtml } from "./sanitize.server.ts";
 
 export type MailMessage = { to: string; subject: string; html: string; text: string; from?: string; headers?: Record<string, string> };
 
@@ -64,14 +65,6 @@ export function openMailBurst(connections: number) {
 // {{name}} is escaped in HTML; {{{name}}} inserts trusted, already-sanitised HTML as is.
 const VARIABLE = /\{\{(\{?)\s*([a-zA-Z0-9_]+)\s*\}?\}\}/g;
 
-export function escapeHtml(value: string) {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
-}
 
 /** `{{name}}` substitution; values are escaped in HTML, missing ones become empty. */
 export function renderTemplate(source: string, variables: Record<string, string>, html: boolean) {

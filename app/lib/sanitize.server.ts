@@ -81,3 +81,13 @@ export const renderRichText = remembered((content) => {
   });
   return sanitizeHtml(html);
 });
+
+/** Text made safe to place in HTML, between tags or inside a quoted attribute. */
+export function escapeHtml(value: string) {
+  return value
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}

@@ -1,3 +1,4 @@
+import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
@@ -99,9 +100,6 @@ export function embedUrl(animationId: string, licenceId: string) {
 export function oembedUrl(animationId: string, licenceId: string) {
   return `${appUrl()}/api/oembed?${new URLSearchParams({ url: `${appUrl()}/embed/${animationId}`, licence: licenceId })}`;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 export const EMBED_WIDTH = 960;
 export const EMBED_HEIGHT = 540;

@@ -1,6 +1,7 @@
 import { prisma } from "~/lib/db.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
-import { deliver, escapeHtml, htmlToText } from "~/lib/mail.server.ts";
+import { deliver, htmlToText } from "~/lib/mail.server.ts";
+import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import type { Prisma, Role } from "~/generated/prisma/client.ts";

@@ -1,3 +1,4 @@
+import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { storageOrigin } from "~/lib/storage.server.ts";
 import { signEmbedMedia } from "~/services/embed-media.server.ts";
 import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, resolveEmbed, type EmbedDecision } from "~/services/embeds.server.ts";
@@ -23,9 +24,6 @@ function policy(frameAncestors: string[]) {
     `frame-ancestors ${frameAncestors.length ? frameAncestors.join(" ") : "'none'"}`,
   ].join("; ");
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const STYLE =
   "html,body{margin:0;height:100%;background:#0f172a;color:#f8fafc;font:14px/1.4 system-ui,sans-serif}" +
