@@ -12,10 +12,11 @@ import { getEnv } from "./app/lib/env.server.ts";
 import { isStripeConfigured } from "./app/lib/payments/index.server.ts";
 import { logger } from "./app/lib/logger.server.ts";
 import { csrfGuard } from "./app/lib/csrf.server.ts";
-import { createRouterHandler, edgeGuard } from "./app/lib/http-edge.server.ts";
+import { createRouterHandler, edgeGuard, refuse } from "./app/lib/http-edge.server.ts";
 import { mediaRouter } from "./app/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
-import { buildPartFor, splitServerBuild } from "./app/lib/split-build.server.ts";
+import { type BuildPart, createRouteTable, type RequestRule } from "./app/lib/route-table.server.ts";
+import { ROUTE_RULES } from "./app/route-rules.ts";
 import { requestContext } from "./app/lib/request-context.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
@@ -66,52 +67,58 @@ export function loadContext(req: Request, res: Response) {
   return requestContext({ cspNonce: res.locals.cspNonce as string, clientIp: req.ip });
 }
 
-async function loadBuildHandler(mode: "production" | "development", app: express.Express) {
-  if (mode === "production") {
-    const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
-    const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
-    // Hashed file names: a year, immutable. Anything else in build/client: an hour. Scripts and
-    // styles go out as compressed at build time when the browser takes brotli or gzip.
-    app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")));
-    app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
-    // The other files of build/client (what public/ holds: favicon, robots.txt) are listed once:
-    // a page request then costs no file-system lookup that can only fail.
-    const clientDir = path.join(buildDir, "client");
-    const topFiles = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
-    const serveTopFile = express.static(clientDir, { maxAge: "1h", index: false });
-    app.use((req, res, next) => (topFiles.has(req.path) ? serveTopFile(req, res, next) : next()));
-    const parts = splitServerBuild(build);
-    const handlers = {
-      api: createRouterHandler({ build: parts.api, mode, getLoadContext: loadContext }),
-      pages: createRouterHandler({ build: parts.pages, mode, getLoadContext: loadContext }),
-      embed: createRouterHandler({ build: parts.embed, mode, getLoadContext: loadContext }),
-      all: createRouterHandler({ build: parts.all, mode, getLoadContext: loadContext }),
-    };
-    const manifestPath = build.routeDiscovery?.manifestPath;
-    return (req: Request, res: Response, next: NextFunction) => handlers[buildPartFor(req.path, manifestPath)](req, res, next);
-  }
-  const vite = await import("vite").then((m) =>
-    m.createServer({ server: { middlewareMode: true }, appType: "custom" }),
-  );
-  // React Router's dev server installs a SIGTERM handler that exits at once: ours closes the DB.
-  process.removeAllListeners("SIGTERM");
-  app.use(vite.middlewares);
-  return createRouterHandler({
-    build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    mode,
-    getLoadContext: loadContext,
-  });
+/** The production server build in BUILD_DIR (`npm run build`). */
+export async function loadProductionBuild(buildDir = path.resolve(process.env.BUILD_DIR ?? "build")) {
+  return (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
 }
 
-type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+/** build/client: hashed assets for a year, the few top-level files (favicon) for an hour. */
+function serveClientFiles(app: express.Express, clientDir: string) {
+  // Scripts and styles go out as compressed at build time when the browser takes brotli or gzip.
+  app.use("/assets", precompressedAssets(path.join(clientDir, "assets")));
+  app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+  // Listed once: a page request then costs no file-system lookup that can only fail.
+  const topFiles = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
+  const serveTopFile = express.static(clientDir, { maxAge: "1h", index: false });
+  app.use((req, res, next) => (topFiles.has(req.path) ? serveTopFile(req, res, next) : next()));
+}
 
-/** The Express app. Tests pass their own final handler instead of the React Router build. */
-export async function createApp(mode: "production" | "development", finalHandler?: Handler) {
+export type AppOptions = {
+  mode: "production" | "development";
+  /**
+   * The server build to serve. Production reads BUILD_DIR (and serves its client files);
+   * development loads it through Vite; the tests pass one assembled from app/routes.ts and the
+   * same route modules (tests/helpers/app.ts).
+   */
+  build?: ServerBuild;
+  /** Express's `trust proxy`; TRUST_PROXY by default. */
+  trustProxy?: ReturnType<typeof getEnv>["TRUST_PROXY"];
+};
+
+/**
+ * The Express app, the one door every request enters by: `npm start`, the bench and the tests.
+ * Logging, compression, security headers, the edge guard (with the route table's rule for the
+ * request), health, CSRF, the media router, then the part of the split build that serves the
+ * path. Throws when a route of the build would be unreachable.
+ */
+export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): nobody unless configured, or
   // any client could rotate the header and get a fresh sign-in allowance per guess.
-  app.set("trust proxy", getEnv().TRUST_PROXY);
+  app.set("trust proxy", trustProxy);
+
+  let vite: import("vite").ViteDevServer | undefined;
+  if (!build && mode === "development") {
+    vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true }, appType: "custom" }));
+    // React Router's dev server installs a SIGTERM handler that exits at once: ours closes the DB.
+    process.removeAllListeners("SIGTERM");
+  }
+  const loadDevBuild = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const servesClientFiles = !build && mode === "production";
+  const serverBuild = build ?? (vite ? await loadDevBuild() : await loadProductionBuild());
+  // In development the table is read from the build at start: restart after adding a route.
+  const table = createRouteTable(serverBuild, ROUTE_RULES);
   app.use(
     pinoHttp({
       logger,
@@ -125,15 +132,12 @@ export async function createApp(mode: "production" | "development", finalHandler
       },
     }),
   );
-  // Media is streamed as is: compressing video breaks byte ranges and gains nothing.
-  app.use(
-    compression({
-      filter: (req, res) => !req.path.startsWith("/objects/") && !req.path.startsWith("/embed-media/") && compression.filter(req, res),
-    }),
-  );
+  // Media is streamed as is (the route table says which paths): compressing video breaks byte
+  // ranges and gains nothing. The filter runs when the answer starts, after the edge's rule.
+  app.use(compression({ filter: (req, res) => (res.locals.route as RequestRule | undefined)?.compress !== false && compression.filter(req, res) }));
   app.use(securityHeaders(mode));
   // Before /healthz, the media router and React Router: hostile requests stop here with a 4xx.
-  app.use(edgeGuard);
+  app.use(edgeGuard(table));
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -154,21 +158,32 @@ export async function createApp(mode: "production" | "development", finalHandler
 
   app.use(csrfGuard);
   app.use(mediaRouter());
-  app.all("/{*splat}", finalHandler ?? (await loadBuildHandler(mode, app)));
+  if (vite) app.use(vite.middlewares);
+  if (servesClientFiles) serveClientFiles(app, path.join(path.resolve(process.env.BUILD_DIR ?? "build"), "client"));
+
+  const handlerFor = (part: ServerBuild | (() => Promise<ServerBuild>)) => createRouterHandler({ build: part, mode, getLoadContext: loadContext });
+  const parts = table.split();
+  const handlers: Record<BuildPart | "all", ReturnType<typeof handlerFor>> = vite
+    ? { api: handlerFor(loadDevBuild), pages: handlerFor(loadDevBuild), embed: handlerFor(loadDevBuild), all: handlerFor(loadDevBuild) }
+    : { api: handlerFor(parts.api), pages: handlerFor(parts.pages), embed: handlerFor(parts.embed), all: handlerFor(parts.all) };
+  app.all("/{*splat}", (req, res, next) => {
+    const part = (res.locals.route as RequestRule).part;
+    return handlers[part === "server" ? "pages" : part](req, res, next);
+  });
   // Express's own handler prints every error's stack, a client's 400 included.
   app.use((error: { status?: number; statusCode?: number }, req: Request, res: Response, _next: NextFunction) => {
     const declared = error.status ?? error.statusCode;
     const status = declared !== undefined && declared >= 400 && declared < 600 ? declared : 500;
     if (status >= 500) logger.error({ err: error, method: req.method, url: req.originalUrl }, "request failed");
     if (res.headersSent) return void res.destroy();
-    res.status(status).set("Cache-Control", "no-store").json({ message: status >= 500 ? "Something went wrong" : "Bad request" });
+    refuse(res, status, status >= 500 ? "Something went wrong" : "Bad request");
   });
   return app;
 }
 
 /** Starts listening; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the DB. */
 export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_ENV === "production" ? "production" : "development" } = {}) {
-  const app = await createApp(mode as "production" | "development");
+  const app = await createApp({ mode: mode as "production" | "development" });
   const server = http.createServer(app);
   // Above common load balancers' 60 s idle timeout, so they never reuse a closed connection.
   server.keepAliveTimeout = 65_000;

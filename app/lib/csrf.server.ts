@@ -1,19 +1,21 @@
 import type { NextFunction, Request, Response } from "express";
 import { getEnv } from "./env.server.ts";
+import { refuse as refuseAtEdge } from "./http-edge.server.ts";
+import type { RequestRule } from "./route-table.server.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Refuses state-changing browser requests from other sites (403): `Sec-Fetch-Site: cross-site`,
- * or an Origin that is not the app's. Payment webhooks come from the provider by design,
- * bearer-token /api calls carry no ambient cookie credentials, and an unsubscribe link is
- * authorised by its own signature, not a cookie (RFC 8058: the mail provider POSTs it), so
- * all three are exempt.
+ * or an Origin that is not the app's. Bearer-token /api calls carry no ambient cookie
+ * credentials; routes the route table marks exempt (app/route-rules.ts: the payment webhook,
+ * the signed unsubscribe link) say why there.
  */
 export function csrfGuard(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
-  if (req.path.startsWith("/api/webhooks/") || req.path === "/unsubscribe") return next();
-  if (req.path.startsWith("/api/") && /^Bearer\s/i.test(req.headers.authorization ?? "") && !req.headers.cookie) {
+  const rule = res.locals.route as RequestRule | undefined;
+  if (rule?.csrfExempt) return next();
+  if (rule?.part === "api" && /^Bearer\s/i.test(req.headers.authorization ?? "") && !req.headers.cookie) {
     return next();
   }
   if (req.headers["sec-fetch-site"] === "cross-site") return refuse(res);
@@ -31,5 +33,5 @@ function allowedOrigins(req: Request) {
 }
 
 function refuse(res: Response) {
-  res.status(403).json({ message: "Cross-site request refused" });
+  refuseAtEdge(res, 403, "Cross-site request refused");
 }

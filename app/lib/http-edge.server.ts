@@ -1,6 +1,7 @@
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import type { RequestRule, RouteTable } from "./route-table.server.ts";
 
 // The HTTP edge: what a request must look like before any route sees it, and the adapter that
 // hands it to React Router. Why: a fuzzer's hostile requests (TRACE, NUL bytes, broken
@@ -9,23 +10,8 @@ import { createRequestHandler, type RouterContextProvider, type ServerBuild } fr
 
 const MB = 1024 * 1024;
 
-/**
- * Body caps by path prefix, first match wins, counted on the bytes as they arrive. `null`
- * leaves the cap to the route: uploads under /objects/ have the media router's per-kind limits
- * (upload.server.ts). A route that takes larger bodies (a multipart upload form) adds a line
- * above "/". Nothing is parsed here, so /api/webhooks/* still reach their route byte for byte.
- */
-const BODY_LIMITS: ReadonlyArray<readonly [prefix: string, bytes: number | null]> = [
-  ["/objects/", null],
-  ["/", 1 * MB],
-];
-
-export function bodyLimitFor(pathname: string) {
-  return BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? null;
-}
-
 function tooLargeMessage(bytes: number) {
-  return `Request body must be at most ${bytes / MB} MB`;
+  return `Request body must be at most ${Math.round((bytes / MB) * 10) / 10} MB`;
 }
 
 const NUL_MESSAGE = "Request contains a NUL character";
@@ -34,18 +20,7 @@ const NUL_MESSAGE = "Request contains a NUL character";
 // reach a route: answered 405 on every path, /api included.
 const REFUSED_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 const ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-// Pages are read (loaders) and posted to by forms (actions); anything else makes React
-// Router's `formData()` throw inside an action.
-const PAGE_METHODS = ["GET", "HEAD", "POST"];
-const READ_ONLY = ["GET", "HEAD"];
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
-
-/** Which methods a path answers; `null`: the route decides (the /api helper answers 405 per route). */
-function methodsFor(pathname: string) {
-  if (pathname.startsWith("/api/") || pathname.startsWith("/objects/")) return null;
-  if (pathname.startsWith("/assets/") || pathname === "/healthz") return READ_ONLY;
-  return PAGE_METHODS;
-}
 
 /** host, IPv4 or [IPv6], with an optional port. */
 const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._~-]+)(?::(\d{1,5}))?$/i;
@@ -82,47 +57,86 @@ function decodes(pathname: string) {
   }
 }
 
-/** A refusal from the edge: `{ message }`, never a stack, never a route. */
-function refuse(res: ExpressResponse, status: number, message: string, headers: Record<string, string> = {}) {
-  res.status(status).set("Cache-Control", "no-store").set(headers).json({ message });
+const REFUSAL_TITLES: Record<number, string> = {
+  400: "Bad request",
+  403: "Forbidden",
+  405: "Method not allowed",
+  413: "Request too large",
+  415: "Unsupported form encoding",
+};
+
+function escapeText(text: string) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * A refusal from the edge, never a stack, never a route: `{ message }` for the /api contract
+ * and media, a small HTML page for a browser's page request (a form posted without
+ * JavaScript must not land on a raw JSON body).
+ */
+export function refuse(res: ExpressResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res.status(status).set("Cache-Control", "no-store").set(headers);
+  const rule = res.locals.route as RequestRule | undefined;
+  if (rule?.errors !== "html") return void res.json({ message });
+  const title = REFUSAL_TITLES[status] ?? "Request refused";
+  res.type("html").send(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+      `<title>${title} | Medanim</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">` +
+      `<main><h1>${title}</h1><p>${escapeText(message)}</p><p><a href="/">Go to the home page</a></p></main></body></html>`,
+  );
 }
 
 /**
  * Checks every request before any route or body reader: method, Host, the URL's bytes, a
- * page's method and form encoding, and a declared body length over the path's cap. Only string
- * checks: nothing is read or copied on a GET.
+ * page's method and form encoding, and a declared body length over the route's cap. Only
+ * string checks: nothing is read or copied on a GET. Leaves the request's rule from the route
+ * table in `res.locals.route` for the CSRF guard, compression, the body reader and the dispatch.
  */
-export function edgeGuard(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
-  const target = originForm(req.originalUrl);
-  const query = target?.indexOf("?") ?? -1;
-  const pathname = target === null ? "" : query === -1 ? target : target.slice(0, query);
-  const methods = methodsFor(pathname);
-  if (REFUSED_METHODS.has(req.method)) {
-    return refuse(res, 405, "Method not allowed", { Allow: (methods ?? ANY_METHOD).join(", ") });
-  }
-  // Express 5's req.host reads X-Forwarded-Host only from a trusted proxy (TRUST_PROXY).
-  const host = req.host;
-  const hostMatch = host ? HOST.exec(host) : null;
-  if (!hostMatch || (hostMatch[1] !== undefined && Number(hostMatch[1]) > 65535)) {
-    return refuse(res, 400, "A valid Host header is required");
-  }
-  if (target === null) return refuse(res, 400, "Malformed URL");
-  // PostgreSQL refuses NUL in text: stopped here rather than as a failed query.
-  if (target.includes("\0") || target.includes("%00")) return refuse(res, 400, NUL_MESSAGE);
-  if (pathname.includes("%") && !decodes(pathname)) return refuse(res, 400, "Malformed URL");
-  if (DOT_SEGMENT.test(pathname)) return refuse(res, 400, "Malformed URL");
-  if (methods && !methods.includes(req.method)) {
-    return refuse(res, 405, "Method not allowed", { Allow: methods.join(", ") });
-  }
-  if (methods === PAGE_METHODS && req.method === "POST" && !FORM_TYPES.has(mediaType(req.headers["content-type"]))) {
-    return refuse(res, 415, "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data");
-  }
-  const declared = req.headers["content-length"];
-  if (declared !== undefined) {
-    const limit = bodyLimitFor(pathname);
-    if (limit !== null && Number(declared) > limit) return refuse(res, 413, tooLargeMessage(limit), { Connection: "close" });
-  }
-  next();
+export function edgeGuard(table: Pick<RouteTable, "ruleFor">) {
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const target = originForm(req.originalUrl);
+    const query = target?.indexOf("?") ?? -1;
+    const pathname = target === null ? "" : query === -1 ? target : target.slice(0, query);
+    const rule = table.ruleFor(pathname, req.method);
+    res.locals.route = rule;
+    if (REFUSED_METHODS.has(req.method)) {
+      return refuse(res, 405, "Method not allowed", { Allow: (rule.methods ?? ANY_METHOD).join(", ") });
+    }
+    // RFC 9112 section 3.2: a request with more than one Host header is answered 400 (Node keeps
+    // only the first in req.headers; proxies and caches might pick another).
+    if (hostHeaderCount(req.rawHeaders) > 1) return refuse(res, 400, "A request must have exactly one Host header");
+    // Express 5's req.host reads X-Forwarded-Host only from a trusted proxy (TRUST_PROXY).
+    const host = req.host;
+    const hostMatch = host ? HOST.exec(host) : null;
+    if (!hostMatch || (hostMatch[1] !== undefined && Number(hostMatch[1]) > 65535)) {
+      return refuse(res, 400, "A valid Host header is required");
+    }
+    if (target === null) return refuse(res, 400, "Malformed URL");
+    // PostgreSQL refuses NUL in text: stopped here rather than as a failed query.
+    if (target.includes("\0") || target.includes("%00")) return refuse(res, 400, NUL_MESSAGE);
+    if (pathname.includes("%") && !decodes(pathname)) return refuse(res, 400, "Malformed URL");
+    if (DOT_SEGMENT.test(pathname)) return refuse(res, 400, "Malformed URL");
+    if (rule.methods && !rule.methods.includes(req.method)) {
+      return refuse(res, 405, "Method not allowed", { Allow: rule.methods.join(", ") });
+    }
+    if (rule.body.kind === "form" || rule.body.kind === "multipart") {
+      if (req.method === "POST" && !FORM_TYPES.has(mediaType(req.headers["content-type"]))) {
+        return refuse(res, 415, "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data");
+      }
+    }
+    const declared = req.headers["content-length"];
+    const limit = rule.body.limit;
+    if (declared !== undefined && limit !== null && Number(declared) > limit) {
+      return refuse(res, 413, tooLargeMessage(limit), { Connection: "close" });
+    }
+    next();
+  };
+}
+
+function hostHeaderCount(rawHeaders: string[]) {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === "host") count++;
+  return count;
 }
 
 type LoadContext = (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider | Promise<RouterContextProvider>;
@@ -162,7 +176,7 @@ export function createRouterHandler({
       const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
       if (req.method !== "GET" && req.method !== "HEAD") {
         init.body = boundedBody(req, res, controller, {
-          limit: bodyLimitFor(url.pathname),
+          limit: (res.locals.route as RequestRule | undefined)?.body.limit ?? MB,
           refuseNul: mediaType(req.headers["content-type"]) === "application/x-www-form-urlencoded",
         });
         init.duplex = "half";

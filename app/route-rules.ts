@@ -1,0 +1,38 @@
+import type { BodyRule, RouteRuleOverride } from "./lib/route-table.server.ts";
+import { uploadRule, type UploadKind } from "./lib/upload.server.ts";
+
+// What app/routes.ts cannot say about a route, beside it: read by the one route table
+// (lib/route-table.server.ts), which the split build, the edge guard, CSRF and compression all
+// consult. A route that needs nothing special is not named here: its path decides (see
+// docs/architecture.md, "How a request flows"). The server refuses to start when a path below
+// is not a route of app/routes.ts.
+
+const MB = 1024 * 1024;
+
+/**
+ * A page form that posts its files (no JavaScript): they are streamed to storage with their
+ * kind's limit and a file over it is refused beside its field. The body may be up to twice the
+ * sum of the files' limits, plus 1 MB of text fields, so a file somewhat over its own limit is
+ * still read to the end and answered on the form; beyond that the edge answers 413.
+ */
+function uploadForm(...kinds: UploadKind[]) {
+  return (): BodyRule => ({ kind: "multipart", limit: 2 * kinds.reduce((sum, kind) => sum + uploadRule(kind).maxBytes, 0) + MB });
+}
+
+const ANIMATION_FORM = uploadForm("cover", "video", "download");
+const CATEGORY_FORM = uploadForm("thumbnail");
+const DOCTOR_FORM = uploadForm("doctor-photo");
+
+/** Route paths (as written in app/routes.ts) whose rules differ from their part's defaults. */
+export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
+  "admin/animations/new": { body: ANIMATION_FORM },
+  "admin/animations/:id": { body: ANIMATION_FORM },
+  "admin/animations/:id/medical": { body: uploadForm("caption") },
+  "admin/categories/new": { body: CATEGORY_FORM },
+  "admin/categories/:id": { body: CATEGORY_FORM },
+  "admin/doctors/new": { body: DOCTOR_FORM },
+  "admin/doctors/:id": { body: DOCTOR_FORM },
+  // Read byte for byte: the signature covers the raw body.
+  "api/webhooks/stripe": { body: () => ({ kind: "raw", limit: MB }), csrfExempt: "sent by the payment provider, verified by its signature" },
+  "unsubscribe": { csrfExempt: "authorised by its signed link, not a cookie (RFC 8058: the mail provider posts it)" },
+};
