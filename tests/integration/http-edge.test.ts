@@ -5,17 +5,18 @@ import pino from "pino";
 import type { RouterContextProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnv } from "~/lib/env.server.ts";
-import { createRouterHandler } from "~/lib/http-edge.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { createUploadUrl } from "~/lib/upload.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
-import { createApp, loadContext } from "../../server.ts";
+import { createApp } from "../../server.ts";
 import { fileBytes } from "./media-helpers.ts";
 import { testServerBuild } from "../helpers/server-build.ts";
 
-// The real middleware stack and the real Express → React Router adapter, in front of a small
-// build whose routes report what reached them: the address in the load context, the fields an
-// action read, the bytes an /api action read.
+// The app factory (createApp: every middleware, the route table, the edge adapter), isolating the
+// edge on purpose: its build holds a few routes made for this test that report what reached
+// them (the address in the load context, the fields an action read, the bytes an /api action
+// read), hold a response open or stream it. The real routes meet the same edge through
+// tests/helpers/app.ts in every other integration test.
 
 const reached: string[] = [];
 let releaseStream: (value?: unknown) => void = () => undefined;
@@ -72,7 +73,7 @@ let port: number;
 let base: string;
 
 beforeAll(async () => {
-  const app = await createApp("production", createRouterHandler({ build, mode: "production", getLoadContext: loadContext }));
+  const app = await createApp({ mode: "production", build });
   ({ server, port } = await listen(app));
   base = `http://127.0.0.1:${port}`;
 });
@@ -189,6 +190,14 @@ describe("Host and request target", () => {
       const res = await rawRequest(`${head}Connection: close\r\n\r\n`);
       expect(res.status, head).toBe(400);
       expect(JSON.parse(res.body)).toEqual({ message: "A valid Host header is required" });
+    }
+  });
+
+  it("answers 400 to a request with two Host headers (RFC 9112 section 3.2)", async () => {
+    for (const hosts of ["Host: localhost\r\nHost: evil.example\r\n", "Host: localhost\r\nhost: localhost\r\n"]) {
+      const res = await rawRequest(`GET /whoami HTTP/1.1\r\n${hosts}Connection: close\r\n\r\n`);
+      expect(res.status, hosts).toBe(400);
+      expect(res.body).toContain("exactly one Host header");
     }
   });
 
@@ -316,7 +325,7 @@ describe("client address (TRUST_PROXY)", () => {
     process.env.TRUST_PROXY = trustProxy;
     resetEnv();
     try {
-      const app = await createApp("production", createRouterHandler({ build, mode: "production", getLoadContext: loadContext }));
+      const app = await createApp({ mode: "production", build });
       const proxied = await listen(app);
       try {
         return await whoami(`http://127.0.0.1:${proxied.port}`);

@@ -1,0 +1,131 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ServerBuild } from "react-router";
+import * as entry from "~/entry.server.tsx";
+import * as root from "~/root.tsx";
+import routeConfig from "~/routes.ts";
+import { createApp } from "../../server.ts";
+
+// The app as `npm start` builds it (server.ts createApp: logging, compression, security headers,
+// the edge guard and route table, CSRF, the media router, the split build), listening on a port
+// of this test process. Its server build is assembled from app/routes.ts and the route modules
+// this process imports, so the test's database and mocks apply and no `npm run build` is
+// needed. What differs from production on purpose: the modules are not bundled, and the client
+// assets manifest names files that do not exist (no test loads them).
+
+type RouteEntry = { id?: string; file: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: RouteEntry[] };
+type BuildRoute = NonNullable<ServerBuild["routes"][string]>;
+
+const modules = import.meta.glob(["/app/routes/**/*.ts", "/app/routes/**/*.tsx", "!/app/routes/**/*.server.ts"]);
+
+/** React Router's default route id: the file's path under app/ without its extension. */
+function routeId(entry: RouteEntry) {
+  return entry.id ?? entry.file.replace(/\.[jt]sx?$/, "");
+}
+
+async function assembleBuild(): Promise<ServerBuild> {
+  const routes: Record<string, BuildRoute> = { root: { id: "root", path: "", module: root } as unknown as BuildRoute };
+  const add = async (entries: RouteEntry[], parentId: string) => {
+    for (const entry of entries) {
+      const load = modules[`/app/${entry.file}`];
+      if (!load) throw new Error(`app/routes.ts names ${entry.file}, which tests/helpers/app.ts cannot import`);
+      const id = routeId(entry);
+      routes[id] = { id, parentId, path: entry.path, index: entry.index, caseSensitive: entry.caseSensitive, module: await load() } as BuildRoute;
+      await add(entry.children ?? [], id);
+    }
+  };
+  await add(routeConfig as RouteEntry[], "root");
+  const manifestRoutes = Object.fromEntries(
+    Object.values(routes).map((route) => {
+      const mod = route.module as unknown as Record<string, unknown>;
+      return [
+        route.id,
+        {
+          id: route.id,
+          parentId: route.parentId,
+          path: route.path,
+          index: route.index,
+          caseSensitive: route.caseSensitive,
+          hasAction: Boolean(mod.action),
+          hasLoader: Boolean(mod.loader),
+          hasClientAction: Boolean(mod.clientAction),
+          hasClientLoader: Boolean(mod.clientLoader),
+          hasClientMiddleware: Boolean(mod.clientMiddleware),
+          hasDefaultExport: Boolean(mod.default),
+          hasErrorBoundary: Boolean(mod.ErrorBoundary),
+          module: `/assets/${route.id.replaceAll("/", "-")}.js`,
+          imports: [],
+          css: [],
+        },
+      ];
+    }),
+  );
+  return {
+    entry: { module: entry },
+    routes,
+    assets: { entry: { module: "/assets/entry.client.js", imports: [], css: [] }, routes: manifestRoutes, url: "/assets/manifest.js", version: "test" },
+    basename: "/",
+    publicPath: "/",
+    assetsBuildDirectory: "build/client",
+    future: { v8_middleware: true, v8_passThroughRequests: true },
+    ssr: true,
+    isSpaMode: false,
+    prerender: [],
+    routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
+    allowedActionOrigins: false,
+  } as unknown as ServerBuild;
+}
+
+type TestApp = { build: ServerBuild; origin: string; port: number };
+let started: Promise<TestApp> | undefined;
+
+/** The app, started once per test file (closed when the worker exits). */
+export function testApp(): Promise<TestApp> {
+  started ??= (async () => {
+    const build = await assembleBuild();
+    // The client address comes from X-Forwarded-For, as behind a proxy: tests name it per call.
+    const app = await createApp({ mode: "production", build, trustProxy: ["loopback"] });
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    server.unref();
+    const { port } = server.address() as AddressInfo;
+    return { build, origin: `http://127.0.0.1:${port}`, port };
+  })();
+  return started;
+}
+
+export type WireResponse = { status: number; headers: Headers; body: Buffer };
+
+/**
+ * One HTTP request to the test app, as a client sends it: any Host header (the app's own by
+ * default: APP_URL's host), no redirect followed, the body read whole.
+ */
+export async function sendToApp(
+  target: string,
+  { method = "GET", headers = new Headers(), body }: { method?: string; headers?: Headers; body?: string | Uint8Array | null },
+): Promise<WireResponse> {
+  const { port } = await testApp();
+  const outgoing: http.OutgoingHttpHeaders = {};
+  headers.forEach((value, name) => {
+    if (name !== "set-cookie") outgoing[name] = value;
+  });
+  outgoing.host ??= new URL(process.env.APP_URL ?? "http://localhost:3000").host;
+  if (body !== undefined && body !== null) outgoing["content-length"] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port, method, path: target, headers: outgoing }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (Array.isArray(value)) for (const one of value) responseHeaders.append(name, one);
+          else if (value !== undefined) responseHeaders.set(name, String(value));
+        }
+        resolve({ status: response.statusCode ?? 0, headers: responseHeaders, body: Buffer.concat(chunks) });
+      });
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body ?? undefined);
+  });
+}
