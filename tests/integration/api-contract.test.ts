@@ -52,7 +52,9 @@ function expectErrorShape(result: RouteResult, where: string) {
 
 let token: string;
 beforeAll(async () => {
-  const user = await createUser();
+  // An admin: the admin guard (a layout above every /api/admin call) answers a member 403 before
+  // any route could answer 405.
+  const user = await createUser({ role: "admin" });
   token = await accessTokenFor(user.id);
 });
 

@@ -485,7 +485,15 @@ export function createStripeMock() {
 export function useStripeMock() {
   const mock = createStripeMock();
   const server = setupServer(...mock.handlers);
-  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  // Only Stripe's edge is mocked: the test's own requests to the app (tests/helpers/app.ts, on
+  // 127.0.0.1) go through; anything else unhandled fails the request.
+  beforeAll(() =>
+    server.listen({
+      onUnhandledRequest: (request, print) => {
+        if (new URL(request.url).hostname !== "127.0.0.1") print.error();
+      },
+    }),
+  );
   afterEach(() => {
     mock.reset();
     server.resetHandlers();
