@@ -140,17 +140,25 @@ for (const width of [1280, 390]) {
   test.describe(`${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 
-    test("a doctor with a 4 MB photo", async ({ page, javaScriptEnabled }) => {
+    test("a doctor with a 4 MB photo, after a 20 MB one from a camera is refused beside its field", async ({ page, javaScriptEnabled }) => {
+      const cameraPhoto = jpegOfSize("camera.jpg", 20 * MB);
       const photo = jpegOfSize("photo.jpg", 4 * MB);
       await signIn(page, ADMIN.email, ADMIN.password);
       const name = `Dr. Okafor ${unique()}`;
       await page.goto("/admin/doctors/new");
       await page.getByLabel("Name").fill(name);
       await page.getByLabel("Specialty").fill("Cardiology");
+      const photoInput = page.getByLabel("Photo", { exact: true });
+      await photoInput.setInputFiles(cameraPhoto.path);
+      if (!javaScriptEnabled) await page.getByRole("button", { name: "Create Doctor" }).click();
+      await expect(page).toHaveURL(/\/admin\/doctors\/new$/);
+      await expect(photoInput).toHaveAccessibleDescription(/File size must be less than 5MB\./);
+      await expect(page.getByLabel("Name")).toHaveValue(name);
+      expect(storedCopies(cameraPhoto)).toEqual([]);
+
       await choose(page, "Photo", photo, javaScriptEnabled);
       await page.getByRole("button", { name: "Create Doctor" }).click();
       await expectToast(page, "Doctor Created");
-
       await page.goto(`/admin/doctors?search=${encodeURIComponent(name)}`);
       await page.getByRole("row").filter({ hasText: name }).getByRole("link", { name: "Edit" }).click();
       await expectCurrentFile(page, "Photo", photo);
