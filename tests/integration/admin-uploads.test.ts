@@ -3,10 +3,11 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
-import { objectIdFromPath } from "~/lib/storage.server.ts";
+import { objectIdFromPath, saveObject } from "~/lib/storage.server.ts";
+import { streamMultipartUpload } from "~/lib/upload.server.ts";
 import { ROUTE_RULES } from "~/route-rules.ts";
 import * as doctorForm from "~/routes/admin/doctor-form.tsx";
 import { createApp } from "../../server.ts";
@@ -18,6 +19,12 @@ import { fileBytes } from "./media-helpers.ts";
 // for upload forms (app/route-rules.ts), the edge's bounded body and the multipart stream into
 // storage, in front of the real action. Every other path the rules name is a stub route (the
 // server refuses to start when a rule names no route).
+
+// Storage itself, watched: which files of a request were written at all.
+vi.mock("~/lib/storage.server.ts", async (importOriginal) => {
+  const storage = await importOriginal<typeof import("~/lib/storage.server.ts")>();
+  return { ...storage, saveObject: vi.fn(storage.saveObject) };
+});
 
 const MB = 1024 * 1024;
 const answers: unknown[] = [];
@@ -105,5 +112,45 @@ describe("the doctor form's photo without JavaScript, through the real app", () 
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/\r\nContent-Type: text\/html/i);
     expect(answer).toContain("Request body must be at most 70 MB");
+  });
+});
+
+describe("a client that goes away in the middle of a photo", () => {
+  it("leaves nothing in storage, and the app keeps answering", async () => {
+    const files = storedFiles();
+    const head =
+      `POST /admin/doctors/new HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\n` +
+      `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: ${10 * MB}\r\n\r\n` +
+      `--x\r\nContent-Disposition: form-data; name="photo"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(base).port), "127.0.0.1", () => {
+        socket.write(head);
+        socket.write(fileBytes("jpg", 2 * MB), () => setTimeout(() => socket.destroy(), 200));
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", reject);
+    });
+    await expect.poll(storedFiles).toEqual(files);
+    const page = await doctorPost(fileBytes("jpg", MB), { name: "Dr. After" });
+    expect(page.status).toBe(302);
+  });
+});
+
+describe("the animation form's files after a refused one", () => {
+  it("are checked, each beside its field, but never written to storage", async () => {
+    const form = new FormData();
+    form.append("coverImage", new File([new Uint8Array(fileBytes("jpg", 11 * MB))], "cover.jpg"));
+    form.append("fullVideo", new File([new Uint8Array(fileBytes("mp4", 2 * MB))], "full.mp4"));
+    form.append("downloadFile", new File([new Uint8Array(fileBytes("jpg"))], "pack.zip"));
+    vi.mocked(saveObject).mockClear();
+    const result = await streamMultipartUpload(new Request(`${base}/admin/animations/new`, { method: "POST", body: form }), {
+      fields: { coverImage: "cover", fullVideo: "video", downloadFile: "download" },
+    });
+    expect(result.errors).toEqual({
+      coverImage: ["File size must be less than 10MB."],
+      downloadFile: ["The file's content is not a valid .zip file"],
+    });
+    expect(result.files).toEqual({});
+    expect(vi.mocked(saveObject)).toHaveBeenCalledTimes(1);
   });
 });
