@@ -182,16 +182,16 @@ for (const width of [1280, 390]) {
 
       // The refused cover: without JavaScript it travels with the other two files, and nothing
       // of that request is kept; with JavaScript it never leaves the browser.
-      const cover11 = page.getByLabel("Cover image", { exact: true });
-      await cover11.setInputFiles(oversize.path);
+      const coverInput = page.getByLabel("Cover image", { exact: true });
+      await coverInput.setInputFiles(oversize.path);
       if (!javaScriptEnabled) {
         await choose(page, "Full video", video, false);
         await choose(page, "Download file", zip, false);
         await page.getByRole("button", { name: "Create Animation" }).click();
       }
       await expect(page).toHaveURL(/\/admin\/animations\/new$/);
-      await expect(cover11).toHaveAccessibleDescription(/File size must be less than 10MB\./);
-      await expect(cover11).toHaveAttribute("aria-invalid", "true");
+      await expect(coverInput).toHaveAccessibleDescription(/File size must be less than 10MB\./);
+      await expect(coverInput).toHaveAttribute("aria-invalid", "true");
       await expect(page.getByLabel("Title")).toHaveValue(title);
       expect(storedCopies(oversize)).toEqual([]);
       if (!javaScriptEnabled) {
