@@ -13,7 +13,7 @@ import { ADMIN, DATA_DIR, expectToast, signIn } from "./helpers.ts";
 // way an oversize cover is refused beside its field and nothing of it stays in storage.
 
 // Why 60 s, not 30: an animation test moves about 50 MB through the forms and reads 24 MB back;
-// it took 17 to 26 s on two cores shared at a load average of 11 to 13 (signing in alone 4.5 s).
+// it took 17 to 29 s on two cores shared at a load average of 11 to 22 (signing in alone 4.5 s).
 test.describe.configure({ timeout: 60_000 });
 
 const MB = 1024 * 1024;
