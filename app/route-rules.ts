@@ -11,12 +11,23 @@ const MB = 1024 * 1024;
 
 /**
  * A page form that posts its files (no JavaScript): they are streamed to storage with their
- * kind's limit and a file over it is refused beside its field. The body may be up to twice the
- * sum of the files' limits, plus 1 MB of text fields, so a file somewhat over its own limit is
- * still read to the end and answered on the form; beyond that the edge answers 413.
+ * kind's limit and a file over it is refused beside its field. The body may carry each file up
+ * to its limit plus a margin, plus 1 MB of text fields, so a file over its own limit is still
+ * read to the end and answered on the form; beyond that the edge answers 413 with a page of its
+ * own, and what the admin typed is lost. The margin is the file's own limit, but at least
+ * OVERSIZE_MARGIN. Why: twice the doctor photo's 5 MB made an 11 MB cap, so an ordinary camera
+ * JPEG of 12 to 25 MB lost the form instead of reading "File size must be less than 5MB.".
  */
 function uploadForm(...kinds: UploadKind[]) {
-  return (): BodyRule => ({ kind: "multipart", limit: 2 * kinds.reduce((sum, kind) => sum + uploadRule(kind).maxBytes, 0) + MB });
+  return (): BodyRule => ({ kind: "multipart", limit: kinds.reduce((sum, kind) => sum + fileAllowance(kind), 0) + MB });
+}
+
+/** What a photo straight from a camera or a full-size PNG export may weigh. */
+const OVERSIZE_MARGIN = 64 * MB;
+
+function fileAllowance(kind: UploadKind) {
+  const { maxBytes } = uploadRule(kind);
+  return maxBytes + Math.max(maxBytes, OVERSIZE_MARGIN);
 }
 
 const ANIMATION_FORM = uploadForm("cover", "video", "download");

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
+import { finished, PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   DeleteObjectCommand,
@@ -299,6 +299,11 @@ export async function deleteObject(id: string) {
 export function detachable(source: Readable) {
   const pass = new PassThrough();
   source.pipe(pass);
+  // pipe() does not pass on a source that fails or closes early (a client gone in the middle of
+  // a file): the save waiting for the rest would hang, with its temporary file left behind.
+  finished(source, (error) => {
+    if (error) pass.destroy(error);
+  });
   return {
     stream: pass,
     detach() {

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import { Readable, Transform, type TransformCallback } from "node:stream";
+import { Readable, Transform, Writable, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
@@ -215,6 +216,19 @@ export async function storeUpload(body: Readable, { kind, ext, id }: { kind: Upl
   }
 }
 
+/** storeUpload's checks without storing: the bytes are read and dropped. */
+async function checkUpload(body: Readable, { kind, ext }: { kind: UploadKind; ext: string }) {
+  const source = detachable(body);
+  const drop = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+  try {
+    await pipeline(source.stream, new UploadGuard(kind, ext), drop);
+  } catch (error) {
+    source.detach();
+    throw error;
+  }
+  return null;
+}
+
 // ---- signed upload URLs (local backend) ----
 
 /** A signed app URL stays valid this long; the expiry is checked when the PUT starts. */
@@ -342,7 +356,8 @@ export async function streamMultipartUpload(
   const formData = new FormData();
   const files: Record<string, string> = {};
   const errors: Record<string, string[]> = {};
-  const pending: Promise<void>[] = [];
+  // Each file's outcome, chained in the order the files arrive.
+  let settled = Promise.resolve();
   const addError = (name: string, message: string) => (errors[name] ??= []).push(message);
 
   let parser: busboy.Busboy;
@@ -357,6 +372,9 @@ export async function streamMultipartUpload(
 
   parser.on("field", (name, value) => formData.append(name, value));
   parser.on("file", (name, stream, info) => {
+    // A request that ends early destroys the part with the request's error, which the parser
+    // reports; the part may be waiting for the files before it, with nothing listening yet.
+    stream.on("error", () => undefined);
     const kind = fields[name];
     // Unknown file fields and empty file inputs are drained and ignored.
     if (!kind || !info.filename) {
@@ -371,16 +389,19 @@ export async function streamMultipartUpload(
       stream.resume();
       return;
     }
-    pending.push(
-      storeUpload(stream, { kind, ext }).then(
-        (stored) => {
-          files[name] = stored.path;
-        },
-        (error) => {
-          if (!(error instanceof ServiceError)) logger.error({ err: error, field: name }, "storing an upload failed");
-          addError(name, error instanceof ServiceError ? error.message : "Upload failed");
-        },
-      ),
+    // One file after the other, as they arrive: once a file of this request is refused,
+    // nothing of it will be kept, so the files after it are still checked (each field gets its
+    // message) but no longer written to storage (a 2 GB video behind a refused cover was
+    // written out in full, or sent to S3, then deleted).
+    const save = settled.then(() => (Object.keys(errors).length ? checkUpload(stream, { kind, ext }) : storeUpload(stream, { kind, ext })));
+    settled = save.then(
+      (stored) => {
+        if (stored) files[name] = stored.path;
+      },
+      (error) => {
+        if (!(error instanceof ServiceError)) logger.error({ err: error, field: name }, "storing an upload failed");
+        addError(name, error instanceof ServiceError ? error.message : "Upload failed");
+      },
     );
   });
 
@@ -394,11 +415,11 @@ export async function streamMultipartUpload(
   try {
     await parsed;
   } catch (error) {
-    await Promise.allSettled(pending);
+    await settled;
     await discardUploads(Object.values(files));
     throw error;
   }
-  await Promise.allSettled(pending);
+  await settled;
 
   if (Object.keys(errors).length) {
     await discardUploads(Object.values(files));
