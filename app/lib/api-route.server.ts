@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { ServiceError } from "./errors.server.ts";
 import { cachedJson, type CachePolicy, NO_STORE } from "./http-cache.server.ts";
 import { logger } from "./logger.server.ts";
+import { toWellFormedInput } from "./well-formed.server.ts";
 
 // The one way to write an /api route (ARCHITECTURE.md "Rules of the house"): a table of the
 // methods it serves, each parse → authorise → one service call → respond. Everything else an
@@ -166,7 +167,8 @@ async function readBody<S extends z.ZodType>(request: Request, schema: S): Promi
   if (typeof body !== "object" || body === null || Array.isArray(body)) body = {};
   // PostgreSQL text cannot hold NUL: refused here, for every /api body, instead of a 500 later.
   if (containsNul(body)) throw new ApiBodyError(NUL_CHARACTER);
-  const result = schema.safeParse(body);
+  // Nor a lone surrogate: replaced by U+FFFD, as the form decoders do (lib/well-formed.server.ts).
+  const result = schema.safeParse(toWellFormedInput(body));
   if (!result.success) {
     throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid input", issuesByField(result.error.issues));
   }
@@ -174,7 +176,9 @@ async function readBody<S extends z.ZodType>(request: Request, schema: S): Promi
 }
 
 function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
-  const result = schema.safeParse(Object.fromEntries([...url.searchParams].filter(([, value]) => value !== "")));
+  // Percent-decoding already yields well-formed text; the same pass as bodies keeps it one rule.
+  const entries = [...url.searchParams].filter(([, value]) => value !== "");
+  const result = schema.safeParse(toWellFormedInput(Object.fromEntries(entries)));
   // A query has no form to show field errors beside: its first message is the answer.
   if (!result.success) throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid query");
   return result.data;

@@ -1,6 +1,7 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data } from "react-router";
 import { ServiceError } from "./errors.server.ts";
+import { toWellFormedFormData } from "./well-formed.server.ts";
 
 type ReplyOptions = { hideFields?: string[] };
 
@@ -9,14 +10,16 @@ export const MALFORMED_FORM = "The form could not be read. Please send it again.
 /**
  * The posted form. A body that does not parse as the form type it declares (a broken multipart
  * boundary, say) is the sender's mistake: 400 with a message, where `request.formData()` alone
- * would throw and answer 500.
+ * would throw and answer 500. Its text is well formed (lib/well-formed.server.ts).
  */
 export async function readFormData(request: Request): Promise<FormData> {
+  let formData: FormData;
   try {
-    return await request.formData();
+    formData = await request.formData();
   } catch {
     throw data({ message: MALFORMED_FORM }, { status: 400 });
   }
+  return toWellFormedFormData(formData);
 }
 
 /**

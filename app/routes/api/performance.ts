@@ -1,6 +1,7 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { toWellFormedInput } from "~/lib/well-formed.server.ts";
 import { clientAddress, consumeRateLimit } from "~/lib/rate-limit.server.ts";
 import { PERFORMANCE_RULE, recordPerformance, type PerformanceKind } from "~/services/content.server.ts";
 
@@ -35,7 +36,7 @@ async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
   if (!text || text.length > MAX_BODY) return undefined;
   try {
-    return JSON.parse(text);
+    return toWellFormedInput(JSON.parse(text));
   } catch {
     return undefined;
   }
