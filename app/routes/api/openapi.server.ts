@@ -58,7 +58,7 @@ export async function loadEndpoints(route: ApiRoute): Promise<EndpointTable> {
  * layout of app/routes.ts every call is admin whatever it names, so it must name requireAdmin:
  * a table that says otherwise would document a call open to members that the layout refuses.
  */
-export function accessOf(endpoint: Endpoint<any, any, any>, route: ApiRoute, method: string): Access {
+function accessOf(endpoint: Endpoint<any, any, any>, route: ApiRoute, method: string): Access {
   const access = endpoint.auth.access;
   if (route.adminGuard && access !== "admin") {
     throw new Error(`${method} /${route.path}: under ${ADMIN_GUARD_LAYOUT} (admins only), but its auth says ${access}: use requireAdmin`);
@@ -91,8 +91,8 @@ const ERROR_TEXT: Record<number, string> = {
   409: "Conflicts with the current state",
   413: "Body too large",
   415: "The body is neither JSON nor a form",
-  500: "Something went wrong on our side",
   429: "Too many attempts: wait for the Retry-After seconds",
+  500: "Something went wrong on our side",
   502: "A provider (mail, payments) failed",
   503: "The service is temporarily unavailable",
 };
