@@ -215,7 +215,8 @@ async function readBody<S extends z.ZodType>(request: Request, schema: S): Promi
   if (typeof body !== "object" || body === null || Array.isArray(body)) body = {};
   // PostgreSQL text cannot hold NUL: refused here, for every /api body, instead of a 500 later.
   if (containsNul(body)) throw new ApiBodyError(NUL_CHARACTER);
-  // Nor a lone surrogate: replaced by U+FFFD, as the form decoders do (lib/well-formed.server.ts).
+  // Nor a lone surrogate (JSON's "\ud800"): replaced by U+FFFD, as a form's already is
+  // (lib/well-formed.server.ts).
   const result = schema.safeParse(toWellFormedInput(body));
   if (!result.success) {
     throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid input", issuesByField(result.error.issues));
@@ -224,9 +225,8 @@ async function readBody<S extends z.ZodType>(request: Request, schema: S): Promi
 }
 
 function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
-  // Percent-decoding already yields well-formed text; the same pass as bodies keeps it one rule.
-  const entries = [...url.searchParams].filter(([, value]) => value !== "");
-  const result = schema.safeParse(toWellFormedInput(Object.fromEntries(entries)));
+  // URLSearchParams holds well-formed text already (lib/well-formed.server.ts).
+  const result = schema.safeParse(Object.fromEntries([...url.searchParams].filter(([, value]) => value !== "")));
   // A query has no form to show field errors beside: its first message is the answer.
   if (!result.success) throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid query");
   return result.data;

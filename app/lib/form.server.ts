@@ -1,7 +1,6 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data } from "react-router";
 import { ServiceError } from "./errors.server.ts";
-import { toWellFormedFormData } from "./well-formed.server.ts";
 
 type ReplyOptions = { hideFields?: string[] };
 
@@ -10,16 +9,14 @@ export const MALFORMED_FORM = "The form could not be read. Please send it again.
 /**
  * The posted form. A body that does not parse as the form type it declares (a broken multipart
  * boundary, say) is the sender's mistake: 400 with a message, where `request.formData()` alone
- * would throw and answer 500. Its text is well formed (lib/well-formed.server.ts).
+ * would throw and answer 500.
  */
 export async function readFormData(request: Request): Promise<FormData> {
-  let formData: FormData;
   try {
-    formData = await request.formData();
+    return await request.formData();
   } catch {
     throw data({ message: MALFORMED_FORM }, { status: 400 });
   }
-  return toWellFormedFormData(formData);
 }
 
 /**

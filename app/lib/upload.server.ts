@@ -4,7 +4,6 @@ import busboy from "busboy";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
 import { ServiceError } from "./errors.server.ts";
-import { toWellFormedText } from "./well-formed.server.ts";
 import { hasWebVttHeaderBytes } from "./vtt.ts";
 import {
   deleteObject,
@@ -356,9 +355,7 @@ export async function streamMultipartUpload(
     throw new ServiceError("Expected a multipart/form-data body");
   }
 
-  // A part may declare its own charset (UTF-16 decodes lone surrogates as they are): the same
-  // well-formed text as every other decoder (lib/well-formed.server.ts).
-  parser.on("field", (name, value) => formData.append(toWellFormedText(name), toWellFormedText(value)));
+  parser.on("field", (name, value) => formData.append(name, value));
   parser.on("file", (name, stream, info) => {
     const kind = fields[name];
     // Unknown file fields and empty file inputs are drained and ignored.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
+import { streamMultipartUpload } from "~/lib/upload.server.ts";
 import * as animationsApi from "~/routes/api/animations.ts";
 import * as profileApi from "~/routes/api/auth.profile.ts";
 import * as contactApi from "~/routes/api/contact.ts";
@@ -10,7 +11,7 @@ import { callRoute } from "../helpers/route.ts";
 
 // A JSON string may carry a lone UTF-16 surrogate ("\ud800"), which PostgreSQL refuses to store:
 // these calls answered 500. The body is now decoded with each lone surrogate replaced by U+FFFD
-// (lib/well-formed.server.ts), so the text is stored, as a form's malformed UTF-8 already was.
+// (lib/well-formed.server.ts), so the text is stored, as a form's already was.
 // JSON.stringify writes a lone surrogate as the escape "\ud800", as a hostile client would.
 
 useMailCapture();
@@ -65,5 +66,23 @@ describe("lone surrogates in JSON bodies are stored as U+FFFD, never a 500", () 
   it("a query: a percent-encoded surrogate (invalid UTF-8) reads as U+FFFD too", async () => {
     const res = await callRoute(animationsApi, "/api/animations?search=%ED%A0%80");
     expect(res.status).toBe(200);
+  });
+});
+
+describe("lone surrogates in a multipart upload's text fields", () => {
+  // busboy decodes a UTF-16 part as it is, lone surrogates included; the FormData it fills holds
+  // USVStrings, which replace them.
+  it("a part in UTF-16 is read with U+FFFD", async () => {
+    const boundary = "medanim-boundary";
+    const utf16 = Buffer.from("Heart\ud800", "utf16le");
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n`),
+      utf16,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const request = new Request("http://localhost/admin/animations/new", { method: "POST", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
+    const { formData, errors } = await streamMultipartUpload(request, { fields: { coverImage: "cover" } });
+    expect(errors).toEqual({});
+    expect(formData.get("title")).toBe(`Heart${REPLACED}`);
   });
 });

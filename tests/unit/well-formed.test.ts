@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { toWellFormedFormData, toWellFormedInput, toWellFormedText } from "~/lib/well-formed.server.ts";
+import { toWellFormedInput, toWellFormedText } from "~/lib/well-formed.server.ts";
 
 // Lone UTF-16 surrogates, which PostgreSQL refuses to store, become U+FFFD wherever input is
-// decoded (lib/well-formed.server.ts); whole characters are left alone.
+// decoded: JSON through lib/well-formed.server.ts, forms and queries by the platform itself;
+// whole characters are left alone.
 
 const HIGH = "\ud800";
 const LOW = "\udfff";
@@ -30,26 +31,18 @@ describe("toWellFormedInput", () => {
   });
 });
 
-describe("toWellFormedFormData", () => {
-  it("replaces lone surrogates in names and text values, keeps files and repeated fields", async () => {
+describe("forms and queries, which need no pass of their own", () => {
+  it("FormData and URLSearchParams hold USVStrings: a lone surrogate is U+FFFD once in, files untouched", async () => {
     const form = new FormData();
-    form.append("message", `hello ${HIGH}`);
-    form.append(`tag${LOW}`, "x");
-    form.append("tag", "a");
-    form.append("tag", "b");
-    form.append("file", new File(["bytes"], "a.txt", { type: "text/plain" }));
-    const clean = toWellFormedFormData(form);
-    expect(clean.get("message")).toBe("hello \ufffd");
-    expect(clean.get("tag\ufffd")).toBe("x");
-    expect(clean.getAll("tag")).toEqual(["a", "b"]);
-    const file = clean.get("file") as File;
-    expect(file.name).toBe("a.txt");
-    expect(await file.text()).toBe("bytes");
-  });
-
-  it("hands back a form that is already well formed as it is", () => {
-    const form = new FormData();
+    form.append(`tag${LOW}`, `hello ${HIGH}`);
     form.append("name", `Ada ${EMOJI}`);
-    expect(toWellFormedFormData(form)).toBe(form);
+    form.append("file", new File(["bytes"], "a.txt", { type: "text/plain" }));
+    expect([...form].filter(([, value]) => typeof value === "string")).toEqual([["tag\ufffd", "hello \ufffd"], ["name", `Ada ${EMOJI}`]]);
+    expect(await (form.get("file") as File).text()).toBe("bytes");
+    const query = new URLSearchParams();
+    query.append("search", `cut ${HIGH}`);
+    expect(query.get("search")).toBe("cut \ufffd");
+    // Percent-encoded, a surrogate is malformed UTF-8: each byte becomes U+FFFD.
+    expect(new URL("http://localhost/api/faqs?search=%ED%A0%80").searchParams.get("search")).toBe("\ufffd\ufffd\ufffd");
   });
 });
