@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { ServiceError } from "./errors.server.ts";
 import { cachedJson, type CachePolicy, NO_STORE } from "./http-cache.server.ts";
 import { logger } from "./logger.server.ts";
+import { toWellFormedInput } from "./well-formed.server.ts";
 
 // The one way to write an /api route (ARCHITECTURE.md "Rules of the house"): a table of the
 // methods it serves, each parse → authorise → one service call → respond. Everything else an
@@ -14,12 +15,30 @@ export const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 type Params = Record<string, string | undefined>;
 
+/**
+ * Who may call an endpoint, as the reference says it (routes/api/openapi.server.ts): anyone
+ * without the caller being read (`none`); anyone, the answer shaped for a signed-in caller
+ * (`optional`); a signed-in user (`user`, else 401); an admin (`admin`, else 401 or 403).
+ */
+export type Access = "none" | "optional" | "user" | "admin";
+
+/**
+ * A guard: reads the caller from the request (or throws the 401/403 answer), and says which
+ * access it grants. An endpoint's access is its guard's, so the two cannot disagree.
+ */
+export type Guard<User> = ((request: Request) => Promise<User>) & { readonly access: Access };
+
+/** Marks a guard function with the access it grants (services/auth/guards.server.ts). */
+export function defineGuard<User>(access: Access, check: (request: Request) => Promise<User>): Guard<User> {
+  return Object.assign(check, { access });
+}
+
 export type EndpointArgs<User, Body, Query> = {
   request: Request;
   params: Params;
   url: URL;
   context: Readonly<RouterContextProvider> | undefined;
-  /** What `auth` returned (the signed-in user, for requireUser/requireAdmin). */
+  /** What `auth` returned: the caller (null when optional and anonymous; undefined for `anyone`). */
   user: User;
   /** The parsed `body` schema's value. */
   body: Body;
@@ -30,12 +49,24 @@ export type EndpointArgs<User, Body, Query> = {
 export type Endpoint<User = undefined, Body = undefined, Query = undefined> = {
   /** One line for the API reference (GET /api/openapi.json, /api/docs). */
   summary: string;
-  /** More for the reference, when one line is not enough. */
-  description?: string;
-  /** A guard that throws 401/403 or returns the caller: requireUser, requireAdmin, getUser. */
-  auth?: (request: Request) => Promise<User>;
+  /**
+   * For the reference: what the call does and what it changes, for whom. The reference puts who
+   * may call it (from `auth`) in front of it.
+   */
+  description: string;
+  /**
+   * Who may call it: `anyone` (the caller is not read), `getUser` (optional: the caller, or
+   * null), `requireUser`, `requireAdmin` (services/auth/guards.server.ts). An endpoint whose
+   * answer depends on the caller must say so with getUser: reading the caller under `anyone`
+   * fails the call (assertCallerMayBeRead).
+   */
+  auth: Guard<User>;
   /** The request body's schema: JSON (or a form, for simple clients); 400 with its messages. */
   body?: z.ZodType<Body>;
+  /** A body `run` reads itself (a signed payload): documented, not parsed. */
+  rawBody?: { mediaType: string; description: string; schema?: z.ZodType };
+  /** Request headers `run` reads, for the reference. */
+  headers?: Record<string, { description: string; required?: boolean }>;
   /** The query string's schema; 400 with its first message. */
   query?: z.ZodType<Query>;
   /** Status of a successful answer (201 for creations, 204 for none). */
@@ -49,8 +80,11 @@ export type Endpoint<User = undefined, Body = undefined, Query = undefined> = {
   otherResponses?: Record<number, z.ZodType>;
   /** The media type of a non-JSON answer (a PDF, HTML). */
   produces?: string;
-  /** Failure statuses beyond the ones the reference derives (400 for a body or query, 401/403 for a guard, 404 for a path id). */
-  errors?: number[];
+  /**
+   * Failure statuses beyond the ones the reference derives (400 for a body or query, 401/403 for
+   * a guard, 404 for a path id), each with the reference's usual text, or with this call's own.
+   */
+  errors?: number[] | Record<number, string>;
   /** Cache-Control of a successful answer; every other answer is no-store. */
   cache?: CachePolicy | ((request: Request) => CachePolicy);
   /** The work: returns the JSON body, or a Response when it needs headers of its own. */
@@ -76,7 +110,8 @@ export function apiRoute(endpoints: EndpointTable) {
     const definition = endpoints[method as Method];
     if (!definition) return errorResponse(new ServiceError("Method not allowed", 405), { Allow: allow });
     try {
-      const user = definition.auth ? await definition.auth(request) : undefined;
+      if (definition.auth.access === "none") callerNotRead.add(request);
+      const user = await definition.auth(request);
       const requestUrl = url ?? new URL(request.url);
       const query = definition.query ? readQuery(requestUrl, definition.query) : undefined;
       const body = definition.body ? await readBody(request, definition.body) : undefined;
@@ -93,6 +128,20 @@ export function apiRoute(endpoints: EndpointTable) {
 }
 
 export type EndpointTable = Partial<Record<Method, Endpoint<any, any, any>>>;
+
+// Requests served by an endpoint documented as not reading its caller.
+const callerNotRead = new WeakSet<Request>();
+
+/**
+ * Called by getUser before it reads the caller: an endpoint whose auth is `anyone` that reads
+ * the caller anyway (its answer would change with a token the reference says it ignores) fails
+ * with this error, and every /api route is called with a token by the contract tests.
+ */
+export function assertCallerMayBeRead(request: Request) {
+  if (callerNotRead.has(request)) {
+    throw new Error(`${request.method} ${new URL(request.url).pathname} reads the caller but its auth is anyone: make it getUser (optional)`);
+  }
+}
 
 /** Any failure as the one /api error shape; unexpected ones are logged and answer 500. */
 export function apiErrorResponse(error: unknown): Response {
@@ -166,7 +215,9 @@ async function readBody<S extends z.ZodType>(request: Request, schema: S): Promi
   if (typeof body !== "object" || body === null || Array.isArray(body)) body = {};
   // PostgreSQL text cannot hold NUL: refused here, for every /api body, instead of a 500 later.
   if (containsNul(body)) throw new ApiBodyError(NUL_CHARACTER);
-  const result = schema.safeParse(body);
+  // Nor a lone surrogate (JSON's "\ud800"): replaced by U+FFFD, as a form's already is
+  // (lib/well-formed.server.ts).
+  const result = schema.safeParse(toWellFormedInput(body));
   if (!result.success) {
     throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid input", issuesByField(result.error.issues));
   }
@@ -174,6 +225,7 @@ async function readBody<S extends z.ZodType>(request: Request, schema: S): Promi
 }
 
 function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
+  // URLSearchParams holds well-formed text already (lib/well-formed.server.ts).
   const result = schema.safeParse(Object.fromEntries([...url.searchParams].filter(([, value]) => value !== "")));
   // A query has no form to show field errors beside: its first message is the answer.
   if (!result.success) throw new ApiBodyError(result.error.issues[0]?.message ?? "Invalid query");

@@ -2,6 +2,8 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Access, type Method, METHODS } from "~/lib/api-route.server.ts";
+import { listApiRoutes, loadEndpoints } from "~/routes/api/openapi.server.ts";
 import routes from "~/routes.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 
@@ -13,7 +15,6 @@ import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factori
 type RouteEntry = { path?: string; file: string; children?: RouteEntry[] };
 const PAGE_GUARD = "routes/admin/layout.tsx";
 const API_GUARD = "routes/api/admin/guard.ts";
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 function flatten(entries: RouteEntry[], parents: string[] = []): Array<RouteEntry & { parents: string[] }> {
   return entries.flatMap((entry) => [{ ...entry, parents }, ...flatten(entry.children ?? [], [...parents, entry.file])]);
@@ -23,29 +24,18 @@ const all = flatten(routes as RouteEntry[]);
 const adminPages = all.filter((entry) => entry.path === "admin" || entry.path?.startsWith("admin/"));
 const adminCalls = all.filter((entry) => entry.path?.startsWith("api/admin/"));
 
-// Admin writes on paths the public also reads (spec section 7): guarded per method.
-const SHARED_ADMIN_CALLS: Array<[method: string, path: string]> = [
-  ["POST", "api/animations"],
-  ["PUT", "api/animations/:slugOrId"],
-  ["DELETE", "api/animations/:slugOrId"],
-  ["POST", "api/categories"],
-  ["PUT", "api/categories/:slugOrId"],
-  ["DELETE", "api/categories/:slugOrId"],
-  ["POST", "api/doctors"],
-  ["PUT", "api/doctors/:slugOrId"],
-  ["DELETE", "api/doctors/:slugOrId"],
-  ["GET", "api/pages"],
-  ["POST", "api/pages"],
-  ["PUT", "api/pages/:id"],
-  ["DELETE", "api/pages/:id"],
-  ["PUT", "api/settings/:key"],
-  // Admin-only calls outside /api/admin (spec section 7: the e-mail manager's layout A).
-  ["GET", "api/email-templates"],
-  ["POST", "api/email-templates"],
-  ["PUT", "api/email-templates/:id"],
-  ["DELETE", "api/email-templates/:id"],
-  ["POST", "api/emails/bulk"],
-];
+// Every other /api call, with the access its endpoint table declares (the same the OpenAPI
+// document says): admin writes on paths the public also reads (spec section 7) and the e-mail
+// manager's calls outside /api/admin are guarded per method with requireAdmin.
+const OTHER_CALLS: Array<{ method: Method; pattern: string; access: Access }> = [];
+for (const route of listApiRoutes().filter((r) => !r.adminGuard)) {
+  const table = await loadEndpoints(route);
+  for (const method of METHODS) {
+    const access = table[method]?.auth.access;
+    if (access) OTHER_CALLS.push({ method, pattern: route.path, access });
+  }
+}
+const SHARED_ADMIN_CALLS = OTHER_CALLS.filter((call) => call.access === "admin");
 
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 function urlFor(pattern: string) {
@@ -141,15 +131,35 @@ describe("the admin guard, generated from app/routes.ts", () => {
     }
   }
 
-  for (const [method, pattern] of SHARED_ADMIN_CALLS) {
+  it("reads the admin calls outside /api/admin from the endpoint tables", () => {
+    expect(SHARED_ADMIN_CALLS.map(({ method, pattern }) => `${method} ${pattern}`)).toEqual(
+      expect.arrayContaining(["POST api/animations", "DELETE api/categories/:slugOrId", "GET api/pages", "PUT api/settings/:key", "POST api/emails/bulk"]),
+    );
+  });
+
+  for (const { method, pattern } of SHARED_ADMIN_CALLS) {
     it(`${method} /${pattern}: 401 without a token, 403 for a member, admin let in`, async () => {
-      expect(all.some((entry) => entry.path === pattern), `${pattern} is in app/routes.ts`).toBe(true);
       const url = urlFor(pattern);
       expect((await apiRequest(url, method, "anonymous")).status).toBe(401);
       expect((await apiRequest(url, method, "member")).status).toBe(403);
       const admin = await apiRequest(url, method, "admin");
       expect([401, 403, 405]).not.toContain(admin.status);
       expect(admin.status).toBeLessThan(500);
+    });
+  }
+
+  // The other kinds, as documented: a user call refuses only the anonymous caller; a call open
+  // to anyone (optional sign-in or none) refuses no one for who they are.
+  for (const { method, pattern, access } of OTHER_CALLS.filter((call) => call.access !== "admin")) {
+    it(`${method} /${pattern} (${access}): ${access === "user" ? "401 without a token, a member let in" : "no 401 or 403 for anyone"}`, async () => {
+      const url = urlFor(pattern);
+      const anonymous = await apiRequest(url, method, "anonymous");
+      const member = await apiRequest(url, method, "member");
+      if (access === "user") expect(anonymous.status).toBe(401);
+      else expect([401, 403]).not.toContain(anonymous.status);
+      expect([401, 403]).not.toContain(member.status);
+      expect(anonymous.status).toBeLessThan(500);
+      expect(member.status).toBeLessThan(500);
     });
   }
 });

@@ -12,10 +12,19 @@ import { requestContext } from "~/lib/request-context.server.ts";
 // lists exactly the operations app/routes.ts serves, and the answers the suite receives match
 // it (tests/helpers/api-document.ts, run on every callRoute of every integration test).
 
+type Operation = {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: unknown[];
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+  "x-required-role"?: string;
+};
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, { summary?: string; tags?: string[]; security?: unknown[]; responses: Record<string, unknown>; "x-required-role"?: string }>>;
-  webhooks?: Record<string, unknown>;
+  paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown> };
 };
 
@@ -41,30 +50,51 @@ describe("the OpenAPI document", () => {
     expect(documented.size).toBeGreaterThan(70);
   });
 
-  it("gives every operation a summary, its answers, and the error shape; the webhook is documented", () => {
+  it("gives every operation a summary, a description, its answers, and the error shape", () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         expect(operation.summary, `${method} ${path}`).toBeTruthy();
+        expect(operation.description, `${method} ${path}`).toMatch(/^\*\*Who may call it:\*\* .+\n\n.{40,}/);
         expect(operation.tags, `${method} ${path}`).not.toEqual(["Other"]);
+        expect(Object.keys(operation.responses).some((code) => code.startsWith("4")), `${method} ${path}`).toBe(true);
         expect(operation.responses.default, `${method} ${path}`).toEqual({ description: expect.any(String), content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
       }
     }
-    expect(Object.keys(doc.webhooks ?? {})).toEqual(["stripe"]);
   });
 
-  it("says which calls need a user and which an admin, as the guards do", () => {
-    expect(doc.paths["/api/animations"]!.get!.security).toBeUndefined();
-    expect(doc.paths["/api/auth/me"]!.get!.security).toEqual([{ bearer: [] }, { session: [] }]);
+  it("says who may call each operation: anyone, anyone with an optional sign-in, a user, or an admin", () => {
+    const anyone: unknown[] = [];
+    const optional = [{}, { bearer: [] }, { session: [] }];
+    const user = [{ bearer: [] }, { session: [] }];
+    const admin = [{ bearer: ["admin"] }, { session: ["admin"] }];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) expect([anyone, optional, user, admin], `${method} ${path}`).toContainEqual(operation.security);
+    }
+    expect(doc.paths["/api/categories"]!.get!.security).toEqual(anyone);
+    // The catalogue's answers change with the caller's licences (hasAccess): an optional sign-in.
+    expect(doc.paths["/api/animations"]!.get!.security).toEqual(optional);
+    expect(doc.paths["/api/animations/{slugOrId}"]!.get!.security).toEqual(optional);
+    expect(doc.paths["/api/contact"]!.post!.security).toEqual(optional);
+    expect(doc.paths["/api/auth/me"]!.get!.security).toEqual(user);
     expect(doc.paths["/api/auth/me"]!.get!.responses).toHaveProperty("401");
     expect(doc.paths["/api/auth/me"]!.get!["x-required-role"]).toBeUndefined();
     // Admin by the guard layout of app/routes.ts, and by requireAdmin on a shared path.
     for (const [path, method] of [["/api/admin/users", "get"], ["/api/animations", "post"], ["/api/settings/{key}", "put"]] as const) {
       const operation = doc.paths[path]![method]!;
+      expect(operation.security, `${method} ${path}`).toEqual(admin);
       expect(operation["x-required-role"], `${method} ${path}`).toBe("admin");
       expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "403"]));
     }
-    // An optional sign-in (contact: the message is linked to the account when there is one).
-    expect(doc.paths["/api/contact"]!.post!.security).toEqual([{}, { bearer: [] }, { session: [] }]);
+  });
+
+  it("describes Stripe's webhook once, as the path this server serves, with all its answers", () => {
+    expect(doc).not.toHaveProperty("webhooks");
+    const webhook = doc.paths["/api/webhooks/stripe"]!.post!;
+    expect(webhook.security).toEqual([]);
+    expect(Object.keys(webhook.responses).sort()).toEqual(["200", "400", "500", "default"]);
+    expect(JSON.stringify(webhook.responses["400"])).toMatch(/test mode/);
+    expect(webhook.parameters).toEqual([expect.objectContaining({ name: "Stripe-Signature", in: "header", required: true })]);
+    expect(webhook.requestBody).toMatchObject({ required: true, content: { "application/json": expect.anything() } });
   });
 
   it("expands an optional path segment into both paths", () => {

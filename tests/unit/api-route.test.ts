@@ -1,26 +1,30 @@
 import { data } from "react-router";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { apiRoute, defineGuard, endpoint, type Guard } from "~/lib/api-route.server.ts";
 import { conflict, ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
 import { requestContext } from "~/lib/request-context.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
+import { anyone, getUser } from "~/services/auth/guards.server.ts";
 
 const Body = z.object({ name: z.string({ error: "Name is required" }).min(1, "Name is required") });
 
 const handler = apiRoute({
   GET: endpoint({
     summary: "A page number",
+    description: "Echoes the page asked for.",
+    auth: defineGuard("none", async () => undefined),
     query: z.object({ page: z.coerce.number({ error: "Page must be a number" }).int().positive("Page must be positive").default(1) }),
     cache: publicFor(60),
     run: ({ query }) => ({ page: query.page }),
   }),
   POST: endpoint({
     summary: "Create a name",
-    auth: async (request) => {
+    description: "Creates a name for the caller.",
+    auth: defineGuard("user", async (request) => {
       if (!request.headers.get("Authorization")) throw data({ message: "Authentication required" }, { status: 401 });
       return { id: "u1" };
-    },
+    }),
     body: Body,
     status: 201,
     run: ({ user, body }) => {
@@ -94,5 +98,22 @@ describe("apiRoute", () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ message: "Something went wrong. Please try again later." });
     expect(new ServiceError("x").status).toBe(400);
+  });
+
+  it("hands run the body's text with lone surrogates replaced by U+FFFD (PostgreSQL refuses them)", async () => {
+    expect(await call("POST", { body: '{"name":"Ada\\ud800"}' })).toMatchObject({ status: 201, body: { name: "Ada\ufffd" } });
+    // A form cannot carry one: the UTF-8 bytes of a surrogate are malformed, and the decoder
+    // already replaces each of them.
+    expect(await call("POST", { body: "name=Ada%ED%A0%80", type: "application/x-www-form-urlencoded" })).toMatchObject({ status: 201, body: { name: "Ada\ufffd\ufffd\ufffd" } });
+  });
+
+  it("fails a call whose auth is anyone but which reads the caller: the reference would say it ignores sign-in", async () => {
+    const reads = (auth: Guard<unknown>) =>
+      apiRoute({ GET: { summary: "Reads the caller", description: "Greets the caller.", auth, run: async ({ request }) => ({ signedIn: (await getUser(request)) !== null }) } });
+    const request = () => new Request("http://localhost/api/greeting", { headers: { Authorization: "Bearer not-a-token" } });
+    const refused = await reads(anyone)({ request: request(), params: {} });
+    expect(refused.status).toBe(500);
+    const optional = await reads(getUser)({ request: request(), params: {} });
+    expect(await optional.json()).toEqual({ signedIn: false });
   });
 });

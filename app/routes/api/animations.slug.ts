@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { viewerPolicy } from "~/lib/http-cache.server.ts";
 import { getViewerAccess } from "~/services/access.server.ts";
-import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { getUser, requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteAnimation, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { getAnimation } from "~/services/catalogue/animations.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
@@ -17,19 +17,24 @@ import { AdminAnimation } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: {
     summary: "One animation as the caller may see it (full video and download only with the right)",
+    description: "One active animation by slug or id, with its category, doctors, captions and transcript. fullVideo and downloadFile are filled in only when the caller's licence, premium or admin role allows them (hasAccess, canDownload); an anonymous caller gets the preview. Counts no view and changes nothing.",
+    auth: getUser,
     response: AnimationDetail,
     cache: (request) => viewerPolicy(request, FIVE_MINUTES),
     run: async ({ request, params }) => getAnimation(params.slugOrId!, await getViewerAccess(request)),
   },
   PUT: endpoint({
     summary: "Update an animation (admins)",
+    description: "Replaces an animation's fields and doctors with the admin form's values (the same fields as the create) and records the change in the audit log. 409 when the new slug is taken.",
     response: AdminAnimation,
+    errors: [409],
     auth: requireAdmin,
     body: AnimationSchema,
     run: ({ user, params, body }) => updateAnimation(user, params.slugOrId!, body),
   }),
   DELETE: endpoint({
     summary: "Delete an animation (admins; 409 while members hold active licences for it)",
+    description: "Deletes an animation and records it in the audit log. Refused with 409 while members hold active licences for it.",
     response: MessageResponse,
     errors: [409],
     auth: requireAdmin,

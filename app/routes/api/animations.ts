@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor, viewerPolicy } from "~/lib/http-cache.server.ts";
 import { getViewerAccess } from "~/services/access.server.ts";
-import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { getUser, requireAdmin } from "~/services/auth/guards.server.ts";
 import { createAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { getHomePageSize, listAnimationCards, listAnimations } from "~/services/catalogue/animations.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
@@ -21,6 +21,8 @@ const isLight = (url: URL) => ["true", "1"].includes(url.searchParams.get("light
 export const loader = apiRoute({
   GET: endpoint({
     summary: "List animations: by category, search, page; light=true for public home cards",
+    description: "Lists active animations, filtered by category (id or slug) and search words, a page at a time, with whether more follow and the total. The access fields of each card (hasAccess, canDownload) are those of the caller: a member's licences and premium, an admin's everything, nothing for an anonymous caller. With light=true the cards carry no access field and may be cached by anyone. Changes nothing.",
+    auth: getUser,
     response: AnimationList,
     query: AnimationListQuerySchema,
     cache: (request) => (isLight(new URL(request.url)) ? publicFor(FIVE_MINUTES) : viewerPolicy(request, FIVE_MINUTES)),
@@ -32,7 +34,9 @@ export const loader = apiRoute({
   }),
   POST: endpoint({
     summary: "Create an animation (admins)",
+    description: "Creates an animation from the admin form's fields, with the doctors who verified it, and records the change in the audit log. 409 when the slug is taken.",
     response: AdminAnimation,
+    errors: [409],
     auth: requireAdmin,
     body: AnimationSchema,
     status: 201,

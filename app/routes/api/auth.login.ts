@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { anyone } from "~/services/auth/guards.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { issueTokens } from "~/services/auth/credentials.server.ts";
@@ -13,6 +14,8 @@ const LoginSchema = z.object({ email: EmailSchema, password: z.string({ error: "
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Sign in: access and refresh tokens with the user",
+    description: "Checks the e-mail address and password and issues a new access token (15 minutes) and refresh token (30 days, usable once), stored for the account. A wrong address and a wrong password answer the same 401; attempts are limited per client address and per account (429), and a success clears those counts.",
+    auth: anyone,
     response: SignInResponse,
     errors: [401, 429],
     body: LoginSchema,

@@ -11,6 +11,7 @@ const LogoutSchema = z.object({ refreshToken: z.string().max(512).optional() });
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Sign out: revoke the refresh token and end the cookie session",
+    description: "Revokes the refresh token in the body (a signed-in caller can only revoke their own), deletes the cookie session if the request carries one and clears its cookie. Answers 200 even when there was nothing to end, so a client can always call it.",
     response: MessageResponse,
     auth: getUser,
     body: LogoutSchema,

@@ -1,4 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { anyone } from "~/services/auth/guards.server.ts";
 import { ALREADY_VERIFIED_MESSAGE, verifyEmail } from "~/services/account.server.ts";
 import { VerifyEmailSchema } from "~/validation/account.ts";
 import { UserMessageResponse } from "~/validation/api-responses.ts";
@@ -7,6 +8,8 @@ import { UserMessageResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Verify the e-mail address with the e-mailed token",
+    description: "Marks the address of the e-mailed token as verified and uses the token up. A token already used for this address answers 200 with 'already verified'; an unknown or expired one 400. Open to anyone, as the link is often opened in another browser than the signed-in one.",
+    auth: anyone,
     response: UserMessageResponse,
     body: VerifyEmailSchema,
     run: async ({ body }) => {

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { anyone, requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteCategory, updateCategory } from "~/services/catalogue/category-admin.server.ts";
 import { getCategory } from "~/services/catalogue/categories.server.ts";
 import { CategorySchema } from "~/validation/admin-catalogue.ts";
@@ -16,9 +16,12 @@ import { AdminCategory } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: {
     summary: "One category with its parent and subcategories",
+    description: "One active category by slug or id, with its parent and subcategories. The same for every caller (cached 5 minutes). Changes nothing.",
+    auth: anyone,
     response: CategoryDetail, cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategory(params.slugOrId!) },
   PUT: endpoint({
     summary: "Update a category (admins)",
+    description: "Replaces a category's name, description, yearly price and parent, and records the change in the audit log. A main category with subcategories cannot become one itself (400). 409 when the name or slug is taken.",
     response: AdminCategory,
     errors: [409],
     auth: requireAdmin,
@@ -27,6 +30,7 @@ export const loader = apiRoute({
   }),
   DELETE: endpoint({
     summary: "Delete a category (admins; 409 while it has subcategories or active licences)",
+    description: "Deletes a category and records it in the audit log. Refused with 409 while it has subcategories or members hold active licences for it.",
     response: MessageResponse,
     errors: [409],
     auth: requireAdmin,

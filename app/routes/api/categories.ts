@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { anyone, requireAdmin } from "~/services/auth/guards.server.ts";
 import { createCategory } from "~/services/catalogue/category-admin.server.ts";
 import { listCategories } from "~/services/catalogue/categories.server.ts";
 import { CategorySchema } from "~/validation/admin-catalogue.ts";
@@ -16,9 +16,12 @@ import { AdminCategory } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: {
     summary: "Every active category, flat",
+    description: "Every active category, main and sub alike, flat, with its parent's id and its number of animations. The same for every caller (cached 5 minutes). Changes nothing.",
+    auth: anyone,
     response: z.array(Category), cache: publicFor(FIVE_MINUTES), run: () => listCategories() },
   POST: endpoint({
     summary: "Create a category (admins)",
+    description: "Creates a main category or, with a parentId, a subcategory (a subcategory's yearly price is what a category licence costs), and records it in the audit log. 409 when the name or slug is taken.",
     response: AdminCategory,
     errors: [409],
     auth: requireAdmin,

@@ -6,6 +6,7 @@ import { DashboardStats } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   GET: {
     summary: "The caller's totals: spent, active subscriptions, licensed animations",
+    description: "The caller's totals: amount spent, active subscriptions, licensed animations. Changes nothing.",
     response: DashboardStats,
     auth: requireUser,
     run: async ({ user }) => {

@@ -1,4 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { anyone } from "~/services/auth/guards.server.ts";
 import { requestInfo } from "~/lib/request-context.server.ts";
 
 // GET /api/docs: the readable reference, drawn in the browser by Swagger UI (served from our own
@@ -8,6 +9,8 @@ import { requestInfo } from "~/lib/request-context.server.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "This reference, readable (HTML)",
+    description: "This reference as a readable page (HTML), drawn by Swagger UI from our own assets and GET /api/openapi.json. Changes nothing.",
+    auth: anyone,
     produces: "text/html",
     run: ({ context }) => {
       const { cspNonce } = requestInfo(context);

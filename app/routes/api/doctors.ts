@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { anyone, requireAdmin } from "~/services/auth/guards.server.ts";
 import { listDoctors } from "~/services/catalogue/doctors.server.ts";
 import { createDoctor } from "~/services/catalogue/doctor-admin.server.ts";
 import { DoctorSchema } from "~/validation/admin-catalogue.ts";
@@ -13,9 +13,12 @@ import { AdminDoctor } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: {
     summary: "Active doctors by name",
+    description: "The active doctors who verify animations, by name, with their public profile fields. The same for every caller (cached 5 minutes). Changes nothing.",
+    auth: anyone,
     response: z.array(Doctor), cache: publicFor(FIVE_MINUTES), run: () => listDoctors() },
   POST: endpoint({
     summary: "Create a doctor (admins)",
+    description: "Adds a doctor (name, specialty, slug, description, photo, website) and records it in the audit log. 409 when the slug is taken.",
     response: AdminDoctor,
     errors: [409],
     auth: requireAdmin,

@@ -10,6 +10,7 @@ import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "E-mail templates, searchable by name or subject (admins)",
+    description: "Every e-mail template, searchable by name or subject, for the e-mail manager. Changes nothing.",
     response: z.array(EmailTemplate),
     auth: requireAdmin,
     query: TemplateListQuerySchema,
@@ -17,6 +18,7 @@ export const loader = apiRoute({
   }),
   POST: endpoint({
     summary: "Create an e-mail template (admins)",
+    description: "Creates an e-mail template (name, subject, HTML and text content, variables) and records it in the audit log. 409 when the name is taken.",
     response: EmailTemplate,
     errors: [409],
     auth: requireAdmin,

@@ -12,6 +12,7 @@ import { BulkTestFailed, BulkTestResult, CampaignStarted } from "~/validation/ap
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Send a test message (200), or start a campaign to a group or chosen users (202, followed at statusUrl)",
+    description: "With testEmail: sends the message once to that address at once and answers what was sent (502 when it failed). Otherwise: records a campaign to the chosen users or a target group, leaving out those blocked or opted out of this kind of mail (400 when no one is left), and sends it in the background; answers 202 with the campaign and where to follow it.",
     response: BulkTestResult,
     otherResponses: { 202: CampaignStarted, 502: BulkTestFailed },
     auth: requireAdmin,

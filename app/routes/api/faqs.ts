@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { anyone } from "~/services/auth/guards.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
 import { listFaqs } from "~/services/content.server.ts";
 import { Faq } from "~/validation/api-responses.ts";
@@ -14,6 +15,8 @@ const FaqQuerySchema = z.object({
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Active FAQs, by category and search",
+    description: "The active FAQs, with their category's name and the answers as sanitised HTML, filtered by category (id or slug) and search words. The same for every caller (cached a minute). Changes nothing.",
+    auth: anyone,
     response: z.array(Faq),
     cache: publicFor(60),
     query: FaqQuerySchema,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
+import { anyone } from "~/services/auth/guards.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { registerFaqView } from "~/services/content.server.ts";
 
@@ -7,6 +8,8 @@ import { registerFaqView } from "~/services/content.server.ts";
 export const loader = apiRoute({
   POST: {
     summary: "Count a view of an FAQ (sent when it is opened)",
+    description: "Adds one to an active FAQ's view count (sent when a visitor opens it) and answers the new count. 404 for an unknown or inactive FAQ.",
+    auth: anyone,
     response: z.object({ views: z.number().int() }),
     run: async ({ params }) => {
       const views = await registerFaqView(params.id!);

@@ -30,6 +30,7 @@ const UploadRequestSchema = z.object({
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Where to PUT a file before saving it on an animation or doctor (admins)",
+    description: "Answers a URL to PUT a file to (a cover, thumbnail, video, download, caption or doctor photo, checked against that kind's types and size: 413 when too large) and the path to save on the animation or doctor afterwards. Nothing is stored until the file is PUT.",
     response: UploadTarget,
     errors: [413],
     auth: requireAdmin,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { anyone } from "~/services/auth/guards.server.ts";
 import { getOEmbed, OEMBED_NOT_FOUND } from "~/services/embeds.server.ts";
 import { OEmbed } from "~/validation/api-responses.ts";
 
@@ -16,6 +17,8 @@ const OEmbedQuerySchema = z.object({
 export const loader = apiRoute({
   GET: endpoint({
     summary: "A licensed embed as oEmbed JSON (type video), while its licence is active",
+    description: "Describes a licensed embed as oEmbed JSON (type video: the player's iframe HTML, size, title, thumbnail) for sites and CMSs that take oEmbed. Answers only while the licence is active and covers the animation (404 otherwise); it tells no more than the embed itself. Changes nothing.",
+    auth: anyone,
     response: OEmbed,
     query: OEmbedQuerySchema,
     run: ({ query }) => getOEmbed({ url: query.url, licenceId: query.licence, maxwidth: query.maxwidth }),

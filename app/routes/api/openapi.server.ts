@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { type Endpoint, type EndpointTable, METHODS } from "~/lib/api-route.server.ts";
+import { type Access, type Endpoint, type EndpointTable, METHODS } from "~/lib/api-route.server.ts";
 import routes from "~/routes.ts";
-import { getUser, requireAdmin, requireUser } from "~/services/auth/guards.server.ts";
 import { apiSchemas } from "~/validation/api-responses.ts";
 import "~/validation/api-responses-admin.ts";
 
@@ -54,33 +53,46 @@ export async function loadEndpoints(route: ApiRoute): Promise<EndpointTable> {
   return table;
 }
 
-type Access = "public" | "optional" | "user" | "admin";
-
-function accessOf(endpoint: Endpoint<any, any, any>, adminGuard: boolean): Access {
-  if (adminGuard || endpoint.auth === requireAdmin) return "admin";
-  if (endpoint.auth === requireUser) return "user";
-  if (endpoint.auth === getUser) return "optional";
-  if (endpoint.auth === undefined) return "public";
-  throw new Error("an endpoint's auth is a guard the document does not know: add it to accessOf");
+/**
+ * Who may call the endpoint: its guard's access (lib/api-route.server.ts). Under the admin guard
+ * layout of app/routes.ts every call is admin whatever it names, so it must name requireAdmin:
+ * a table that says otherwise would document a call open to members that the layout refuses.
+ */
+function accessOf(endpoint: Endpoint<any, any, any>, route: ApiRoute, method: string): Access {
+  const access = endpoint.auth.access;
+  if (route.adminGuard && access !== "admin") {
+    throw new Error(`${method} /${route.path}: under ${ADMIN_GUARD_LAYOUT} (admins only), but its auth says ${access}: use requireAdmin`);
+  }
+  return access;
 }
 
-const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
-  public: undefined,
+// OpenAPI 3.1: an empty list is "no authentication"; an empty object among others makes it
+// optional; for schemes other than OAuth the lists name the roles required.
+const SECURITY: Record<Access, Record<string, string[]>[]> = {
+  none: [],
   optional: [{}, { bearer: [] }, { session: [] }],
   user: [{ bearer: [] }, { session: [] }],
-  admin: [{ bearer: [] }, { session: [] }],
+  admin: [{ bearer: ["admin"] }, { session: ["admin"] }],
+};
+
+const WHO_MAY_CALL: Record<Access, string> = {
+  none: "**Who may call it:** anyone; no sign-in is read.",
+  optional: "**Who may call it:** anyone. A signed-in caller (bearer token or session cookie) is recognised and may get a different answer.",
+  user: "**Who may call it:** a signed-in user (bearer token or session cookie); 401 without one.",
+  admin: "**Who may call it:** an admin: a signed-in user with the role `admin`; 401 without a sign-in, 403 for any other role.",
 };
 
 const ERROR_TEXT: Record<number, string> = {
-  400: "Bad input: the message, and the messages per field",
+  400: "Bad input: the message, and the messages per field (or a malformed URL)",
   401: "Authentication required",
   402: "The payment provider refused the payment",
-  403: "Admin access required (or the account may not do this)",
+  403: "Admin access required: the caller's role is not admin",
   404: "Not found",
   409: "Conflicts with the current state",
   413: "Body too large",
   415: "The body is neither JSON nor a form",
   429: "Too many attempts: wait for the Retry-After seconds",
+  500: "Something went wrong on our side",
   502: "A provider (mail, payments) failed",
   503: "The service is temporarily unavailable",
 };
@@ -100,8 +112,7 @@ function operationId(method: string, path: string) {
 type Operation = Record<string, unknown>;
 
 /** One operation of the document, from an endpoint and where it is mounted. */
-function toOperation(method: string, path: string, endpoint: Endpoint<any, any, any>, adminGuard: boolean, responses: Map<z.ZodType, string>): Operation {
-  const access = accessOf(endpoint, adminGuard);
+function toOperation(method: string, path: string, endpoint: Endpoint<any, any, any>, access: Access, responses: Map<z.ZodType, string>): Operation {
   const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
   const parameters: Operation[] = pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } }));
   if (endpoint.query) {
@@ -109,6 +120,9 @@ function toOperation(method: string, path: string, endpoint: Endpoint<any, any, 
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
       parameters.push({ name, in: "query", required: query.required?.includes(name) ?? false, schema, ...(schema.description ? { description: schema.description } : {}) });
     }
+  }
+  for (const [name, header] of Object.entries(endpoint.headers ?? {})) {
+    parameters.push({ name, in: "header", required: header.required ?? false, description: header.description, schema: { type: "string" } });
   }
   const status = String(endpoint.status ?? 200);
   const success: Operation = { description: endpoint.response?.description ?? (status === "204" ? "No content" : "Success") };
@@ -120,12 +134,16 @@ function toOperation(method: string, path: string, endpoint: Endpoint<any, any, 
   } else if (status !== "204") {
     throw new Error(`${method} ${path}: an endpoint answering ${status} needs a response schema`);
   }
-  const errorStatuses = new Set<number>(endpoint.errors ?? []);
-  if (endpoint.body || endpoint.query) errorStatuses.add(400);
-  if (endpoint.body) errorStatuses.add(415);
-  if (access === "user" || access === "admin") errorStatuses.add(401);
-  if (access === "admin") errorStatuses.add(403);
-  if (pathParams.length) errorStatuses.add(404);
+  const declared: Record<number, string | undefined> = Array.isArray(endpoint.errors)
+    ? Object.fromEntries(endpoint.errors.map((code) => [code, undefined]))
+    : { ...endpoint.errors };
+  const errorText = new Map<number, string>(Object.entries(declared).map(([code, text]) => [Number(code), text ?? ERROR_TEXT[Number(code)] ?? "Failure"]));
+  // Every call may answer 400: a malformed URL is refused before any route (lib/http-edge.server.ts).
+  if (!errorText.has(400)) errorText.set(400, endpoint.body || endpoint.query ? ERROR_TEXT[400]! : "A malformed URL, refused before the call runs");
+  if (endpoint.body && !errorText.has(415)) errorText.set(415, ERROR_TEXT[415]!);
+  if ((access === "user" || access === "admin") && !errorText.has(401)) errorText.set(401, ERROR_TEXT[401]!);
+  if (access === "admin" && !errorText.has(403)) errorText.set(403, ERROR_TEXT[403]!);
+  if (pathParams.length && !errorText.has(404)) errorText.set(404, ERROR_TEXT[404]!);
   const errorContent = { "application/json": { schema: errorRef } };
   const responseMap: Record<string, Operation> = { [status]: success };
   for (const [code, schema] of Object.entries(endpoint.otherResponses ?? {})) {
@@ -133,26 +151,29 @@ function toOperation(method: string, path: string, endpoint: Endpoint<any, any, 
   }
   // JSON answers carry an ETag: a client that sends it back as If-None-Match gets a bodiless 304.
   if (method === "GET" && endpoint.response) responseMap["304"] = { description: "Not modified: the ETag sent in If-None-Match still matches" };
-  for (const code of [...errorStatuses].sort()) responseMap[String(code)] = { description: ERROR_TEXT[code] ?? "Failure", content: errorContent };
+  for (const code of [...errorText.keys()].sort()) responseMap[String(code)] ??= { description: errorText.get(code)!, content: errorContent };
   responseMap.default = { description: "Any other failure, in the same shape", content: errorContent };
 
   const operation: Operation = {
     operationId: operationId(method, path),
     summary: endpoint.summary,
-    ...(endpoint.description ? { description: endpoint.description } : {}),
+    description: `${WHO_MAY_CALL[access]}\n\n${endpoint.description}`,
     tags: [tagOf(path)],
+    security: SECURITY[access],
+    ...(access === "admin" ? { "x-required-role": "admin" } : {}),
     ...(parameters.length ? { parameters } : {}),
-    responses: responseMap,
   };
-  if (SECURITY[access]) operation.security = SECURITY[access];
-  if (access === "admin") operation["x-required-role"] = "admin";
   if (endpoint.body) {
     const schema = toJsonSchema(endpoint.body, "input");
     operation.requestBody = {
       required: true,
       content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } },
     };
+  } else if (endpoint.rawBody) {
+    const schema = endpoint.rawBody.schema ? toJsonSchema(endpoint.rawBody.schema, "input") : {};
+    operation.requestBody = { required: true, description: endpoint.rawBody.description, content: { [endpoint.rawBody.mediaType]: { schema } } };
   }
+  operation.responses = responseMap;
   return operation;
 }
 
@@ -197,9 +218,26 @@ token as \`Authorization: Bearer <token>\`. When a call answers 401, exchange th
 \`POST /api/auth/refresh\` for a new pair and repeat the call once; a refresh token used twice
 revokes its whole family. Bodies are JSON (\`Content-Type: application/json\`) or an HTML form.
 
+Each operation says who may call it, in its description and its \`security\`: anyone (\`security: []\`,
+no sign-in is read); anyone, with a signed-in caller recognised (\`{}\` listed first: the token is
+optional and may change the answer, as \`hasAccess\` in the catalogue); a signed-in user (401
+without one); or an admin (the role \`admin\` named in the schemes and in \`x-required-role\`; 403
+for any other role).
+
 Every failure answers \`{ message, errors? }\` with a 4xx status: \`message\` is a sentence for
 the user, \`errors\` the messages per field for bad input (400). Unauthenticated writes are
 limited per client address and answer 429 with \`Retry-After\` (seconds).`;
+
+const TAGS: Record<string, string> = {
+  Auth: "Accounts and sign-in: registration, tokens, e-mail verification, password reset, the profile",
+  Catalogue: "Animations, categories and doctors: read by anyone, written by admins",
+  Content: "Pages, FAQs, public settings, the contact form, misuse and performance reports",
+  Account: "The signed-in user's library, totals, e-mail preferences and refund requests",
+  Payments: "Checkout, payment confirmation, the caller's subscriptions and payments, Stripe's webhook",
+  Embeds: "Licensed embeds for other sites (oEmbed)",
+  Admin: "The back office: users, subscriptions, refunds, e-mail, settings, uploads (admins only)",
+  Reference: "This reference: the OpenAPI document and its readable page",
+};
 
 let built: Promise<JsonSchema> | undefined;
 
@@ -210,13 +248,13 @@ export function getApiDocument(): Promise<JsonSchema> {
 
 async function buildApiDocument(): Promise<JsonSchema> {
   const paths: Record<string, Record<string, Operation>> = {};
-  const operations: { method: string; path: string; endpoint: Endpoint<any, any, any>; adminGuard: boolean }[] = [];
+  const operations: { method: string; path: string; endpoint: Endpoint<any, any, any>; access: Access }[] = [];
   for (const route of listApiRoutes()) {
     const table = await loadEndpoints(route);
     for (const path of openApiPaths(route.path)) {
       for (const method of METHODS) {
         const endpoint = table[method];
-        if (endpoint) operations.push({ method, path, endpoint, adminGuard: route.adminGuard });
+        if (endpoint) operations.push({ method, path, endpoint, access: accessOf(endpoint, route, method) });
       }
     }
   }
@@ -240,34 +278,20 @@ async function buildApiDocument(): Promise<JsonSchema> {
     delete schema.$schema;
     delete schema.$id;
   }
-  for (const { method, path, endpoint, adminGuard } of operations) {
-    (paths[path] ??= {})[method.toLowerCase()] = toOperation(method, path, endpoint, adminGuard, responses);
+  for (const { method, path, endpoint, access } of operations) {
+    (paths[path] ??= {})[method.toLowerCase()] = toOperation(method, path, endpoint, access, responses);
   }
   return {
     openapi: "3.1.0",
     info: { title: "Medanim API", version: "1.0.0", description: INTRO },
     servers: [{ url: "/" }],
-    tags: ["Auth", "Catalogue", "Content", "Account", "Payments", "Embeds", "Admin", "Reference"].map((name) => ({ name })),
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas,
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "The accessToken of /api/auth/login, /register or /refresh" },
         session: { type: "apiKey", in: "cookie", name: "medanim_session", description: "The web app's signed session cookie (same-origin callers)" },
-      },
-    },
-    webhooks: {
-      stripe: {
-        post: {
-          summary: "Stripe's events (payments, subscriptions, refunds), signed with STRIPE_WEBHOOK_SECRET",
-          description: "Delivered by Stripe to POST /api/webhooks/stripe with its Stripe-Signature header. Each event has one effect however often it is delivered.",
-          requestBody: { required: true, content: { "application/json": { schema: { type: "object", description: "A Stripe Event object" } } } },
-          responses: {
-            "200": { description: "Received (acted on, or not an event we act on)" },
-            "400": { description: "Bad or stale signature", content: { "application/json": { schema: errorRef } } },
-            "500": { description: "Not stored: Stripe retries", content: { "application/json": { schema: errorRef } } },
-          },
-        },
       },
     },
   };

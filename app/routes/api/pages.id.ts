@@ -10,6 +10,7 @@ import { AdminPage } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update a page (admins)",
+    description: "Replaces a page's fields; the public page shows the change at once. Records it in the audit log. 409 when the new slug is taken.",
     response: AdminPage,
     errors: [409],
     auth: requireAdmin,
@@ -18,6 +19,7 @@ export const loader = apiRoute({
   }),
   DELETE: endpoint({
     summary: "Delete a page (admins)",
+    description: "Deletes a page, which then answers 404 on the site, and records it in the audit log.",
     response: MessageResponse,
     auth: requireAdmin,
     run: async ({ user, params }) => {

@@ -11,6 +11,7 @@ import { AdminPage, AdminPageRow } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Every page, drafts included (admins)",
+    description: "Every content page, drafts included, by search and type, for the back office's list. Changes nothing.",
     response: z.array(AdminPageRow),
     auth: requireAdmin,
     query: PageListQuerySchema,
@@ -18,6 +19,7 @@ export const loader = apiRoute({
   }),
   POST: endpoint({
     summary: "Create a page (admins)",
+    description: "Creates a content page (title, slug, HTML content, meta fields, type, published or draft); the HTML is sanitised when it is shown. Records it in the audit log. 409 when the slug is taken.",
     response: AdminPage,
     errors: [409],
     auth: requireAdmin,

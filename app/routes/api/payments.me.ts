@@ -5,5 +5,13 @@ import { listPayments } from "~/services/payments.server.ts";
 import { OwnPayment } from "~/validation/api-responses.ts";
 
 // The caller's payment history (amount as a number of dollars), newest first.
-export const loader = apiRoute({ GET: { summary: "The caller's payments, newest first", response: z.array(OwnPayment), auth: requireUser, run: ({ user }) => listPayments(user.id) } });
+export const loader = apiRoute({
+  GET: {
+    summary: "The caller's payments, newest first",
+    description: "The caller's own payments, newest first, amounts in dollars. Changes nothing.",
+    response: z.array(OwnPayment),
+    auth: requireUser,
+    run: ({ user }) => listPayments(user.id),
+  },
+});
 export const action = loader;

@@ -1,6 +1,8 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
+import { anyone } from "~/services/auth/guards.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { toWellFormedInput } from "~/lib/well-formed.server.ts";
 import { clientAddress, consumeRateLimit } from "~/lib/rate-limit.server.ts";
 import { PERFORMANCE_RULE, recordPerformance, type PerformanceKind } from "~/services/content.server.ts";
 
@@ -13,7 +15,10 @@ const MAX_BODY = 16 * 1024;
 export const loader = apiRoute({
   POST: {
     summary: "Report a slow operation, page load or video load (always 204)",
+    description: "Stores a browser's report of a slow operation, page load or video load for the admins' performance screen. Always answers 204, whatever was sent: a malformed report, or one beyond the per-address limit, is dropped without a word. 404 for an unknown kind.",
+    auth: anyone,
     status: 204,
+    rawBody: { mediaType: "application/json", description: "The report as JSON; navigator.sendBeacon sends it as text/plain, which is read the same way. At most 16 KiB." },
     run: async ({ request, params, context }) => {
       const kind = KINDS.find((k) => k === params.kind);
       if (!kind) throw notFound("Not found");
@@ -35,7 +40,7 @@ async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
   if (!text || text.length > MAX_BODY) return undefined;
   try {
-    return JSON.parse(text);
+    return toWellFormedInput(JSON.parse(text));
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { anyone } from "~/services/auth/guards.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
@@ -8,6 +9,8 @@ import { Created } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Report misuse of an animation",
+    description: "Stores a report that an animation is used without a licence (where, and what the reporter saw) for the admins to review. Anyone may report, signed in or not; limited per client address (429).",
+    auth: anyone,
     response: Created,
     errors: [429],
     body: MisuseReportSchema,

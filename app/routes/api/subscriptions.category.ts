@@ -8,8 +8,9 @@ import { Checkout } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Start buying a category licence: the embedded form's client secret, or a hosted page's url",
+    description: "Starts a checkout for a licence to a category (by id or slug): records a pending checkout and answers the embedded payment form's client secret, or a hosted page's URL. Nothing is bought until the payment succeeds. 404 for an unknown category, 409 when already held, 502 when the payment provider fails.",
     response: Checkout,
-    errors: [409, 502],
+    errors: [404, 409, 502],
     auth: requireUser,
     body: CategoryCheckoutSchema,
     run: ({ user, body }) => startCheckout(user, { type: "category", category: body.categoryId }, "embedded"),

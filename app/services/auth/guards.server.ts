@@ -1,11 +1,16 @@
 import { data, type MiddlewareFunction, redirect } from "react-router";
-import { apiErrorResponse } from "~/lib/api-route.server.ts";
+import { apiErrorResponse, assertCallerMayBeRead, defineGuard } from "~/lib/api-route.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getSessionId } from "~/lib/session.server.ts";
 import { publicUserSelect, type PublicUser, verifyAccessToken } from "./credentials.server.ts";
 
 // Guards. One requireUser for browser routes and /api alike: a session cookie or a bearer token.
 // `require*` throws a redirect (HTML) or a 401/403 JSON answer (/api); `getUser` returns null.
+// Each says the access it grants, which is what the /api reference documents for an endpoint
+// that names it as its `auth`: anyone (none), getUser (optional), requireUser, requireAdmin.
+
+/** No guard: the call is open to anyone and does not read the caller. */
+export const anyone = defineGuard("none", async () => undefined);
 
 function isApiRequest(request: Request) {
   return new URL(request.url).pathname.startsWith("/api/");
@@ -20,14 +25,15 @@ function bearerToken(request: Request) {
 const userCache = new WeakMap<Request, Promise<PublicUser | null>>();
 
 /** The signed-in user or null. Memoised per request: root and route loaders share one lookup. */
-export function getUser(request: Request): Promise<PublicUser | null> {
+export const getUser = defineGuard("optional", (request: Request): Promise<PublicUser | null> => {
+  assertCallerMayBeRead(request);
   let pending = userCache.get(request);
   if (!pending) {
     pending = lookUpUser(request);
     userCache.set(request, pending);
   }
   return pending;
-}
+});
 
 async function lookUpUser(request: Request): Promise<PublicUser | null> {
   const bearer = bearerToken(request);
@@ -47,12 +53,12 @@ async function lookUpUser(request: Request): Promise<PublicUser | null> {
   return session.user;
 }
 
-export async function requireUser(request: Request): Promise<PublicUser> {
+export const requireUser = defineGuard("user", async (request: Request): Promise<PublicUser> => {
   const user = await getUser(request);
   if (user) return user;
   if (isApiRequest(request)) throw data({ message: "Authentication required" }, { status: 401 });
   throw redirect(`/auth?redirectTo=${encodeURIComponent(pagePath(request))}`);
-}
+});
 
 /**
  * The path and query of the page asked for. Loaders get the raw request (React Router's
@@ -68,13 +74,13 @@ export function pagePath(request: Request) {
   return `${pathname}${url.search}`;
 }
 
-export async function requireAdmin(request: Request): Promise<PublicUser> {
+export const requireAdmin = defineGuard("admin", async (request: Request): Promise<PublicUser> => {
   const user = await requireUser(request);
   if (user.role === "admin") return user;
   if (isApiRequest(request)) throw data({ message: "Admin access required" }, { status: 403 });
   // The spec sends non-admins home.
   throw redirect("/");
-}
+});
 
 export async function requireAnonymous(request: Request) {
   if (await getUser(request)) throw redirect("/dashboard");

@@ -1,4 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireCampaign } from "~/services/email-campaigns.server.ts";
 import { EmailCampaign } from "~/validation/api-responses-admin.ts";
 
@@ -7,6 +8,8 @@ import { EmailCampaign } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "A campaign's progress",
+    description: "A bulk e-mail campaign's progress: its status and how many messages are sent, failed, left and skipped. Changes nothing.",
+    auth: requireAdmin,
     response: EmailCampaign, run: ({ params }) => requireCampaign(params.id!) }),
 });
 export const action = loader;

@@ -9,6 +9,7 @@ import { AdminFaq } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update an FAQ",
+    description: "Replaces an FAQ's question, answer, category and active flag, and records the change in the audit log.",
     response: AdminFaq,
     auth: requireAdmin,
     body: FaqSchema,
@@ -16,6 +17,7 @@ export const loader = apiRoute({
   }),
   DELETE: endpoint({
     summary: "Delete an FAQ",
+    description: "Deletes an FAQ and records it in the audit log.",
     response: MessageResponse,
     auth: requireAdmin,
     run: async ({ user, params }) => {

@@ -8,6 +8,7 @@ import { AdminFaq } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Create an FAQ",
+    description: "Creates an FAQ (question, answer, category, active flag) and records it in the audit log. 400 for a category that does not exist.",
     response: AdminFaq,
     auth: requireAdmin,
     body: FaqSchema,

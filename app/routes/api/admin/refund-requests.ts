@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listRefundRequests } from "~/services/refund-admin.server.ts";
 import { RefundListQuerySchema } from "~/validation/admin-refunds.ts";
 import { AdminRefundRequest } from "~/validation/api-responses-admin.ts";
@@ -9,6 +10,8 @@ import { AdminRefundRequest } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Refund requests, by search and status",
+    description: "Refund requests, searchable and filtered by status, with the member's name and e-mail address and the payment's amount and description. Changes nothing.",
+    auth: requireAdmin,
     response: z.array(AdminRefundRequest),
     query: RefundListQuerySchema,
     run: async ({ query }) => (await listRefundRequests(query)).requests,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listAdminSubscriptions } from "~/services/subscription-admin.server.ts";
 import { SubscriptionListQuerySchema } from "~/validation/admin-subscriptions.ts";
 import { AdminSubscription } from "~/validation/api-responses-admin.ts";
@@ -9,6 +10,8 @@ import { AdminSubscription } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Subscriptions, by search, status and type, 20 a page",
+    description: "Subscriptions of every user, searchable and filtered by status and type, 20 a page. Changes nothing.",
+    auth: requireAdmin,
     response: z.array(AdminSubscription),
     query: SubscriptionListQuerySchema,
     run: async ({ query }) => (await listAdminSubscriptions(query)).subscriptions,

@@ -8,6 +8,7 @@ import { UserResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Promote a user to admin or demote an admin",
+    description: "Sets a user's role (admin or user) and records the change in the audit log. 409 when an admin would demote themselves or the last admin.",
     response: UserResponse,
     errors: [409],
     auth: requireAdmin,

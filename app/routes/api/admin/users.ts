@@ -1,4 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
+import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listUsers } from "~/services/user-admin.server.ts";
 import { UserListQuerySchema } from "~/validation/admin-users.ts";
 import { AdminUserList } from "~/validation/api-responses-admin.ts";
@@ -8,6 +9,8 @@ import { AdminUserList } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Users, by search, 20 a page, with the total",
+    description: "Users, newest first, matched by a search term, 20 a page, with the total. Changes nothing.",
+    auth: requireAdmin,
     response: AdminUserList,
     query: UserListQuerySchema,
     run: async ({ query }) => {
