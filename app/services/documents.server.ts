@@ -90,7 +90,7 @@ export const RECEIPT_STATUS_LABEL: Record<Receipt["status"], string> = {
 // Licences
 
 /**
- * Spec: licences "carry commercial usage rights and download rights and include premium access".
+ * What a licence gives: it "carries commercial usage rights and download rights and include premium access".
  * The same three lines on the certificate and on the public verification page.
  */
 const LICENCE_RIGHTS = [

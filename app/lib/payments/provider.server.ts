@@ -1,4 +1,4 @@
-// The payment provider port (ARCHITECTURE.md "Payments"). Two adapters implement it: Stripe
+// The payment provider port (docs/architecture.md, "Payments"; decision 007). Two adapters implement it: Stripe
 // (`stripe.server.ts`, when STRIPE_SECRET_KEY is set) and the local test mode
 // (`test-mode.server.ts`, otherwise). Nothing here knows animations or licences: a checkout
 // sells one yearly item with a name, an amount and the metadata that names what it is.

@@ -7,8 +7,7 @@ import { type CategoryInput, slugFromName } from "~/validation/admin-catalogue.t
 import { type Actor, recordAudit } from "../audit.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
-// Categories in the back office (spec admin-and-support.md "/admin/categories", section 5
-// "Category"). Main categories have no parent and no price; a sub-category's parent is a main
+// Categories in the back office (/admin/categories and its /api calls). Main categories have no parent and no price; a sub-category's parent is a main
 // category. Deleting (decision 009): refused while the category has sub-categories or active
 // category licences; otherwise its animations are left without a category (and say so first).
 
@@ -68,7 +67,7 @@ export async function listAdminCategories({ tab, search, page }: { tab: Category
     }),
     prisma.category.count({ where: { parentId: null } }),
     prisma.category.count({ where: { parentId: { not: null } } }),
-    // Spec: "the average price, is the mean yearlyPrice across the sub categories".
+    // The average price is the mean yearlyPrice across the sub-categories.
     prisma.category.aggregate({ where: { parentId: { not: null }, yearlyPrice: { not: null } }, _avg: { yearlyPrice: true } }),
   ]);
   return {
