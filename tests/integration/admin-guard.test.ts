@@ -23,7 +23,7 @@ const all = flatten(routes as RouteEntry[]);
 const adminPages = all.filter((entry) => entry.path === "admin" || entry.path?.startsWith("admin/"));
 const adminCalls = all.filter((entry) => entry.path?.startsWith("api/admin/"));
 
-// Admin writes on paths the public also reads (spec section 7): guarded per method.
+// Admin writes on paths the public also reads: guarded per method (decision 008).
 const SHARED_ADMIN_CALLS: Array<[method: string, path: string]> = [
   ["POST", "api/animations"],
   ["PUT", "api/animations/:slugOrId"],
@@ -39,7 +39,7 @@ const SHARED_ADMIN_CALLS: Array<[method: string, path: string]> = [
   ["PUT", "api/pages/:id"],
   ["DELETE", "api/pages/:id"],
   ["PUT", "api/settings/:key"],
-  // Admin-only calls outside /api/admin (spec section 7: the e-mail manager's layout A).
+  // Admin-only calls outside /api/admin (the e-mail manager's layout A).
   ["GET", "api/email-templates"],
   ["POST", "api/email-templates"],
   ["PUT", "api/email-templates/:id"],
