@@ -117,7 +117,7 @@ function MenuLink({ to, children }: { to: string; children: string }) {
   );
 }
 
-// The copyright runs from 2025, the year the product started; the range grows with the calendar instead of staying put.
+// The copyright line starts at 2025; the range grows with the calendar instead of staying put.
 const FIRST_YEAR = 2025;
 
 export function SiteFooter({ legalPages, platformName, year }: { legalPages: Array<{ slug: string; title: string }>; platformName: string; year: number }) {

@@ -67,7 +67,7 @@ function templateData(input: TemplateInput) {
   return {
     name: input.name,
     subject: input.subject,
-    // Admins' HTML is sanitised before it is stored and sent (docs/architecture.md, "Product decisions").
+    // Admins' HTML is sanitised before it is stored and sent (docs/architecture.md).
     htmlContent: sanitizeHtml(input.htmlContent),
     textContent: input.textContent ?? null,
     variables: input.variables,

@@ -12,7 +12,7 @@ import { type Actor, recordAudit } from "./audit.server.ts";
 import { ADMIN_NOTES_REQUIRED } from "~/validation/admin-refunds.ts";
 import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, syncAccountType, toSubscriptionJson } from "./subscriptions.server.ts";
 
-// Refund requests by the member (admin-and-support.md "Request Refund", sections 3, 5, 8): what
+// Refund requests by the member (/refund and POST /api/refunds/request; decision 004): what
 // may be refunded, and the request filed for the admin; the admin's decision, and the refund
 // through the payment provider.
 
@@ -199,7 +199,7 @@ async function applyRefund(tx: Prisma.TransactionClient, payment: Prisma.Payment
   return payment;
 }
 
-// ---- the admin's decision (admin-and-support.md "/admin/refunds", sections 4 and 9) ----
+// ---- the admin's decision (/admin/refunds) ----
 
 /** A refund decision requires admin notes ("Admin notes are required"). */
 export { ADMIN_NOTES_REQUIRED };

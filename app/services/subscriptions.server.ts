@@ -166,9 +166,9 @@ export async function setAutoRenew(user: { id: string }, subscriptionId: string,
 }
 
 /**
- * Admin Cancel (admin-and-support.md section 4: "active to canceled by admin Cancel. Premium
- * access is lost immediately, the payment-provider subscription is cancelled automatically, and
- * the step is reversible"). The provider is asked first, outside the transaction: if it fails,
+ * Admin Cancel: an active subscription becomes canceled, premium access is lost
+ * immediately, the payment provider's subscription is cancelled automatically, and the step is
+ * reversible (Reactivate). The provider is asked first, outside the transaction: if it fails,
  * nothing changed and the admin can retry ("Failed to cancel subscription"); the other order
  * could leave a row canceled here while the provider keeps charging renewals. If our
  * transaction then failed, the provider has stopped renewals and the member keeps the access

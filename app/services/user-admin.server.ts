@@ -10,9 +10,10 @@ import type { UserEmailInput, UserListQuery } from "~/validation/admin-users.ts"
 import { type Actor, recordAudit } from "./audit.server.ts";
 import { endAllSessions, publicUserSelect, type PublicUser } from "./auth/credentials.server.ts";
 
-// The people side of the back office (/admin/users and its /api calls): the list, promote and demote, block and unblock, and an e-mail to one user.
-// Every change is audited in its own transaction. An admin cannot (docs/architecture.md,
-// "Product decisions") block or demote their own account, and the last admin cannot be demoted.
+// The people side of the back office (/admin/users and its /api calls): the list, promote and
+// demote, block and unblock, and an e-mail to one user. Every change is audited in its own
+// transaction. An admin cannot (docs/architecture.md, "Product decisions") block or demote their
+// own account, and the last admin cannot be demoted.
 
 export const USERS_PAGE_SIZE = 20;
 

@@ -111,7 +111,7 @@ function UserActions({ user, self }: { user: Row; self: boolean }) {
   const link = "font-medium text-brand-700 hover:underline";
   return (
     <ul className="flex flex-col gap-1 text-sm">
-      {/* An admin cannot demote or block their own account (docs/architecture.md, "Product decisions"). */}
+      {/* An admin cannot demote or block their own account (docs/architecture.md). */}
       {user.role === "user" ? (
         <li>
           <ConfirmButton step={stepFor(user, "promote")} className={link}>

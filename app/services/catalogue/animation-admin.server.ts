@@ -9,8 +9,9 @@ import { clearMediaAccessCaches } from "../media.server.ts";
 import { queuePreviewIfMissing } from "../media-jobs.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
-// Animations in the back office (/admin/animations and its /api calls): the paged list, create, edit, publish, delete, and the preview job. A new or
-// replaced full video gets a new 10-second preview cut by the media worker.
+// Animations in the back office (/admin/animations and its /api calls): the paged list, create,
+// edit, publish, delete, and the preview job. A new or replaced full video gets a new 10-second
+// preview cut by the media worker.
 
 export const ANIMATIONS_PAGE_SIZE = 20;
 export const SLUG_TAKEN = "This slug is already in use";
