@@ -238,7 +238,7 @@ function requireNotes(adminNotes: string | null | undefined) {
 }
 
 /**
- * Only pending requests are decided (section 4: "approved, rejected and processed are final").
+ * Only pending requests are decided: approved, rejected and processed are final.
  * A decided request is answered 409 with what it already is, for approve and reject alike, so a
  * double click or a second admin cannot decide it twice.
  */

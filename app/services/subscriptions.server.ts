@@ -215,8 +215,8 @@ export async function cancelSubscription(actor: Actor, subscriptionId: string, n
 }
 
 /**
- * Admin Reactivate (section 4: "canceled to active by admin Reactivate. Access returns and
- * continues until the original end date, with no extra charge"). Only our row changes: the
+ * Admin Reactivate: a canceled subscription becomes active again; access returns and continues
+ * until the original end date, with no extra charge. Only our row changes: the
  * provider's subscription was ended by the cancel and is not resumed, so the term does not
  * renew (autoRenew stays off and the member gets the renewal reminder). A term that has already
  * ended cannot come back (409). A second call on an active row returns it unchanged.
