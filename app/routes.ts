@@ -1,7 +1,7 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
-// The map of the product, in the order of the spec's route table (spec/public-and-user-side.md
-// section 2, spec/admin-and-support.md section 2), grouped by area.
+// The map of the product: every URL it answers, one line each, grouped by area (public,
+// account, admin, api; catch-alls last). docs/architecture.md, "How a request flows".
 export default [
   // ---- public ----
   index("routes/public/home.tsx"),
@@ -77,7 +77,7 @@ export default [
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/animations/:id/medical", "routes/admin/animation-medical.tsx"),
-    // The e-mail manager: the sidebar's link and the dashboard's quick button (spec: both exist).
+    // The e-mail manager: the sidebar's link and the dashboard's quick button (both paths exist).
     route("admin/email-manager", "routes/admin/email-manager.tsx"),
     route("admin/emails", "routes/admin/email-manager.tsx", { id: "admin-emails" }),
     route("admin/email-manager/templates/new", "routes/admin/email-template-form.tsx", { id: "admin-email-template-new" }),

@@ -10,7 +10,7 @@ const PRICING = [
 ] as const;
 
 /**
- * The sticky header (spec: logo, search, profile) with the site's sections: categories, pricing
+ * The sticky header (logo, search, profile) with the site's sections: categories, pricing
  * and help. Menus are <details>, so they open without JavaScript; with it, each closes when the
  * page changes (keyed by the path). The sections are rendered once: on a phone they are hidden
  * until the "Menu" toggle before the logo is open, then drop down under the header (CSS).
@@ -117,7 +117,7 @@ function MenuLink({ to, children }: { to: string; children: string }) {
   );
 }
 
-// The spec dates the copyright from 2025; the range grows with the calendar instead of staying put.
+// The copyright line starts at 2025; the range grows with the calendar instead of staying put.
 const FIRST_YEAR = 2025;
 
 export function SiteFooter({ legalPages, platformName, year }: { legalPages: Array<{ slug: string; title: string }>; platformName: string; year: number }) {

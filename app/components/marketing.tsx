@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Button, ButtonLink } from "./ui/button.tsx";
 
-// Building blocks of the premium and licence pages (spec public-and-user-side.md "Premium page",
-// "Individual licence page", "Category licence page"; section 1 marketing claims).
+// Building blocks of the premium, individual licence and category licence pages, and the
+// marketing claims they share.
 
 export type Faq = { question: string; answer: ReactNode };
 
@@ -46,7 +46,7 @@ export function BenefitList({ items }: { items: ReactNode[] }) {
   );
 }
 
-/** The static testimonial the spec asks for. */
+/** One static testimonial, the same on every sales page. */
 export function Testimonial() {
   return (
     <figure className="mx-auto mt-16 max-w-3xl rounded-2xl bg-brand-50 p-8 text-center">
@@ -64,7 +64,7 @@ export function Testimonial() {
 export type Specialty = { name: string; slug: string; animationCount: number };
 
 /**
- * The main categories with the catalogue's own counts. The spec's figures ("Plastic Surgery
+ * The main categories with the catalogue's own counts. The first draft's figures ("Plastic Surgery
  * 25+", …) were marketing copy that the catalogue did not bear out (decision 011).
  */
 export function SpecialtyList({ specialties }: { specialties: Specialty[] }) {
@@ -93,7 +93,7 @@ export function SpecialtyList({ specialties }: { specialties: Specialty[] }) {
   );
 }
 
-/** Guarantee and cancellation promises (spec section 1). */
+/** Guarantee and cancellation promises, the product's standing claims. */
 export function Guarantees() {
   return (
     <ul className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-slate-600">
@@ -106,8 +106,8 @@ export function Guarantees() {
 }
 
 /**
- * The purchase button. Anonymous visitors go to sign in and come back here (spec section 6:
- * "Purchase buttons require sign-in"); signed-in ones go to `to`.
+ * The purchase button. Anonymous visitors go to sign in and come back here (purchase buttons
+ * require sign-in); signed-in ones go to `to`.
  */
 export function PurchaseButton({
   signedIn,

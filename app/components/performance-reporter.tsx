@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 
-// Spec section 7: slow operations are reported to /api/performance/* (failures ignored, never
+// Slow operations are reported to /api/performance/* (failures ignored, never
 // retried): a page load over 3000 ms, a video load over 2000 ms. One listener here serves every
 // player (a <video data-video-id>), so no page carries reporting code of its own.
 const SLOW_PAGE_LOAD_MS = 3000;

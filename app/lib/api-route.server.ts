@@ -5,7 +5,7 @@ import { cachedJson, type CachePolicy, NO_STORE } from "./http-cache.server.ts";
 import { logger } from "./logger.server.ts";
 import { toWellFormedInput } from "./well-formed.server.ts";
 
-// The one way to write an /api route (ARCHITECTURE.md "Rules of the house"): a table of the
+// The one way to write an /api route (docs/architecture.md, "Rules of the house"): a table of the
 // methods it serves, each parse → authorise → one service call → respond. Everything else an
 // /api call needs is here once: 405 with Allow, JSON body parsing, the error shape
 // `{ message, errors? }`, and the cache policy.

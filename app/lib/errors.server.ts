@@ -1,10 +1,10 @@
 import { data } from "react-router";
 
 /**
- * The one error a user can cause: a message from the spec's catalogue, the HTTP status it
- * deserves, and the form field it belongs to (when it belongs to one). Services throw it; the
- * form adapter (`lib/form.server.ts`) and the /api adapter (`lib/api-route.server.ts`) turn it
- * into a conform reply or `{ message, errors? }`.
+ * The one error a user can cause: a message in the product's own words (docs/architecture.md,
+ * "Errors and messages"), the HTTP status it deserves, and the form field it belongs to (when
+ * it belongs to one). Services throw it; the form adapter (`lib/form.server.ts`) and the /api
+ * adapter (`lib/api-route.server.ts`) turn it into a conform reply or `{ message, errors? }`.
  */
 export class ServiceError extends Error {
   constructor(

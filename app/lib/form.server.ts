@@ -41,7 +41,7 @@ export function formError<Extra extends object = object>(
 }
 
 /**
- * formError with the spec's failure toast beside it ("Error creating FAQ", "Failed to update
+ * formError with the product's failure toast beside it ("Error creating FAQ", "Failed to update
  * template"...): its text is the server's message, or the form's first one.
  */
 export function formErrorToast(submission: Submission<unknown>, title: string, error?: unknown) {

@@ -2,7 +2,7 @@
 
 export { formatSeconds } from "./duration.ts";
 
-/** Duration as minutes:seconds (spec: "Duration shown as minutes:seconds"), e.g. 125 → "2:05". */
+/** Duration as minutes:seconds (durations are shown as minutes:seconds), e.g. 125 → "2:05". */
 export function formatDuration(totalSeconds: number | null | undefined): string {
   const seconds = Math.max(0, Math.floor(Number(totalSeconds) || 0));
   const minutes = Math.floor(seconds / 60);
@@ -37,14 +37,14 @@ export function pluralize(count: number, singular: string, plural = `${singular}
   return `${groupThousands(count)} ${count === 1 ? singular : plural}`;
 }
 
-/** The first `max` characters of a text and "..." (spec: doctor About text at 300); shorter texts unchanged. */
+/** The first `max` characters of a text and "..." (the doctor's About text is cut at 300); shorter texts unchanged. */
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max).trimEnd()}...`;
 }
 
 /**
- * The spec's heading heuristic for animation descriptions: a line of at most 50 characters,
+ * The heading rule for animation descriptions: a line of at most 50 characters,
  * made only of letters and spaces, starting with a capital letter, is a heading.
  */
 export function isDescriptionHeading(line: string): boolean {
@@ -123,8 +123,8 @@ export function formatDateTime(value: Date | string | number | null | undefined)
 }
 
 /**
- * Dashboard figures (spec: "abbreviated with one decimal: K above 1,000 and M above
- * 1,000,000"): 950 → "950", 1500 → "1.5K", 2340000 → "2.3M".
+ * Dashboard figures, abbreviated with one decimal: K above 1,000 and M above
+ * 1,000,000: 950 → "950", 1500 → "1.5K", 2340000 → "2.3M".
  */
 export function formatCompact(value: number): string {
   const n = Number.isFinite(value) ? value : 0;
@@ -157,7 +157,7 @@ export function daysUntil(value: Date | string | number | null | undefined, now:
   return Math.ceil((time - now.getTime()) / DAY_MS);
 }
 
-/** Spec: an animation is 'expiring soon' when its expiry is 30 days or less away. */
+/** An animation is 'expiring soon' when its expiry is 30 days or less away. */
 export const EXPIRING_SOON_DAYS = 30;
 export function isExpiringSoon(value: Date | string | number | null | undefined, now: Date = new Date()): boolean {
   const days = daysUntil(value, now);

@@ -9,7 +9,7 @@ export type CachePolicy =
   | { scope: "public"; maxAge: number; vary?: boolean }
   /** Depends on who asks (access flags, video links): only the asker's browser may keep it. */
   | { scope: "private"; maxAge: number }
-  /** Never stored (the spec's /api/pages/slug, account data, every write). */
+  /** Never stored (/api/pages/slug/{slug}, account data, every write). */
   | { scope: "no-store" };
 
 export const NO_STORE: CachePolicy = { scope: "no-store" };

@@ -24,7 +24,7 @@ export function backToList(path: string, url: URL) {
 export type ListIntent = {
   /** Does it to the record and says what happened (the success toast). */
   run: (id: string) => Promise<Toast>;
-  /** The failure toast's title (spec section 8: "Failed to delete animation", ...). */
+  /** The failure toast's title ("Failed to delete animation", ...). */
   failed: string;
 };
 

@@ -1,7 +1,7 @@
 import sanitize from "sanitize-html";
 
-// HTML written by admins (pages, FAQ answers) is rendered as HTML (ARCHITECTURE.md "Decisions on
-// spec gaps"): only the markup the page editor's toolbar produces survives (headings, bold,
+// HTML written by admins (pages, FAQ answers) is rendered as HTML (docs/architecture.md, "Product
+// decisions"): only the markup the page editor's toolbar produces survives (headings, bold,
 // italic, lists, quotes, links) plus a few harmless inline tags. Scripts, styles, event handlers,
 // images, frames and forms are dropped, and links may only use http, https, mailto or a relative
 // address, so stored content can never run code in a visitor's browser.
@@ -65,7 +65,7 @@ const STARTS_WITH_BLOCK_TAG = new RegExp(`^<\\/?(?:${BLOCK_TAGS})\\b`, "i");
 const LINE_BREAKS = /[ \t]*\n(?:[ \t]*\n)*[ \t]*/g;
 
 /**
- * Content as the spec's content page shows it: line breaks become `<br />` (a blank line gives
+ * Content as a content page shows it: line breaks become `<br />` (a blank line gives
  * two), then the result is sanitised. Breaks that only separate block tags (`</h2>\n<p>`) are
  * layout of the source, not of the text, and are left alone: content written as HTML does not
  * gain stray empty lines.

@@ -16,7 +16,7 @@ import { getEnv } from "./env.server.ts";
 
 // Object storage: one small interface, two backends. Local disk under DATA_DIR/objects/ by
 // default; S3 (or any S3-compatible store) when S3_BUCKET is set. Keys are server-made UUIDs:
-// a user's file name is never part of a path. Stored paths have the spec's form
+// a user's file name is never part of a path. Stored paths have the form
 // /objects/uploads/{id}. Each object's kind, content type and size are a StoredObject row.
 
 export type ObjectKind = "cover" | "doctor-photo" | "video" | "download" | "thumbnail" | "preview" | "caption";

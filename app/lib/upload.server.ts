@@ -21,7 +21,7 @@ import {
   storageBackend,
 } from "./storage.server.ts";
 
-// Upload rules (spec admin-and-support.md section 5 "Upload") and the two ways a file reaches
+// Upload rules (docs/architecture.md, "Media") and the two ways a file reaches
 // storage: a PUT to a signed URL (the JavaScript path) and a streamed multipart form (no
 // JavaScript). Both apply the same checks before an object exists: the extension allowed for
 // the kind, the size limit, and magic bytes that match the extension.
@@ -40,11 +40,11 @@ const RULES: Record<UploadKind, KindRule> = {
   "doctor-photo": { label: "Doctor photo", extensions: ["jpg", "jpeg", "png"], maxMB: () => 5 },
   // Category thumbnails follow the cover image rule.
   thumbnail: { label: "Thumbnail", extensions: ["jpg", "jpeg", "png"], maxMB: () => 10 },
-  // "video .mp4/.mov": the spec gives no size; a configurable cap keeps the disk safe.
+  // "video .mp4/.mov": no size is promised; a configurable cap keeps the disk safe.
   video: { label: "Video", extensions: ["mp4", "mov"], maxMB: () => getEnv().MAX_VIDEO_FILE_MB },
   // "download file .zip/.rar", default 2 GB.
   download: { label: "Download file", extensions: ["zip", "rar"], maxMB: () => getEnv().MAX_DOWNLOAD_FILE_MB },
-  // Captions (not in the spec): WebVTT, the one format <track> plays; 1 MB is hours of cues.
+  // Captions: WebVTT, the one format <track> plays; 1 MB is hours of cues.
   caption: { label: "Caption file", extensions: ["vtt"], maxMB: () => 1 },
 };
 
@@ -93,7 +93,7 @@ export function extensionForContentType(contentType: string): string | null {
   return null;
 }
 
-/** "File size must be less than {N}MB." (spec section 5). */
+/** "File size must be less than {N}MB.", the product's oversize message. */
 export function oversizeMessage(kind: UploadKind) {
   return `File size must be less than ${uploadRule(kind).maxMB}MB.`;
 }

@@ -1,7 +1,7 @@
 import { prisma } from "~/lib/db.server.ts";
 import { getUser } from "./auth/guards.server.ts";
 
-// The access rules (ARCHITECTURE.md "Access rules"; spec public-and-user-side.md section 4), in
+// The access rules (docs/architecture.md, "Access rules"), in
 // one place. A subscription counts only when status = active and endDate is in the future.
 
 export type ActiveSubscription = {

@@ -10,7 +10,7 @@ import { endAllSessions, publicUserSelect, type PublicUser } from "./auth/creden
 import { sendVerificationEmail, VERIFY_TTL_MS } from "./verification.server.ts";
 
 // Accounts: e-mail verification, password reset, profile and notification preferences
-// (spec public-and-user-side.md sections 2, 4, 5, 8; issue 5).
+// (issue 5; decision 004).
 
 // Both contain 'Invalid or expired': the reset screen switches to its error view on that text.
 export const INVALID_VERIFY_LINK = "Invalid or expired verification link";
@@ -19,7 +19,7 @@ export const ALREADY_VERIFIED = "Your email is already verified";
 export const ALREADY_VERIFIED_MESSAGE = "Your email address is already verified. You can sign in and carry on.";
 export const VERIFICATION_MAIL_FAILED = "Failed to send verification email";
 
-/** Spec: "Reset link valid 1 hour". */
+/** A password reset link is valid for 1 hour. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -246,7 +246,7 @@ const preferenceSelect = {
 
 export type Preferences = Prisma.NotificationPreferencesGetPayload<{ select: typeof preferenceSelect }>;
 
-/** The user's preferences; the row is created with the spec's defaults when missing. */
+/** The user's preferences; the row is created with the defaults when missing. */
 export function getPreferences(userId: string): Promise<Preferences> {
   return prisma.notificationPreferences.upsert({ where: { userId }, create: { userId }, update: {}, select: preferenceSelect });
 }

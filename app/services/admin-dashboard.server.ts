@@ -2,7 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { listAnimationsDueForReview } from "./catalogue/medical-review.server.ts";
 import { describeSubscription } from "./subscriptions.server.ts";
 
-// The admin dashboard (spec section 2 "/admin", section 3 "Admin dashboard": stats and
+// The admin dashboard (/admin and GET /api/admin/dashboard: stats and
 // popularAnimations). Totals come from counters kept by triggers (RowCount, RevenueMonth:
 // migration 20261124020000), so a view never counts a big table.
 
@@ -38,7 +38,7 @@ export async function getPopularAnimations(limit = POPULAR_ANIMATIONS) {
   return rows.map(({ category, ...row }) => ({ ...row, categoryName: category?.name ?? null }));
 }
 
-/** The latest subscriptions (real rows; the spec's sample rows are replaced, ARCHITECTURE.md). */
+/** The latest subscriptions (real rows, never sample rows: docs/architecture.md, "Product decisions"). */
 export async function getRecentSubscriptions(limit = RECENT_SUBSCRIPTIONS) {
   const rows = await prisma.subscription.findMany({
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

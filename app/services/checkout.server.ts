@@ -12,7 +12,7 @@ import { INDIVIDUAL_LICENCE_PRICE } from "./prices.server.ts";
 import { subscriptionSelect, toSubscriptionJson } from "./subscriptions.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 
-// Buying (ARCHITECTURE.md "Payments"): a CheckoutSession fixes the item and its price at the
+// Buying (docs/architecture.md, "Payments"): a CheckoutSession fixes the item and its price at the
 // start, the provider takes the money, and fulfilment.server.ts grants the item when the
 // provider says it is paid. Nothing here grants anything: it only starts, shows and confirms.
 

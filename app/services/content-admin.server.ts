@@ -7,8 +7,8 @@ import type { FaqInput, PageInput } from "~/validation/admin-content.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
 import { FAQ_CACHE_PREFIX, LAYOUT_CACHE_KEY, PAGE_CACHE_PREFIX } from "./content.server.ts";
 
-// The site's content in the back office: pages (spec "/admin/pages") and the Help Center's FAQs
-// (spec "Help Center": admin add, edit, delete). Stored HTML is kept as written and sanitised
+// The site's content in the back office: pages (/admin/pages) and the Help Center's FAQs
+// (admins add, edit and delete them from /help). Stored HTML is kept as written and sanitised
 // whenever it is rendered (content.server.ts); every write drops the caches the public reads.
 
 export const PAGES_PAGE_SIZE = 20;
@@ -49,7 +49,7 @@ export async function listAdminPages({ search, type, page }: { search?: string; 
     pages: rows.slice(0, PAGES_PAGE_SIZE),
     page,
     hasNext: rows.length > PAGES_PAGE_SIZE,
-    // Spec: stat cards Total Pages, Published, Legal, Company.
+    // The stat cards: Total Pages, Published, Legal, Company.
     stats: { total: sum(() => true), published: sum((g) => g.isPublished), legal: sum((g) => g.type === "legal"), company: sum((g) => g.type === "company") },
   };
 }

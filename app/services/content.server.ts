@@ -40,7 +40,7 @@ async function loadLayoutData() {
  * (admins). Null for anything that is not a page, so callers answer 404. The content comes
  * back sanitised (line breaks intact): raw admin HTML never leaves this module. `cached`
  * (the HTML pages) keeps the row for sharedCacheMs, like the layout; /api/pages/slug reads it
- * fresh (spec: never cached). Writers of pages call forget(PAGE_CACHE_PREFIX).
+ * fresh (never cached: an admin's edit shows at once). Writers of pages call forget(PAGE_CACHE_PREFIX).
  */
 export async function getPage(slug: string, { includeDrafts = false, cached = false } = {}) {
   if (!PageSlugSchema.safeParse(slug).success) return null;
@@ -80,7 +80,7 @@ export const PUBLIC_SETTING_KEYS = [
   "support_address",
 ] as const satisfies readonly SettingKey[];
 
-/** The public settings with their defaults filled in, as the spec's `{ key, value }` array. */
+/** The public settings with their defaults filled in, as the /api contract's `{ key, value }` array. */
 export async function getPublicSettings() {
   const settings = await getSettings();
   return PUBLIC_SETTING_KEYS.map((key) => ({ key, value: settings[key] }));
@@ -200,7 +200,7 @@ export async function submitContactMessage(input: ContactInput, userId: string |
   const message = await prisma.contactMessage
     .create({ data: { ...input, userId }, select: { id: true, createdAt: true } })
     .catch((error: unknown) => {
-      // The visitor keeps what they typed and sees the spec's failure text.
+      // The visitor keeps what they typed and sees the product's failure text.
       logger.error({ err: error }, "contact message not stored");
       throw new ServiceError(CONTACT_FAILURE, 500);
     });
@@ -230,7 +230,7 @@ function millis(value: unknown): number | null {
 }
 
 /**
- * Turns a client's performance report (spec section 7, "Performance reporting") into a row,
+ * Turns a client's performance report (POST /api/performance/{kind}) into a row,
  * or null when it carries nothing usable. Loose on purpose: clients fire and forget, so a
  * malformed report is dropped, never answered with an error; strings are capped and numbers
  * bounded so nothing unbounded is stored.

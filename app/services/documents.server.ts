@@ -90,8 +90,8 @@ export const RECEIPT_STATUS_LABEL: Record<Receipt["status"], string> = {
 // Licences
 
 /**
- * Spec: licences "carry commercial usage rights and download rights and include premium access".
- * The same three lines on the certificate and on the public verification page.
+ * What a licence gives: commercial usage rights, download rights, and premium access. The same
+ * three lines on the certificate and on the public verification page.
  */
 const LICENCE_RIGHTS = [
   "Commercial use of the licensed animations",

@@ -85,7 +85,7 @@ function recipientVariables(recipient: { email: string; firstName?: string | nul
   return { firstName: recipient.firstName ?? "", lastName: recipient.lastName ?? "", email: recipient.email, platformName: "Medanim", appUrl: appUrl() };
 }
 
-/** Sends the campaign once to a test address, its subject prefixed with [TEST] (spec section 5); logged. */
+/** Sends the campaign once to a test address, its subject prefixed with [TEST]; logged. */
 export async function sendTestEmail(actor: Actor, input: BulkEmailInput & { testEmail: string }) {
   const html = sanitizeHtml(input.html);
   const subject = `[TEST] ${input.subject}`;

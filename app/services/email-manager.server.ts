@@ -7,8 +7,8 @@ import { UUID_RE } from "~/validation/account.ts";
 import type { LogListQuery, TemplateInput, TemplateUpdateInput } from "~/validation/admin-email.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
 
-// The e-mail manager's templates, logs and statistics (spec admin-and-support.md section 2
-// "Admin email manager", section 4 "email template", "email log"). Campaigns live in
+// The e-mail manager's templates, logs and statistics (/admin/email-manager and its /api
+// calls). Campaigns live in
 // email-campaigns.server.ts.
 
 export const TEMPLATE_NOT_FOUND = "Template not found";
@@ -29,7 +29,7 @@ const templateSelect = {
 
 export type AdminTemplate = Prisma.EmailTemplateGetPayload<{ select: typeof templateSelect }>;
 
-/** Templates by name, optionally those whose name or subject contains `search` (spec: the search box). */
+/** Templates by name, optionally those whose name or subject contains `search` (the screen's search box). */
 export function listTemplates({ search }: { search?: string } = {}) {
   const term = search?.trim();
   const contains = term ? { contains: term, mode: "insensitive" as const } : null;
@@ -67,7 +67,7 @@ function templateData(input: TemplateInput) {
   return {
     name: input.name,
     subject: input.subject,
-    // Admins' HTML is sanitised before it is stored and sent (ARCHITECTURE.md).
+    // Admins' HTML is sanitised before it is stored and sent (docs/architecture.md).
     htmlContent: sanitizeHtml(input.htmlContent),
     textContent: input.textContent ?? null,
     variables: input.variables,
@@ -89,7 +89,7 @@ export async function createTemplate(actor: Actor, input: TemplateInput) {
   }
 }
 
-/** Saves a template's new content; each save counts a version (spec: version, default 1). */
+/** Saves a template's new content; each save counts a version (a new template is version 1). */
 export async function updateTemplate(actor: Actor, id: string, input: TemplateUpdateInput) {
   const current = await getTemplate(id);
   if (!current) throw notFound(TEMPLATE_NOT_FOUND);

@@ -7,9 +7,9 @@ import type { PaymentEvent, ProviderName } from "~/lib/payments/provider.server.
 import { completeRefund } from "./refunds.server.ts";
 import { syncAccountType } from "./subscriptions.server.ts";
 
-// Fulfilment, exactly once (ARCHITECTURE.md "Payments"): every PaymentEvent — a Stripe webhook,
-// a client-side confirmation, a test-mode button — goes through applyPaymentEvent. One
-// transaction per event first records it in ProcessedEvent; a second delivery (replayed or
+// Fulfilment, exactly once (docs/architecture.md, "Payments"; decision 007): every PaymentEvent — a
+// Stripe webhook, a client-side confirmation, a test-mode button — goes through applyPaymentEvent.
+// One transaction per event first records it in ProcessedEvent; a second delivery (replayed or
 // concurrent) hits the primary key and changes nothing. A successful payment is keyed by the
 // provider's payment id, so the webhook and the confirmation of one payment make one payment.
 

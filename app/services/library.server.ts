@@ -4,8 +4,7 @@ import { getTotalSpent } from "./payments.server.ts";
 import { activeWhere } from "./subscriptions.server.ts";
 
 // The member's library (the animations their licences cover) and the dashboard's figures
-// (spec public-and-user-side.md sections 2, 7). Read-only: the rows it reads are written by
-// subscriptions and payments.
+// (decision 004). Read-only: the rows it reads are written by subscriptions and payments.
 
 /**
  * The library lists what the user holds a licence for: individual licences and category

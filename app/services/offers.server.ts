@@ -37,7 +37,7 @@ export async function getCategoryLicenceFromPrice() {
 /**
  * What can be licensed, for /global-license: each active main category with its active
  * sub-categories and their prices. A main category is offered as a whole only when an admin
- * gave it a yearlyPrice (spec: main categories "should not have a price" by default).
+ * gave it a yearlyPrice (main categories carry no price by default; decision 009).
  */
 export async function listLicensableCategories() {
   const tree = await getCategoryTree();

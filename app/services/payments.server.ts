@@ -2,10 +2,10 @@ import { prisma } from "~/lib/db.server.ts";
 import { HISTORY_LIMIT } from "./subscriptions.server.ts";
 
 // A user's payments: their history (with any open refund request), one payment looked up for
-// its owner, the total spent (spec public-and-user-side.md sections 3, 7). Taking a payment and
+// its owner, the total spent (billing and the /api contract). Taking a payment and
 // recording it belong here too. Every query is scoped to one user and bounded.
 
-/** The /api shape (spec: id, description, subscriptionType, amount, status, createdAt). */
+/** The /api shape (id, description, subscriptionType, amount, status, createdAt). */
 export async function listPayments(userId: string) {
   const rows = await prisma.payment.findMany({
     where: { userId },

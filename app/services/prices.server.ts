@@ -1,4 +1,4 @@
-// Prices of what is sold (spec public-and-user-side.md section 9, admin-and-support.md section 9):
+// Prices of what is sold:
 // the one source of every figure the pages show and the payments work charges. No database
 // here: the premium price's setting is read by offers.server.ts and priced by `premiumPrice`.
 
@@ -12,8 +12,8 @@ export const DEFAULT_PREMIUM_YEARLY_PRICE = 99;
 /**
  * The premium plan as the marketing pages show it: "$9/month billed annually at $99/year".
  * The monthly figure is the yearly price over twelve months rounded UP to whole dollars
- * (99 / 12 = 8.25 → 9): it is what the spec prints for 99, it never advertises a month below
- * the real cost, and it follows any yearly price an admin sets.
+ * (99 / 12 = 8.25 → 9): it is the $9 the pages have always printed for 99, it never
+ * advertises a month below the real cost, and it follows any yearly price an admin sets.
  */
 export function premiumPrice(yearly: number) {
   return { yearly, monthly: Math.ceil(yearly / 12) };

@@ -4,8 +4,8 @@ import { UUID_RE } from "~/validation/account.ts";
 import type { RefundListQuery } from "~/validation/admin-refunds.ts";
 import { memberMatches } from "./user-admin.server.ts";
 
-// The admin list of refund requests (spec section 2 "/admin/refunds", section 3 "refund
-// request": the admin list also reads userName, userEmail, paymentAmount, paymentDescription).
+// The admin list of refund requests (/admin/refunds and its /api call; beside the request
+// itself, the list reads userName, userEmail, paymentAmount, paymentDescription).
 // Decisions are refunds.server.ts's approveRefund and rejectRefund.
 
 const rowSelect = {

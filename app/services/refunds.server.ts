@@ -12,12 +12,12 @@ import { type Actor, recordAudit } from "./audit.server.ts";
 import { ADMIN_NOTES_REQUIRED } from "~/validation/admin-refunds.ts";
 import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, syncAccountType, toSubscriptionJson } from "./subscriptions.server.ts";
 
-// Refund requests by the member (admin-and-support.md "Request Refund", sections 3, 5, 8): what
+// Refund requests by the member (/refund and POST /api/refunds/request; decision 004): what
 // may be refunded, and the request filed for the admin; the admin's decision, and the refund
 // through the payment provider.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Spec: "Refund window 30 days". */
+/** Refund window 30 days: a payment older than that cannot be refunded. */
 export const REFUND_WINDOW_DAYS = 30;
 export const REFUND_WINDOW_MESSAGE = "Refunds are available within 30 days of purchase.";
 
@@ -38,7 +38,7 @@ function refundRefusal(payment: { status: string; createdAt: Date } | null, open
 }
 
 /**
- * What the refund form shows (spec: subscriptions with status active or paid). "Paid" is read as
+ * What the refund form shows (subscriptions with status active or paid). "Paid" is read as
  * "has a payment": the user's subscriptions that are active or were paid at some time, newest
  * first, bounded. Each is either refundable (its latest completed payment is inside the 30-day
  * window and has no open request) and offered, or listed with the reason it cannot be, so the
@@ -199,9 +199,9 @@ async function applyRefund(tx: Prisma.TransactionClient, payment: Prisma.Payment
   return payment;
 }
 
-// ---- the admin's decision (admin-and-support.md "/admin/refunds", sections 4 and 9) ----
+// ---- the admin's decision (/admin/refunds) ----
 
-/** Spec section 5: "Refund decision: adminNotes required ("Admin notes are required")". */
+/** A refund decision requires admin notes ("Admin notes are required"). */
 export { ADMIN_NOTES_REQUIRED };
 export const REFUND_REQUEST_NOT_FOUND = "Refund request not found";
 export const REFUND_PROVIDER_FAILED = "The payment provider could not refund this payment. The request is still pending; please try again.";
@@ -238,7 +238,7 @@ function requireNotes(adminNotes: string | null | undefined) {
 }
 
 /**
- * Only pending requests are decided (section 4: "approved, rejected and processed are final").
+ * Only pending requests are decided: approved, rejected and processed are final.
  * A decided request is answered 409 with what it already is, for approve and reject alike, so a
  * double click or a second admin cannot decide it twice.
  */

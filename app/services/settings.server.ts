@@ -4,7 +4,7 @@ import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { isEditableSettingKey, SETTING_VALUE_RULES, type EditableSettingKey } from "~/validation/admin-settings.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
 
-// Defaults in code (ARCHITECTURE.md "Data"): a missing row never breaks a page.
+// Defaults in code (docs/architecture.md, "Data"): a missing row never breaks a page.
 export const SETTING_DEFAULTS = {
   platform_name: "Medanim",
   global_subscription_yearly_price: "99",
@@ -39,7 +39,7 @@ export function settingNumber(value: string, fallback: number) {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-// ---- admin writes (spec admin-and-support.md "/admin/settings") ----
+// ---- admin writes (/admin/settings) ----
 
 export const SETTING_NOT_FOUND = "Setting not found";
 

@@ -4,7 +4,7 @@ import { UUID_RE } from "~/validation/account.ts";
 import type { SubscriptionListQuery } from "~/validation/admin-subscriptions.ts";
 import { memberMatches } from "./user-admin.server.ts";
 
-// The admin list of subscriptions (spec section 3 "admin subscription row"): search over the
+// The admin list of subscriptions (/admin/subscriptions and its /api call): search over the
 // member, filters by status and type, newest first, one row more than the page for the pager.
 // Cancel and reactivate are in subscriptions.server.ts (one owner of the lifecycle).
 
@@ -23,7 +23,7 @@ const adminRowSelect = {
 
 type AdminRow = Prisma.SubscriptionGetPayload<{ select: typeof adminRowSelect }>;
 
-/** The spec's admin subscription row. */
+/** The admin subscription row of the /api contract. */
 function toAdminRow(row: AdminRow) {
   return {
     id: row.id,

@@ -8,7 +8,7 @@ import { type Actor, recordAudit } from "./audit.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 
 // A user's subscriptions: their rows as the /api and the account screens show them, and which
-// count as active (spec public-and-user-side.md sections 2, 3, 7). Granting, extending and
+// count as active (docs/architecture.md, "Access rules"). Granting, extending and
 // cancelling subscriptions belong here too. Every query is scoped to one user and bounded.
 
 /** Lists are bounded: a user's own history, newest first. */
@@ -31,7 +31,7 @@ export const subscriptionSelect = {
 
 type SubscriptionRow = Prisma.SubscriptionGetPayload<{ select: typeof subscriptionSelect }>;
 
-/** The /api shape (spec: id, type, status, animationId, categoryId, startDate, endDate, price). */
+/** The /api shape (id, type, status, animationId, categoryId, startDate, endDate, price). */
 export function toSubscriptionJson(s: SubscriptionRow) {
   return {
     id: s.id,
@@ -66,7 +66,7 @@ export async function listSubscriptions(userId: string) {
   return rows.map(toSubscriptionJson);
 }
 
-/** Spec: a subscription counts only when its status is active and its endDate is in the future. */
+/** A subscription counts only when its status is active and its endDate is in the future. */
 export function activeWhere(userId: string, now: Date): Prisma.SubscriptionWhereInput {
   return { userId, status: "active", endDate: { gt: now } };
 }
@@ -89,7 +89,7 @@ export async function listActiveSubscriptions(userId: string, now = new Date()) 
 }
 
 /**
- * accountType follows the subscriptions: every item sold includes premium access (spec: licences
+ * accountType follows the subscriptions: every item sold includes premium access (licences
  * "include premium access"), so a user is premium while any subscription is active and
  * unexpired, free once none is. Called in the same transaction as every change of a user's
  * subscriptions (fulfilment, expiry, cancellation, refund, reactivation).
@@ -166,9 +166,9 @@ export async function setAutoRenew(user: { id: string }, subscriptionId: string,
 }
 
 /**
- * Admin Cancel (admin-and-support.md section 4: "active to canceled by admin Cancel. Premium
- * access is lost immediately, the payment-provider subscription is cancelled automatically, and
- * the step is reversible"). The provider is asked first, outside the transaction: if it fails,
+ * Admin Cancel: an active subscription becomes canceled, premium access is lost
+ * immediately, the payment provider's subscription is cancelled automatically, and the step is
+ * reversible (Reactivate). The provider is asked first, outside the transaction: if it fails,
  * nothing changed and the admin can retry ("Failed to cancel subscription"); the other order
  * could leave a row canceled here while the provider keeps charging renewals. If our
  * transaction then failed, the provider has stopped renewals and the member keeps the access
@@ -215,8 +215,8 @@ export async function cancelSubscription(actor: Actor, subscriptionId: string, n
 }
 
 /**
- * Admin Reactivate (section 4: "canceled to active by admin Reactivate. Access returns and
- * continues until the original end date, with no extra charge"). Only our row changes: the
+ * Admin Reactivate: a canceled subscription becomes active again; access returns and continues
+ * until the original end date, with no extra charge. Only our row changes: the
  * provider's subscription was ended by the cancel and is not resumed, so the term does not
  * renew (autoRenew stays off and the member gets the renewal reminder). A term that has already
  * ended cannot come back (409). A second call on an active row returns it unchanged.

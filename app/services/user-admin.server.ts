@@ -10,10 +10,10 @@ import type { UserEmailInput, UserListQuery } from "~/validation/admin-users.ts"
 import { type Actor, recordAudit } from "./audit.server.ts";
 import { endAllSessions, publicUserSelect, type PublicUser } from "./auth/credentials.server.ts";
 
-// The people side of the back office (spec admin-and-support.md section 2 "/admin/users",
-// section 4 "User"): the list, promote and demote, block and unblock, and an e-mail to one user.
-// Every change is audited in its own transaction; ARCHITECTURE.md decides that an admin cannot
-// block or demote their own account, and the last admin cannot be demoted.
+// The people side of the back office (/admin/users and its /api calls): the list, promote and
+// demote, block and unblock, and an e-mail to one user. Every change is audited in its own
+// transaction. An admin cannot (docs/architecture.md, "Product decisions") block or demote their
+// own account, and the last admin cannot be demoted.
 
 export const USERS_PAGE_SIZE = 20;
 
@@ -37,7 +37,7 @@ export function memberMatches(term: string): Prisma.UserWhereInput {
 
 /**
  * One page of users, newest first, with the total the /api contract answers (`users and total`).
- * The HTML screen pages with Previous/Next only (spec), so it asks for no total.
+ * The HTML screen pages with Previous/Next only, so it asks for no total.
  */
 export async function listUsers({ search, page = 1, limit = USERS_PAGE_SIZE }: UserListQuery, { withTotal = true } = {}) {
   const term = search?.trim();

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { EmailSchema, NameSchema, PasswordSchema, passwordsMatch, UsernameSchema } from "./auth-forms.ts";
 
-// Messages are the spec's, word for word (public-and-user-side.md section 5,
-// admin-and-support.md section 5). Shared by the HTML forms and the /api routes.
+// Messages are the product's, word for word (docs/architecture.md, "Errors and
+// messages"). Shared by the HTML forms and the /api routes.
 
 export const NO_VERIFY_TOKEN = "Invalid verification link - no token provided";
 

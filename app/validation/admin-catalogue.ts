@@ -2,8 +2,8 @@ import { z } from "zod";
 import { flagDefaultTrue, optionalText } from "./fields.ts";
 import { slugify } from "./slug.ts";
 
-// Doctors and categories in the back office (spec admin-and-support.md sections 3, 5 "Doctor",
-// "Category", 7). One schema per form, shared by the HTML action and the /api call. Browser-safe.
+// Doctors and categories in the back office. One schema per form, shared by the HTML action
+// and the /api call. Browser-safe.
 
 export const SLUG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_INVALID = "Slug may contain only lowercase letters, digits and single hyphens";
@@ -57,7 +57,7 @@ export const CategorySchema = z.object({
   slug: slugField,
   description: optionalText(5000, "Description"),
   thumbnail: storedPath,
-  // Spec: "an empty yearlyPrice or parentId becomes null"; main categories carry no price.
+  // An empty yearlyPrice or parentId becomes null; main categories carry no price.
   yearlyPrice: z.preprocess(
     (v) => (v === "" || v === null || v === undefined ? null : typeof v === "number" ? String(v) : typeof v === "string" ? v.trim().replace(/^\$/, "") : v),
     z.string().regex(/^\d{1,8}(\.\d{1,2})?$/, PRICE_INVALID).refine((value) => Number(value) > 0, PRICE_INVALID).nullable(),
@@ -73,10 +73,10 @@ export const AdminListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });
 
-// ---- animations (spec section 5 "Animation") ----
+// ---- animations ----
 
 /**
- * Spec section 2: "The slug is derived from the title: lowercased, punctuation removed, spaces
+ * The animation slug rule: "The slug is derived from the title: lowercased, punctuation removed, spaces
  * and hyphens turned into underscores."
  */
 export const animationSlugFromTitle = (title: string) => slugify(title, { separator: "_", max: 150 });

@@ -3,11 +3,11 @@ import { flagDefaultTrue, optionalText } from "./fields.ts";
 import { PAGE_TYPES } from "./content.ts";
 import { slugify } from "./slug.ts";
 
-// Pages and FAQs in the back office (spec admin-and-support.md sections 2 "/admin/pages",
-// "Help Center", 5 "Page form", 7). Shared by the forms and the /api calls. Browser-safe.
+// Pages and FAQs in the back office (/admin/pages, the Help Center's admin controls and their
+// /api calls). Shared by the forms and the /api calls. Browser-safe.
 
 /**
- * Spec section 5: "lowercase, drop characters other than letters, digits, spaces and hyphens,
+ * The page slug rule: "lowercase, drop characters other than letters, digits, spaces and hyphens,
  * whitespace to hyphens, collapse repeated hyphens, trim edge hyphens". Accented letters are
  * letters, so they are kept as their plain letter rather than dropped.
  */

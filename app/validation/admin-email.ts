@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { flagDefaultTrue, optionalText } from "./fields.ts";
 
-// The e-mail manager (spec admin-and-support.md sections 2 "Admin email manager", 4 "email
-// template", "email log", 5 "Email template", "Bulk email", 7, 8). Browser-safe.
+// The e-mail manager: templates, the log, bulk campaigns and their /api calls. Browser-safe.
 
 export const TEMPLATE_INTENTS = ["delete"] as const;
 export const DELETE_TEMPLATE_CONFIRM = "Are you sure you want to delete this email template?";
 
-/** Variables: comma-separated, trimmed, blanks dropped (spec section 5); an array from JSON. */
+/** Variables: comma-separated, trimmed, blanks dropped; an array from JSON. */
 const variablesField = z.preprocess(
   (v) => (typeof v === "string" ? v.split(",") : v ?? []),
   z.array(z.string().trim().max(50, "A variable name must be at most 50 characters")).transform((list) => [...new Set(list.filter(Boolean))]).pipe(z.array(z.string()).max(30, "At most 30 variables")),
@@ -45,7 +44,7 @@ export const LogListQuerySchema = z.object({
 });
 export type LogListQuery = z.infer<typeof LogListQuerySchema>;
 
-/** Target groups of a campaign (spec: all, premium, free or expired), or the users chosen by id. */
+/** Target groups of a campaign (all, premium, free or expired), or the users chosen by id. */
 export const AUDIENCES = ["all", "premium", "free", "expired"] as const;
 export type Audience = (typeof AUDIENCES)[number] | "users";
 export const AUDIENCE_LABELS: Record<Audience, string> = {
@@ -80,7 +79,7 @@ export const TEST_EMAIL_REQUIRED = "Test e-mail is required";
 const content = z.string({ error: CONTENT_REQUIRED }).trim().min(1, CONTENT_REQUIRED).max(200_000, "Content must be at most 200,000 characters");
 
 /**
- * The campaign form and POST /api/emails/bulk in either layout of the spec: layout A sends
+ * The campaign form and POST /api/emails/bulk in either body layout: layout A sends
  * `recipients` (comma-separated ids), `subject`, `htmlContent`; layout B `subject`, `html` and
  * `userIds` or `testEmail`. The form and layout B may name a target group instead of ids.
  */
@@ -112,7 +111,7 @@ export function templateDisplayName(name: string) {
 }
 
 /**
- * Plain text of a campaign from its HTML (spec section 5): script and style dropped, tags
+ * Plain text of a campaign from its HTML: script and style dropped, tags
  * removed, whitespace collapsed, a line break after each sentence's closing punctuation.
  */
 export function plainTextFromHtml(html: string) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// /admin/refunds and its calls (spec admin-and-support.md sections 2, 5 "Refund decision", 7).
+// /admin/refunds, its decision step and their /api calls.
 
 export const REFUND_STATUSES = ["pending", "approved", "rejected", "processed"] as const;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-// /admin/settings, GET /api/admin/settings and PUT /api/settings/{key} (spec admin-and-support.md
-// sections 2, 3 "app setting", 7). The rule for each key's value, shared by the form and the call.
+// /admin/settings, GET /api/admin/settings and PUT /api/settings/{key}. The rule for each
+// key's value, shared by the form and the call.
 
 export const PLATFORM_NAME_REQUIRED = "Platform name is required";
 export const PRICE_INVALID = "Annual price must be a positive amount in USD (at most two decimals)";
@@ -43,7 +43,7 @@ export const SettingsFormSchema = z.object({
   annualPrice: z.preprocess((v) => (typeof v === "string" ? v.replace(/^\$/, "") : v), price),
 });
 
-/** The preview under the price: the price per year rounded to a whole number (spec). */
+/** The preview under the price: the price per year rounded to a whole number. */
 export function roundedYearlyPrice(value: string | number) {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? Math.round(n) : null;

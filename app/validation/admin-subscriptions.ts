@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// /admin/subscriptions and GET /api/admin/subscriptions (spec admin-and-support.md sections 2, 7).
+// /admin/subscriptions and GET /api/admin/subscriptions.
 
 export const SUBSCRIPTION_STATUSES = ["active", "canceled", "expired", "pending"] as const;
 export const SUBSCRIPTION_TYPES = ["global", "category", "individual"] as const;

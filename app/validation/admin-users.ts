@@ -1,11 +1,11 @@
 import { z } from "zod";
 
-// /admin/users and its /api calls (spec admin-and-support.md sections 2, 7). Browser-safe.
+// /admin/users and its /api calls. Browser-safe.
 
 export const UserListQuerySchema = z.object({
   search: z.string().trim().max(200).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
-  // The spec's limit=20; a client may ask for fewer or more, within reason.
+  // limit=20 by default; a client may ask for fewer or more, within reason.
   limit: z.coerce.number().int().min(1).max(100).catch(20).default(20),
 });
 export type UserListQuery = { search?: string; page?: number; limit?: number };
@@ -19,11 +19,11 @@ export const UserEmailSchema = z.object({
 });
 export type UserEmailInput = z.infer<typeof UserEmailSchema>;
 
-/** The confirmation steps of the list (spec: each asks for confirmation). */
+/** The confirmation steps of the list (each asks for confirmation). */
 export const USER_INTENTS = ["promote", "demote", "block", "unblock"] as const;
 export type UserIntent = (typeof USER_INTENTS)[number];
 
-/** The spec's status column: Blocked (isActive false), Unverified (active, e-mail not verified), or Active. */
+/** The status column: Blocked (isActive false), Unverified (active, e-mail not verified), or Active. */
 export function userStatus(user: { isActive: boolean; isEmailVerified: boolean }): "Blocked" | "Unverified" | "Active" {
   if (!user.isActive) return "Blocked";
   return user.isEmailVerified ? "Active" : "Unverified";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// Messages are the spec's, word for word (public-and-user-side.md section 5).
+// Messages are the product's, word for word (docs/architecture.md, "Errors and messages").
 export const EmailSchema = z.string({ error: "Invalid email address" }).trim().email("Invalid email address").max(254, "Invalid email address");
 export const PasswordSchema = z
   .string({ error: "Password must be at least 6 characters" })
@@ -24,7 +24,7 @@ export const UsernameSchema = z
   .regex(/^[a-zA-Z0-9_.-]+$/, "Username may contain only letters, digits, dots, dashes and underscores");
 
 /**
- * "Passwords don't match", on the confirm field (spec section 5), for `.refine(...passwordsMatch)`.
+ * "Passwords don't match", on the confirm field, for `.refine(...passwordsMatch)`.
  * Checked even when other fields are invalid, so every message shows at once.
  */
 export const passwordsMatch: [

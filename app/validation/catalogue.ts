@@ -11,7 +11,7 @@ function isHttpUrl(value: string) {
   }
 }
 
-/** The misuse report (spec section 7: animationId, animationTitle, reporterEmail, message, link). */
+/** The misuse report (animationId, animationTitle, reporterEmail, message, link). */
 export const MisuseReportSchema = z.object({
   animationId: z.guid("Animation not found").optional(),
   animationTitle: z.string().trim().max(300).optional(),
@@ -26,7 +26,7 @@ export const MisuseReportSchema = z.object({
     .trim()
     .min(1, "Message is required")
     .max(5000, "Message must be at most 5000 characters"),
-  // Optional (spec section 5); an empty field counts as absent.
+  // Optional; an empty field counts as absent.
   link: z
     .string()
     .trim()
@@ -49,7 +49,7 @@ const positiveInt = (name: string, max: number) =>
 
 /**
  * GET /api/animations query. Invalid values answer 400 rather than being guessed at: `page`
- * from 1, `limit` 1-100 (the spec's largest call asks for 100), `light` true/false.
+ * from 1, `limit` 1-100 (the largest page a client asks for is 100), `light` true/false.
  */
 export const AnimationListQuerySchema = z.object({
   category: z.string().trim().max(200, "category is too long").optional(),

@@ -1,11 +1,11 @@
 import { z } from "zod";
 
-// Bodies of the buying endpoints (spec public-and-user-side.md section 7: POST
-// /api/subscriptions/global {priceType}, POST /api/payments/success {paymentIntentId}).
+// Bodies of the buying endpoints (POST /api/subscriptions/global {priceType}, POST
+// /api/payments/success {paymentIntentId}).
 
 const id = (message: string) => z.string({ error: message }).trim().min(1, message).max(200, message);
 
-/** Every plan sold is yearly (spec: "priceType (yearly)"). */
+/** Every plan sold is yearly (priceType "yearly"). */
 export const GlobalCheckoutSchema = z.object({ priceType: z.literal("yearly", { error: "priceType must be yearly" }) });
 export const IndividualCheckoutSchema = z.object({ animationId: id("animationId is required") });
 export const CategoryCheckoutSchema = z.object({ categoryId: id("categoryId is required") });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// Contact form (spec admin-and-support.md section 5), messages word for word. The same schema
+// Contact form, its messages word for word. The same schema
 // serves the /contact form and POST /api/contact.
 export const CONTACT_CATEGORIES = [
   { value: "technical", label: "Technical Support" },

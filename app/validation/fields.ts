@@ -8,7 +8,7 @@ export const optionalText = (max: number, label: string) =>
 
 /**
  * A yes/no field of the admin forms and calls: JSON sends a boolean, a checkbox sends "on", and a
- * JSON client that leaves it out gets the spec's default (true).
+ * JSON client that leaves it out gets the default (true).
  */
 export const flagDefaultTrue = z.preprocess((v) => (v === undefined ? true : v === true || v === "on" || v === "true"), z.boolean());
 

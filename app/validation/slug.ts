@@ -2,7 +2,7 @@
  * A slug from a name or title: accents folded to their letter ("Über" → "uber"), lowercased,
  * anything but letters, digits, spaces, hyphens and underscores dropped, each run of spaces,
  * hyphens and underscores turned into one separator, none at either end. Pages and catalogue
- * records use hyphens; animations use underscores (spec admin-and-support.md section 2).
+ * records use hyphens; animations use underscores (decision 009).
  */
 export function slugify(text: string, { separator = "-", max }: { separator?: "-" | "_"; max: number }) {
   return text

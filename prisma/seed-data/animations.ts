@@ -15,7 +15,7 @@ export type AnimationSeed = {
 };
 
 /**
- * The spec's rule for admin-created animations (admin-and-support.md): lowercased,
+ * The slug rule for admin-created animations: lowercased,
  * punctuation removed, spaces and hyphens turned into underscores.
  */
 export function animationSlug(title: string) {
@@ -27,7 +27,7 @@ export function animationSlug(title: string) {
 }
 
 // Paragraphs are separated by a blank line. A short capitalised line of letters only is shown
-// as a heading on the detail page (spec: at most 50 characters), so some descriptions use one.
+// as a heading on the detail page (at most 50 characters), so some descriptions use one.
 const text = (...blocks: string[]) => blocks.join("\n\n");
 const section = (heading: string, paragraph: string) => `${heading}\n${paragraph}`;
 

@@ -17,7 +17,7 @@ export type MediaLook = (typeof MEDIA_LOOKS)[number];
 
 export const DOCTOR_PHOTO_COUNT = 6;
 
-/** Spec: "Preview cap 10 seconds": the preview is the first 10 s of the full video. */
+/** Preview capped at 10 seconds: the preview is the first 10 s of the full video. */
 export const PREVIEW_SECONDS = 10;
 
 export const demoFile = {

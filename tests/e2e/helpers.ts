@@ -47,7 +47,7 @@ export async function signOut(page: Page) {
   await expectToast(page, "Logged Out", "You have been successfully logged out.");
 }
 
-/** The toast in the region labelled 'Notification' (spec: at most one visible). */
+/** The toast in the region labelled 'Notification' (at most one is visible). */
 export async function expectToast(page: Page, title: string, description?: string) {
   const region = page.getByRole("region", { name: "Notification" });
   await expect(region.getByText(title, { exact: true })).toBeVisible();

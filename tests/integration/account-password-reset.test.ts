@@ -32,7 +32,7 @@ describe("POST /api/auth/forgot-password", () => {
     expect(token).toBeTruthy();
     expect(mail.to("nobody-here@example.com")).toHaveLength(0);
     const row = await prisma.oneTimeToken.findFirstOrThrow({ where: { userId: user.id, purpose: "reset_password" } });
-    // Spec: the link is valid for 1 hour.
+    // The link is valid for 1 hour.
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBeLessThanOrEqual(60 * 60 * 1000 + 1000);
   });
 

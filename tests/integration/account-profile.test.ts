@@ -40,7 +40,7 @@ describe("PUT /api/auth/profile", () => {
     [{ lastName: "" }, "Last name is required"],
     [{ username: "ab" }, "Username must be at least 3 characters"],
     [{ email: "not-an-email" }, "Must be a valid email"],
-  ])("400 with the spec's message for %o", async (change, message) => {
+  ])("400 with the product's message for %o", async (change, message) => {
     const user = await createUser();
     const res = await callRoute(profileApi, "/api/auth/profile", { method: "PUT", token: await accessTokenFor(user.id), json: { ...profileOf(user), ...change } });
     expect(res.status).toBe(400);
@@ -142,7 +142,7 @@ describe("GET/PUT /api/notifications/preferences", () => {
     expect((await callRoute(preferencesApi, "/api/notifications/preferences", { method: "PUT", json: { emailPromotions: true } })).status).toBe(401);
   });
 
-  it("creates the row with the spec's defaults when missing", async () => {
+  it("creates the row with the defaults when missing", async () => {
     const user = await createUser({ notificationPreferences: undefined });
     await prisma.notificationPreferences.deleteMany({ where: { userId: user.id } });
     const res = await callRoute(preferencesApi, "/api/notifications/preferences", { token: await accessTokenFor(user.id) });

@@ -78,7 +78,7 @@ describe("POST /api/auth/verify-email", () => {
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBeLessThanOrEqual(DAY_MS + 1000);
   });
 
-  it("answers 400 with the spec's message without a token, and for an unknown one", async () => {
+  it("answers 400 with the product's message without a token, and for an unknown one", async () => {
     const missing = await callRoute(verifyApi, "/api/auth/verify-email", { json: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toBe("Invalid verification link - no token provided");

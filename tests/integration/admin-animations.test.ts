@@ -10,7 +10,7 @@ import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } 
 import { callRoute } from "../helpers/route.ts";
 import { fileBytes, storeFile } from "./media-helpers.ts";
 
-// Animations in the back office: the spec's messages and rules (slug with underscores, duration
+// Animations in the back office: the product's messages and rules (slug with underscores, duration
 // 1–3600 default 120, doctors as doctorIds), uploads checked and confirmed, the preview job, the
 // public page reflecting an edit at once, publish/unpublish, delete rules, audit rows.
 
@@ -43,7 +43,7 @@ describe("the slug rule", () => {
 });
 
 describe("POST /api/animations", () => {
-  it("answers the spec's messages for every required field and the duration bounds", async () => {
+  it("answers the product's messages for every required field and the duration bounds", async () => {
     const { token } = await admin();
     const empty = await callRoute(animationsApi, "/api/animations", { json: {}, token });
     expect(empty.status).toBe(400);

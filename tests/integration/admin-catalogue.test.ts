@@ -16,7 +16,7 @@ import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } 
 import { callRoute } from "../helpers/route.ts";
 import { fileBytes, storeFile } from "./media-helpers.ts";
 
-// Doctors and categories in the back office: every write call with bad input (the spec's
+// Doctors and categories in the back office: every write call with bad input (the product's
 // messages), the rules for main and sub-categories and for deleting, the photo checks, the
 // audit rows, and the public reads reflecting a write at once.
 
@@ -36,7 +36,7 @@ function multipart(fields: Record<string, string>, file?: { field: string; name:
 }
 
 describe("doctors", () => {
-  it("POST /api/doctors: the spec's messages, a made slug, 201, public at once, audited", async () => {
+  it("POST /api/doctors: the product's messages, a made slug, 201, public at once, audited", async () => {
     const { token } = await admin();
     const bad = await callRoute(doctorsApi, "/api/doctors", { json: { name: " ", specialty: "", website: "ftp://x" }, token });
     expect(bad.status).toBe(400);
@@ -202,7 +202,7 @@ describe("categories", () => {
     expect(blank.status).toBe(400);
     expect(blank.body.toast).toEqual({ title: "Validation Error", description: CATEGORY_NAME_REQUIRED, type: "error" });
     const name = `Form main ${unique()}`;
-    // The Main form drops a price and parent sent anyway (spec: parentId is dropped on the Main tab).
+    // The Main form drops a price and parent sent anyway (parentId is dropped on the Main tab).
     const ok = await callRoute(categoryForm, "/admin/categories/new?type=main", { form: { level: "main", name, yearlyPrice: "50", parentId: "x", isActive: "on" }, cookie });
     expect(ok.status).toBe(302);
     expect(await prisma.category.findFirstOrThrow({ where: { name } })).toMatchObject({ parentId: null, yearlyPrice: null });

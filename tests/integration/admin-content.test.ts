@@ -16,7 +16,7 @@ import { pageSlugFromTitle } from "~/validation/admin-content.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 
-// Pages and FAQs in the back office: the spec's messages on bad input, drafts for admins only,
+// Pages and FAQs in the back office: the product's messages on bad input, drafts for admins only,
 // sanitised output, inactive FAQs hidden from the public, the public reads reflecting a write at
 // once, and an audit row for each write.
 
@@ -28,13 +28,13 @@ async function admin() {
 const unique = () => Math.random().toString(36).slice(2, 8);
 
 describe("pages", () => {
-  it("makes the slug by the spec's rule", () => {
+  it("makes the slug by the page slug rule", () => {
     expect(pageSlugFromTitle("  Terms & Conditions -- 2026!  ")).toBe("terms-conditions-2026");
     expect(pageSlugFromTitle("Über uns")).toBe("uber-uns");
     expect(pageSlugFromTitle("snake_case  title")).toBe("snake-case-title");
   });
 
-  it("POST /api/pages: the spec's messages, reserved and taken slugs, 201; GET lists drafts for admins", async () => {
+  it("POST /api/pages: the product's messages, reserved and taken slugs, 201; GET lists drafts for admins", async () => {
     const { token } = await admin();
     const bad = await callRoute(pagesApi, "/api/pages", { json: { title: "", slug: "", content: "" }, token });
     expect(bad.status).toBe(400);
@@ -127,7 +127,7 @@ describe("FAQs", () => {
     expect(audit.map((row) => row.action)).toEqual(["faq.create", "faq.update", "faq.delete"]);
   });
 
-  it("the forms without JavaScript: the spec's error toast on a refused write; delete from the Help Center's confirm step", async () => {
+  it("the forms without JavaScript: the error toast on a refused write; delete from the Help Center's confirm step", async () => {
     const { cookie } = await admin();
     const refused = await callRoute(faqForm, "/admin/faqs/new", { form: { question: "", answer: "" }, cookie });
     expect(refused.status).toBe(400);

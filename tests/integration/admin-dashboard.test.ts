@@ -79,7 +79,7 @@ describe("dashboard counters", () => {
     expect(months.find((m) => m.month === "2026-02")).toEqual({ month: "2026-02", amount: 0, payments: 0 });
   });
 
-  it("recent subscriptions are real rows, newest first; GET /api/admin/dashboard has the spec's shape", async () => {
+  it("recent subscriptions are real rows, newest first; GET /api/admin/dashboard has the contract's shape", async () => {
     const member = await createUser({ firstName: "Newest", lastName: "Member" });
     const { subscription } = await createPaidSubscription(member.id, { type: "global" });
     const recent = await getRecentSubscriptions();

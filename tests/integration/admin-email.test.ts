@@ -19,7 +19,7 @@ import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factori
 import { useMailCapture } from "../helpers/mail-capture.ts";
 import { callRoute } from "../helpers/route.ts";
 
-// The e-mail manager's calls and screens: templates with the spec's rules and an audit row per
+// The e-mail manager's calls and screens: templates with their rules and an audit row per
 // write, the log and its statistics, a test mail with [TEST], a campaign answered as a job, and
 // the one-click unsubscribe (RFC 8058) without signing in.
 
@@ -166,7 +166,7 @@ describe("POST /api/emails/bulk", () => {
     expect(test.body.result.error).toMatchObject({ testEmail: ["Test e-mail is required"] });
   });
 
-  it("derives plain text by the spec's rule", () => {
+  it("derives plain text from the HTML by its rule", () => {
     expect(plainTextFromHtml("<style>p{}</style><h1>Title</h1>\n<p>One.   Two!  Three?</p><script>x()</script>")).toBe("Title One.\nTwo!\nThree?");
   });
 });

@@ -25,7 +25,7 @@ const adminPages = all.filter((entry) => entry.path === "admin" || entry.path?.s
 const adminCalls = all.filter((entry) => entry.path?.startsWith("api/admin/"));
 
 // Every other /api call, with the access its endpoint table declares (the same the OpenAPI
-// document says): admin writes on paths the public also reads (spec section 7) and the e-mail
+// document says): admin writes on paths the public also reads (decision 008) and the e-mail
 // manager's calls outside /api/admin are guarded per method with requireAdmin.
 const OTHER_CALLS: Array<{ method: Method; pattern: string; access: Access }> = [];
 for (const route of listApiRoutes().filter((r) => !r.adminGuard)) {

@@ -29,7 +29,7 @@ async function pendingRequest(reason = "not-satisfied") {
 }
 
 describe("GET /api/admin/refund-requests", () => {
-  it("lists the spec's admin rows, searched by name, e-mail or reason, filtered by status", async () => {
+  it("lists the admin rows, searched by name, e-mail or reason, filtered by status", async () => {
     const { token } = await admin();
     const r = await pendingRequest("billing-error");
     const found = await callRoute(listApi, `/api/admin/refund-requests?search=${r.member.lastName}`, { token });
@@ -43,7 +43,7 @@ describe("GET /api/admin/refund-requests", () => {
 });
 
 describe("decisions", () => {
-  it("notes are required (400 with the spec's message); unknown requests 404", async () => {
+  it("notes are required (400 with the product's message); unknown requests 404", async () => {
     const { token } = await admin();
     const r = await pendingRequest();
     const blank = await callRoute(decideApi, `/api/admin/refund-requests/${r.request.id}/approve`, { method: "PUT", json: { adminNotes: "  " }, params: { id: r.request.id }, token });

@@ -22,7 +22,7 @@ async function hasPremium(userId: string) {
 }
 
 describe("GET /api/admin/subscriptions", () => {
-  it("answers an array of the spec's admin rows, filtered by search, status and type", async () => {
+  it("answers an array of the admin rows, filtered by search, status and type", async () => {
     const { token } = await admin();
     const member = await createUser({ email: `subs-${Date.now()}@example.test`, firstName: "Ada", lastName: "Lovelace" });
     await createPaidSubscription(member.id, { type: "global" });
@@ -64,7 +64,7 @@ describe("cancel and reactivate", () => {
     expect(audit[0]!.changes).toMatchObject({ status: ["active", "canceled"] });
   });
 
-  it("refuses what the spec gives no action for (409) and unknown ids (404)", async () => {
+  it("refuses what has no action (409) and unknown ids (404)", async () => {
     const { token } = await admin();
     const member = await createUser();
     const { subscription } = await createPaidSubscription(member.id, { status: "expired", endDate: new Date(Date.now() - 86_400_000) });

@@ -128,7 +128,7 @@ describe("block and unblock", () => {
 });
 
 describe("the /admin/users screen without JavaScript", () => {
-  it("renders the confirm step from ?confirm=&intent=, and its POST blocks with the spec's toast on failure", async () => {
+  it("renders the confirm step from ?confirm=&intent=, and its POST blocks, with a failure toast when it cannot", async () => {
     const { admin, cookie } = await adminAndToken();
     const member = await createUser();
     const page = await callRoute(usersScreen, `/admin/users?confirm=${member.id}&intent=block`, { cookie });

@@ -48,7 +48,7 @@ describe("POST /api/auth/register", () => {
     [{ password: "123", confirmPassword: "123" }, "Password must be at least 6 characters"],
     [{ confirmPassword: "different" }, "Passwords don't match"],
     [{ agreeToTerms: false }, "You must agree to the Terms of Service and Privacy Policy"],
-  ])("answers 400 with the spec's message for %o", async (change, message) => {
+  ])("answers 400 with the product's message for %o", async (change, message) => {
     const res = await callRoute(register, "/api/auth/register", { json: { ...signUp, username: "someone", email: "x@example.com", ...change } });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);

@@ -191,7 +191,7 @@ describe("PUT to the signed URL", () => {
     await expectNoObject(url);
   });
 
-  it("answers 413 with the spec's message to a declared length over the limit, before reading the body", async () => {
+  it("answers 413 with the product's message to a declared length over the limit, before reading the body", async () => {
     const url = new URL(await uploadUrlFor("cover", "big.jpg"));
     // Declares 20 MB but sends a few bytes: the answer must come without the rest.
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -321,7 +321,7 @@ describe("streamMultipartUpload (forms without JavaScript)", () => {
     expect(await prisma.storedObject.count()).toBe(before);
   });
 
-  it("refuses an oversize file with the spec's message", async () => {
+  it("refuses an oversize file with the product's message", async () => {
     const form = new FormData();
     form.append("coverImage", new File([fileBytes("jpg", 10 * MB + 1)], "huge.jpg"));
     const result = await streamMultipartUpload(formRequest(form), { fields });

@@ -18,7 +18,7 @@ describe("account display helpers", () => {
     expect(formatDate("nonsense")).toBe("");
   });
 
-  it("expiring soon means 30 days or less (spec)", () => {
+  it("expiring soon means 30 days or less", () => {
     expect(isExpiringSoon(new Date(now.getTime() + 30 * DAY), now)).toBe(true);
     expect(isExpiringSoon(new Date(now.getTime() + 30 * DAY + 60_000), now)).toBe(false);
     expect(isExpiringSoon(new Date(now.getTime() + DAY), now)).toBe(true);

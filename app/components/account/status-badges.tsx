@@ -1,4 +1,4 @@
-/** Account type and e-mail status (spec: free or premium, verified or unverified). */
+/** Account type and e-mail status (free or premium, verified or unverified). */
 export function AccountStatusBadges({ accountType, isEmailVerified }: { accountType: "free" | "premium"; isEmailVerified: boolean }) {
   return (
     <p className="flex flex-wrap gap-2 text-sm">

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 /**
- * An admin screen's frame: the back button to /admin (spec: every admin list has one), the
+ * An admin screen's frame: the back button to /admin (every admin list has one), the
  * title, an optional description and the screen's own actions (New ..., View ...).
  */
 export function AdminPage({

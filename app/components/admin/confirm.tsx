@@ -5,7 +5,7 @@ import { Dialog } from "~/components/ui/dialog.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { withQuery } from "./list-controls.tsx";
 
-// Confirmations before delete, block, promote and demote (spec section 5 "Confirmations"),
+// Confirmations before delete, block, promote and demote (docs/architecture.md, "The back office"),
 // in two forms of the same step. Without JavaScript the action is a link to `?confirm=<id>`:
 // the screen's loader finds the record and renders <ConfirmPanel>, whose form does it (a
 // second POST). With JavaScript the same link opens a dialog holding the same form.
@@ -16,7 +16,7 @@ export type ConfirmStep = {
   /** The form's `intent` (delete, block, promote, ...). */
   intent: string;
   title: string;
-  /** The spec's confirm text ("Are you sure you want to delete this page?") and any warning. */
+  /** The confirm text ("Are you sure you want to delete this page?") and any warning. */
   message: ReactNode;
   confirmLabel: string;
   pendingText: string;

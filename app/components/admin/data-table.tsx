@@ -9,7 +9,7 @@ export type Column<Row> = {
 };
 
 /**
- * A server-paged table: the rows of one page, a caption for screen readers, and the spec's empty
+ * A server-paged table: the rows of one page, a caption for screen readers, and the product's empty
  * text when there is nothing ("No animations found"). Paging and filters are links and GET
  * forms around it (Pager, FilterForm), so all of it works without JavaScript.
  */

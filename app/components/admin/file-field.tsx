@@ -6,7 +6,7 @@ import { ErrorList, type ListOfErrors } from "~/components/ui/field.tsx";
 // JavaScript it is a file input in a multipart form: the action streams the file to storage,
 // and a hidden input keeps the current path when no file is chosen. With JavaScript the file
 // goes straight to storage as soon as it is chosen (POST /api/objects/upload, then a PUT to the
-// URL it answers, spec section 7), showing idle / uploading with a percentage / success /
+// URL it answers), showing idle / uploading with a percentage / success /
 // failed, and the hidden input carries the new path.
 
 type UploadState =
@@ -29,7 +29,7 @@ export type FileFieldProps = {
   image?: boolean;
 };
 
-/** Spec section 5: "File size must be less than {N}MB." */
+/** The product's oversize message: "File size must be less than {N}MB." */
 const oversize = (maxMB: number) => `File size must be less than ${maxMB}MB.`;
 
 function putWithProgress(url: string, file: File, onProgress: (percent: number) => void) {

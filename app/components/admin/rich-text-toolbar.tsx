@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-// The page editor's formatting toolbar (spec: h1, h2, h3, bold, italic, bullet list, numbered
+// The page editor's formatting toolbar (h1, h2, h3, bold, italic, bullet list, numbered
 // list, quote, link, wrapping the selected text in markup). It needs JavaScript, so it appears
 // only once the page is hydrated; without it the textarea takes HTML typed by hand. Each
 // button's name contains its visible label (WCAG 2.5.3), so "click H1" works by voice too.

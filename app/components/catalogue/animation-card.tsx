@@ -3,13 +3,13 @@ import { Link } from "react-router";
 import { formatSeconds } from "~/lib/duration.ts";
 import type { AnimationCardDto } from "~/services/catalogue/types.ts";
 
-/** Where a card leads: the detail page, by slug (the spec's /animation/{slug} redirects there). */
+/** Where a card leads: the detail page, by slug (/animation/{slug}, the older card link, redirects there). */
 export function animationHref(animation: { slug: string | null; id: string }) {
   return `/animations/${encodeURIComponent(animation.slug || animation.id)}`;
 }
 
 /**
- * The home and search card (spec "Home page"): cover, title, category name, duration in
+ * The home and search card: cover, title, category name, duration in
  * seconds, a "Premium" badge and "View Full Animation" without global access (with a line saying
  * the page plays a free 10-second preview), "Watch Animation" with it. With JavaScript, hovering loads the muted 10-second preview and a play
  * overlay; nothing video-related is fetched until then.
@@ -38,7 +38,7 @@ export function AnimationCard({ animation, premium }: { animation: AnimationCard
       <Link to={href} className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="font-semibold leading-snug group-hover:text-brand-700">{animation.title}</h3>
         {animation.categoryName ? <p className="text-sm text-slate-600">{animation.categoryName}</p> : null}
-        {/* The spec's label leads to the detail page, whose player is the free preview: say so. */}
+        {/* The card's label leads to the detail page, whose player is the free preview: say so. */}
         {premium ? null : <span className="mt-auto block pt-2 text-xs text-slate-500">Free 10-second preview · full video with Premium or a licence</span>}
         <span className="mt-3 inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white group-hover:bg-brand-700">
           {premium ? "Watch Animation" : "View Full Animation"}
@@ -85,7 +85,7 @@ function HoverPreview({ src, title }: { src: string; title: string }) {
     if (!el) return;
     el.muted = false;
     setOverlay(false);
-    // Spec: a failed play is only logged, and the overlay comes back.
+    // A failed play is only logged, and the overlay comes back.
     el.play().catch((error: unknown) => {
       console.warn("Preview playback failed", error);
       setOverlay(true);

@@ -5,7 +5,7 @@ import { formatPrice } from "~/lib/format.ts";
 /**
  * The heading of a category screen: name and description, and, when the category has a
  * yearly price, the purchase box leading to its checkout. `badge` and `note` are what the
- * main and subcategory screens of the spec add around the price.
+ * main and subcategory screens add around the price.
  */
 export function CategoryHeader({
   category,

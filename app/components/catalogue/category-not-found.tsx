@@ -1,7 +1,7 @@
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 
-/** Spec: "Category Not Found" with a return-home link. */
+/** "Category Not Found" with a return-home link. */
 export function CategoryNotFound() {
   return (
     <ErrorScreen

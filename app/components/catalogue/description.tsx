@@ -6,7 +6,7 @@ import { DisclosureToggle } from "~/components/ui/disclosure-toggle.tsx";
 const TOGGLE_FROM_CHARS = 280;
 
 /**
- * The animation description (spec "Animation detail"): short title-like lines become headings,
+ * The animation description on its detail page: short title-like lines become headings,
  * and the text is collapsed to 4 lines with See more / See less. The toggle is a checkbox and
  * its label, so it works without JavaScript.
  */

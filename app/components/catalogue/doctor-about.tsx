@@ -2,7 +2,7 @@ import { useId } from "react";
 import { truncateText } from "~/lib/format.ts";
 import { DisclosureToggle } from "~/components/ui/disclosure-toggle.tsx";
 
-/** Spec: the doctor's About text is truncated at 300 characters. */
+/** The doctor's About text is truncated at 300 characters. */
 export const ABOUT_LIMIT = 300;
 
 /** About text with Show more / Show less (a checkbox toggle: works without JavaScript). */

@@ -12,7 +12,7 @@ function hrefFor(slug: string | null) {
 }
 
 /**
- * The home filter bar (spec "Home page"): "All Categories" and one link per main category;
+ * The home filter bar: "All Categories" and one link per main category;
  * the chosen main category reveals "All {main} Procedures" and its subcategories; choosing the
  * active main category again clears the filter. Links, so it works without JavaScript.
  */

@@ -9,7 +9,7 @@ import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 export const REPORT_INTENT = "report-misuse";
 
 /**
- * The misuse report (spec "Animation detail"): a <details> toggle opens and closes it without
+ * The misuse report on the animation page: a <details> toggle opens and closes it without
  * JavaScript. Email and message are required, the link is optional. The parent remounts it
  * (a new key per location) after each submission, so success leaves it closed and empty, and
  * a rejected submission reopens it with the answers and the errors.
@@ -32,7 +32,7 @@ export function MisuseReport({
   const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
   const hasErrors = Object.values(errors).some((e) => e?.length);
 
-  // Spec: submit stays disabled until email and message are filled. Only once hydrated:
+  // Submit stays disabled until email and message are filled. Only once hydrated:
   // without JavaScript the button must stay usable (the fields are `required` instead).
   const [hydrated, setHydrated] = useState(false);
   const initial = (lastResult?.initialValue ?? {}) as Record<string, unknown>;
@@ -106,7 +106,7 @@ export function MisuseReport({
             type="reset"
             variant="secondary"
             onClick={() => {
-              // Cancel clears (a reset button) and closes (spec).
+              // Cancel clears (a reset button) and closes.
               setFilled({ email: false, message: false });
               if (details.current) details.current.open = false;
             }}

@@ -4,8 +4,8 @@ import type { AnimationSummaryDto, VerifiedAnimationDto } from "~/services/catal
 import { Cover } from "./animation-card.tsx";
 
 /**
- * A grid card of the category and doctor screens (spec "Subcategory screen", "Category
- * listing", doctor profile): cover with a placeholder, duration m:ss, title, description and a
+ * A grid card of the category and doctor screens (subcategory screen, category
+ * listing, doctor profile): cover with a placeholder, duration m:ss, title, description and a
  * link; with a catalogue row, the individual price. The listing variant adds the Premium badge
  * and the view count.
  */

@@ -6,7 +6,7 @@ import { readMessage, confirmOnServer, type Outcome } from "./client.ts";
 
 // The buy button of /premium and /purchase/*. Without JavaScript it is a plain POST form (the
 // page's action answers 303 to the hosted checkout). With JavaScript it asks the /api for a
-// client secret and shows the embedded form in place (spec "Premium page": intro view → payment
+// client secret and shows the embedded form in place (the premium page's flow: intro view → payment
 // form → back to the intro). Stripe.js is loaded only here, only when Stripe is configured.
 
 const StripePaymentForm = lazy(() => import("./stripe-payment-form.tsx"));

@@ -8,7 +8,7 @@ const DISPLAY_MS = 5000;
 const TOAST_EVENT = "medanim:toast";
 
 /**
- * The notification region (spec: at most one toast, 5000 ms, label 'Notification', F8 focuses
+ * The notification region (at most one toast, 5000 ms, label 'Notification', F8 focuses
  * it). The toast arrives in the page from the flash cookie, so it shows without JavaScript; with
  * JavaScript it also dismisses itself.
  */

@@ -1,6 +1,6 @@
-// The payment provider port (ARCHITECTURE.md "Payments"). Two adapters implement it: Stripe
-// (`stripe.server.ts`, when STRIPE_SECRET_KEY is set) and the local test mode
-// (`test-mode.server.ts`, otherwise). Nothing here knows animations or licences: a checkout
+// The payment provider port (docs/architecture.md, "Payments"; decision 007). Two adapters
+// implement it: Stripe (`stripe.server.ts`, when STRIPE_SECRET_KEY is set) and the local test
+// mode (`test-mode.server.ts`, otherwise). Nothing here knows animations or licences: a checkout
 // sells one yearly item with a name, an amount and the metadata that names what it is.
 // Every adapter turns what the provider tells us (a webhook, a confirmed payment, a test-mode
 // button) into the same PaymentEvent values, and one fulfilment service applies them.

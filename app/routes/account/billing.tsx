@@ -222,7 +222,7 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                       </a>
                     </td>
                     <td className="px-4 py-3 text-right">
-                      {/* Spec: the refund action is offered only for completed payments; past the
+                      {/* The refund action is offered only for completed payments; past the
                           30-day window it could only be refused, so it is not offered either. */}
                       {p.refundStatus ? (
                         <span className="text-xs font-medium text-slate-600">Refund {p.refundStatus}</span>

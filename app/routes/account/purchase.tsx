@@ -17,9 +17,10 @@ import { invariantResponse } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import type { CheckoutItem } from "~/services/checkout.server.ts";
 
-// /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId} (ARCHITECTURE.md: checkout
-// pages with the item, its price, what the licence gives and a pay button). The button is a POST
-// form (→ 303 to the hosted checkout) that, with JavaScript, opens the embedded form instead.
+// /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId}: checkout pages with the
+// item, its price, what the licence gives and a pay button (docs/architecture.md, "Product
+// decisions"). The button is a POST form (→ 303 to the hosted checkout) that, with JavaScript,
+// opens the embedded form instead.
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }];
 

@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Request Refund | Medani
 const FAILED = "Failed to submit refund request";
 
 export async function loader({ request, url }: Route.LoaderArgs) {
-  // Spec: anonymous visitors go to /auth.
+  // Anonymous visitors go to /auth.
   const user = await requireUser(request);
   const { subscriptions, unavailable, payment } = await getRefundForm(user.id, url.searchParams.get("payment")).catch(asRouteError);
   return { email: user.email, subscriptions, unavailable, payment };

@@ -22,7 +22,7 @@ import { getMediaJobs } from "~/services/media-jobs.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
 import type { Route } from "./+types/animation-form";
 
-// /admin/animations/new and /admin/animations/:id (spec section 2: the form's fields, the
+// /admin/animations/new and /admin/animations/:id (the form's fields, the
 // uploads' states, duration default 120 shown as m:ss). Files: multipart without JavaScript,
 // direct uploads with a percentage with it (components/admin/file-field.tsx).
 
@@ -68,7 +68,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     await discardUploads(upload.stored);
     if (!(error instanceof ServiceError)) throw error;
-    // Spec section 8: "Failed to create animation" / "Failed to update animation"; the server's message preferred.
+    // Failure toasts: "Failed to create animation" / "Failed to update animation"; the server's message preferred.
     return formError(submission, error.field ? error : new ServiceError(error.message || (params.id ? "Failed to update animation" : "Failed to create animation"), error.status));
   }
 }

@@ -34,7 +34,7 @@ export async function action({ request, url }: Route.ActionArgs) {
     const animation = await setAnimationPublished(admin, id, published);
     return { title: published ? "Animation Published" : "Animation Unpublished", description: animation.title };
   };
-  // Spec section 8: "Failed to delete animation" / "Failed to update animation"; the server's message preferred.
+  // Failure toasts: "Failed to delete animation" / "Failed to update animation"; the server's message preferred.
   return runListAction(request, backToList("/admin/animations", url), {
     delete: {
       failed: "Failed to delete animation",

@@ -19,7 +19,7 @@ import type { Route } from "./+types/category-form";
 import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 // /admin/categories/new?type=main|sub and /admin/categories/:id. Main categories have no parent
-// and no price (spec section 5): their form has neither field.
+// and no price (decision 009): their form has neither field.
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: `${loaded?.category ? "Edit Category" : "New Category"} | Admin` }];
 
@@ -30,7 +30,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
   return { category, sub, mains: mains.filter((main) => main.id !== category?.id) };
 }
 
-// Spec section 5: a blank name gives a toast "Validation Error" with "Category name is required".
+// A blank name gives a toast "Validation Error" with "Category name is required".
 const VALIDATION_TOAST = { title: "Validation Error", description: CATEGORY_NAME_REQUIRED, type: "error" as const };
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -38,7 +38,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const upload = await readUploadForm(request, { thumbnail: "thumbnail" });
   const formData = upload.formData;
   uncheckedAsFalse(formData, "isActive");
-  // Spec: "parentId is dropped on the Main tab".
+  // parentId is dropped on the Main tab.
   if (formData.get("level") !== "sub") {
     formData.delete("parentId");
     formData.delete("yearlyPrice");
@@ -71,7 +71,7 @@ export default function CategoryFormScreen({ loaderData: { category, sub, mains 
     constraint: getZodConstraint(CategorySchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    // No client-side validation: the server answers a blank name with the spec's toast
+    // No client-side validation: the server answers a blank name with its toast
     // ("Validation Error"), which a check in the browser would skip.
   });
   const kind = sub ? "Sub-category" : "Main Category";

@@ -27,14 +27,14 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           <ButtonLink to="/admin/users" variant="secondary">
             Manage Users
           </ButtonLink>
-          {/* Spec: this quick button goes to /admin/emails, the sidebar to /admin/email-manager; both exist. */}
+          {/* This quick button goes to /admin/emails, the sidebar to /admin/email-manager; both exist. */}
           <ButtonLink to="/admin/emails" variant="secondary">
             Email Manager
           </ButtonLink>
         </>
       }
     >
-      {/* Spec: abbreviated with one decimal, K above 1,000 and M above 1,000,000. */}
+      {/* Figures abbreviated with one decimal, K above 1,000 and M above 1,000,000. */}
       <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard label="Total Users" value={formatCompact(stats.totalUsers)} />
         <StatCard label="Active Subscriptions" value={formatCompact(stats.activeSubscriptions)} />

@@ -20,7 +20,7 @@ import { getTemplate } from "~/services/email-manager.server.ts";
 import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED, templateDisplayName } from "~/validation/admin-email.ts";
 import type { Route } from "./+types/email-campaign-form";
 
-// "Send Bulk Email Campaign" (spec section 2, layout B's dialog, as a page): target group or
+// "Send Bulk Email Campaign" (the e-mail manager's campaign dialog, as a page): target group or
 // chosen user ids, the kind of mail (the preference recipients may have turned off), subject,
 // HTML content. Three buttons: Preview (rendered here by the server), Send Test (one message,
 // subject prefixed [TEST]) and Send Campaign (a background job; its progress page follows).

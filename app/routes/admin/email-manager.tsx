@@ -13,7 +13,7 @@ import { deleteTemplate, emailStats, getTemplate, listEmailLogs, listTemplates }
 import { AUDIENCE_LABELS, type Audience, DELETE_TEMPLATE_CONFIRM, LOG_STATUSES, LogListQuerySchema, TemplateListQuerySchema, templateDisplayName } from "~/validation/admin-email.ts";
 import type { Route } from "./+types/email-manager";
 
-// The e-mail manager (spec section 2; /admin/email-manager and /admin/emails are the same
+// The e-mail manager (/admin/email-manager and /admin/emails are the same
 // screen): the stat cards of both layouts, and tabs as links: templates, logs, campaigns.
 
 export const meta: Route.MetaFunction = () => [{ title: "Email Manager | Admin" }];
@@ -51,7 +51,7 @@ const deleteStep = (template: { id: string; name: string }): ConfirmStep => ({
   pendingText: "Deleting...",
 });
 
-/** Spec: sent green, failed red, anything else (pending, sending) yellow. */
+/** Log statuses: sent green, failed red, anything else (pending, sending) yellow. */
 const LOG_TONES = { sent: "green", failed: "red" } as const;
 
 export default function EmailManager({ loaderData }: Route.ComponentProps) {

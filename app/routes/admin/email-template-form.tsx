@@ -17,9 +17,9 @@ import { TemplateSchema, templateDisplayName } from "~/validation/admin-email.ts
 import { uncheckedAsFalse } from "~/validation/fields.ts";
 import type { Route } from "./+types/email-template-form";
 
-// /admin/email-manager/templates/new and /:id: the template's fields (spec section 4 "email
-// template"), and beside an existing one its preview as sent: subject, variables, rendered HTML
-// and plain text (layout B's side panel).
+// /admin/email-manager/templates/new and /:id: the template's fields, and beside an existing
+// one its preview as sent: subject, variables, rendered HTML and plain text (layout B's side
+// panel).
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.template ? "Edit Template" : "New Template"} | Admin` }];
 
@@ -34,7 +34,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const formData = uncheckedAsFalse(await readFormData(request), "isActive");
   const submission = parseWithZod(formData, { schema: TemplateSchema });
-  // Spec section 8: "Failed to create template" / "Failed to update template", with the server's message.
+  // Failure toasts: "Failed to create template" / "Failed to update template", with the server's message.
   const failed = params.id ? "Failed to update template" : "Failed to create template";
   if (submission.status !== "success") return formErrorToast(submission, failed);
   try {

@@ -31,7 +31,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const formData = await readFormData(request);
   uncheckedAsFalse(formData, "isActive");
   const submission = parseWithZod(formData, { schema: FaqSchema });
-  // Spec section 8: "Error creating FAQ" / "Error updating FAQ", each with the server message.
+  // Failure toasts: "Error creating FAQ" / "Error updating FAQ", each with the server message.
   const failed = params.id ? "Error updating FAQ" : "Error creating FAQ";
   if (submission.status !== "success") return formErrorToast(submission, failed);
   try {

@@ -13,7 +13,7 @@ export function loader() {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  // Spec section 8: "Error deleting FAQ" with the server message.
+  // The failure toast: "Error deleting FAQ" with the server message.
   return runListAction(request, "/help", {
     delete: {
       failed: "Error deleting FAQ",

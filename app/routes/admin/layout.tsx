@@ -7,7 +7,7 @@ import type { Route } from "./+types/layout";
 // loader or action below it runs.
 export const middleware: Route.MiddlewareFunction[] = [adminPagesGuard];
 
-// The spec's sidebar (admin-and-support.md section 2), in its order, with the dashboard first
+// The back office's sidebar, in its agreed order, with the dashboard first
 // and the audit log last.
 const SIDEBAR = [
   { to: "/admin", label: "Dashboard", end: true },

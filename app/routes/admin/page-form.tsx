@@ -17,7 +17,7 @@ import { PAGE_TYPES } from "~/validation/content.ts";
 import type { Route } from "./+types/page-form";
 import { uncheckedAsFalse } from "~/validation/fields.ts";
 
-// /admin/pages/new and /admin/pages/:id (spec: the create/edit dialog's fields). The slug is made
+// /admin/pages/new and /admin/pages/:id (the page's fields, create and edit). The slug is made
 // from the title only when creating: live as the title is typed with JavaScript, on the server
 // when it is left blank without.
 

@@ -16,8 +16,8 @@ import { REFUND_REASONS } from "~/validation/account.ts";
 import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
 import type { Route } from "./+types/refund-decision";
 
-// The decision step of a pending refund (spec: it "shows the user, amount, payment and reason
-// and requires admin notes"). A page of its own, so it is the same with and without JavaScript.
+// The decision step of a pending refund: it shows the user, amount, payment and reason, and
+// requires admin notes. A page of its own, so it is the same with and without JavaScript.
 
 export const meta: Route.MetaFunction = () => [{ title: "Refund Request | Admin" }];
 

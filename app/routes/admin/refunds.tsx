@@ -56,7 +56,7 @@ export default function AdminRefunds({ loaderData }: Route.ComponentProps) {
           { header: "Date", cell: (row) => formatDate(row.createdAt), className: "whitespace-nowrap" },
           {
             header: "Actions",
-            // Spec: only pending rows offer Approve and Reject.
+            // Only pending rows offer Approve and Reject.
             cell: (row) =>
               row.status === "pending" ? (
                 <div className="flex flex-col gap-1">

@@ -84,7 +84,7 @@ export default function AdminSubscriptions({ loaderData }: Route.ComponentProps)
           { header: "End", cell: (row) => formatDate(row.endDate), className: "whitespace-nowrap" },
           {
             header: "Actions",
-            // Spec section 4: Cancel for active rows, Reactivate for canceled rows, nothing else.
+            // Cancel for active rows, Reactivate for canceled rows, nothing else.
             cell: (row) =>
               row.status === "active" ? (
                 <ConfirmButton step={stepFor(row, "cancel")}>Cancel</ConfirmButton>

@@ -14,7 +14,7 @@ import { UserEmailSchema } from "~/validation/admin-users.ts";
 import type { Route } from "./+types/user-email";
 
 // "Send Email" of the users list: a message to one user, really sent and logged
-// (ARCHITECTURE.md decides it works; the spec's menu item had no action).
+// (docs/architecture.md, "Product decisions": the menu item does something).
 
 export const meta: Route.MetaFunction = () => [{ title: "Send Email | Admin" }];
 

@@ -22,7 +22,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 }
 
 
-// Spec section 8: "Failed to update user", "Failed to block user", "Failed to unblock user".
+// Failure toasts: "Failed to update user", "Failed to block user", "Failed to unblock user".
 const OUTCOMES: Record<UserIntent, { done: string; failed: string }> = {
   promote: { done: "User Promoted", failed: "Failed to update user" },
   demote: { done: "User Demoted", failed: "Failed to update user" },
@@ -111,7 +111,7 @@ function UserActions({ user, self }: { user: Row; self: boolean }) {
   const link = "font-medium text-brand-700 hover:underline";
   return (
     <ul className="flex flex-col gap-1 text-sm">
-      {/* An admin cannot demote or block their own account (ARCHITECTURE.md). */}
+      {/* An admin cannot demote or block their own account (docs/architecture.md). */}
       {user.role === "user" ? (
         <li>
           <ConfirmButton step={stepFor(user, "promote")} className={link}>

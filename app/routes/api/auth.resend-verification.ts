@@ -3,7 +3,7 @@ import { resendVerification } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { MessageResponse } from "~/validation/api-responses.ts";
 
-// No body (spec section 7): the link goes to the signed-in user's current address.
+// No body: the link goes to the signed-in user's current address.
 export const loader = apiRoute({
   POST: {
     summary: "Send the verification e-mail again",

@@ -1,4 +1,4 @@
-// Cache lifetimes of the catalogue's /api calls (spec section 9: animations and detail
-// 5 minutes, main categories 10 minutes).
+// Cache lifetimes of the catalogue's /api calls: animations and detail
+// 5 minutes, main categories 10 minutes.
 export const FIVE_MINUTES = 300;
 export const TEN_MINUTES = 600;

@@ -6,7 +6,7 @@ import { listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { TEN_MINUTES } from "./catalogue.server.ts";
 import { CategoryDetail } from "~/validation/api-responses.ts";
 
-/** GET /api/categories/main: main categories with subcategories[] (cached 10 minutes, spec section 9). */
+/** GET /api/categories/main: main categories with subcategories[] (cached 10 minutes). */
 export const loader = apiRoute({
   GET: {
     summary: "Main categories with their subcategories",

@@ -6,7 +6,7 @@ import { MessageResponse } from "~/validation/api-responses.ts";
 import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/email-templates/{id} (subject, htmlContent, textContent; name, variables, isActive
-// too) → the template; DELETE /api/email-templates/{id}. Admins only (spec section 7).
+// too) → the template; DELETE /api/email-templates/{id}. Admins only.
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update an e-mail template (admins)",

@@ -6,7 +6,7 @@ import { TemplateListQuerySchema, TemplateSchema } from "~/validation/admin-emai
 import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 
 // GET /api/email-templates (?search) and POST /api/email-templates (layout A of the e-mail
-// manager, spec section 7): admins only, checked per method (the path is not under /api/admin).
+// manager's calls): admins only, checked per method (the path is not under /api/admin).
 export const loader = apiRoute({
   GET: endpoint({
     summary: "E-mail templates, searchable by name or subject (admins)",

@@ -5,7 +5,7 @@ import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.
 import { BulkEmailSchema } from "~/validation/admin-email.ts";
 import { BulkTestFailed, BulkTestResult, CampaignStarted } from "~/validation/api-responses-admin.ts";
 
-// POST /api/emails/bulk (spec section 7), either layout: { subject, html, userIds | testEmail }
+// POST /api/emails/bulk, either body layout: { subject, html, userIds | testEmail }
 // or { recipients, subject, htmlContent }; a target group instead of ids is accepted too.
 // A test is sent at once: 200 { sent, failed }. A campaign runs as a background job: 202 with
 // the campaign (sent and failed counts so far, and where to follow it).

@@ -4,7 +4,7 @@ import { createUploadUrl, UPLOAD_KINDS } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { UploadTarget } from "~/validation/api-responses.ts";
 
-// POST /api/objects/upload (spec admin-and-support.md section 7): an admin asks where to PUT a
+// POST /api/objects/upload: an admin asks where to PUT a
 // file; the stored path becomes /objects/uploads/{last segment of the URL without query}.
 
 // The admin form's field names are accepted as well as the kinds.

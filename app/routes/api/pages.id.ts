@@ -6,7 +6,7 @@ import { MessageResponse } from "~/validation/api-responses.ts";
 import { AdminPage } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/pages/{id} (the page's fields → the page; the public page reflects it at once) and
-// DELETE /api/pages/{id}. Admins only (spec section 7).
+// DELETE /api/pages/{id}. Admins only.
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update a page (admins)",

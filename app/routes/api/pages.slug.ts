@@ -4,7 +4,7 @@ import { getUser } from "~/services/auth/guards.server.ts";
 import { getPage } from "~/services/content.server.ts";
 import { PublicPage } from "~/validation/api-responses.ts";
 
-// GET /api/pages/slug/{slug}: the spec refetches it every time (an admin's edit shows at once),
+// GET /api/pages/slug/{slug}: clients refetch it every time (an admin's edit shows at once),
 // so it is never cached; the ETag still lets a client skip an unchanged body. Drafts only for
 // admins. Content is sanitised HTML with its line breaks, as the content page renders it.
 export const loader = apiRoute({

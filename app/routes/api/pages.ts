@@ -7,7 +7,7 @@ import { AdminPage, AdminPageRow } from "~/validation/api-responses-admin.ts";
 
 // GET /api/pages (admins: the list, drafts included; optional search, type, page) and
 // POST /api/pages (admins: title, slug, content, metaDescription, metaKeywords, type,
-// isPublished → 201 with the page). Spec section 7.
+// isPublished → 201 with the page).
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Every page, drafts included (admins)",

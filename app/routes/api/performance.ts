@@ -10,7 +10,7 @@ const KINDS: PerformanceKind[] = ["log", "page-load", "video-load"];
 const MAX_BODY = 16 * 1024;
 
 // POST /api/performance/{log,page-load,video-load}: fire-and-forget reports from the browser
-// (spec section 7, "failures ignored"). The caller gets 204 whatever it sent and whatever
+// (failures are ignored on both sides). The caller gets 204 whatever it sent and whatever
 // happens here; only a well-formed report within the rate limit is stored.
 export const loader = apiRoute({
   POST: {

@@ -4,7 +4,7 @@ import { saveSettings } from "~/services/settings.server.ts";
 import { SettingUpdateSchema } from "~/validation/admin-settings.ts";
 import { AdminSetting } from "~/validation/api-responses-admin.ts";
 
-// PUT /api/settings/{key} { value, description } (spec section 7; Save All sends one per
+// PUT /api/settings/{key} { value, description } (Save All sends one per
 // setting). Admins only; an unknown key is a 404, a value its rule refuses a 400.
 export const loader = apiRoute({
   PUT: endpoint({

@@ -5,7 +5,7 @@ import { publicFor } from "~/lib/http-cache.server.ts";
 import { getPublicSettings } from "~/services/content.server.ts";
 import { Setting } from "~/validation/api-responses.ts";
 
-// Spec section 7: an array of { key, value }, cached 5 minutes. Public keys only.
+// An array of { key, value }, cached 5 minutes. Public keys only.
 export const loader = apiRoute({
   GET: {
     summary: "Public settings as key/value pairs",

@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => [
   { name: "description", content: "License a whole specialty: every animation in the category, 4K downloads, commercial rights and Premium access." },
 ];
 
-// /category-license[?category={slug or id}]: the spec's title is the category name plus
+// /category-license[?category={slug or id}]: the title is the category name plus
 // "License – Annual Plan" at the category's yearlyPrice (default 299). Without a category the
 // page is generic and quotes the lowest sub-category price. Signed in, the button goes to
 // /global-license to choose (or confirm) the category.

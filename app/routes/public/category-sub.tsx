@@ -13,7 +13,7 @@ import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogu
 import { getCategoryByPath, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/category-sub";
 
-// /category/{mainSlug}/{subSlug}: the subcategory screen (spec "Subcategory screen").
+// /category/{mainSlug}/{subSlug}: the subcategory screen.
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const [tree, access] = await Promise.all([getCategoryTree(), getViewerAccess(request)]);

@@ -17,7 +17,7 @@ import { getCategory, getCategoryTree } from "~/services/catalogue/categories.se
 import type { Route } from "./+types/category";
 
 // /category/{slug}: a main category shows its screen (Specialties); a subcategory shows the
-// public category listing (spec "Category listing", admin-and-support.md section 2).
+// public category listing.
 
 type Screen =
   | { kind: "main"; category: CategoryDetailDto }

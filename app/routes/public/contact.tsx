@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "description", content: "Contact our support team. We respond within 24 hours." },
 ];
 
-// Contact Support (spec admin-and-support.md sections 2, 5 and 8): open to any visitor.
+// Contact Support: open to any visitor.
 export async function loader({ request, url }: Route.LoaderArgs) {
   const [user, support] = await Promise.all([getUser(request), getSupportDetails()]);
   const sent = url.searchParams.get("sent") === "1";

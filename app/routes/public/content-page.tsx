@@ -7,8 +7,9 @@ import { getPage } from "~/services/content.server.ts";
 import type { Route } from "./+types/content-page";
 import { invariantResponse } from "~/lib/errors.server.ts";
 
-// One module for /{slug}, /about and /pages/{slug} (ARCHITECTURE.md: all three render Page
-// records). Drafts are shown to admins only, so an admin can preview from the page manager.
+// One module for /{slug}, /about and /pages/{slug} (all three render Page records:
+// docs/architecture.md, "Product decisions"). Drafts are shown to admins only, so an admin can
+// preview from the page manager.
 export async function loader({ request, params }: Route.LoaderArgs) {
   const slug = "slug" in params && params.slug ? params.slug : "about";
   const user = await getUser(request);

@@ -13,7 +13,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { getDoctor } from "~/services/catalogue/doctors.server.ts";
 import type { Route } from "./+types/doctor";
 
-// /doctors/{slug or id}: the public doctor profile (admin-and-support.md section 2).
+// /doctors/{slug or id}: the public doctor profile.
 
 export async function loader({ params }: Route.LoaderArgs) {
   return { doctor: await getDoctor(params.slugOrId).catch(asRouteError) };

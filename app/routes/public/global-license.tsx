@@ -7,8 +7,9 @@ import type { Route } from "./+types/global-license";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Choose a Category to License") }];
 
-// ARCHITECTURE.md: /global-license is "choose a category to licence", the step after the
-// category licence page. Each choice leads to that category's checkout page.
+// /global-license is "choose a category to licence", the step after the category licence
+// page (docs/architecture.md, "Product decisions"). Each choice leads to that category's
+// checkout page.
 export async function loader({ url }: Route.LoaderArgs) {
   const selected = url.searchParams.get("category");
   return { categories: await listLicensableCategories(), selected };

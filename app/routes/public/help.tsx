@@ -15,13 +15,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "description", content: "Answers to common questions about animations, subscriptions, licences and your account." },
 ];
 
-// Help Center (spec admin-and-support.md section 2). Search and category filter are a GET form.
+// Help Center. Search and category filter are a GET form.
 // Opening an FAQ registers a view: with JavaScript the <details> toggle posts to
 // /api/faqs/{id}/view; a shared link to ?faq={id} renders the FAQ open and counts the view here.
 // The question is plain text in its <summary> (a link inside one is a control inside a control,
 // which screen readers cannot operate), so without JavaScript only linked opens count
 // (docs/decisions/011-first-impression-and-accessibility.md).
-// Admins also see inactive FAQs and the add, edit and delete controls (spec); the forms live
+// Admins also see inactive FAQs and the add, edit and delete controls; the forms live
 // under /admin/faqs, behind the admin guard, and delete's confirm step renders here too.
 export async function loader({ request, url }: Route.LoaderArgs) {
   const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";

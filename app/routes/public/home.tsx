@@ -94,7 +94,7 @@ type ListProps = Route.ComponentProps["loaderData"];
 /**
  * Without JavaScript "Load More Animations" is a link to `?page=N+1`. With JavaScript the
  * next page loads through a fetcher from /api/animations (light cards) when the trigger comes
- * within 300 px of the viewport (spec section 9), or when the link is pressed.
+ * within 300 px of the viewport, or when the link is pressed.
  */
 function InfiniteList({ animations, hasMore, premium, category, page, firstPage, pageSize }: ListProps) {
   const fetcher = useFetcher<AnimationList<AnimationCardDto>>();
@@ -141,7 +141,7 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
   useEffect(() => {
     const el = trigger.current;
     if (!el || !more || loading || typeof IntersectionObserver === "undefined") return;
-    // Spec section 9: loading starts when the trigger is within 300px of the viewport.
+    // Loading starts when the trigger is within 300px of the viewport.
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadNext(), {
       rootMargin: "300px",
     });

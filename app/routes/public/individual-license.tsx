@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "description", content: "License one animation for a year: 4K download, commercial rights and Premium access included." },
 ];
 
-// /individual-license?animation={id}: the spec's button goes to /purchase/individual/{animation}
+// /individual-license?animation={id}: the page's button goes to /purchase/individual/{animation}
 // when signed in with an animation, to / when signed in without one, else to /auth.
 export async function loader({ request, url }: Route.LoaderArgs) {
   const [user, animation, specialties] = await Promise.all([

@@ -43,7 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     await resetPassword(submission.value.token, submission.value.password);
   } catch (error) {
-    // Spec: a message containing 'Invalid or expired' switches to the error screen.
+    // A message containing 'Invalid or expired' switches to the error screen.
     if (error instanceof ServiceError && error.message.includes("Invalid or expired")) {
       return formError(submission, undefined, { invalid: true, hideFields: ["password", "confirmPassword"] });
     }

@@ -13,14 +13,14 @@ import type { Route } from "./+types/search";
 
 const PAGE_SIZE = 24;
 const MAX_PAGES_PER_RENDER = 10;
-/** Spec section 9: the search term is debounced by 300 ms. */
+/** The search term is debounced by 300 ms. */
 const DEBOUNCE_MS = 300;
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const pageValue = Number(url.searchParams.get("page"));
   const page = Number.isInteger(pageValue) && pageValue >= 1 && pageValue <= 10_000 ? pageValue : 1;
-  // A blank term makes no query at all (spec "Search").
+  // A blank term makes no query at all.
   if (!q) return { q, page, premium: false, results: null };
   const [access, tree] = await Promise.all([getViewerAccess(request), getCategoryTree()]);
   const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);

@@ -12,8 +12,8 @@ import type { Route } from "./+types/verify-email";
 export const meta: Route.MetaFunction = () => [{ title: "Verify Email | Medanim" }, { name: "robots", content: "noindex" }];
 
 // The token is single use and unguessable, so the landing page verifies in its loader: one click
-// from the mail, no JavaScript needed (spec: "Reads token. Shows loading, then success or
-// failure"). docs/decisions/ explains the trade-off with mail scanners that prefetch links.
+// from the mail, no JavaScript needed (read the token, then show success or
+// failure). Decision 004 explains the trade-off with mail scanners that prefetch links.
 export async function loader({ url }: Route.LoaderArgs) {
   const token = url.searchParams.get("token")?.trim();
   const headers = { "Cache-Control": "no-store" };

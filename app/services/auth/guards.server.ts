@@ -78,7 +78,7 @@ export const requireAdmin = defineGuard("admin", async (request: Request): Promi
   const user = await requireUser(request);
   if (user.role === "admin") return user;
   if (isApiRequest(request)) throw data({ message: "Admin access required" }, { status: 403 });
-  // The spec sends non-admins home.
+  // Non-admins are sent home.
   throw redirect("/");
 });
 
@@ -89,7 +89,7 @@ export async function requireAnonymous(request: Request) {
 /**
  * The admin guard as route middleware (decision 008): on the admin branches of the route table
  * it runs before every loader and action below it, so a child route cannot skip it. Pages:
- * anonymous → /auth, non-admin → / (spec). /api: 401 without a token, 403 for a non-admin,
+ * anonymous → /auth, non-admin → / (decision 008). /api: 401 without a token, 403 for a non-admin,
  * in the /api error shape.
  */
 export const adminPagesGuard: MiddlewareFunction<Response> = async ({ request }, next) => {

@@ -9,9 +9,9 @@ import { clearMediaAccessCaches } from "../media.server.ts";
 import { queuePreviewIfMissing } from "../media-jobs.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
-// Animations in the back office (spec admin-and-support.md "/admin/animations", section 5
-// "Animation"): the paged list, create, edit, publish, delete, and the preview job. A new or
-// replaced full video gets a new 10-second preview cut by the media worker.
+// Animations in the back office (/admin/animations and its /api calls): the paged list, create,
+// edit, publish, delete, and the preview job. A new or replaced full video gets a new 10-second
+// preview cut by the media worker.
 
 export const ANIMATIONS_PAGE_SIZE = 20;
 export const SLUG_TAKEN = "This slug is already in use";
@@ -81,7 +81,7 @@ const detailSelect = {
 
 type DetailRow = Prisma.AnimationGetPayload<{ select: typeof detailSelect }>;
 
-/** The admin shape (spec section 3: doctors as {id} on read, doctorIds on write). */
+/** The admin shape (doctors as {id} on read, doctorIds on write). */
 function toAdminAnimation({ doctors, individualPrice, ...row }: DetailRow) {
   const doctorIds = doctors.map((d) => d.doctorId);
   return { ...row, individualPrice: Number(individualPrice), doctorIds, doctors: doctorIds.map((id) => ({ id })) };

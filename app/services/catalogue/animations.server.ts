@@ -22,9 +22,9 @@ import { recordView } from "./views.server.ts";
 // Every answer is shaped here for the viewer's rights, so no route can hand a full video or a
 // download file to someone without the right.
 
-/** Home page size when the setting is missing or invalid (spec section 9). */
+/** Home page size when the setting is missing or invalid. */
 export const DEFAULT_HOME_PAGE_SIZE = 6;
-/** The subcategory and category listings show at most 50 animations (spec section 9). */
+/** The subcategory and category listings show at most 50 animations. */
 export const CATEGORY_LIST_LIMIT = 50;
 
 const cardSelect = {

@@ -7,10 +7,10 @@ import { type CategoryInput, slugFromName } from "~/validation/admin-catalogue.t
 import { type Actor, recordAudit } from "../audit.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
-// Categories in the back office (spec admin-and-support.md "/admin/categories", section 5
-// "Category"). Main categories have no parent and no price; a sub-category's parent is a main
-// category. Deleting (decision 009): refused while the category has sub-categories or active
-// category licences; otherwise its animations are left without a category (and say so first).
+// Categories in the back office (/admin/categories and its /api calls). Main categories have no
+// parent and no price; a sub-category's parent is a main category. Deleting (decision 009): refused
+// while the category has sub-categories or active category licences; otherwise its animations are
+// left without a category (and say so first).
 
 export const CATEGORIES_PAGE_SIZE = 20;
 export const MAIN_HAS_NO_PRICE = "Main categories have no yearly price: only sub-categories are sold as licences";
@@ -68,7 +68,7 @@ export async function listAdminCategories({ tab, search, page }: { tab: Category
     }),
     prisma.category.count({ where: { parentId: null } }),
     prisma.category.count({ where: { parentId: { not: null } } }),
-    // Spec: "the average price, is the mean yearlyPrice across the sub categories".
+    // The average price is the mean yearlyPrice across the sub-categories.
     prisma.category.aggregate({ where: { parentId: { not: null }, yearlyPrice: { not: null } }, _avg: { yearlyPrice: true } }),
   ]);
   return {

@@ -7,7 +7,7 @@ import { type DoctorInput, slugFromName } from "~/validation/admin-catalogue.ts"
 import { type Actor, recordAudit } from "../audit.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
-// Doctors in the back office (spec admin-and-support.md "/admin/doctors"): a paged list, create,
+// Doctors in the back office (/admin/doctors): a paged list, create,
 // edit, delete. Deleting a doctor removes their links to animations (the animations stay).
 
 export const DOCTORS_PAGE_SIZE = 20;

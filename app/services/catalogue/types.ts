@@ -9,7 +9,7 @@ export type AnimationCardDto = {
   slug: string;
   title: string;
   coverImage: string | null;
-  /** The 10-second preview (spec section 9): public, for hover previews. */
+  /** The 10-second preview: public, for hover previews. */
   previewVideo: string | null;
   duration: number;
   categoryId: string | null;
@@ -19,7 +19,7 @@ export type AnimationCardDto = {
 
 /**
  * The full animation as a given viewer may see it. `fullVideo` and `downloadFile` are null
- * unless that viewer holds the right (ARCHITECTURE.md "Access rules").
+ * unless that viewer holds the right (docs/architecture.md, "Access rules").
  */
 export type AnimationDto = AnimationCardDto & {
   description: string;

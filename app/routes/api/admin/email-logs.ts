@@ -5,7 +5,7 @@ import { LogListQuerySchema } from "~/validation/admin-email.ts";
 import { EmailLogPage } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/email-logs (?status, ?search, ?campaign, ?page, ?limit) → the log, newest
-// first, with page and hasNext (spec section 7; the log is never counted whole).
+// first, with page and hasNext (the log is never counted whole).
 export const loader = apiRoute({
   GET: endpoint({
     summary: "The e-mail log, newest first, paged without a count",

@@ -5,7 +5,7 @@ import { TemplateUpdateSchema } from "~/validation/admin-email.ts";
 import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 
 // PUT /api/admin/email-templates/{id} { subject, htmlContent, textContent } → the updated
-// template (layout B's edit panel; spec section 7).
+// template (layout B's edit panel).
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update an e-mail template's subject and content",

@@ -5,7 +5,7 @@ import { listTemplates } from "~/services/email-manager.server.ts";
 import { TemplateListQuerySchema } from "~/validation/admin-email.ts";
 import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 
-// GET /api/admin/email-templates → every template (layout B; spec section 7).
+// GET /api/admin/email-templates → every template (the e-mail manager's second body layout, B).
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Every e-mail template",

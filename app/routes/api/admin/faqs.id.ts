@@ -5,7 +5,7 @@ import { FaqSchema } from "~/validation/admin-content.ts";
 import { MessageResponse } from "~/validation/api-responses.ts";
 import { AdminFaq } from "~/validation/api-responses-admin.ts";
 
-// PUT /api/admin/faqs/{id} (same fields → the FAQ) and DELETE /api/admin/faqs/{id} (spec 7).
+// PUT /api/admin/faqs/{id} (same fields → the FAQ) and DELETE /api/admin/faqs/{id}.
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update an FAQ",

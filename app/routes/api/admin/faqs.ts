@@ -4,7 +4,7 @@ import { createFaq } from "~/services/content-admin.server.ts";
 import { FaqSchema } from "~/validation/admin-content.ts";
 import { AdminFaq } from "~/validation/api-responses-admin.ts";
 
-// POST /api/admin/faqs { question, answer, categoryId, isActive } → 201 with the FAQ (spec 7).
+// POST /api/admin/faqs { question, answer, categoryId, isActive } → 201 with the FAQ.
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Create an FAQ",

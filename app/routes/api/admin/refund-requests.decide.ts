@@ -4,7 +4,7 @@ import { approveRefund, rejectRefund } from "~/services/refunds.server.ts";
 import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
 import { RefundDecision } from "~/validation/api-responses-admin.ts";
 
-// PUT /api/admin/refund-requests/{id}/approve and .../reject { adminNotes } (spec section 7):
+// PUT /api/admin/refund-requests/{id}/approve and .../reject { adminNotes }:
 // one module, the last path segment says which. Answers the decided request.
 export const loader = apiRoute({
   PUT: endpoint({

@@ -5,7 +5,7 @@ import { listRefundRequests } from "~/services/refund-admin.server.ts";
 import { RefundListQuerySchema } from "~/validation/admin-refunds.ts";
 import { AdminRefundRequest } from "~/validation/api-responses-admin.ts";
 
-// GET /api/admin/refund-requests (spec section 7: the list; optional search, status, page,
+// GET /api/admin/refund-requests (the list; optional search, status, page,
 // limit) → array of rows with userName, userEmail, paymentAmount, paymentDescription.
 export const loader = apiRoute({
   GET: endpoint({

@@ -5,7 +5,7 @@ import { notFound } from "~/lib/errors.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { SubscriptionChange } from "~/validation/api-responses-admin.ts";
 
-// PUT /api/admin/subscriptions/{id}/cancel and PUT .../reactivate (spec section 7): one module,
+// PUT /api/admin/subscriptions/{id}/cancel and PUT .../reactivate: one module,
 // the last path segment says which. Answers { id, status, endDate }.
 export const loader = apiRoute({
   PUT: endpoint({

@@ -5,8 +5,8 @@ import { listAdminSubscriptions } from "~/services/subscription-admin.server.ts"
 import { SubscriptionListQuerySchema } from "~/validation/admin-subscriptions.ts";
 import { AdminSubscription } from "~/validation/api-responses-admin.ts";
 
-// GET /api/admin/subscriptions?search&status&type&page&limit=20 → array of admin rows (spec
-// section 7). The admin guard is the parent route's middleware.
+// GET /api/admin/subscriptions?search&status&type&page&limit=20 → array of admin rows.
+// The admin guard is the parent route's middleware.
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Subscriptions, by search, status and type, 20 a page",

@@ -3,7 +3,7 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { setUserBlocked } from "~/services/user-admin.server.ts";
 import { UserResponse } from "~/validation/api-responses.ts";
 
-// POST /api/admin/users/{id}/block and POST /api/admin/users/{id}/unblock (spec section 7):
+// POST /api/admin/users/{id}/block and POST /api/admin/users/{id}/unblock:
 // one module for both, the last path segment says which.
 export const loader = apiRoute({
   POST: endpoint({

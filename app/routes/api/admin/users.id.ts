@@ -4,7 +4,7 @@ import { setUserRole } from "~/services/user-admin.server.ts";
 import { UserRoleSchema } from "~/validation/admin-users.ts";
 import { UserResponse } from "~/validation/api-responses.ts";
 
-// PUT /api/admin/users/{id} { role } → the user (spec section 7: change role).
+// PUT /api/admin/users/{id} { role } → the user (change role).
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Promote a user to admin or demote an admin",

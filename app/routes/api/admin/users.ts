@@ -4,7 +4,7 @@ import { listUsers } from "~/services/user-admin.server.ts";
 import { UserListQuerySchema } from "~/validation/admin-users.ts";
 import { AdminUserList } from "~/validation/api-responses-admin.ts";
 
-// GET /api/admin/users?search&page&limit=20 → { users, total } (spec section 7). Admins only:
+// GET /api/admin/users?search&page&limit=20 → { users, total }. Admins only:
 // the parent route's middleware (routes/api/admin/guard.ts).
 export const loader = apiRoute({
   GET: endpoint({
