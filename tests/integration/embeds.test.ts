@@ -1,8 +1,5 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
-import { createRouterHandler } from "~/lib/http-edge.server.ts";
 import * as libraryPage from "~/routes/account/my-animations.tsx";
 import * as oembedRoute from "~/routes/api/oembed.ts";
 import * as embedRoute from "~/routes/public/embed.ts";
@@ -19,11 +16,10 @@ import {
 } from "~/services/embeds.server.ts";
 import { completeRefund } from "~/services/refunds.server.ts";
 import { EMBED_DOMAIN_MESSAGES, MAX_EMBED_DOMAINS } from "~/validation/embed-domains.ts";
-import { createApp, loadContext } from "../../server.ts";
+import { testApp } from "../helpers/app.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { startMediaApp, storeFile } from "./media-helpers.ts";
-import { testServerBuild } from "../helpers/server-build.ts";
 
 // Licensed embeds: the domain rules through the service and the /my-animations form, the
 // /embed access matrix and its headers as they leave the real middleware, the signed media URL,
@@ -279,20 +275,11 @@ describe("/embed access matrix", () => {
 });
 
 describe("/embed's headers as they leave the server", () => {
-  let server: http.Server;
   let base: string;
 
   beforeAll(async () => {
-    const build = testServerBuild({
-      embed: { path: "embed/:animationId", module: embedRoute },
-      page: { path: "page", module: { loader: () => new Response("page", { headers: { "Content-Type": "text/plain" } }) } },
-    });
-    const app = await createApp("production", createRouterHandler({ build, mode: "production", getLoadContext: loadContext }));
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = (await testApp()).origin;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("one policy, the licence's frame-ancestors, no X-Frame-Options; other pages keep the global ones", async () => {
     const response = await fetch(`${base}/embed/${world.animation.id}?licence=${world.licence.individual.id}`);
@@ -305,7 +292,7 @@ describe("/embed's headers as they leave the server", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
 
-    const page = await fetch(`${base}/page`);
+    const page = await fetch(`${base}/help`);
     expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(page.headers.get("x-frame-options")).toBe("DENY");
   });
