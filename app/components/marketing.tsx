@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { Button, ButtonLink } from "./ui/button.tsx";
+import { ButtonLink } from "./ui/button.tsx";
 
 // Building blocks of the premium and licence pages (spec public-and-user-side.md "Premium page",
 // "Individual licence page", "Category licence page"; section 1 marketing claims).
