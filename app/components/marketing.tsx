@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { Button, ButtonLink } from "./ui/button.tsx";
+import { ButtonLink } from "./ui/button.tsx";
 
 // Building blocks of the premium, individual licence and category licence pages, and the
 // marketing claims they share.

@@ -30,15 +30,16 @@ export type Database = {
 export type DatabaseOptions =
   | { url: string; schema?: string }
   | { dataDir: string }
-  | { memory: true };
+  | { memory: true; from?: Blob };
 
 export function openDatabase(options: DatabaseOptions): Database {
   if ("url" in options) return openPostgres(options.url, options.schema);
-  return openEmbedded("dataDir" in options ? options.dataDir : undefined);
+  if ("dataDir" in options) return openEmbedded(options.dataDir);
+  return openEmbedded(undefined, options.from);
 }
 
-function openEmbedded(dir: string | undefined): Database {
-  const client: PGlite = openPglite(dir);
+function openEmbedded(dir: string | undefined, from?: Blob): Database {
+  const client: PGlite = openPglite(dir, from);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
   const raw: RawExecutor = {
     exec: async (sql) => {

@@ -1,7 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { notFound } from "~/lib/errors.server.ts";
-import { formatDate } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { getAccess } from "./access.server.ts";

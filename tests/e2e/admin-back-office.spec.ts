@@ -206,7 +206,10 @@ test("settings: a new annual price shows on /premium; the old one comes back", a
     await expect(visitor.getByRole("main").getByText("$149.60/year")).toBeVisible();
 
     await page.getByLabel("Annual Price (USD)").fill("99");
+    // The first save's toast may still show: wait for this save's answer, not for the toast.
+    const saved = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/admin/settings"));
     await page.getByRole("button", { name: "Save All Settings" }).click();
+    await saved;
     await expectToast(page, "Settings Saved");
     await visitor.goto("/premium");
     await expect(visitor.getByRole("main").getByText("$99/year")).toBeVisible();

@@ -1,5 +1,5 @@
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PrismaClient } from "~/generated/prisma/client.ts";
 import { type Database, getDb, pgliteJobConnection, setDb } from "~/lib/db.server.ts";
 import { applyMigrations } from "~/lib/migrate.server.ts";
@@ -14,11 +14,13 @@ import * as search from "~/routes/public/search.tsx";
 import { createCatalogue, objectPath } from "../helpers/catalogue.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
+import { templateDump } from "../setup/database-template.ts";
 
 // No page issues a query per item (no N+1): every SQL statement that reaches the database
 // driver is counted, and the counts must not grow with the size of the catalogue.
 
-const pglite = openPglite();
+// From the run's migrated template (migrate() below then has nothing to do), else migrated here.
+const pglite = openPglite(undefined, templateDump(inject("databaseTemplate")));
 const sent: string[] = [];
 let counting = false;
 const originalQuery = pglite.query.bind(pglite);

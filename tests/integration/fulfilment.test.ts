@@ -14,10 +14,9 @@ import { callRoute } from "../helpers/route.ts";
 import { failNextCommit } from "../helpers/db-failure.ts";
 
 const mail = useMailCapture();
-let c: Awaited<ReturnType<typeof createCatalogue>>;
 
 beforeAll(async () => {
-  c = await createCatalogue();
+  await createCatalogue();
   // The receipt template as the after engineer ships it (names fixed in the brief).
   const receipt = {
     subject: "Your receipt: {{itemName}}",

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw";
 import Stripe from "stripe";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { getEnv, resetEnv } from "~/lib/env.server.ts";
 import { getPaymentProvider, isStripeConfigured, setPaymentProvider } from "~/lib/payments/index.server.ts";
 import { ProviderDeclinedError, WebhookSignatureError, type StartCheckoutInput } from "~/lib/payments/provider.server.ts";

@@ -2,12 +2,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { resetEnv } from "~/lib/env.server.ts";
 import { openDatabase, setDb, type Database } from "~/lib/db.server.ts";
+import { adminQuery, templateDump, withDatabase } from "./database-template.ts";
 
-// Every test file runs on a database of its own: a fresh in-memory PGlite, or, with
-// DATABASE_URL set (CI's second pass), a fresh schema on that PostgreSQL server.
+// Every integration test file runs on a database of its own, a copy of the run's migrated
+// template (tests/setup/database-template.ts): an in-memory PGlite opened from the template's
+// dump, or, with DATABASE_URL set (CI's second pass), a database of its own on that server.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-test-"));
 process.env.DATA_DIR = dataDir;
 process.env.APP_URL ??= "http://localhost:3000";
@@ -16,18 +18,22 @@ delete process.env.S3_BUCKET;
 delete process.env.STRIPE_SECRET_KEY;
 resetEnv();
 
-const url = process.env.DATABASE_URL;
-const schema = url ? `test_${crypto.randomBytes(6).toString("hex")}` : undefined;
-const db: Database = url ? openDatabase({ url, schema }) : openDatabase({ memory: true });
+const template = inject("databaseTemplate");
+const copy = template.kind === "postgres" ? `${template.prefix}_${crypto.randomBytes(6).toString("hex")}` : undefined;
+const db: Database =
+  template.kind === "postgres"
+    ? openDatabase({ url: withDatabase(template.url, copy!) })
+    : openDatabase({ memory: true, from: templateDump(template) });
 setDb(db);
 
 beforeAll(async () => {
-  await db.migrate();
+  // The pool connects on first use, so the copy only has to exist before the first query.
+  if (template.kind === "postgres") await adminQuery(template.url, `CREATE DATABASE "${copy}" TEMPLATE "${template.template}"`);
 });
 
 afterAll(async () => {
-  if (schema) await db.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}", "${db.jobs.schema}" CASCADE`);
   await db.close();
   setDb(undefined);
+  if (template.kind === "postgres") await adminQuery(template.url, `DROP DATABASE IF EXISTS "${copy}" WITH (FORCE)`);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated.ts";
 import { showToast } from "~/components/ui/show-toast.ts";
 import type { ToastData } from "~/components/ui/toast.tsx";
 
@@ -8,8 +9,7 @@ import type { ToastData } from "~/components/ui/toast.tsx";
  * Notification region; without, the same title and text as an alert above the form.
  */
 export function ActionToast({ toast }: { toast: ToastData | null | undefined }) {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => {
     if (toast) showToast(toast);
   }, [toast]);

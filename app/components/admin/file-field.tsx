@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated.ts";
 import { showToast } from "~/components/ui/show-toast.ts";
 import { ErrorList, type ListOfErrors } from "~/components/ui/field.tsx";
 
@@ -69,11 +70,10 @@ async function uploadDirect(kind: string, file: File, onProgress: (percent: numb
 
 export function FileField({ label, name, kind, accept, maxMB, current, hint, errors, image }: FileFieldProps) {
   const id = useId();
-  const [enhanced, setEnhanced] = useState(false);
+  const enhanced = useHydrated();
   const [state, setState] = useState<UploadState>({ status: "idle" });
   const [sizeError, setSizeError] = useState<string | null>(null);
   const [remove, setRemove] = useState(false);
-  useEffect(() => setEnhanced(true), []);
 
   const value = state.status === "success" ? state.path : remove ? "" : (current ?? "");
   const shownErrors = [sizeError, ...(errors ?? [])];

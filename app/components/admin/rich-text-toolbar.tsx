@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated.ts";
 
 // The page editor's formatting toolbar (h1, h2, h3, bold, italic, bullet list, numbered
 // list, quote, link, wrapping the selected text in markup). It needs JavaScript, so it appears
@@ -28,8 +28,7 @@ function replaceSelection(textarea: HTMLTextAreaElement, make: (selected: string
 }
 
 export function RichTextToolbar({ textareaId }: { textareaId: string }) {
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   if (!ready) return null;
   const target = () => document.getElementById(textareaId) as HTMLTextAreaElement | null;
   return (

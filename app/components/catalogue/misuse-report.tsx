@@ -1,10 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { useIsPending } from "~/components/ui/use-is-pending.ts";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
+import { useHydrated } from "~/components/ui/use-hydrated.ts";
 
 export const REPORT_INTENT = "report-misuse";
 
@@ -34,13 +35,12 @@ export function MisuseReport({
 
   // Submit stays disabled until email and message are filled. Only once hydrated:
   // without JavaScript the button must stay usable (the fields are `required` instead).
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const initial = (lastResult?.initialValue ?? {}) as Record<string, unknown>;
   const [filled, setFilled] = useState({
     email: String(initial.reporterEmail ?? "").trim() !== "",
     message: String(initial.message ?? "").trim() !== "",
   });
-  useEffect(() => setHydrated(true), []);
 
   return (
     <details ref={details} open={hasErrors} className="rounded-xl border border-slate-200 bg-white" data-testid="misuse-report">

@@ -14,11 +14,16 @@ const TOAST_EVENT = "medanim:toast";
  */
 export function Toaster({ toast }: { toast: ToastData | null }) {
   const [visible, setVisible] = useState<ToastData | null>(toast);
+  const [pageToast, setPageToast] = useState(toast);
   const region = useRef<HTMLElement>(null);
 
   // A toast from the page (the flash cookie) or from the browser (showToast's event); whichever
   // came last shows, and leaves after DISPLAY_MS.
-  useEffect(() => setVisible(toast), [toast]);
+  // A new toast from the page replaces the one shown, set while rendering (not in an effect).
+  if (toast !== pageToast) {
+    setPageToast(toast);
+    setVisible(toast);
+  }
   useEffect(() => {
     const onToast = (event: Event) => setVisible((event as CustomEvent<ToastData>).detail);
     window.addEventListener(TOAST_EVENT, onToast);

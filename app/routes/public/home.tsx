@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, useFetcher, useNavigation } from "react-router";
 import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { FilterBar } from "~/components/catalogue/filter-bar.tsx";
@@ -111,7 +111,9 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
 
   // The observer's callback reads the latest state through this ref, so a page is asked for once.
   const latest = useRef({ loading, more, nextPage, requested: 0 });
-  latest.current = { ...latest.current, loading, more, nextPage };
+  useEffect(() => {
+    latest.current = { ...latest.current, loading, more, nextPage };
+  });
 
   function loadNext() {
     const state = latest.current;
@@ -124,6 +126,8 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
     query.set("light", "true");
     fetcher.load(`/api/animations?${query}`);
   }
+  // An effect event: the observer below always calls the latest loadNext without being re-created.
+  const onTriggerNear = useEffectEvent(loadNext);
 
   const processed = useRef<unknown>(null);
   useEffect(() => {
@@ -136,13 +140,13 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
     });
     setMore(data.hasMore);
     setNextPage((n) => n + 1);
-  });
+  }, [fetcher.state, fetcher.data, animations]);
 
   useEffect(() => {
     const el = trigger.current;
     if (!el || !more || loading || typeof IntersectionObserver === "undefined") return;
     // Loading starts when the trigger is within 300px of the viewport.
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadNext(), {
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onTriggerNear(), {
       rootMargin: "300px",
     });
     observer.observe(el);
