@@ -15,7 +15,7 @@ import { csrfGuard } from "./app/lib/csrf.server.ts";
 import { createRouterHandler, edgeGuard, refuse } from "./app/lib/http-edge.server.ts";
 import { mediaRouter } from "./app/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
-import { type BuildPart, createRouteTable, type RequestRule } from "./app/lib/route-table.server.ts";
+import { type BuildPart, createRouteTable, type RequestRule, type RouteRuleOverride } from "./app/lib/route-table.server.ts";
 import { ROUTE_RULES } from "./app/route-rules.ts";
 import { requestContext } from "./app/lib/request-context.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
@@ -93,6 +93,8 @@ export type AppOptions = {
   build?: ServerBuild;
   /** Express's `trust proxy`; TRUST_PROXY by default. */
   trustProxy?: ReturnType<typeof getEnv>["TRUST_PROXY"];
+  /** The rules beside the route table (app/route-rules.ts); a test with a build of its own names its own. */
+  routeRules?: Record<string, RouteRuleOverride>;
 };
 
 /**
@@ -101,7 +103,7 @@ export type AppOptions = {
  * request), health, CSRF, the media router, then the part of the split build that serves the
  * path. Throws when a route of the build would be unreachable.
  */
-export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY }: AppOptions) {
+export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY, routeRules = ROUTE_RULES }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): nobody unless configured, or
@@ -118,7 +120,7 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
   const servesClientFiles = !build && mode === "production";
   const serverBuild = build ?? (vite ? await loadDevBuild() : await loadProductionBuild());
   // In development the table is read from the build at start: restart after adding a route.
-  const table = createRouteTable(serverBuild, ROUTE_RULES);
+  const table = createRouteTable(serverBuild, routeRules);
   app.use(
     pinoHttp({
       logger,

@@ -176,7 +176,9 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
       for (const [prefix, rule] of SERVER_PATHS) if (prefix.endsWith("/") ? pathname.startsWith(prefix) : pathname === prefix) return rule;
       if (pathname === manifestPath) return PART_DEFAULTS.all;
       if (method !== "GET" && method !== "HEAD") {
-        for (const { pattern, rule } of overrideRules) if (matchPath(pattern, pathname)) return rule;
+        // A form the browser's router submits goes to the page's data URL (/path.data): same rules.
+        const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+        for (const { pattern, rule } of overrideRules) if (matchPath(pattern, page)) return rule;
       }
       return PART_DEFAULTS[partOf(pathname)];
     },

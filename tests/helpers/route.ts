@@ -154,7 +154,12 @@ async function pageResult(response: WireResponse, id: string, method: string): P
   const redirect = (method === "GET" ? decoded[SingleFetchRedirectSymbol] : response.status === 202 ? decoded : undefined) as
     | { redirect: string; status: number }
     | undefined;
-  if (redirect) return { status: redirect.status, headers: response.headers, body: null, location: redirect.redirect };
+  if (redirect) {
+    // As the document request would have answered it: the Location header included.
+    const headers = new Headers(response.headers);
+    headers.set("Location", redirect.redirect);
+    return { status: redirect.status, headers, body: null, location: redirect.redirect };
+  }
   const outcome = (method === "GET" || method === "HEAD" ? decoded[id] : decoded) as { data?: unknown; error?: unknown } | undefined;
   if (outcome && "error" in outcome) {
     const error = outcome.error;

@@ -3,7 +3,7 @@ import { prisma } from "~/lib/db.server.ts";
 import * as auditScreen from "~/routes/admin/audit.tsx";
 import { auditChanges, listAuditLog, recordAudit, AUDIT_PAGE_SIZE } from "~/services/audit.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
-import { createUser } from "../helpers/factories.ts";
+import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 
 // The audit log: written in the transaction of the change it records, append-only in the
@@ -75,8 +75,10 @@ describe("the audit list", () => {
   });
 
   it("/admin/audit reads its filters from the URL and ignores nonsense in them", async () => {
-    await createUser({ role: "admin" });
-    const result = await callRoute(auditScreen, "/admin/audit?entityType=nonsense&page=-4&from=yesterday&search=number%202");
+    const admin = await createUser({ role: "admin" });
+    const result = await callRoute(auditScreen, "/admin/audit?entityType=nonsense&page=-4&from=yesterday&search=number%202", {
+      cookie: await sessionCookieFor(admin.id),
+    });
     expect(result.status).toBe(200);
     expect(result.body.filter).toEqual({ search: "number 2" });
     expect(result.body.page).toBe(1);

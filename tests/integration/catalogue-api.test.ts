@@ -112,7 +112,8 @@ describe("GET /api/animations", () => {
     expect(JSON.stringify(res.body)).not.toContain(c.rhinoplasty.fullVideo!);
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=300");
     // Public for anonymous callers, but keyed on the credentials by any shared cache.
-    expect(res.headers.get("Vary")).toBe("Cookie, Authorization");
+    // Accept-Encoding: compression, added by the app's middleware.
+    expect(res.headers.get("Vary")).toBe("Cookie, Authorization, Accept-Encoding");
     expect(res.headers.get("ETag")).toMatch(/^".+"$/);
   });
 

@@ -73,7 +73,7 @@ let port: number;
 let base: string;
 
 beforeAll(async () => {
-  const app = await createApp({ mode: "production", build });
+  const app = await createApp({ mode: "production", build, routeRules: {} });
   ({ server, port } = await listen(app));
   base = `http://127.0.0.1:${port}`;
 });
@@ -325,7 +325,7 @@ describe("client address (TRUST_PROXY)", () => {
     process.env.TRUST_PROXY = trustProxy;
     resetEnv();
     try {
-      const app = await createApp({ mode: "production", build });
+      const app = await createApp({ mode: "production", build, routeRules: {} });
       const proxied = await listen(app);
       try {
         return await whoami(`http://127.0.0.1:${proxied.port}`);

@@ -1,35 +1,18 @@
 import crypto from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import express from "express";
-import { csrfGuard } from "~/lib/csrf.server.ts";
 import { prisma } from "~/lib/db.server.ts";
-import { mediaRouter } from "~/media-router.server.ts";
 import { saveObject, type ObjectKind } from "~/lib/storage.server.ts";
+import { testApp } from "../helpers/app.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 
-// Shared by the media-*.test.ts files: the media router behind the CSRF guard in a real HTTP
-// server, files with the right magic bytes, and a catalogue with one user per kind of right.
+// Shared by the media-*.test.ts files: the app's front door (tests/helpers/app.ts, the media
+// router behind the edge and CSRF guards), files with the right magic bytes, and a catalogue
+// with one user per kind of right.
 
+/** The app, listening; `url` is its origin (upload URLs are built on the Host a request names). */
 export async function startMediaApp() {
-  const app = express();
-  app.set("trust proxy", 1);
-  app.use(csrfGuard);
-  app.use(mediaRouter());
-  app.use((_req, res) => {
-    res.status(404).json({ message: "not the media router" });
-  });
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { origin } = await testApp();
+  return { url: origin, close: async () => undefined };
 }
 
 export const MAGIC = {

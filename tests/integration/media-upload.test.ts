@@ -34,7 +34,7 @@ afterEach(() => {
 });
 
 function askUploadUrl(json: unknown, auth: { cookie?: string; token?: string } = { cookie: adminCookie }) {
-  return callRoute(upload, `${app.url}/api/objects/upload`, { json, ...auth });
+  return callRoute(upload, "/api/objects/upload", { json, ...auth, headers: { Host: new URL(app.url).host } });
 }
 
 async function uploadUrlFor(kind: string, fileName: string) {
