@@ -214,8 +214,13 @@ function boundedBody(
         else refuse(res, status, message, { Connection: "close" });
         stream.error(new Error(message));
       };
+      let answeredAt: number | null = null;
       req.on("data", (chunk: Buffer) => {
         received += chunk.length;
+        // Answered without reading the body (a guard's redirect before an upload form's action):
+        // up to 1 MB more is drained so the connection can be reused, not the route's whole cap
+        // (gigabytes on the animation form), which anyone could otherwise make us read.
+        if (answeredAt !== null && received - answeredAt > MB) return void req.destroy();
         if (limit !== null && received > limit) {
           // Past the cap while draining a body nobody reads: not worth reading any further.
           if (done) return void req.destroy();
@@ -236,6 +241,7 @@ function boundedBody(
       res.once("finish", () => {
         if (done) return;
         done = true;
+        answeredAt = received;
         req.resume();
       });
       req.once("end", () => {

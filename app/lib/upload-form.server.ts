@@ -1,6 +1,7 @@
+import { data } from "react-router";
 import { ServiceError } from "./errors.server.ts";
 import { confirmUpload, discardUploads, streamMultipartUpload, type UploadKind } from "./upload.server.ts";
-import { readFormData } from "./form.server.ts";
+import { MALFORMED_FORM, readFormData } from "./form.server.ts";
 
 // Admin forms with files, both ways a file arrives: without JavaScript the form is multipart
 // and its files are streamed to storage here (each field then holds the stored path); with
@@ -17,7 +18,14 @@ export type UploadForm = {
 export async function readUploadForm(request: Request, fields: Record<string, UploadKind>): Promise<UploadForm> {
   const type = request.headers.get("content-type")?.toLowerCase() ?? "";
   const form: UploadForm = type.startsWith("multipart/form-data")
-    ? await streamMultipartUpload(request, { fields }).then((upload) => ({ formData: upload.formData, stored: Object.values(upload.files), errors: upload.errors }))
+    ? await streamMultipartUpload(request, { fields }).then(
+        (upload) => ({ formData: upload.formData, stored: Object.values(upload.files), errors: upload.errors }),
+        // A body that does not parse as multipart is the sender's mistake, as in readFormData.
+        (error) => {
+          if (error instanceof ServiceError) throw data({ message: MALFORMED_FORM }, { status: 400 });
+          throw error;
+        },
+      )
     : { formData: await readFormData(request), stored: [], errors: {} };
   // "Remove the current file" (<field>Remove) empties the field unless a new file came with it.
   for (const field of Object.keys(fields)) {

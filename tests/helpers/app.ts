@@ -1,6 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ServerBuild } from "react-router";
+import {
+  type ServerBuild,
+  UNSAFE_withComponentProps as withComponentProps,
+  UNSAFE_withErrorBoundaryProps as withErrorBoundaryProps,
+  UNSAFE_withHydrateFallbackProps as withHydrateFallbackProps,
+} from "react-router";
 import * as entry from "~/entry.server.tsx";
 import * as root from "~/root.tsx";
 import routeConfig from "~/routes.ts";
@@ -23,14 +28,34 @@ function routeId(entry: RouteEntry) {
   return entry.id ?? entry.file.replace(/\.[jt]sx?$/, "");
 }
 
+type Module = Record<string, unknown>;
+
+/**
+ * A route module as the React Router Vite plugin compiles it: its components get `loaderData`,
+ * `actionData`, `params` and `matches` as props.
+ */
+function compiled(mod: Module): Module {
+  const out: Module = { ...mod };
+  if (typeof mod.default === "function") out.default = withComponentProps(mod.default as never);
+  if (typeof mod.ErrorBoundary === "function") out.ErrorBoundary = withErrorBoundaryProps(mod.ErrorBoundary as never);
+  if (typeof mod.HydrateFallback === "function") out.HydrateFallback = withHydrateFallbackProps(mod.HydrateFallback as never);
+  return out;
+}
+
+/** Route id → the module as this process imported it (what a test names in callRoute). */
+const sources = new Map<string, unknown>();
+
 async function assembleBuild(): Promise<ServerBuild> {
-  const routes: Record<string, BuildRoute> = { root: { id: "root", path: "", module: root } as unknown as BuildRoute };
+  sources.set("root", root);
+  const routes: Record<string, BuildRoute> = { root: { id: "root", path: "", module: compiled(root) } as unknown as BuildRoute };
   const add = async (entries: RouteEntry[], parentId: string) => {
     for (const entry of entries) {
       const load = modules[`/app/${entry.file}`];
       if (!load) throw new Error(`app/routes.ts names ${entry.file}, which tests/helpers/app.ts cannot import`);
       const id = routeId(entry);
-      routes[id] = { id, parentId, path: entry.path, index: entry.index, caseSensitive: entry.caseSensitive, module: await load() } as BuildRoute;
+      const source = (await load()) as Module;
+      sources.set(id, source);
+      routes[id] = { id, parentId, path: entry.path, index: entry.index, caseSensitive: entry.caseSensitive, module: compiled(source) } as unknown as BuildRoute;
       await add(entry.children ?? [], id);
     }
   };
@@ -76,7 +101,7 @@ async function assembleBuild(): Promise<ServerBuild> {
   } as unknown as ServerBuild;
 }
 
-type TestApp = { build: ServerBuild; origin: string; port: number };
+type TestApp = { build: ServerBuild; origin: string; port: number; sourceOf: (routeId: string) => unknown };
 let started: Promise<TestApp> | undefined;
 
 /** The app, started once per test file (closed when the worker exits). */
@@ -89,7 +114,7 @@ export function testApp(): Promise<TestApp> {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     server.unref();
     const { port } = server.address() as AddressInfo;
-    return { build, origin: `http://127.0.0.1:${port}`, port };
+    return { build, origin: `http://127.0.0.1:${port}`, port, sourceOf: (routeId: string) => sources.get(routeId) };
   })();
   return started;
 }

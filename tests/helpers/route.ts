@@ -64,9 +64,9 @@ export function requestParts(options: CallOptions) {
  */
 export async function callRoute(mod: RouteModule, url: string, options: CallOptions = {}): Promise<RouteResult> {
   const { method, headers, body } = requestParts(options);
-  const { build } = await testApp();
+  const { build, sourceOf } = await testApp();
   const requested = new URL(url, "http://localhost:3000");
-  const route = routeFor(build, mod, requested.pathname, options.params);
+  const route = routeFor(build, sourceOf, mod, requested.pathname, options.params);
   const pathname = route.pathname;
   if (options.clientIp) headers.set("X-Forwarded-For", options.clientIp);
   let bytes: Uint8Array | undefined;
@@ -102,8 +102,8 @@ export async function callRoute(mod: RouteModule, url: string, options: CallOpti
 type FoundRoute = { id: string; index?: boolean; pathname: string };
 
 /** The build's route for `mod` that the path reaches, or its pattern filled with `params`. */
-function routeFor(build: ServerBuild, mod: RouteModule, pathname: string, params: Record<string, string> = {}): FoundRoute {
-  const candidates = Object.values(build.routes).filter((route) => route?.module === mod);
+function routeFor(build: ServerBuild, sourceOf: (id: string) => unknown, mod: RouteModule, pathname: string, params: Record<string, string> = {}): FoundRoute {
+  const candidates = Object.values(build.routes).filter((route) => route && sourceOf(route.id) === mod);
   if (!candidates.length) throw new Error("callRoute: this module is not a route of app/routes.ts");
   const reached = matchRoutes(routeTree(build), pathname)?.at(-1)?.route as { id: string; index?: boolean } | undefined;
   const hit = reached && candidates.find((route) => route!.id === reached.id);

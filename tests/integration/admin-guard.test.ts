@@ -1,14 +1,13 @@
-import path from "node:path";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Access, type Method, METHODS } from "~/lib/api-route.server.ts";
 import { listApiRoutes, loadEndpoints } from "~/routes/api/openapi.server.ts";
 import routes from "~/routes.ts";
+import { sendToApp } from "../helpers/app.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 
-// The admin role matrix, generated from app/routes.ts and run through the real route tree (the
-// app's own server build, middleware and all), so a route added later without the guard fails
+// The admin role matrix, generated from app/routes.ts and sent over HTTP through the app's front
+// door (createApp: every middleware, the route table, the split build), so a route added later
+// without the guard fails
 // here: every /admin page and every admin call, as anonymous, member and admin, for loaders
 // and actions alike.
 
@@ -42,29 +41,23 @@ function urlFor(pattern: string) {
   return `http://localhost:3000/${pattern.replace(/:(\w+)\??/g, (_, name: string) => (name === "key" ? "platform_name" : NO_SUCH_ID))}`;
 }
 
-let vite: ViteDevServer;
-let handle: (request: Request) => Promise<Response>;
 const as: Record<"anonymous" | "member" | "admin", { cookie?: string; token?: string }> = { anonymous: {}, member: {}, admin: {} };
 
 beforeAll(async () => {
-  vite = await createServer({
-    configFile: path.resolve("vite.config.ts"),
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: "custom",
-    logLevel: "silent",
-  });
-  const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
-  const { createAppHandler } = (await vite.ssrLoadModule("/tests/helpers/app-handler.ts")) as typeof import("../helpers/app-handler.ts");
-  handle = createAppHandler(build);
   const member = await createUser();
   const admin = await createUser({ role: "admin" });
   as.member = { cookie: await sessionCookieFor(member.id), token: await accessTokenFor(member.id) };
   as.admin = { cookie: await sessionCookieFor(admin.id), token: await accessTokenFor(admin.id) };
 }, 120_000);
 
-afterAll(async () => {
-  await vite?.close();
-});
+/** Over HTTP through the app's front door (tests/helpers/app.ts): every middleware, the split build. */
+async function handle(request: Request) {
+  const url = new URL(request.url);
+  const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+  const res = await sendToApp(`${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
+  const empty = res.status === 204 || res.status === 304 || request.method === "HEAD";
+  return new Response(empty ? null : new Uint8Array(res.body), { status: res.status, headers: res.headers });
+}
 
 function pageRequest(url: string, method: string, who: keyof typeof as) {
   const headers = new Headers();
