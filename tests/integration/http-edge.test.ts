@@ -81,6 +81,17 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 afterEach(() => void reached.splice(0));
 
+/**
+ * A refusal's message: `{ message }` on /api, the HTML page's paragraph on pages (a browser's
+ * page request never gets a raw JSON error).
+ */
+function refusal(body: string): { message: string } {
+  if (body.trimStart().startsWith("{")) return JSON.parse(body) as { message: string };
+  const html = /<main><h1>[^<]*<\/h1><p>([^<]*)<\/p>/.exec(body);
+  if (!html) throw new Error(`neither JSON nor the edge's HTML page: ${body.slice(0, 120)}`);
+  return { message: html[1]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))) };
+}
+
 /** Writes the request bytes as given and reads the answer until the server closes. */
 function rawRequest(bytes: string, to = port): Promise<{ status: number; headers: string; body: string }> {
   return new Promise((resolve, reject) => {
@@ -111,7 +122,7 @@ describe("methods", () => {
       const res = await rawRequest(`${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers).toMatch(/\r\nAllow: GET, HEAD, POST/);
-      expect(JSON.parse(res.body)).toEqual({ message: "Method not allowed" });
+      expect(refusal(res.body)).toEqual({ message: "Method not allowed" });
     }
   });
 
@@ -120,7 +131,7 @@ describe("methods", () => {
       const res = await fetch(`${base}/contact`, { ...form("a=1"), method });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
-      expect(await res.json()).toEqual({ message: "Method not allowed" });
+      expect(refusal(await res.text())).toEqual({ message: "Method not allowed" });
     }
     expect((await fetch(`${base}/healthz`, { method: "DELETE" })).headers.get("allow")).toBe("GET, HEAD");
     // /api routes answer their own 405s; the edge lets the method through.
@@ -132,7 +143,7 @@ describe("methods", () => {
   it("answers 415 to a page POST that is not a form encoding, and keeps forms and .data posts working", async () => {
     const json = await fetch(`${base}/contact`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"message":"hi"}' });
     expect(json.status).toBe(415);
-    expect(await json.json()).toEqual({ message: "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data" });
+    expect(refusal(await json.text())).toEqual({ message: "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data" });
     const untyped = await rawRequest("POST /contact HTTP/1.1\r\nHost: localhost\r\nContent-Length: 9\r\nConnection: close\r\n\r\nmessage=x");
     expect(untyped.status).toBe(415);
     expect(reached).toEqual([]);
@@ -152,7 +163,7 @@ describe("NUL characters and malformed URLs", () => {
     for (const path of ["/animations/%00", "/api/animations/%00", "/search?q=%00", "/api/animations?search=a%00b", "/help?q=%00"]) {
       const res = await fetch(`${base}${path}`);
       expect(res.status, path).toBe(400);
-      expect(await res.json()).toEqual({ message: "Request contains a NUL character" });
+      expect(refusal(await res.text())).toEqual({ message: "Request contains a NUL character" });
     }
   });
 
@@ -160,7 +171,7 @@ describe("NUL characters and malformed URLs", () => {
     for (const body of ["message=a%00b", "message=a\0b", `message=${"x".repeat(200_000)}%00`]) {
       const res = await fetch(`${base}/contact`, form(body));
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ message: "Request contains a NUL character" });
+      expect(refusal(await res.text())).toEqual({ message: "Request contains a NUL character" });
     }
     // "%00" split over three chunks of a chunked body.
     const split = await rawRequest(
@@ -177,7 +188,7 @@ describe("NUL characters and malformed URLs", () => {
     for (const path of ["/api/%C0%AF", "/%E0%A4%A", "/api/..", "/api/./x", "/api/%2e%2E", "/api/x/%2E./y", "/a/.%2e/api/echo"]) {
       const res = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
       expect(res.status, path).toBe(400);
-      expect(JSON.parse(res.body)).toEqual({ message: "Malformed URL" });
+      expect(refusal(res.body)).toEqual({ message: "Malformed URL" });
     }
     // Only the path's segments count: a query may hold "../".
     expect((await fetch(`${base}/whoami?file=../x`)).status).toBe(200);
@@ -189,7 +200,7 @@ describe("Host and request target", () => {
     for (const head of ["GET /whoami HTTP/1.1\r\nHost: \r\n", "GET /whoami HTTP/1.0\r\n", "GET /whoami HTTP/1.1\r\nHost: a b\r\n", "GET /whoami HTTP/1.1\r\nHost: x:99999\r\n"]) {
       const res = await rawRequest(`${head}Connection: close\r\n\r\n`);
       expect(res.status, head).toBe(400);
-      expect(JSON.parse(res.body)).toEqual({ message: "A valid Host header is required" });
+      expect(refusal(res.body)).toEqual({ message: "A valid Host header is required" });
     }
   });
 
@@ -213,7 +224,7 @@ describe("body limits", () => {
     const big = "x".repeat(1024 * 1024 + 10);
     const json = await fetch(`${base}/api/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: big });
     expect(json.status).toBe(413);
-    expect(await json.json()).toEqual({ message: "Request body must be at most 1 MB" });
+    expect(refusal(await json.text())).toEqual({ message: "Request body must be at most 1 MB" });
     expect((await fetch(`${base}/contact`, form(`message=${big}`))).status).toBe(413);
     expect(reached).toEqual([]);
   });
@@ -230,7 +241,7 @@ describe("body limits", () => {
     };
     const over = await chunked("/contact", "application/x-www-form-urlencoded", 1024 * 1024);
     expect(over.status).toBe(413);
-    expect(await over.json()).toEqual({ message: "Request body must be at most 1 MB" });
+    expect(refusal(await over.text())).toEqual({ message: "Request body must be at most 1 MB" });
     expect((await chunked("/api/echo", "application/json", 1024 * 1024)).status).toBe(413);
     expect(reached).toEqual([]);
     expect((await chunked("/contact", "application/x-www-form-urlencoded", 1000)).status).toBe(200);

@@ -294,7 +294,8 @@ describe("path traversal", () => {
   for (const attempt of attempts) {
     it(`refuses ${attempt}`, async () => {
       const response = await rawGet(app.url, attempt);
-      expect(response.status).toBe(404);
+      // Dot segments stop at the edge (400); anything else that is no object id, at the media router (404).
+      expect([400, 404]).toContain(response.status);
       expect(response.body).not.toContain("top secret");
     });
   }
