@@ -8,7 +8,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
+    // Shared caches off by default: factories write rows behind the services' backs
+    // (tests/integration/cache-invalidation.test.ts runs with them on).
+    env: { NODE_ENV: "test", LOG_LEVEL: "silent", CATALOGUE_CACHE_MS: "0" },
     projects: [
       // Pure modules: no database is opened or migrated for them.
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },

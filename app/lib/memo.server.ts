@@ -5,11 +5,14 @@
 
 import { getEnv } from "./env.server.ts";
 
-/** How long shared public data may be reused: CATALOGUE_CACHE_MS, and never in tests. */
+/**
+ * How long shared public data may be reused: CATALOGUE_CACHE_MS (two seconds of staleness is
+ * invisible to people). The test suite sets it to 0 by default, since its factories write rows
+ * behind the services' backs; tests/integration/cache-invalidation.test.ts turns it on to prove
+ * every write through the app is visible to the next read.
+ */
 export function sharedCacheMs() {
-  // Tests see every write at once; two seconds of staleness is invisible to people.
-  const env = getEnv();
-  return env.NODE_ENV === "test" ? 0 : env.CATALOGUE_CACHE_MS;
+  return getEnv().CATALOGUE_CACHE_MS;
 }
 
 type Entry = { value: Promise<unknown>; expires: number };
