@@ -1,0 +1,56 @@
+import type { ServerBuild } from "react-router";
+import { describe, expect, it } from "vitest";
+import { createRouteTable, partOf, samplePath } from "~/lib/route-table.server.ts";
+
+type Route = { id: string; parentId?: string; path?: string; index?: boolean };
+const buildOf = (...routes: Route[]) =>
+  ({ routes: Object.fromEntries([{ id: "root", path: "" }, ...routes].map((r) => [r.id, { parentId: r.id === "root" ? undefined : "root", ...r, module: {} }])) }) as unknown as ServerBuild;
+
+const MB = 1024 * 1024;
+
+describe("the route table", () => {
+  it("puts a route in the part its path falls in, custom ids and layouts included", () => {
+    const table = createRouteTable(
+      buildOf(
+        { id: "routes/public/home", index: true },
+        { id: "routes/api/admin/guard" },
+        { id: "api-admin-users-unblock", parentId: "routes/api/admin/guard", path: "api/admin/users/:id/unblock" },
+        { id: "routes/public/embed", path: "embed/:animationId" },
+        { id: "routes/api/not-found", path: "api/*" },
+        { id: "routes/public/not-found", path: "*" },
+      ),
+    );
+    const parts = table.split();
+    expect(Object.keys(parts.api.routes).sort()).toEqual(["api-admin-users-unblock", "root", "routes/api/admin/guard", "routes/api/not-found"]);
+    expect(Object.keys(parts.pages.routes).sort()).toEqual(["root", "routes/public/home", "routes/public/not-found"]);
+    expect(Object.keys(parts.embed.routes).sort()).toEqual(["root", "routes/public/embed"]);
+  });
+
+  it("refuses to start when a route would be unreachable, or a rule names no route", () => {
+    expect(() => createRouteTable(buildOf({ id: "splat", path: "*" }, { id: "shadowed", path: ":a/:b/:c" }))).toThrow(/shadowed/);
+    expect(() => createRouteTable(buildOf({ id: "home", index: true }), { "admin/nowhere": {} })).toThrow(/admin\/nowhere/);
+  });
+
+  it("decides a request's rule from its path and method", () => {
+    const table = createRouteTable(buildOf({ id: "form", path: "admin/doctors/new" }, { id: "hook", path: "api/hook" }, { id: "page", path: "help" }), {
+      "admin/doctors/new": { body: () => ({ kind: "multipart", limit: 70 * MB }) },
+      "api/hook": { csrfExempt: "signed by the provider" },
+    });
+    expect(table.ruleFor("/help", "POST")).toMatchObject({ part: "pages", methods: ["GET", "HEAD", "POST"], body: { kind: "form", limit: MB }, errors: "html" });
+    expect(table.ruleFor("/admin/doctors/new", "POST").body).toEqual({ kind: "multipart", limit: 70 * MB });
+    // The browser router posts a form to the page's data URL.
+    expect(table.ruleFor("/admin/doctors/new.data", "POST").body.limit).toBe(70 * MB);
+    expect(table.ruleFor("/api/hook", "POST")).toMatchObject({ part: "api", methods: null, csrfExempt: "signed by the provider", errors: "json" });
+    expect(table.ruleFor("/objects/uploads/x", "PUT")).toMatchObject({ part: "server", body: { limit: null }, compress: false });
+    expect(table.ruleFor("/healthzx", "GET").part).toBe("pages");
+    expect(table.ruleFor("/__manifest", "GET").part).toBe("all");
+  });
+
+  it("reads the part from the path alone", () => {
+    expect(partOf("/api/animations")).toBe("api");
+    expect(partOf("/api")).toBe("pages");
+    expect(partOf("/embed/0396b608-9e04-427e-840c-34f18efc28a1")).toBe("embed");
+    expect(partOf("/embed/x.data")).toBe("pages");
+    expect(samplePath("/api/categories/path/:mainSlug/:subSlug?")).toBe("/api/categories/path/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000");
+  });
+});
