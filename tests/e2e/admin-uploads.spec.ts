@@ -178,7 +178,10 @@ for (const width of [1280, 390]) {
       await page.goto("/admin/animations/new");
       await page.getByLabel("Title").fill(title);
       await page.getByLabel("Description").fill("Opening a narrowed artery with a balloon.");
-      await page.getByLabel("Category").selectOption({ index: 1 });
+      // A subcategory and a doctor, like every demo animation: other specs read the public
+      // catalogue's newest cards while this one exists (it is deleted at the end).
+      await page.getByLabel("Category").selectOption({ index: 2 });
+      await page.locator('input[name="doctorIds"]').first().check();
 
       // The refused cover: without JavaScript it travels with the other two files, and nothing
       // of that request is kept; with JavaScript it never leaves the browser.
@@ -211,6 +214,8 @@ for (const width of [1280, 390]) {
       await expectCurrentFile(page, "Full video", video);
       await expectCurrentFile(page, "Download file", zip);
       expect(storedCopies(oversize)).toEqual([]);
+      const id = new URL(page.url()).pathname.split("/").at(-1)!;
+      expect((await page.request.delete(`/api/animations/${id}`)).status()).toBe(200);
     });
   });
 }
