@@ -3,8 +3,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { expect, test, type Page } from "@playwright/test";
+import { zipStored } from "../../prisma/seed-data/zip.ts";
 import { ADMIN, DATA_DIR, expectToast, signIn } from "./helpers.ts";
 
 // Real-sized files through the admin forms, at both widths. Without JavaScript the files travel
@@ -55,34 +55,9 @@ function mp4OfSize(name: string, size: number) {
   return write(name, Buffer.concat([baseMp4, header, crypto.randomBytes(size - baseMp4.length - 8)]));
 }
 
-/** A real zip holding one stored (uncompressed) file of random bytes. */
+/** A real zip (the seed's own writer) holding one stored file of random bytes, about `size` long. */
 function zipOfSize(name: string, size: number) {
-  const entry = Buffer.from("animation.bin");
-  const dataLength = size - (30 + entry.length) - (46 + entry.length) - 22;
-  const data = crypto.randomBytes(dataLength);
-  const crc = zlib.crc32(data);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(10, 4);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(dataLength, 18);
-  local.writeUInt32LE(dataLength, 22);
-  local.writeUInt16LE(entry.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(10, 6);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(dataLength, 20);
-  central.writeUInt32LE(dataLength, 24);
-  central.writeUInt16LE(entry.length, 28);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(46 + entry.length, 12);
-  end.writeUInt32LE(30 + entry.length + dataLength, 16);
-  return write(name, Buffer.concat([local, entry, data, central, entry, end]));
+  return write(name, zipStored([{ name: "animation.bin", content: crypto.randomBytes(size - 128) }]));
 }
 
 type Upload = ReturnType<typeof write>;
