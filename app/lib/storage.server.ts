@@ -3,14 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { finished, PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { prisma } from "./db.server.ts";
 import { getEnv } from "./env.server.ts";
 
@@ -58,30 +50,9 @@ export function localObjectFile(id: string) {
 
 // ---- S3 ----
 
-let s3: { client: S3Client; signature: string } | undefined;
-
-export function s3Client(): S3Client {
-  const env = getEnv();
-  const signature = [env.S3_REGION, env.S3_ENDPOINT, env.S3_ACCESS_KEY_ID, env.S3_FORCE_PATH_STYLE].join("|");
-  if (!s3 || s3.signature !== signature) {
-    s3?.client.destroy();
-    const client = new S3Client({
-      region: env.S3_REGION,
-      endpoint: env.S3_ENDPOINT,
-      forcePathStyle: env.S3_FORCE_PATH_STYLE,
-      credentials:
-        env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
-          ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
-          : undefined,
-      // Checksums only where S3 requires them: S3-compatible stores often reject the newer
-      // default trailers, and a checksum parameter in a presigned PUT breaks browser uploads.
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    });
-    s3 = { client, signature };
-  }
-  return s3.client;
-}
+// The AWS SDK is loaded only when S3 is in use: importing it took about a second, paid by every
+// process (and every test file) that touches storage on the local backend.
+const s3Store = () => import("./s3-store.server.ts");
 
 /**
  * The origin browsers talk to in S3 mode (presigned PUTs and GETs), for the CSP's connect-src
@@ -97,71 +68,31 @@ export function storageOrigin(): string | null {
   return env.S3_FORCE_PATH_STYLE ? `https://s3.${env.S3_REGION}.amazonaws.com` : `https://${env.S3_BUCKET}.s3.${env.S3_REGION}.amazonaws.com`;
 }
 
-function s3Key(id: string) {
-  if (!UUID.test(id)) throw new Error("invalid object id");
-  return `uploads/${id}`;
-}
-
 /** How long presigned URLs stay valid: a few minutes is enough to start a request. */
 export const PRESIGNED_GET_SECONDS = 300;
 export const PRESIGNED_PUT_SECONDS = 900;
 
+export type PresignedGetOptions = { method?: "GET" | "HEAD"; contentDisposition?: string; cacheControl?: string; contentType?: string };
+
 /** A presigned GET (or HEAD) of a private bucket's object, valid PRESIGNED_GET_SECONDS. */
-export function presignedObjectUrl(
-  id: string,
-  options: { method?: "GET" | "HEAD"; contentDisposition?: string; cacheControl?: string; contentType?: string } = {},
-) {
-  const env = getEnv();
-  const command =
-    options.method === "HEAD"
-      ? new HeadObjectCommand({ Bucket: env.S3_BUCKET, Key: s3Key(id) })
-      : new GetObjectCommand({
-          Bucket: env.S3_BUCKET,
-          Key: s3Key(id),
-          ResponseContentDisposition: options.contentDisposition,
-          ResponseCacheControl: options.cacheControl,
-          ResponseContentType: options.contentType,
-        });
-  return getSignedUrl(s3Client(), command, { expiresIn: PRESIGNED_GET_SECONDS });
+export async function presignedObjectUrl(id: string, options: PresignedGetOptions = {}) {
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  return (await s3Store()).presignGet(id, options, PRESIGNED_GET_SECONDS);
 }
 
 /**
  * A presigned PUT for a new object. The content type (and the size, when known) are signed,
  * so the store refuses a different one.
  */
-export function presignedUploadUrl(id: string, { contentType, size }: { contentType?: string; size?: number }) {
-  const env = getEnv();
-  const command = new PutObjectCommand({
-    Bucket: env.S3_BUCKET,
-    Key: s3Key(id),
-    ContentType: contentType,
-    ContentLength: size,
-  });
-  return getSignedUrl(s3Client(), command, {
-    expiresIn: PRESIGNED_PUT_SECONDS,
-    signableHeaders: new Set([...(contentType ? ["content-type"] : []), ...(size === undefined ? [] : ["content-length"])]),
-  });
+export async function presignedUploadUrl(id: string, signed: { contentType?: string; size?: number }) {
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  return (await s3Store()).presignPut(id, signed, PRESIGNED_PUT_SECONDS);
 }
 
 /** The first `length` bytes and the size of an S3 object, or null when it is missing. */
 export async function readS3ObjectHead(id: string, length: number) {
-  const env = getEnv();
-  try {
-    const head = await s3Client().send(new HeadObjectCommand({ Bucket: env.S3_BUCKET, Key: s3Key(id) }));
-    const size = Number(head.ContentLength ?? 0);
-    if (size === 0) return { size, bytes: Buffer.alloc(0), contentType: head.ContentType };
-    const got = await s3Client().send(
-      new GetObjectCommand({ Bucket: env.S3_BUCKET, Key: s3Key(id), Range: `bytes=0-${length - 1}` }),
-    );
-    const bytes = Buffer.from(await got.Body!.transformToByteArray());
-    return { size, bytes: bytes.subarray(0, length), contentType: head.ContentType };
-  } catch (error) {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404 || (error as { name?: string }).name === "NotFound" || (error as { name?: string }).name === "NoSuchKey") {
-      return null;
-    }
-    throw error;
-  }
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  return (await s3Store()).readHead(id, length);
 }
 
 // ---- metadata ----
@@ -251,16 +182,7 @@ export async function saveObject({ body, contentType, kind, id = crypto.randomUU
 }
 
 async function putToS3(id: string, file: string, contentType: string, size: number) {
-  const env = getEnv();
-  await s3Client().send(
-    new PutObjectCommand({
-      Bucket: env.S3_BUCKET,
-      Key: s3Key(id),
-      Body: fs.createReadStream(file),
-      ContentLength: size,
-      ContentType: contentType,
-    }),
-  );
+  await (await s3Store()).put(id, fs.createReadStream(file), contentType, size);
 }
 
 /** Writes the row, then makes the bytes visible; undoes the row if that fails. */
@@ -284,8 +206,7 @@ export async function deleteObject(id: string) {
   if (!UUID.test(id)) return;
   infoCache.delete(id);
   if (storageBackend() === "s3") {
-    const env = getEnv();
-    await s3Client().send(new DeleteObjectCommand({ Bucket: env.S3_BUCKET, Key: s3Key(id) }));
+    await (await s3Store()).remove(id);
   } else {
     await fs.promises.rm(localObjectFile(id), { force: true });
   }

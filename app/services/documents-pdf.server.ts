@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import type PDFKitDocument from "pdfkit";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { type Certificate, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
@@ -34,7 +34,10 @@ type PdfOptions = {
   compress?: boolean;
 };
 
-type Doc = InstanceType<typeof PDFDocument>;
+type Doc = InstanceType<typeof PDFKitDocument>;
+
+// pdfkit is loaded on the first PDF: importing it cost about 0.4 s at every start.
+const loadPdfKit = async () => (await import("pdfkit")).default;
 
 function collect(doc: Doc): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
@@ -68,6 +71,7 @@ function rule(doc: Doc, x: number, width: number) {
 
 /** The receipt as an A4 PDF: heading, seller, buyer, the line item, the total and the status. */
 export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({
     size: "A4",
     margin: 56,
@@ -139,6 +143,7 @@ export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {
 
 /** The certificate as a landscape A4 PDF: framed, titled "Licence Certificate", with a verify link. */
 export async function renderCertificatePdf(certificate: Certificate, options: PdfOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({
     size: "A4",
     layout: "landscape",

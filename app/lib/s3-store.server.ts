@@ -1,0 +1,82 @@
+import type { Readable } from "node:stream";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { getEnv } from "./env.server.ts";
+import type { PresignedGetOptions } from "./storage.server.ts";
+
+// The S3 backend of app/lib/storage.server.ts, imported by it on first use in S3 mode only.
+// Ids are checked there; keys are uploads/{id}.
+
+let s3: { client: S3Client; signature: string } | undefined;
+
+function s3Client(): S3Client {
+  const env = getEnv();
+  const signature = [env.S3_REGION, env.S3_ENDPOINT, env.S3_ACCESS_KEY_ID, env.S3_FORCE_PATH_STYLE].join("|");
+  if (!s3 || s3.signature !== signature) {
+    s3?.client.destroy();
+    const client = new S3Client({
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      credentials:
+        env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+          : undefined,
+      // Checksums only where S3 requires them: S3-compatible stores often reject the newer
+      // default trailers, and a checksum parameter in a presigned PUT breaks browser uploads.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+    });
+    s3 = { client, signature };
+  }
+  return s3.client;
+}
+
+const key = (id: string) => `uploads/${id}`;
+const bucket = () => getEnv().S3_BUCKET;
+
+export function presignGet(id: string, options: PresignedGetOptions, expiresIn: number) {
+  const command =
+    options.method === "HEAD"
+      ? new HeadObjectCommand({ Bucket: bucket(), Key: key(id) })
+      : new GetObjectCommand({
+          Bucket: bucket(),
+          Key: key(id),
+          ResponseContentDisposition: options.contentDisposition,
+          ResponseCacheControl: options.cacheControl,
+          ResponseContentType: options.contentType,
+        });
+  return getSignedUrl(s3Client(), command, { expiresIn });
+}
+
+export function presignPut(id: string, { contentType, size }: { contentType?: string; size?: number }, expiresIn: number) {
+  const command = new PutObjectCommand({ Bucket: bucket(), Key: key(id), ContentType: contentType, ContentLength: size });
+  return getSignedUrl(s3Client(), command, {
+    expiresIn,
+    signableHeaders: new Set([...(contentType ? ["content-type"] : []), ...(size === undefined ? [] : ["content-length"])]),
+  });
+}
+
+export async function readHead(id: string, length: number) {
+  try {
+    const head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket(), Key: key(id) }));
+    const size = Number(head.ContentLength ?? 0);
+    if (size === 0) return { size, bytes: Buffer.alloc(0), contentType: head.ContentType };
+    const got = await s3Client().send(new GetObjectCommand({ Bucket: bucket(), Key: key(id), Range: `bytes=0-${length - 1}` }));
+    const bytes = Buffer.from(await got.Body!.transformToByteArray());
+    return { size, bytes: bytes.subarray(0, length), contentType: head.ContentType };
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    const name = (error as { name?: string }).name;
+    if (status === 404 || name === "NotFound" || name === "NoSuchKey") return null;
+    throw error;
+  }
+}
+
+export async function put(id: string, body: Readable, contentType: string, size: number) {
+  await s3Client().send(new PutObjectCommand({ Bucket: bucket(), Key: key(id), Body: body, ContentLength: size, ContentType: contentType }));
+}
+
+export async function remove(id: string) {
+  await s3Client().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key(id) }));
+}
