@@ -1,4 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
+import { formatMoney } from "~/lib/format.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, slugOrId } from "./catalogue/categories.server.ts";
 import { categoryLicenceIsCheaper, DEFAULT_CATEGORY_LICENCE_PRICE, DEFAULT_INDIVIDUAL_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, individualLicencePrice, premiumPrice } from "./prices.server.ts";
 import { getSetting, settingNumber } from "./settings.server.ts";
@@ -150,3 +151,13 @@ export async function findLicensableAnimation(idOrSlug: string | null) {
   return row && { id: row.id, slug: row.slug, title: row.title, ...(await getAnimationOffers(row)) };
 }
 
+/**
+ * The admin form's warning (a notice, never a refusal): an individual price that is not below
+ * the licence for the animation's whole category makes the category licence the better buy,
+ * and the public pages will say so. Null when the price is below it or no licence is sold.
+ */
+export async function getIndividualPriceWarning(animation: { individualPrice: number | string; categoryId: string | null }) {
+  const { price, cheaperCategory } = await getAnimationOffers(animation);
+  if (!cheaperCategory) return null;
+  return `The individual price (${formatMoney(price)}) is not below the ${cheaperCategory.name} category licence (${formatMoney(cheaperCategory.price)}/year), which covers every animation in it: the public pages will point buyers to the category licence.`;
+}

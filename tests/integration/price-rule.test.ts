@@ -6,6 +6,7 @@ import { setPaymentProvider } from "~/lib/payments/index.server.ts";
 import { createStripeProvider } from "~/lib/payments/stripe.server.ts";
 import * as purchase from "~/routes/account/purchase.tsx";
 import * as receiptPage from "~/routes/account/receipt.tsx";
+import * as animationForm from "~/routes/admin/animation-form.tsx";
 import * as animationsApi from "~/routes/api/animations.ts";
 import * as animationApi from "~/routes/api/animations.slug.ts";
 import * as categoryApi from "~/routes/api/categories.slug.ts";
@@ -21,7 +22,7 @@ import * as individualLicense from "~/routes/public/individual-license.tsx";
 import { sendToApp } from "../helpers/app.ts";
 import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
-import { callRoute } from "../helpers/route.ts";
+import { cookiesFrom, callRoute } from "../helpers/route.ts";
 import { eventObject, invoiceObject, invoicePaymentObject, useStripeMock } from "../mocks/stripe.ts";
 
 // One price rule (issue 23): what a page, a card or an /api answer shows for a licence is what
@@ -241,3 +242,40 @@ describe("main categories are not offered for sale", () => {
   });
 });
 
+describe("the admin animation form warns about a price that is not below its category licence", () => {
+  async function admin() {
+    const user = await createUser({ role: "admin" });
+    return sessionCookieFor(user.id);
+  }
+  const WARNING = "The individual price ($249.00) is not below the Facial Procedures category licence ($199.00/year)";
+
+  it("shows the warning on the edit screen and in the save toast, and still saves (no JavaScript needed)", async () => {
+    const cookie = await admin();
+    const edit = (id: string) => callRoute(animationForm, `/admin/animations/${id}`, { params: { id }, cookie });
+    expect((await edit(facelift.id)).body.priceWarning).toContain(WARNING);
+    expect((await edit(rhinoplasty.id)).body.priceWarning).toBeNull();
+
+    const current = await prisma.animation.findUniqueOrThrow({ where: { id: rhinoplasty.id } });
+    const fields = { title: current.title, description: current.description, coverImage: current.coverImage!, fullVideo: current.fullVideo!, downloadFile: current.downloadFile!, duration: String(current.duration), categoryId: facial.id };
+    const save = (individualPrice: string) => {
+      const body = new FormData();
+      for (const [key, value] of Object.entries({ ...fields, individualPrice })) body.append(key, value);
+      return callRoute(animationForm, `/admin/animations/${rhinoplasty.id}`, { method: "POST", params: { id: rhinoplasty.id }, body, cookie });
+    };
+
+    // Equal to the category licence: saved, with the warning where the admin lands.
+    const equal = await save("199");
+    expect(equal).toMatchObject({ status: 302, location: "/admin/animations" });
+    expect(Number((await prisma.animation.findUniqueOrThrow({ where: { id: rhinoplasty.id } })).individualPrice)).toBe(199);
+    const landed = await pageHtml("/admin/animations", cookiesFrom(equal, cookie));
+    expect(landed).toContain("is not below the Facial Procedures category licence ($199.00/year)");
+    expect((await edit(rhinoplasty.id)).body.priceWarning).toContain("($199.00) is not below");
+
+    // Below it: no warning.
+    const below = await save("149");
+    const quiet = await pageHtml("/admin/animations", cookiesFrom(below, cookie));
+    expect(quiet).toContain("was saved.");
+    expect(quiet).not.toContain("is not below");
+    expect((await edit(rhinoplasty.id)).body.priceWarning).toBeNull();
+  });
+});
