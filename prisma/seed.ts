@@ -8,7 +8,7 @@ import { hashPassword } from "../app/lib/crypto.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
 import { saveObject, type ObjectKind } from "../app/lib/storage.server.ts";
 import { parseVtt } from "../app/lib/vtt.ts";
-import { categoryLicencePrice, DEFAULT_PREMIUM_YEARLY_PRICE, INDIVIDUAL_LICENCE_PRICE } from "../app/services/prices.server.ts";
+import { categoryLicencePrice, DEFAULT_INDIVIDUAL_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, individualLicencePrice } from "../app/services/prices.server.ts";
 import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
 import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
@@ -193,7 +193,7 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
         title: seed.title,
         description: seed.description,
         duration: seed.duration,
-        individualPrice: seed.price ?? INDIVIDUAL_LICENCE_PRICE,
+        individualPrice: seed.price ?? DEFAULT_INDIVIDUAL_LICENCE_PRICE,
         views: seed.views,
         isActive: seed.isActive ?? true,
         createdAt,
@@ -251,15 +251,15 @@ async function seedDemoMember(prisma: PrismaClient) {
   const admin = await prisma.user.findUnique({ where: { email: getEnv().SEED_ADMIN_EMAIL }, select: { id: true } });
   const licensedAnimation = await prisma.animation.findUniqueOrThrow({
     where: { slug: animationSlug("Open Rhinoplasty: Reshaping the Nasal Framework") },
-    select: { id: true, title: true },
+    select: { id: true, title: true, individualPrice: true },
   });
   const recentAnimation = await prisma.animation.findUniqueOrThrow({
     where: { slug: animationSlug("Deep Plane Facelift") },
-    select: { id: true, title: true },
+    select: { id: true, title: true, individualPrice: true },
   });
   const licensedCategory = await prisma.category.findUniqueOrThrow({
     where: { slug: "interventional-cardiology" },
-    select: { id: true, name: true, yearlyPrice: true },
+    select: { id: true, name: true, parentId: true, yearlyPrice: true },
   });
 
   await prisma.$transaction(async (tx) => {
@@ -351,7 +351,7 @@ async function seedDemoMember(prisma: PrismaClient) {
       status: "active",
       paidDaysAgo: 345,
       endsInDays: 20,
-      price: INDIVIDUAL_LICENCE_PRICE,
+      price: individualLicencePrice(licensedAnimation.individualPrice),
       paymentStatus: "completed",
       description: `Individual License: ${licensedAnimation.title}`,
       animationId: licensedAnimation.id,
@@ -371,7 +371,7 @@ async function seedDemoMember(prisma: PrismaClient) {
       status: "active",
       paidDaysAgo: 5,
       endsInDays: 360,
-      price: INDIVIDUAL_LICENCE_PRICE,
+      price: individualLicencePrice(recentAnimation.individualPrice),
       paymentStatus: "completed",
       description: `Individual License: ${recentAnimation.title}`,
       animationId: recentAnimation.id,
@@ -382,7 +382,7 @@ async function seedDemoMember(prisma: PrismaClient) {
       status: "active",
       paidDaysAgo: 12,
       endsInDays: 353,
-      price: categoryLicencePrice(licensedCategory.yearlyPrice),
+      price: categoryLicencePrice(licensedCategory)!,
       paymentStatus: "completed",
       description: `Category License: ${licensedCategory.name}`,
       categoryId: licensedCategory.id,

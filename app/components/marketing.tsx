@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { formatPrice, pluralize } from "~/lib/format.ts";
 import { ButtonLink } from "./ui/button.tsx";
 
 // Building blocks of the premium, individual licence and category licence pages, and the
@@ -61,35 +62,64 @@ export function Testimonial() {
   );
 }
 
-export type Specialty = { name: string; slug: string; animationCount: number };
+export type SpecialtyGroup = {
+  name: string;
+  slug: string;
+  subcategories: { id: string; name: string; path: string; price: number; animationCount: number }[];
+};
 
 /**
- * The main categories with the catalogue's own counts. The first draft's figures ("Plastic Surgery
- * 25+", …) were marketing copy that the catalogue did not bear out (decision 011).
+ * What a category licence can be bought for: the sub-specialties under each main category, with
+ * the catalogue's own counts and their licence prices. A main category is a heading, not an
+ * offer: only sub-categories are sold (decision 009).
  */
-export function SpecialtyList({ specialties }: { specialties: Specialty[] }) {
-  if (specialties.length === 0) return null;
+export function SpecialtyList({ specialties }: { specialties: SpecialtyGroup[] }) {
+  const groups = specialties.filter((g) => g.subcategories.length > 0);
+  if (groups.length === 0) return null;
   return (
     <section aria-labelledby="specialties-title" className="mx-auto mt-16 max-w-3xl">
       <h2 id="specialties-title" className="text-center text-2xl font-bold">
         Available Specialties
       </h2>
-      <ul className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-        {specialties.map((s) => (
-          <li key={s.slug}>
-            <Link
-              to={`/category/${s.slug}`}
-              className="flex items-center justify-between gap-2 rounded-xl border border-slate-200 bg-white px-4 py-3 hover:border-brand-500"
-            >
-              <span className="font-medium">{s.name}</span>
-              <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold whitespace-nowrap text-brand-700">
-                {s.animationCount} {s.animationCount === 1 ? "animation" : "animations"}
-              </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
+      {groups.map((group) => (
+        <div key={group.slug} className="mt-6">
+          <h3 className="font-semibold text-slate-700">{group.name}</h3>
+          <ul className="mt-2 grid gap-3 sm:grid-cols-2">
+            {group.subcategories.map((s) => (
+              <li key={s.id}>
+                <Link
+                  to={s.path}
+                  className="flex items-center justify-between gap-2 rounded-xl border border-slate-200 bg-white px-4 py-3 hover:border-brand-500"
+                >
+                  <span className="font-medium">{s.name}</span>
+                  <span className="text-right text-sm whitespace-nowrap">
+                    <span className="block font-semibold text-brand-700">{formatPrice(s.price)}/year</span>
+                    <span className="block text-slate-500">{pluralize(s.animationCount, "animation")}</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
     </section>
+  );
+}
+
+/**
+ * Said wherever one animation is offered although the licence for its whole category costs no
+ * more: the smaller purchase is not the cheaper one.
+ */
+export function CheaperCategoryNote({ category }: { category: { name: string; slug: string; price: number; animationCount: number } }) {
+  return (
+    <p className="mt-4 rounded-lg bg-amber-50 p-3 text-left text-sm text-amber-900" data-testid="cheaper-category">
+      The{" "}
+      <Link to={`/purchase/category/${encodeURIComponent(category.slug)}`} className="font-semibold underline">
+        {category.name} Category License
+      </Link>{" "}
+      costs {formatPrice(category.price)}/year, no more than this one animation, and covers every animation in {category.name} (
+      {pluralize(category.animationCount, "animation")}).
+    </p>
   );
 }
 

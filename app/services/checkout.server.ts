@@ -7,8 +7,7 @@ import { checkoutIdFromTestId, testModeEvents } from "~/lib/payments/test-mode.s
 import { getAccess, hasGlobalAccess, holdsLicence } from "./access.server.ts";
 import type { PublicUser } from "./auth/credentials.server.ts";
 import { applyPaymentEvent } from "./fulfilment.server.ts";
-import { findLicensableAnimation, findLicensableCategory, getPremiumPrice } from "./offers.server.ts";
-import { INDIVIDUAL_LICENCE_PRICE } from "./prices.server.ts";
+import { findLicensableAnimation, findLicensableCategory, getPremiumPrice, mainCategoryNotSold } from "./offers.server.ts";
 import { subscriptionSelect, toSubscriptionJson } from "./subscriptions.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 
@@ -52,13 +51,16 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
       type: "individual",
       animationId: animation.id,
       categoryId: null,
-      amount: INDIVIDUAL_LICENCE_PRICE,
+      // The price the animation's pages show, read now from the row (never from the client).
+      amount: animation.price,
       description: `Individual licence: ${animation.title}`,
       successPath: `/watch/${animation.id}`,
     };
   }
-  const category = await findLicensableCategory(item.category);
-  if (!category) throw notFound("Category not found");
+  const found = await findLicensableCategory(item.category);
+  if (!found) throw notFound("Category not found");
+  if (found.main) throw notFound(mainCategoryNotSold(found.main.name));
+  const category = found.category;
   if (holdsLicence(access, { type: "category", categoryId: category.id })) throw conflict(ALREADY_LICENSED);
   return {
     type: "category",

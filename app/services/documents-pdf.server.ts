@@ -185,6 +185,7 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
       ["Licensee", name],
       ["Licence type", certificate.typeLabel],
       ["Term", `${formatDate(certificate.startDate)} to ${formatDate(certificate.endDate)}`],
+      ["Licence fee", `${formatMoney(certificate.price)} per year`],
       ["Licence id", certificate.id],
       ["Rights", certificate.rights.join("\n")],
       ["Status on issue", certificate.state === "valid" ? "Valid" : `Not valid (${certificate.state})`],

@@ -115,7 +115,8 @@ export type Licence = {
   verifyUrl: string;
 };
 
-export type Certificate = Licence & { platformName: string };
+/** `price` is what the licence was bought for (the subscription's price, the amount charged). */
+export type Certificate = Licence & { platformName: string; price: number };
 
 const licenceSelect = {
   id: true,
@@ -124,6 +125,7 @@ const licenceSelect = {
   status: true,
   startDate: true,
   endDate: true,
+  price: true,
   user: { select: { id: true, role: true, accountType: true, firstName: true, lastName: true } },
   animation: { select: { title: true } },
   category: { select: { name: true } },
@@ -183,7 +185,7 @@ export async function getCertificate(user: Viewer, subscriptionId: string, now =
   const row = await findLicence(subscriptionId);
   if (!row || (row.userId !== user.id && user.role !== "admin")) throw notFound(LICENCE_NOT_FOUND);
   const [licence, platformName] = await Promise.all([toLicence(row, now), getSetting("platform_name")]);
-  return { ...licence, platformName };
+  return { ...licence, platformName, price: Number(row.price) };
 }
 
 /**

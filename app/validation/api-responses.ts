@@ -17,6 +17,10 @@ export function named<S extends z.ZodType>(id: string, schema: S): S {
 
 export const isoDate = z.iso.datetime({ offset: true });
 export const money = z.number().describe("US dollars");
+/** A category's licence price as every page shows it and checkout charges it. */
+const licencePrice = money
+  .nullable()
+  .describe("US dollars a year: what a licence for this category costs (the default 299 when the admin set none); null for a main category, which is not sold as a whole");
 export const ref = z.object({ id: z.string(), name: z.string(), slug: z.string() });
 
 export const ErrorResponse = named(
@@ -169,7 +173,7 @@ const animationCardFields = {
   duration: z.number().int().describe("seconds"),
   categoryId: z.string().nullable(),
   categoryName: z.string().nullable(),
-  individualPrice: money,
+  individualPrice: money.describe("US dollars a year: what its individual licence costs, the amount checkout charges"),
 };
 
 export const AnimationCard = named("AnimationCard", z.object(animationCardFields));
@@ -201,7 +205,7 @@ export const AnimationDetail = named(
   "AnimationDetail",
   z.object({
     ...animationFields,
-    category: ref.extend({ yearlyPrice: money.nullable(), parent: ref.nullable() }).nullable(),
+    category: ref.extend({ yearlyPrice: licencePrice, parent: ref.nullable() }).nullable(),
     captions: z.array(z.object({ language: z.string(), label: z.string(), src: z.string() })),
     transcript: z.object({ language: z.string(), label: z.string(), text: z.string() }).nullable(),
     medicallyReviewedAt: isoDate.nullable(),
@@ -214,7 +218,7 @@ const subcategoryFields = {
   name: z.string(),
   slug: z.string(),
   description: z.string().nullable(),
-  yearlyPrice: money.nullable(),
+  yearlyPrice: licencePrice,
   animationCount: z.number().int(),
 };
 export const Subcategory = named("Subcategory", z.object(subcategoryFields));

@@ -93,11 +93,12 @@ test.describe("premium and licence pages", () => {
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveCount(0);
   });
 
-  test("individual licence: $299/year, benefits, 10 FAQs, the button asks a visitor to sign in", async ({ page }) => {
+  test("individual licence: the animation's price, benefits, 10 FAQs, the button asks a visitor to sign in", async ({ page }) => {
+    // An unknown animation: the price every animation starts from (each has its own).
     await page.goto("/individual-license?animation=some-animation");
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Individual Animation License");
-    await expect(main.getByText("$299", { exact: true })).toBeVisible();
+    await expect(main.getByText(/^\$\d+$/).first()).toBeVisible();
     for (const benefit of ["4K access to the full animation", "ZIP download (MP4 and WebM)", "Commercial usage rights"]) {
       await expect(main.getByText(benefit, { exact: true })).toBeVisible();
     }
@@ -123,7 +124,8 @@ test.describe("premium and licence pages", () => {
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Checkout");
     await expect(main.getByRole("heading", { level: 2 })).toHaveText(`Individual Animation License: ${animation.title}`);
-    await expect(main.getByText("$299", { exact: true })).toBeVisible();
+    // The price the catalogue shows for it is the price asked here.
+    await expect(main.getByText(`$${animation.individualPrice}`, { exact: true })).toBeVisible();
     await expect(main.getByRole("note")).toHaveText("Test mode — no real payments");
     await expect(main.getByRole("button", { name: "Continue to Payment" })).toBeEnabled();
 
@@ -140,12 +142,18 @@ test.describe("premium and licence pages", () => {
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Category License – Annual Plan");
     await expect(main.getByText(/^\$\d+$/)).toBeVisible();
     const specialties = main.getByRole("region", { name: "Available Specialties" });
-    const catalogue: Array<{ name: string; slug: string; animationCount: number }> = await (await request.get("/api/categories/main")).json();
+    type Sub = { name: string; slug: string; yearlyPrice: number; animationCount: number };
+    const catalogue: Array<{ name: string; slug: string; subcategories: Sub[] }> = await (await request.get("/api/categories/main")).json();
     expect(catalogue.map((c) => c.name)).toEqual(expect.arrayContaining(["Plastic Surgery", "Dermatology", "Cardiology", "Orthopedics", "Neurology"]));
-    for (const { name, slug, animationCount } of catalogue) {
-      const row = specialties.getByRole("link", { name: new RegExp(`^${name}`) });
-      await expect(row).toHaveAttribute("href", `/category/${slug}`);
-      await expect(row).toContainText(`${animationCount} animation`);
+    for (const main of catalogue) {
+      // Only sub-specialties are sold: a main category is a heading, never an offer of its own.
+      await expect(specialties.getByRole("link", { name: new RegExp(`^${main.name}`) })).toHaveCount(0);
+      for (const sub of main.subcategories) {
+        const row = specialties.getByRole("link", { name: new RegExp(`^${sub.name}`) });
+        await expect(row).toHaveAttribute("href", `/category/${main.slug}/${sub.slug}`);
+        await expect(row).toContainText(`$${sub.yearlyPrice}/year`);
+        await expect(row).toContainText(`${sub.animationCount} animation`);
+      }
     }
     await expectOneOpenFaq(page);
     await main.getByRole("link", { name: "Get Category License" }).click();

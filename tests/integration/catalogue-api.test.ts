@@ -267,7 +267,8 @@ describe("GET /api/categories", () => {
     expect(res.body.map((cat: { slug: string }) => cat.slug)).toEqual(["plastic-surgery", "cardiology"]);
     expect(res.body[0].subcategories).toEqual([
       { id: c.facial.id, name: "Facial Procedures", slug: "facial-procedures", description: "Face and neck.", yearlyPrice: 199, animationCount: 2 },
-      { id: c.body.id, name: "Body Contouring", slug: "body-contouring", description: "Body shaping.", yearlyPrice: null, animationCount: 1 },
+      // No price of its own: its licence sells at the default $299, and says so.
+      { id: c.body.id, name: "Body Contouring", slug: "body-contouring", description: "Body shaping.", yearlyPrice: 299, animationCount: 1 },
     ]);
     expect(res.body[1].subcategories).toEqual([]);
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=600");

@@ -89,7 +89,8 @@ describe("animation detail", () => {
     const res = await load("rhinoplasty");
     expect(res.status).toBe(200);
     expect(res.body.animation).toMatchObject({ title: "Rhinoplasty", fullVideo: null, downloadFile: null, hasAccess: false, previewVideo: c.rhinoplasty.previewVideo });
-    expect(res.body).toMatchObject({ premium: false, individualPrice: 299, categoryPrice: 199 });
+    // Its own price ($149, not the $299 default) and its sub-category's licence.
+    expect(res.body).toMatchObject({ premium: false, offers: { price: 149, category: { slug: "facial-procedures", price: 199 }, cheaperCategory: null } });
     expect(JSON.stringify(res.body)).not.toContain(c.rhinoplasty.fullVideo!);
   });
 
@@ -103,11 +104,11 @@ describe("animation detail", () => {
     expect(alone.body.related).toMatchObject({ sameCategory: [], byDoctor: [], doctorName: null });
   });
 
-  it("shows a premium member the full video; the category price defaults to 299", async () => {
+  it("shows a premium member the full video; the category price defaults to 299, no dearer than the animation", async () => {
     const user = await createUser({ accountType: "premium" });
     const res = await load("tummy-tuck", { cookie: await sessionCookieFor(user.id) });
     expect(res.body.animation).toMatchObject({ fullVideo: c.tummy.fullVideo, downloadFile: null, canDownload: false });
-    expect(res.body).toMatchObject({ premium: true, categoryPrice: 299 });
+    expect(res.body).toMatchObject({ premium: true, offers: { price: 299, category: { slug: "body-contouring", price: 299 }, cheaperCategory: { slug: "body-contouring" } } });
   });
 
   it("gives an individual licence holder the download", async () => {

@@ -50,11 +50,11 @@ describe("/purchase/individual and /purchase/category pages", () => {
     expect((await buyPremium()).location).toBe(`/auth?redirectTo=${encodeURIComponent("/premium")}`);
   });
 
-  it("show the animation licence by slug or id at $299/year, with the test-mode banner flag", async () => {
+  it("show the animation licence by slug or id at its individualPrice ($149/year), with the test-mode banner flag", async () => {
     for (const key of ["rhinoplasty", c.rhinoplasty.id]) {
       const res = await individual(key, { cookie });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ kind: "individual", title: "Individual Animation License: Rhinoplasty", price: 299, held: false, testMode: true, itemId: c.rhinoplasty.id });
+      expect(res.body).toMatchObject({ kind: "individual", title: "Individual Animation License: Rhinoplasty", price: 149, held: false, testMode: true, itemId: c.rhinoplasty.id });
     }
   });
 
@@ -135,7 +135,7 @@ describe("buying without JavaScript (test mode)", () => {
     await press(cat, "pay", buyer.cookie);
     const subs = await prisma.subscription.findMany({ where: { userId: buyer.id }, orderBy: { createdAt: "asc" } });
     expect(subs.map((s) => [s.type, s.animationId, s.categoryId, Number(s.price)])).toEqual([
-      ["individual", c.rhinoplasty.id, null, 299],
+      ["individual", c.rhinoplasty.id, null, 149],
       ["category", null, c.facial.id, 199],
     ]);
     const payments = await prisma.payment.findMany({ where: { userId: buyer.id }, orderBy: { createdAt: "asc" } });

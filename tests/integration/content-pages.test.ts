@@ -91,13 +91,13 @@ describe("content pages (/{slug}, /about, /pages/{slug})", () => {
 describe("/premium", () => {
   it("prices the plan from the setting: $9/month billed at $99/year by default", async () => {
     const res = await callRoute(premium, "/premium");
-    expect(res.body).toEqual({ price: { yearly: 99, monthly: 9 }, individualPrice: 299, signedIn: false, alreadyPremium: false, testMode: true, publishableKey: null });
+    expect(res.body).toEqual({ price: { yearly: 99, monthly: 9 }, individualPrice: 299, individualPriceVaries: false, signedIn: false, alreadyPremium: false, testMode: true, publishableKey: null });
   });
 
   it("follows global_subscription_yearly_price", async () => {
     await prisma.appSetting.create({ data: { key: "global_subscription_yearly_price", value: "120" } });
     const res = await callRoute(premium, "/premium", { cookie: memberCookie });
-    expect(res.body).toEqual({ price: { yearly: 120, monthly: 10 }, individualPrice: 299, signedIn: true, alreadyPremium: false, testMode: true, publishableKey: null });
+    expect(res.body).toEqual({ price: { yearly: 120, monthly: 10 }, individualPrice: 299, individualPriceVaries: false, signedIn: true, alreadyPremium: false, testMode: true, publishableKey: null });
     await prisma.appSetting.delete({ where: { key: "global_subscription_yearly_price" } });
   });
 
@@ -137,13 +137,13 @@ describe("/category-license", () => {
 });
 
 describe("/global-license", () => {
-  it("lists active main categories with their active sub-categories and prices", async () => {
+  it("lists active main categories (headings, not for sale) with their active sub-categories and prices", async () => {
     const res = await callRoute(globalLicense, "/global-license?category=rhinoplasty");
     expect(res.body.selected).toBe("rhinoplasty");
+    expect(res.body.categories[0]).not.toHaveProperty("price");
     expect(res.body.categories).toEqual([
       expect.objectContaining({
         name: "Plastic Surgery",
-        price: null,
         subcategories: [
           expect.objectContaining({ slug: "facelift", price: 299, animationCount: 1 }),
           expect.objectContaining({ slug: "rhinoplasty", price: 199, animationCount: 0 }),

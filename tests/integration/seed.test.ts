@@ -321,8 +321,12 @@ describe("seed", () => {
     expect(Number(global.price)).toBe(99);
     expect(global.payments[0]!.description).toBe("Premium Yearly Subscription");
 
+    // Each licence was bought at the price its animation shows (one price rule).
+    for (const licence of active.filter((s) => s.type === "individual")) {
+      const animation = await prisma.animation.findUniqueOrThrow({ where: { id: licence.animationId! } });
+      expect(Number(licence.price)).toBe(Number(animation.individualPrice));
+    }
     const individual = active.find((s) => s.type === "individual")!;
-    expect(Number(individual.price)).toBe(299);
     expect(individual.payments[0]!.description).toMatch(/^Individual License: /);
     // Expiring soon: 30 days or less away.
     expect(individual.endDate!.getTime() - now).toBeLessThanOrEqual(30 * 24 * 3600 * 1000);

@@ -1,7 +1,7 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
-import { BenefitList } from "~/components/marketing.tsx";
+import { BenefitList, CheaperCategoryNote } from "~/components/marketing.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { Section } from "~/components/ui/section.tsx";
@@ -9,8 +9,7 @@ import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
-import { findLicensableAnimation, findLicensableCategory } from "~/services/offers.server.ts";
-import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
+import { findLicensableAnimation, findLicensableCategory, mainCategoryNotSold } from "~/services/offers.server.ts";
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import type { Route } from "./+types/purchase";
 import { invariantResponse } from "~/lib/errors.server.ts";
@@ -41,12 +40,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       successTo: `/watch/${animation.id}`,
       title: `Individual Animation License: ${animation.title}`,
       itemHref: `/animations/${animation.slug}`,
-      price: INDIVIDUAL_LICENCE_PRICE,
+      price: animation.price,
+      // Where one animation costs as much as its whole category, the page says so.
+      betterBuy: animation.cheaperCategory,
       held,
     };
   }
-  const category = await findLicensableCategory(p.slugOrId ?? null);
-  invariantResponse(category, "Category not found", { status: 404 });
+  const found = await findLicensableCategory(p.slugOrId ?? null);
+  invariantResponse(found, "Category not found", { status: 404 });
+  if (found.main) throw data({ message: mainCategoryNotSold(found.main.name), chooseSpecialty: true }, { status: 404 });
+  const category = found.category;
   const held = holdsLicence(access, { type: "category", categoryId: category.id });
   return {
     kind: "category" as const,
@@ -56,6 +59,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     title: `${category.name} License – Annual Plan`,
     itemHref: `/category/${category.slug}`,
     price: category.price,
+    betterBuy: null,
     held,
   };
 }
@@ -69,7 +73,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, title, itemHref, price, held, testMode, publishableKey, itemId, successTo } = loaderData;
+  const { kind, title, itemHref, price, betterBuy, held, testMode, publishableKey, itemId, successTo } = loaderData;
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
       <TestModeBanner show={testMode} />
@@ -97,6 +101,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             "One year, with a 30-day money-back guarantee",
           ]}
         />
+        {betterBuy ? <CheaperCategoryNote category={betterBuy} /> : null}
       </Section>
       {held ? (
         <p role="status" className="mt-6 rounded-xl bg-emerald-50 p-4 text-emerald-900">
@@ -132,9 +137,16 @@ export function ErrorBoundary() {
   return (
     <GeneralErrorBoundary
       statusHandlers={{
-        404: ({ error }) => (
-          <ErrorScreen title="Not Found" message={(error.data as { message?: string })?.message ?? "Nothing to buy here."} />
-        ),
+        404: ({ error }) => {
+          const body = error.data as { message?: string; chooseSpecialty?: boolean } | undefined;
+          return (
+            <ErrorScreen
+              title="Not Found"
+              message={body?.message ?? "Nothing to buy here."}
+              action={body?.chooseSpecialty ? <Link to="/global-license" className={buttonClass({})}>Choose a Specialty</Link> : undefined}
+            />
+          );
+        },
       }}
     />
   );

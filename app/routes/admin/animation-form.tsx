@@ -18,6 +18,7 @@ import { uploadRule } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createAnimation, getAdminAnimation, getAnimationFormOptions, retryPreview, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { listEmbedPlaysForAnimation } from "~/services/embeds.server.ts";
+import { getIndividualPriceWarning } from "~/services/offers.server.ts";
 import { getMediaJobs } from "~/services/media-jobs.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
 import type { Route } from "./+types/animation-form";
@@ -40,7 +41,8 @@ export async function loader({ params }: Route.LoaderArgs) {
   ]);
   if (params.id) invariantResponse(animation, "Animation not found", { status: 404 });
   const limits = { cover: uploadRule("cover").maxMB, video: uploadRule("video").maxMB, download: uploadRule("download").maxMB };
-  return { animation, ...options, jobs: jobs.slice(0, 5), limits, embedPlays };
+  const priceWarning = animation ? await getIndividualPriceWarning(animation) : null;
+  return { animation, ...options, jobs: jobs.slice(0, 5), limits, embedPlays, priceWarning };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -64,7 +66,13 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   try {
     const animation = params.id ? await updateAnimation(admin, params.id, submission.value) : await createAnimation(admin, submission.value);
-    return redirectWithToast("/admin/animations", { title: params.id ? "Animation Updated" : "Animation Created", description: `${animation.title} was saved.` });
+    // Saved either way: a price that is not below its category licence is the admin's call.
+    const priceWarning = await getIndividualPriceWarning(animation);
+    return redirectWithToast("/admin/animations", {
+      title: params.id ? "Animation Updated" : "Animation Created",
+      description: priceWarning ? `${animation.title} was saved. ${priceWarning}` : `${animation.title} was saved.`,
+      type: priceWarning ? "info" : "success",
+    });
   } catch (error) {
     await discardUploads(upload.stored);
     if (!(error instanceof ServiceError)) throw error;
@@ -76,7 +84,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 const JOB_TONES = { queued: "yellow", running: "blue", done: "green", failed: "red" } as const;
 
 export default function AnimationFormScreen({ loaderData, actionData }: Route.ComponentProps) {
-  const { animation, categories, doctors, jobs, limits, embedPlays } = loaderData;
+  const { animation, categories, doctors, jobs, limits, embedPlays, priceWarning } = loaderData;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: animation
@@ -124,7 +132,20 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
           <Field label="Slug" hint="Leave blank to make it from the title (lowercase, underscores)." {...getInputProps(fields.slug, { type: "text" })} errors={fields.slug.errors} />
           <TextareaField label="Description" rows={8} {...getTextareaProps(fields.description)} errors={fields.description.errors} />
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="Individual price (USD)" inputMode="decimal" {...getInputProps(fields.individualPrice, { type: "text" })} errors={fields.individualPrice.errors} />
+            <div>
+              <Field
+                label="Individual price (USD)"
+                inputMode="decimal"
+                {...getInputProps(fields.individualPrice, { type: "text" })}
+                aria-describedby={priceWarning ? "individual-price-warning" : undefined}
+                errors={fields.individualPrice.errors}
+              />
+              {priceWarning ? (
+                <p id="individual-price-warning" className="mt-1 rounded-md bg-amber-50 p-2 text-sm text-amber-900">
+                  {priceWarning}
+                </p>
+              ) : null}
+            </div>
             <Field
               label="Duration (seconds)"
               hint={`Shown as ${formatDuration(Number(duration) || 0)}`}

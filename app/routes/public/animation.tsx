@@ -3,6 +3,7 @@ import { Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "r
 import { AnimationDescription } from "~/components/catalogue/description.tsx";
 import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
+import { CheaperCategoryNote } from "~/components/marketing.tsx";
 import { RelatedList } from "~/components/catalogue/related-list.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
@@ -21,7 +22,7 @@ import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { getAnimation, listRelatedAnimations } from "~/services/catalogue/animations.server.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
-import { categoryLicencePrice, INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
+import { getAnimationOffers } from "~/services/offers.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/animation";
 
@@ -39,13 +40,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }).catch(asRouteError);
   // Beside the animation: more of its subcategory and of its first doctor (cached with the catalogue).
   const doctor = animation.doctors[0];
-  const related = await listRelatedAnimations(animation, doctor?.id ?? null);
+  const [related, offers] = await Promise.all([listRelatedAnimations(animation, doctor?.id ?? null), getAnimationOffers(animation)]);
   return {
     animation,
     related: { ...related, doctorName: doctor?.name ?? null },
     premium: hasGlobalAccess(access),
-    individualPrice: INDIVIDUAL_LICENCE_PRICE,
-    categoryPrice: categoryLicencePrice(animation.category?.yearlyPrice),
+    offers,
   };
 }
 
@@ -86,7 +86,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
 };
 
 export default function AnimationDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { animation, related, premium, individualPrice, categoryPrice } = loaderData;
+  const { animation, related, premium, offers } = loaderData;
   const location = useLocation();
   const category = animation.category;
   const entitled = animation.hasAccess;
@@ -94,9 +94,6 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
   const isPreview = !entitled || !animation.fullVideo;
   const categoryHref = category ? `/category/${encodeURIComponent(category.slug || category.id)}` : null;
   const individualHref = `/individual-license?animation=${encodeURIComponent(animation.id)}`;
-  const categoryOffer = category
-    ? { name: category.name, href: `/purchase/category/${encodeURIComponent(category.slug || category.id)}`, price: categoryPrice }
-    : null;
 
   return (
     <main className="mx-auto max-w-7xl px-4 py-8">
@@ -221,7 +218,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
               <p className="mt-2 text-sm text-slate-600">
                 {premium ? "Your premium membership includes streaming. " : ""}Add a licence to download this animation and use it commercially.
               </p>
-              <LicenceOffers individualHref={individualHref} individualPrice={individualPrice} category={categoryOffer} />
+              <LicenceOffers individualHref={individualHref} offers={offers} />
             </Section>
           ) : null}
           {entitled ? null : (
@@ -229,7 +226,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
               <p className="mt-2 text-sm text-slate-600">
                 You are watching a 10-second preview. Premium members stream every animation in full.
               </p>
-              <LicenceOffers offerPremium individualHref={individualHref} individualPrice={individualPrice} category={categoryOffer} />
+              <LicenceOffers offerPremium individualHref={individualHref} offers={offers} />
             </Section>
           )}
           <RelatedList id="more-in-category" title={category ? `More in ${category.name}` : "More animations"} animations={related.sameCategory} />
@@ -250,34 +247,39 @@ function medicalReviewLine(names: string[], reviewedAt: string) {
 
 /**
  * The two licences that add download and commercial rights, and where to read about them.
- * `offerPremium` (viewers who only see the preview) puts Premium first, as the main offer.
+ * `offerPremium` (viewers who only see the preview) puts Premium first, as the main offer. When
+ * the category licence costs no more than this animation alone, it comes first and says so.
  */
 function LicenceOffers({
   individualHref,
-  individualPrice,
-  category,
+  offers,
   offerPremium = false,
 }: {
   individualHref: string;
-  individualPrice: number;
-  category: { name: string; href: string; price: number } | null;
+  offers: { price: number; category: CategoryOffer | null; cheaperCategory: CategoryOffer | null };
   offerPremium?: boolean;
 }) {
+  const { category, cheaperCategory } = offers;
+  const categoryButton = category ? (
+    <ButtonLink to={`/purchase/category/${encodeURIComponent(category.slug)}`} variant={cheaperCategory && !offerPremium ? "primary" : "secondary"}>
+      {category.name} Category License {formatPrice(category.price)}/year
+    </ButtonLink>
+  ) : null;
   return (
     <div className="mt-4 flex flex-col gap-2">
       {offerPremium ? <ButtonLink to="/premium">Get Premium Access</ButtonLink> : null}
-      <ButtonLink to={individualHref} variant={offerPremium ? "secondary" : "primary"}>
-        Individual License {formatPrice(individualPrice)}
+      {cheaperCategory ? categoryButton : null}
+      <ButtonLink to={individualHref} variant={offerPremium || cheaperCategory ? "secondary" : "primary"}>
+        Individual License {formatPrice(offers.price)}
       </ButtonLink>
-      {category ? (
-        <ButtonLink to={category.href} variant="secondary">
-          {category.name} Category License {formatPrice(category.price)}/year
-        </ButtonLink>
-      ) : null}
+      {cheaperCategory ? null : categoryButton}
+      {cheaperCategory ? <CheaperCategoryNote category={cheaperCategory} /> : null}
       <TextLink to="/category-license" className="text-center text-sm">About category licences</TextLink>
     </div>
   );
 }
+
+type CategoryOffer = { name: string; slug: string; price: number; animationCount: number };
 
 /** "Animation Not Found" with a back button: history back with JavaScript, home without. */
 export function AnimationNotFound() {

@@ -1,9 +1,15 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
-import { formatPrice } from "~/lib/format.ts";
+import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { findLicensableCategory, getCategoryLicenceFromPrice, listSpecialties } from "~/services/offers.server.ts";
+import {
+  findLicensableCategory,
+  getCategoryLicenceFromPrice,
+  getSingleAnimationOption,
+  listLicensableCategories,
+} from "~/services/offers.server.ts";
 import type { Route } from "./+types/category-license";
 
 export const meta: Route.MetaFunction = ({ data, matches }) => [
@@ -12,16 +18,19 @@ export const meta: Route.MetaFunction = ({ data, matches }) => [
 ];
 
 // /category-license[?category={slug or id}]: the title is the category name plus
-// "License – Annual Plan" at the category's yearlyPrice (default 299). Without a category the
-// page is generic and quotes the lowest sub-category price. Signed in, the button goes to
-// /global-license to choose (or confirm) the category.
+// "License – Annual Plan" at the category's licence price (its yearlyPrice, default 299). Only a
+// sub-category is sold: without one (or for a main category) the page is generic and quotes the
+// lowest sub-category price. Signed in, the button goes to /global-license to choose (or
+// confirm) the category. `single` is what one animation costs beside it, for the FAQ's honest
+// answer to "is there a smaller option?".
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, category, specialties] = await Promise.all([
+  const [user, found, specialties] = await Promise.all([
     getUser(request),
     findLicensableCategory(url.searchParams.get("category")),
-    listSpecialties(),
+    listLicensableCategories(),
   ]);
-  const from = category ? null : await getCategoryLicenceFromPrice();
+  const category = found?.category ?? null;
+  const [from, single] = await Promise.all([category ? null : getCategoryLicenceFromPrice(), getSingleAnimationOption(category)]);
   return {
     signedIn: Boolean(user),
     category,
@@ -29,12 +38,13 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     title: category ? `${category.name} License – Annual Plan` : "Category License – Annual Plan",
     price: category ? category.price : from!.price,
     priceVaries: from?.varies ?? false,
+    single,
     returnTo: `${url.pathname}${url.search}`,
   };
 }
 
 export default function CategoryLicensePage({ loaderData }: Route.ComponentProps) {
-  const { signedIn, category, title, priceVaries, returnTo } = loaderData;
+  const { signedIn, category, title, priceVaries, single, returnTo } = loaderData;
   const price = formatPrice(loaderData.price);
   return (
     <main className="mx-auto max-w-6xl px-4 py-12">
@@ -79,12 +89,12 @@ export default function CategoryLicensePage({ loaderData }: Route.ComponentProps
       <Guarantees />
       <SpecialtyList specialties={loaderData.specialties} />
       <Testimonial />
-      <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries)} />
+      <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries, smallerOption(category, single))} />
     </main>
   );
 }
 
-function categoryFaqs(price: string, varies: boolean): Faq[] {
+function categoryFaqs(price: string, varies: boolean, smaller: ReactNode): Faq[] {
   return [
     {
       question: "What does a Category License include?",
@@ -100,7 +110,7 @@ function categoryFaqs(price: string, varies: boolean): Faq[] {
     },
     {
       question: "Which specialties can I license?",
-      answer: "Plastic Surgery, Dermatology, Cardiology, Orthopedics, Neurology and more: choose any category in the library.",
+      answer: "Each specialty listed under Available Specialties is licensed on its own, at the price shown beside it. The areas they are grouped under are not sold as a whole.",
     },
     {
       question: "Can I download the animations?",
@@ -122,14 +132,32 @@ function categoryFaqs(price: string, varies: boolean): Faq[] {
       question: "Is there a money-back guarantee?",
       answer: "Yes. Every licence comes with a 30-day money-back guarantee.",
     },
-    {
-      question: "I only need one animation. Is there a smaller option?",
-      answer: (
-        <>
-          Yes: an <Link to="/individual-license" className="text-brand-700 underline">Individual License</Link> covers a
-          single animation.
-        </>
-      ),
-    },
+    { question: "I only need one animation. Is there a smaller option?", answer: smaller },
   ];
+}
+
+/**
+ * The honest answer to "is there a smaller option?": an Individual License is smaller, but it is
+ * only cheaper where one animation costs less than the licence for its whole category.
+ */
+function smallerOption(
+  category: { name: string; price: number; animationCount: number } | null,
+  single: { price: number; categoryOftenCheaper: boolean } | null,
+): ReactNode {
+  const individual = <Link to="/individual-license" className="text-brand-700 underline">Individual License</Link>;
+  if (!single) return <>An {individual} covers a single animation.</>;
+  if (category && single.categoryOftenCheaper) {
+    return (
+      <>
+        Not in {category.name}: an {individual} covers a single animation, but every one here costs {formatPrice(single.price)} or more,
+        at least as much as this licence for all {pluralize(category.animationCount, "animation")}.
+      </>
+    );
+  }
+  return (
+    <>
+      Yes: an {individual} covers a single animation, from {formatPrice(single.price)} per year.
+      {single.categoryOftenCheaper && !category ? " In some specialties the Category License costs no more than one animation: each animation's page shows both prices." : null}
+    </>
+  );
 }

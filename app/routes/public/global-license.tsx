@@ -8,8 +8,8 @@ import type { Route } from "./+types/global-license";
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Choose a Category to License") }];
 
 // /global-license is "choose a category to licence", the step after the category licence
-// page (docs/architecture.md, "Product decisions"). Each choice leads to that category's
-// checkout page.
+// page (docs/architecture.md, "Product decisions"). Each sub-category leads to its checkout
+// page; a main category is only their heading (only sub-categories are sold, decision 009).
 export async function loader({ url }: Route.LoaderArgs) {
   const selected = url.searchParams.get("category");
   return { categories: await listLicensableCategories(), selected };
@@ -30,19 +30,10 @@ export default function GlobalLicensePage({ loaderData: { categories, selected }
         <div className="mt-10 flex flex-col gap-10">
           {categories.map((main) => (
             <section key={main.id} aria-labelledby={`main-${main.id}`}>
-              <div className="flex flex-wrap items-end justify-between gap-3">
-                <div>
-                  <h2 id={`main-${main.id}`} className="text-2xl font-bold">
-                    {main.name}
-                  </h2>
-                  {main.description ? <p className="mt-1 text-slate-600">{main.description}</p> : null}
-                </div>
-                {main.price !== null ? (
-                  <Link to={`/purchase/category/${main.slug}`} className={buttonClass({ variant: "secondary" })}>
-                    License all of {main.name} · {formatPrice(main.price)}/year
-                  </Link>
-                ) : null}
-              </div>
+              <h2 id={`main-${main.id}`} className="text-2xl font-bold">
+                {main.name}
+              </h2>
+              {main.description ? <p className="mt-1 text-slate-600">{main.description}</p> : null}
               {main.subcategories.length === 0 ? (
                 <p className="mt-3 text-slate-500">No specialties in this category yet.</p>
               ) : (

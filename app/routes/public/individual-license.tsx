@@ -1,10 +1,9 @@
 import { Link } from "react-router";
-import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
+import { BenefitList, CheaperCategoryNote, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { findLicensableAnimation, listSpecialties } from "~/services/offers.server.ts";
-import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
+import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/offers.server.ts";
 import type { Route } from "./+types/individual-license";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -13,18 +12,28 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 // /individual-license?animation={id}: the page's button goes to /purchase/individual/{animation}
-// when signed in with an animation, to / when signed in without one, else to /auth.
+// when signed in with an animation, to / when signed in without one, else to /auth. With an
+// animation the price is that animation's (what checkout charges); without one, the lowest.
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, animation, specialties] = await Promise.all([
+  const [user, animation, specialties, from] = await Promise.all([
     getUser(request),
     findLicensableAnimation(url.searchParams.get("animation")),
-    listSpecialties(),
+    listLicensableCategories(),
+    getIndividualLicenceFromPrice(),
   ]);
-  return { signedIn: Boolean(user), animation, specialties, price: INDIVIDUAL_LICENCE_PRICE, returnTo: `${url.pathname}${url.search}` };
+  return {
+    signedIn: Boolean(user),
+    animation,
+    specialties,
+    price: animation ? animation.price : from.price,
+    priceVaries: animation ? false : from.varies,
+    categoryOftenCheaper: from.categoryOftenCheaper,
+    returnTo: `${url.pathname}${url.search}`,
+  };
 }
 
 export default function IndividualLicensePage({ loaderData }: Route.ComponentProps) {
-  const { signedIn, animation, returnTo } = loaderData;
+  const { signedIn, animation, priceVaries, categoryOftenCheaper, returnTo } = loaderData;
   const price = formatPrice(loaderData.price);
   // An unknown animation parameter counts as none: better home than a purchase page that 404s.
   const next = animation ? `/purchase/individual/${animation.id}` : "/";
@@ -49,9 +58,11 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
           Individual Animation License
         </h2>
         <p className="mt-4">
+          {priceVaries ? <span className="text-slate-500">from </span> : null}
           <span className="text-5xl font-bold">{price}</span>
           <span className="text-slate-500">/year</span>
         </p>
+        {animation?.cheaperCategory ? <CheaperCategoryNote category={animation.cheaperCategory} /> : null}
         <BenefitList
           items={[
             "4K access to the full animation",
@@ -70,18 +81,21 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
       <Guarantees />
       <Testimonial />
       <SpecialtyList specialties={loaderData.specialties} />
-      <FaqList name="individual-license-faq" faqs={individualFaqs(price)} />
+      <FaqList name="individual-license-faq" faqs={individualFaqs(price, { priceVaries, categoryOftenCheaper })} />
     </main>
   );
 }
 
-function individualFaqs(price: string): Faq[] {
+function individualFaqs(price: string, { priceVaries, categoryOftenCheaper }: { priceVaries: boolean; categoryOftenCheaper: boolean }): Faq[] {
   return [
     {
       question: "What does the Individual License include?",
       answer: "4K access to the animation, a ZIP download of the files, commercial usage rights for that animation, and Premium streaming access to the whole library while the licence is active.",
     },
-    { question: "How much does an Individual License cost?", answer: `${price} per animation per year.` },
+    {
+      question: "How much does an Individual License cost?",
+      answer: priceVaries ? `Each animation has its own price, from ${price} per year; the animation's page shows it.` : `${price} per animation per year.`,
+    },
     {
       question: "Where can I use a licensed animation?",
       answer: "Anywhere in your practice's communication: patient consultations, presentations, your website, social media and printed QR links.",
@@ -100,7 +114,9 @@ function individualFaqs(price: string): Faq[] {
     },
     {
       question: "Can I license several animations?",
-      answer: "Yes, each with its own licence. If you need a whole specialty, a Category License covers every animation in it, including new ones.",
+      answer: categoryOftenCheaper
+        ? "Yes, each with its own licence. Compare first: in some specialties the Category License costs no more than one animation and covers every animation in it, including new ones."
+        : "Yes, each with its own licence. If you need a whole specialty, a Category License covers every animation in it, including new ones.",
     },
     {
       question: "Is there a money-back guarantee?",

@@ -8,8 +8,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { getUser, requireUser } from "~/services/auth/guards.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
-import { getPremiumPrice } from "~/services/offers.server.ts";
-import { INDIVIDUAL_LICENCE_PRICE } from "~/services/prices.server.ts";
+import { getIndividualLicenceFromPrice, getPremiumPrice } from "~/services/offers.server.ts";
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import type { Route } from "./+types/premium";
 
@@ -20,11 +19,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);
-  const [price, access] = await Promise.all([getPremiumPrice(), getAccess(user)]);
+  const [price, access, individual] = await Promise.all([getPremiumPrice(), getAccess(user), getIndividualLicenceFromPrice()]);
   const provider = getPaymentProvider();
   return {
     price,
-    individualPrice: INDIVIDUAL_LICENCE_PRICE,
+    // Animations are priced one by one: the FAQ quotes the lowest, "from" when they differ.
+    individualPrice: individual.price,
+    individualPriceVaries: individual.varies,
     signedIn: Boolean(user),
     alreadyPremium: hasGlobalAccess(access),
     testMode: provider.name === "test",
@@ -38,7 +39,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function PremiumPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { price, individualPrice, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
+  const { price, individualPrice, individualPriceVaries, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
   if (alreadyPremium) return <AlreadyPremium />;
   const yearly = formatPrice(price.yearly);
   const monthly = formatPrice(price.monthly);
@@ -103,7 +104,7 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
       </section>
       <Guarantees />
       <Testimonial />
-      <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, formatPrice(individualPrice))} />
+      <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, `${individualPriceVaries ? "from " : ""}${formatPrice(individualPrice)}`)} />
     </main>
   );
 }

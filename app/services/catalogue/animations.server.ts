@@ -2,9 +2,9 @@ import { prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { type Access, canDownload, canWatch } from "../access.server.ts";
-import { INDIVIDUAL_LICENCE_PRICE } from "../prices.server.ts";
+import { individualLicencePrice } from "../prices.server.ts";
 import { getSetting, settingNumber } from "../settings.server.ts";
-import { cached, type CategoryTree, findCategory, getCategoryTree, money, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
+import { cached, type CategoryTree, findCategory, getCategoryTree, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
 import { loadPlayerTracks } from "./captions.server.ts";
 import type {
   AnimationCardDto,
@@ -65,7 +65,7 @@ function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
     duration: row.duration,
     categoryId: row.categoryId,
     categoryName: row.categoryId ? (tree.byId.get(row.categoryId)?.name ?? null) : null,
-    individualPrice: money(row.individualPrice) ?? INDIVIDUAL_LICENCE_PRICE,
+    individualPrice: individualLicencePrice(row.individualPrice),
   };
 }
 

@@ -1,9 +1,9 @@
 import { prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
-import type { Prisma } from "~/generated/prisma/client.ts";
 import type { CategoryDetailDto, CategoryDto, CategoryRef, SubcategoryDto } from "./types.ts";
 import { UUID_RE } from "~/validation/account.ts";
+import { categoryLicencePrice } from "../prices.server.ts";
 
 // The public catalogue's category tree, and the short-lived cache every catalogue module reads
 // through (animations, doctors): one place to invalidate after an admin write.
@@ -18,10 +18,6 @@ export const NOT_FOUND = {
 /** Slug first, id as the fallback; a non-UUID never reaches the uuid column (that would throw). */
 export function slugOrId(value: string) {
   return UUID_RE.test(value) ? { OR: [{ slug: value }, { id: value }] } : { slug: value };
-}
-
-export function money(value: Prisma.Decimal | null | undefined): number | null {
-  return value === null || value === undefined ? null : Number(value.toString());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -74,7 +70,9 @@ async function loadCategoryTree(): Promise<CategoryTree> {
       animationCount: true,
     },
   });
-  const nodes: CategoryNode[] = rows.map(({ yearlyPrice, ...row }) => ({ ...row, yearlyPrice: money(yearlyPrice) }));
+  // yearlyPrice is what the category's licence costs (prices.server.ts): every screen, card and
+  // /api answer that shows it reads it here, and checkout charges the same figure.
+  const nodes: CategoryNode[] = rows.map((row) => ({ ...row, yearlyPrice: categoryLicencePrice(row) }));
   const byId = new Map(nodes.map((n) => [n.id, n]));
   // A subcategory of an inactive main category is hidden with it.
   const visible = nodes.filter((n) => n.parentId === null || byId.has(n.parentId));
