@@ -78,3 +78,14 @@ test("the browser's tab icon: /favicon.ico and the linked SVG answer", async ({ 
     expect(res.headers()["content-type"]).toMatch(type);
   }
 });
+
+test("a toast is announced from a live region in the 'Notification' region, in valid markup", async ({ page }) => {
+  await signIn(page, MEMBER.email, MEMBER.password);
+  const region = page.getByRole("region", { name: "Notification" });
+  const status = region.getByRole("status");
+  await expect(status).toHaveCount(1);
+  await expect(status.getByText("Welcome back!", { exact: true })).toBeVisible();
+  // ARIA in HTML: a list item may not take the status role, and one toast needs no list.
+  expect(await status.evaluate((element) => element.tagName)).not.toBe("LI");
+  await expect(region.locator("li, ol, ul")).toHaveCount(0);
+});
