@@ -6,8 +6,8 @@ type NavCategory = { slug: string; name: string };
 
 const PRICING = [
   ["/premium", "Premium – all animations"],
-  ["/category-license", "Category licence"],
-  ["/individual-license", "Individual licence"],
+  ["/category-license", "Category license"],
+  ["/individual-license", "Individual license"],
 ] as const;
 
 /**

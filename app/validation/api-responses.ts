@@ -178,7 +178,7 @@ const animationFields = {
   ...animationCardFields,
   description: z.string(),
   fullVideo: z.string().nullable().describe("null unless the caller may watch it"),
-  downloadFile: z.string().nullable().describe("null unless the caller holds a licence"),
+  downloadFile: z.string().nullable().describe("null unless the caller holds a license"),
   hasAccess: z.boolean(),
   canDownload: z.boolean(),
   views: z.number().int(),

@@ -35,7 +35,7 @@ test("the header's sections: categories, pricing and help, without knowing a URL
   await expect(page).toHaveURL(/\/category\/cardiology$/);
   await expect(page.getByRole("heading", { level: 1, name: "Cardiology" })).toBeVisible();
   await nav.getByText("Pricing").click();
-  await expect(nav.getByRole("link", { name: "Category licence" })).toHaveAttribute("href", "/category-license");
+  await expect(nav.getByRole("link", { name: "Category license" })).toHaveAttribute("href", "/category-license");
   await nav.getByRole("link", { name: "Premium – all animations" }).click();
   await expect(page).toHaveURL(/\/premium$/);
   await nav.getByRole("link", { name: "Help" }).click();
@@ -49,7 +49,7 @@ test("a phone's menu opens and leads on, with or without JavaScript; the skip li
   await page.getByTestId("phone-menu").getByLabel("Menu", { exact: true }).click();
   const menu = page.getByRole("navigation", { name: "Main" });
   await menu.getByText("Pricing").click();
-  await menu.getByRole("link", { name: "Individual licence" }).click();
+  await menu.getByRole("link", { name: "Individual license" }).click();
   await expect(page).toHaveURL(/\/individual-license$/);
   // The menu closes once the page has changed.
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();

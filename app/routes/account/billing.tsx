@@ -83,7 +83,7 @@ const STATUS_STYLE: Record<string, string> = {
   refunded: "bg-slate-100 text-slate-700",
 };
 
-const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category licence", individual: "Individual licence" };
+const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category license", individual: "Individual license" };
 
 export default function Billing({ loaderData: { subscriptions, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
   // Several cards share the same intents: only the card whose form is submitting shows it.

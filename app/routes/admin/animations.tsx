@@ -49,7 +49,7 @@ const deleteStep = (animation: { id: string; title: string }): ConfirmStep => ({
   id: animation.id,
   intent: "delete",
   title: `Delete “${animation.title}”?`,
-  message: "Are you sure you want to delete this animation? Its doctors' links, captions and preview jobs go with it. An animation members hold licences for cannot be deleted: unpublish it instead.",
+  message: "Are you sure you want to delete this animation? Its doctors' links, captions and preview jobs go with it. An animation members hold licenses for cannot be deleted: unpublish it instead.",
   confirmLabel: "Delete",
   pendingText: "Deleting...",
 });
