@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, Link, useLocation } from "react-router";
 
 type HeaderUser = { username: string; email: string; firstName: string; lastName: string; role: "user" | "admin" } | null;
@@ -5,25 +6,26 @@ type NavCategory = { slug: string; name: string };
 
 const PRICING = [
   ["/premium", "Premium – all animations"],
-  ["/category-license", "Category licence"],
-  ["/individual-license", "Individual licence"],
+  ["/category-license", "Category license"],
+  ["/individual-license", "Individual license"],
 ] as const;
 
 /**
  * The sticky header (logo, search, profile) with the site's sections: categories, pricing
- * and help. Menus are <details>, so they open without JavaScript; with it, each closes when the
- * page changes (keyed by the path). The sections are rendered once: on a phone they are hidden
- * until the "Menu" toggle before the logo is open, then drop down under the header (CSS).
+ * and help. Menus are <details>, so they open without JavaScript. The sections are rendered
+ * once: on a phone they are hidden until the "Menu" toggle before the logo is open, then drop
+ * down under the header (CSS).
  */
 export function SiteHeader({ user, platformName, categories }: { user: HeaderUser; platformName: string; categories: NavCategory[] }) {
-  const { pathname } = useLocation();
+  const header = useRef<HTMLElement>(null);
+  useOneMenuAtATime(header);
   return (
-    <header className="site-header">
+    <header ref={header} className="site-header">
       <a href="#content" className="skip-link">
         Skip to content
       </a>
       <div className="site-header-bar">
-        <details key={`${pathname}-`} className="menu-toggle" data-testid="phone-menu">
+        <details name={PANEL_GROUP} className="menu-toggle" data-testid="phone-menu">
           <summary className="header-button" aria-label="Menu">
             <span aria-hidden="true" className="icon-menu block h-6 w-6" />
           </summary>
@@ -32,13 +34,13 @@ export function SiteHeader({ user, platformName, categories }: { user: HeaderUse
           <span aria-hidden="true" className="icon-logo h-8 w-8" />
           <span>{platformName}</span>
         </Link>
-        <nav key={pathname} className="site-nav" aria-label="Main">
+        <nav className="site-nav" aria-label="Main">
           <MainLinks categories={categories} />
         </nav>
         <Link to="/search" className="header-button" aria-label="Search">
           <span aria-hidden="true" className="icon-search block h-5 w-5" />
         </Link>
-        {user ? <ProfileMenu key={pathname} user={user} /> : (
+        {user ? <ProfileMenu user={user} /> : (
           <Link to="/auth" className="header-button" aria-label="Sign in">
             <span aria-hidden="true" className="icon-user block h-5 w-5" />
           </Link>
@@ -46,6 +48,48 @@ export function SiteHeader({ user, platformName, categories }: { user: HeaderUse
       </div>
     </header>
   );
+}
+
+/*
+ * Without JavaScript, <details name> keeps one menu of a group open. The groups are the menus
+ * that would overlap: the phone's Menu panel and the profile panel both drop down under the
+ * header; Categories and Pricing drop down side by side. (Categories under the phone's Menu must
+ * not close the Menu it sits in, so the two cannot share one group.)
+ */
+const PANEL_GROUP = "header-panel";
+const SECTION_GROUP = "header-section";
+
+/**
+ * With JavaScript: opening any header menu closes every other one (the groups above leave a
+ * desktop's Categories and profile panel open together), and a page change closes them all,
+ * as a full page load would.
+ */
+function useOneMenuAtATime(header: React.RefObject<HTMLElement | null>) {
+  const { pathname } = useLocation();
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    // Not on hydration: a menu opened while the page's script was still loading stays open.
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    for (const open of header.current?.querySelectorAll("details[open]") ?? []) (open as HTMLDetailsElement).open = false;
+  }, [header, pathname]);
+  useEffect(() => {
+    const element = header.current;
+    if (!element) return;
+    function closeOthers(event: Event) {
+      const opened = event.target;
+      if (!(opened instanceof HTMLDetailsElement) || !opened.open) return;
+      for (const other of element!.querySelectorAll<HTMLDetailsElement>("details[open]")) {
+        if (other === opened) continue;
+        // The phone's Menu holds the sections: opening Categories inside it keeps it open.
+        if (other.classList.contains("menu-toggle") && opened.closest(".site-nav")) continue;
+        other.open = false;
+      }
+    }
+    // "toggle" does not bubble: listen in the capture phase to hear every menu in the header.
+    element.addEventListener("toggle", closeOthers, true);
+    return () => element.removeEventListener("toggle", closeOthers, true);
+  }, [header]);
 }
 
 /** Categories, pricing and help: inline on a desktop, under the phone's "Menu". */
@@ -66,7 +110,7 @@ function MainLinks({ categories }: { categories: NavCategory[] }) {
 
 function Dropdown({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <details className="relative">
+    <details name={SECTION_GROUP} className="relative">
       <summary className="caret nav-link">{label}</summary>
       <ul className="nav-list">{children}</ul>
     </details>
@@ -81,7 +125,7 @@ function initials(user: NonNullable<HeaderUser>) {
 /** A <details> dropdown: it opens and closes without JavaScript. */
 function ProfileMenu({ user }: { user: NonNullable<HeaderUser> }) {
   return (
-    <details className="relative" data-testid="profile-menu">
+    <details name={PANEL_GROUP} className="relative" data-testid="profile-menu">
       {/* The name starts with what is seen (WCAG 2.5.3: speech users say "JL"). */}
       <summary className="avatar" aria-label={`${initials(user)}, Profile menu`}>
         {initials(user)}

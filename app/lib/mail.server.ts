@@ -92,8 +92,33 @@ export function htmlToText(html: string) {
     .trim();
 }
 
+/**
+ * The templates the site sends by itself, each when something happens to one person (a sign-up,
+ * a reset, a payment). sendTemplatedEmail takes only these names, so the compiler keeps the list
+ * whole. The e-mail manager may edit their text but neither deletes them nor sends them as a
+ * campaign: a reset link mailed to everyone is not a newsletter.
+ */
+export const SYSTEM_TEMPLATES = [
+  "email_verification",
+  "password_reset",
+  "email_change",
+  "welcome",
+  "purchase_receipt",
+  "payment_failed",
+  "renewal_reminder",
+  "refund_request_received",
+  "refund_decision",
+  "contact_message",
+  "security_alert",
+] as const;
+export type SystemTemplate = (typeof SYSTEM_TEMPLATES)[number];
+
+export function isSystemTemplate(name: string): name is SystemTemplate {
+  return (SYSTEM_TEMPLATES as readonly string[]).includes(name);
+}
+
 export type TemplatedEmail = {
-  template: string;
+  template: SystemTemplate;
   to: string;
   variables: Record<string, string>;
   userId?: string | null;

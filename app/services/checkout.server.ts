@@ -20,7 +20,7 @@ export type CheckoutMode = "hosted" | "embedded";
 
 /** The premium page's own words for someone who already has it. */
 export const ALREADY_PREMIUM = "You already have premium access.";
-export const ALREADY_LICENSED = "You already hold this licence. Find it under My Animations.";
+export const ALREADY_LICENSED = "You already hold this license. Find it under My Animations.";
 export const CHECKOUT_NOT_FOUND = "Checkout not found";
 export const PAYMENT_NOT_FOUND = "Payment not found";
 export const CANCELED_MESSAGE = "The payment was canceled. Nothing was charged.";
@@ -53,7 +53,7 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
       categoryId: null,
       // The price the animation's pages show, read now from the row (never from the client).
       amount: animation.price,
-      description: `Individual licence: ${animation.title}`,
+      description: `Individual license: ${animation.title}`,
       successPath: `/watch/${animation.id}`,
     };
   }
@@ -67,7 +67,7 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
     animationId: null,
     categoryId: category.id,
     amount: category.price,
-    description: `Category licence: ${category.name}`,
+    description: `Category license: ${category.name}`,
     successPath: "/my-animations",
   };
 }
@@ -207,7 +207,7 @@ export async function confirmClientPayment(user: PublicUser, paymentIntentId: st
   });
   if (!checkout?.subscription) throw new ServiceError("The payment is still being confirmed. Please reload in a moment.", 409);
   return {
-    message: checkout.type === "global" ? "Welcome to Premium!" : "Your licence is active.",
+    message: checkout.type === "global" ? "Welcome to Premium!" : "Your license is active.",
     subscription: toSubscriptionJson(checkout.subscription),
   };
 }

@@ -150,7 +150,7 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
     margin: 60,
     compress: options.compress ?? true,
     info: {
-      Title: `Licence Certificate - ${certificate.item}`,
+      Title: `License Certificate - ${certificate.item}`,
       Author: certificate.platformName,
       Subject: `${certificate.typeLabel} ${certificate.id}`,
     },
@@ -166,7 +166,7 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
 
   doc.font("Helvetica-Bold").fontSize(12).fillColor(BRAND).text(certificate.platformName.toUpperCase(), x, 64, { width, align: "center", characterSpacing: 2 });
   doc.moveDown(0.6);
-  doc.font("Helvetica-Bold").fontSize(30).fillColor(INK).text("Licence Certificate", { width, align: "center" });
+  doc.font("Helvetica-Bold").fontSize(30).fillColor(INK).text("License Certificate", { width, align: "center" });
   doc.moveDown(0.6);
   doc.font("Helvetica").fontSize(12).fillColor(MUTED).text("This certifies that", { width, align: "center" });
   doc.moveDown(0.3);
@@ -183,10 +183,10 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
     doc,
     [
       ["Licensee", name],
-      ["Licence type", certificate.typeLabel],
+      ["License type", certificate.typeLabel],
       ["Term", `${formatDate(certificate.startDate)} to ${formatDate(certificate.endDate)}`],
-      ["Licence fee", `${formatMoney(certificate.price)} per year`],
-      ["Licence id", certificate.id],
+      ["License fee", `${formatMoney(certificate.price)} per year`],
+      ["License id", certificate.id],
       ["Rights", certificate.rights.join("\n")],
       ["Status on issue", certificate.state === "valid" ? "Valid" : `Not valid (${certificate.state})`],
     ],
@@ -194,7 +194,7 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
     columnWidth,
   );
   doc.moveDown(0.8);
-  doc.font("Helvetica").fontSize(10).fillColor(MUTED).text("Check that this licence is valid today at", columnX, doc.y, { width: columnWidth, align: "center" });
+  doc.font("Helvetica").fontSize(10).fillColor(MUTED).text("Check that this license is valid today at", columnX, doc.y, { width: columnWidth, align: "center" });
   doc.font("Helvetica").fontSize(10).fillColor(BRAND).text(certificate.verifyUrl, columnX, doc.y, {
     width: columnWidth,
     align: "center",

@@ -10,7 +10,7 @@ import { getSetting } from "./settings.server.ts";
 // who may see what. Their PDF layouts are in documents-pdf.server.ts.
 
 export const PAYMENT_NOT_FOUND = "Payment not found";
-export const LICENCE_NOT_FOUND = "Licence not found";
+export const LICENCE_NOT_FOUND = "License not found";
 
 type Viewer = { id: string; role: "user" | "admin" };
 
@@ -40,7 +40,7 @@ export function receiptNumber(paymentId: string) {
   return `MED-${paymentId.replace(/-/g, "").slice(0, 12).toUpperCase()}`;
 }
 
-const SUBSCRIPTION_TYPE_LABEL = { global: "Premium Yearly Subscription", individual: "Individual licence", category: "Category licence" } as const;
+const SUBSCRIPTION_TYPE_LABEL = { global: "Premium Yearly Subscription", individual: "Individual license", category: "Category license" } as const;
 
 /** A payment as its receipt: the owner's own, or any for an admin; otherwise "Payment not found". */
 export async function getReceipt(user: Viewer, paymentId: string): Promise<Receipt> {
@@ -98,7 +98,7 @@ const LICENCE_RIGHTS = [
   "Premium access: streaming of every animation in the library",
 ] as const;
 
-const LICENCE_TYPE_LABEL = { individual: "Individual licence", category: "Category licence" } as const;
+const LICENCE_TYPE_LABEL = { individual: "Individual license", category: "Category license" } as const;
 
 export type LicenceState = "valid" | "expired" | "canceled" | "refunded" | "pending";
 
@@ -200,8 +200,8 @@ export async function verifyLicence(id: string, now = new Date()): Promise<Licen
 }
 
 export const LICENCE_STATE_REASON: Record<Exclude<LicenceState, "valid">, string> = {
-  expired: "The licence term has ended.",
-  canceled: "The licence was canceled.",
-  refunded: "The licence was refunded and canceled.",
-  pending: "The licence has not been paid for.",
+  expired: "The license term has ended.",
+  canceled: "The license was canceled.",
+  refunded: "The license was refunded and canceled.",
+  pending: "The license has not been paid for.",
 };

@@ -1,6 +1,6 @@
 import { prisma, uniqueViolation } from "~/lib/db.server.ts";
 import { conflict, notFound } from "~/lib/errors.server.ts";
-import { htmlToText, renderTemplate } from "~/lib/mail.server.ts";
+import { htmlToText, isSystemTemplate, renderTemplate } from "~/lib/mail.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
@@ -13,6 +13,10 @@ import { type Actor, recordAudit } from "./audit.server.ts";
 
 export const TEMPLATE_NOT_FOUND = "Template not found";
 export const TEMPLATE_NAME_TAKEN = "A template with this name already exists";
+export const SYSTEM_TEMPLATE_DELETE = "This is a system template: the site sends it by itself, so it cannot be deleted. Edit its text instead.";
+export const SYSTEM_TEMPLATE_CAMPAIGN = "This is a system template: the site sends it to one person when needed, so it cannot be sent as a campaign.";
+
+export { isSystemTemplate };
 
 const templateSelect = {
   id: true,
@@ -45,6 +49,14 @@ export function listTemplates({ search }: { search?: string } = {}) {
 export async function getTemplate(id: string) {
   if (!UUID_RE.test(id)) return null;
   return prisma.emailTemplate.findUnique({ where: { id }, select: templateSelect });
+}
+
+/** A template's subject and HTML to start a campaign from (none for an unknown id); never a system template's. */
+export async function getCampaignTemplate(id: string) {
+  const template = await getTemplate(id);
+  if (!template) return null;
+  if (isSystemTemplate(template.name)) throw conflict(SYSTEM_TEMPLATE_CAMPAIGN);
+  return { name: template.name, subject: template.subject, htmlContent: template.htmlContent };
 }
 
 /**
@@ -114,10 +126,11 @@ export async function updateTemplate(actor: Actor, id: string, input: TemplateUp
   }
 }
 
-/** Deletes a template; its log rows stay (their template link is cleared). */
+/** Deletes a template; its log rows stay (their template link is cleared). System templates stay. */
 export async function deleteTemplate(actor: Actor, id: string) {
   const current = await getTemplate(id);
   if (!current) throw notFound(TEMPLATE_NOT_FOUND);
+  if (isSystemTemplate(current.name)) throw conflict(SYSTEM_TEMPLATE_DELETE);
   await prisma.$transaction(async (tx) => {
     await tx.emailTemplate.delete({ where: { id } });
     await recordAudit(tx, actor, { action: "email_template.delete", entityType: "email_template", entityId: id, summary: `Deleted template ${current.name}`, before: { name: current.name, subject: current.subject } });

@@ -21,10 +21,10 @@ import { hasCategoryLicence, hasIndividualLicence, type Access } from "./access.
 // a licence's row for 15 s (EMBED_DECISION_CACHE_MS); its media never: a licence that ends
 // (expiry, cancellation, refund) stops its video at the next request, on every instance.
 
-export const LICENCE_NOT_FOUND = "Licence not found";
+export const LICENCE_NOT_FOUND = "License not found";
 export const DOMAIN_NOT_FOUND = "Domain not found";
 export const EMBED_NOT_AVAILABLE = "This embed is not available";
-export const LICENCE_ENDED = "This animation's licence has ended";
+export const LICENCE_ENDED = "This animation's license has ended";
 
 /** Plays with no recognised embedding site (no Referer, or one not on the licence). */
 export const DIRECT_HOST = "direct";
@@ -145,7 +145,7 @@ export async function listEmbedLicences(userId: string, now = new Date()) {
         id: l.id,
         type: l.type as "individual" | "category",
         endDate: l.endDate,
-        title: l.animation?.title ?? l.category?.name ?? "Licence",
+        title: l.animation?.title ?? l.category?.name ?? "License",
         domains: l.embedDomains,
         plays: l.embedPlays.map((p) => ({ host: p.host, plays: p.plays, animationTitle: p.animation.title })),
         totalPlays: l.embedPlays.reduce((sum, p) => sum + p.plays, 0),

@@ -216,8 +216,8 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
 
 function itemName(s: { type: string; category: { name: string } | null; animation: { title: string } | null }) {
   if (s.type === "global") return "Premium yearly subscription";
-  if (s.type === "category") return `Category licence: ${s.category?.name ?? "deleted category"}`;
-  return `Individual licence: ${s.animation?.title ?? "deleted animation"}`;
+  if (s.type === "category") return `Category license: ${s.category?.name ?? "deleted category"}`;
+  return `Individual license: ${s.animation?.title ?? "deleted animation"}`;
 }
 
 async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "payment.failed" }>, mails: Mail[]) {

@@ -159,5 +159,5 @@ export async function findLicensableAnimation(idOrSlug: string | null) {
 export async function getIndividualPriceWarning(animation: { individualPrice: number | string; categoryId: string | null }) {
   const { price, cheaperCategory } = await getAnimationOffers(animation);
   if (!cheaperCategory) return null;
-  return `The individual price (${formatMoney(price)}) is not below the ${cheaperCategory.name} category licence (${formatMoney(cheaperCategory.price)}/year), which covers every animation in it: the public pages will point buyers to the category licence.`;
+  return `The individual price (${formatMoney(price)}) is not below the ${cheaperCategory.name} category license (${formatMoney(cheaperCategory.price)}/year), which covers every animation in it: the public pages will point buyers to the category license.`;
 }

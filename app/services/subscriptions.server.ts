@@ -52,8 +52,8 @@ export type SubscriptionJson = ReturnType<typeof toSubscriptionJson>;
 /** What a subscription is, in words: "Premium (all animations)", "Cardiology licence". */
 export function describeSubscription(s: { type: string; category?: { name: string } | null; animation?: { title: string } | null }) {
   if (s.type === "global") return "Premium access (all animations)";
-  if (s.type === "category") return `Category licence: ${s.category?.name ?? "deleted category"}`;
-  return `Individual licence: ${s.animation?.title ?? "deleted animation"}`;
+  if (s.type === "category") return `Category license: ${s.category?.name ?? "deleted category"}`;
+  return `Individual license: ${s.animation?.title ?? "deleted animation"}`;
 }
 
 export async function listSubscriptions(userId: string) {

@@ -20,7 +20,7 @@ export const money = z.number().describe("US dollars");
 /** A category's licence price as every page shows it and checkout charges it. */
 const licencePrice = money
   .nullable()
-  .describe("US dollars a year: what a licence for this category costs (the default 299 when the admin set none); null for a main category, which is not sold as a whole");
+  .describe("US dollars a year: what a license for this category costs (the default 299 when the admin set none); null for a main category, which is not sold as a whole");
 export const ref = z.object({ id: z.string(), name: z.string(), slug: z.string() });
 
 export const ErrorResponse = named(
@@ -173,7 +173,7 @@ const animationCardFields = {
   duration: z.number().int().describe("seconds"),
   categoryId: z.string().nullable(),
   categoryName: z.string().nullable(),
-  individualPrice: money.describe("US dollars a year: what its individual licence costs, the amount checkout charges"),
+  individualPrice: money.describe("US dollars a year: what its individual license costs, the amount checkout charges"),
 };
 
 export const AnimationCard = named("AnimationCard", z.object(animationCardFields));
@@ -182,7 +182,7 @@ const animationFields = {
   ...animationCardFields,
   description: z.string(),
   fullVideo: z.string().nullable().describe("null unless the caller may watch it"),
-  downloadFile: z.string().nullable().describe("null unless the caller holds a licence"),
+  downloadFile: z.string().nullable().describe("null unless the caller holds a license"),
   hasAccess: z.boolean(),
   canDownload: z.boolean(),
   views: z.number().int(),

@@ -19,8 +19,8 @@ export const EMBED_DOMAIN_MESSAGES = {
   ip: "Use the site's domain name, not an IP address (127.0.0.1 works for local testing)",
   port: "The port must be a number from 1 to 65535",
   tooLong: "A domain can be at most 253 characters",
-  limit: `A licence can name at most ${MAX_EMBED_DOMAINS} domains`,
-  duplicate: "This domain is already on the licence",
+  limit: `A license can name at most ${MAX_EMBED_DOMAINS} domains`,
+  duplicate: "This domain is already on the license",
 } as const;
 
 /**
@@ -140,10 +140,10 @@ export function frameAncestorSources(hosts: string[]) {
 
 /** The add-domain form on /my-animations: which licence, and the host. */
 export const AddEmbedDomainSchema = EmbedDomainSchema.extend({
-  licenceId: z.string({ error: "Licence not found" }).max(100, "Licence not found"),
+  licenceId: z.string({ error: "License not found" }).max(100, "License not found"),
 });
 
 export const RemoveEmbedDomainSchema = z.object({
-  licenceId: z.string({ error: "Licence not found" }).max(100, "Licence not found"),
+  licenceId: z.string({ error: "License not found" }).max(100, "License not found"),
   domainId: z.string({ error: "Domain not found" }).max(100, "Domain not found"),
 });

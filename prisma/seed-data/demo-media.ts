@@ -65,7 +65,7 @@ content, and so is this package: the video is a small slide-style placeholder th
 the animation's title, its section headings and a running clock for its length, and the
 cover is generated artwork. No medical animation is included.
 
-In a real catalogue, the package that comes with an individual or category licence holds the
+In a real catalogue, the package that comes with an individual or category license holds the
 full-resolution 4K MP4 and WebM renders of the animation, still frames for print and a
 transcript of the narration.
 
@@ -73,16 +73,16 @@ Contents:
   ${demoPackageEntry.video(slug)}  the demo video
   ${demoPackageEntry.cover(slug)}  the demo cover
   README.txt  this file
-  license.txt  the licence terms (demo)
+  license.txt  the license terms (demo)
 `;
 }
 
-const LICENSE = `Medanim animation licence (demo)
+const LICENSE = `Medanim animation license (demo)
 ================================
 
 The licensed animation may be used for patient education, on the licensee's website and
 social media channels, in presentations and in the waiting room, for as long as the
-licence is active. Downloaded files may be kept after the licence ends.
+license is active. Downloaded files may be kept after the license ends.
 
 The animation may not be resold, sublicensed, altered to change its medical meaning, or
 redistributed as a stock asset. All medical animations are owned by Medanim and protected

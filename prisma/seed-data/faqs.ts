@@ -22,7 +22,7 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       {
         question: "Can I watch animations without an account?",
         answer:
-          "<p>Yes. Anyone can browse the library and watch the <strong>10-second preview</strong> of every animation. A premium subscription or a licence unlocks the full videos.</p>",
+          "<p>Yes. Anyone can browse the library and watch the <strong>10-second preview</strong> of every animation. A premium subscription or a license unlocks the full videos.</p>",
       },
       {
         question: "How often are new animations added?",
@@ -45,7 +45,7 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       {
         question: "What does the premium subscription include?",
         answer:
-          "<p>Premium gives you unlimited streaming of every animation for one year.</p><ul><li>Full-length videos in the browser</li><li>New animations as soon as they are released</li><li>No download or commercial rights: those come with a licence</li></ul>",
+          "<p>Premium gives you unlimited streaming of every animation for one year.</p><ul><li>Full-length videos in the browser</li><li>New animations as soon as they are released</li><li>No download or commercial rights: those come with a license</li></ul>",
       },
       {
         question: "Can I cancel at any time?",
@@ -72,13 +72,13 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
   {
     slug: "licensing",
     name: "Licensing",
-    description: "Individual and category licences and what they allow.",
+    description: "Individual and category licenses and what they allow.",
     sortOrder: 3,
     faqs: [
       {
-        question: "What is the difference between an individual and a category licence?",
+        question: "What is the difference between an individual and a category license?",
         answer:
-          "<p>An <strong>individual licence</strong> covers one animation. A <strong>category licence</strong> covers every animation in a category, including those added during your licence year.</p><p>Both include download rights, commercial usage rights and premium streaming.</p>",
+          "<p>An <strong>individual license</strong> covers one animation. A <strong>category license</strong> covers every animation in a category, including those added during your license year.</p><p>Both include download rights, commercial usage rights and premium streaming.</p>",
       },
       {
         question: "Where may I use licensed animations?",
@@ -86,9 +86,9 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
           "<ul><li>In consultations and waiting rooms</li><li>On your practice website</li><li>On your social media channels</li><li>In presentations and patient seminars</li></ul><p>You may not resell them or offer them as stock content.</p>",
       },
       {
-        question: "What happens to my downloads when a licence ends?",
+        question: "What happens to my downloads when a license ends?",
         answer:
-          "<p>Files you downloaded while your licence was active <strong>stay yours permanently</strong> and may keep being used in the same way.</p>",
+          "<p>Files you downloaded while your license was active <strong>stay yours permanently</strong> and may keep being used in the same way.</p>",
       },
       {
         question: "Which file formats are provided?",

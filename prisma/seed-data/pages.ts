@@ -24,11 +24,11 @@ export const PAGES: PageSeed[] = [
     isPublished: true,
     showInFooter: true,
     metaDescription: "The terms that apply when you browse, subscribe to or license animations from Medanim.",
-    metaKeywords: "terms of service, licence, subscription, medical animations",
+    metaKeywords: "terms of service, license, subscription, medical animations",
     content: sections(
       [
         "1. About These Terms",
-        "These terms govern your use of the Medanim website, its streaming library and the licences sold on it. By creating an account or making a purchase you agree to them. If you use Medanim on behalf of a clinic or company, you confirm that you may bind that organisation to these terms.",
+        "These terms govern your use of the Medanim website, its streaming library and the licenses sold on it. By creating an account or making a purchase you agree to them. If you use Medanim on behalf of a clinic or company, you confirm that you may bind that organisation to these terms.",
       ],
       [
         "2. Your Account",
@@ -36,13 +36,13 @@ export const PAGES: PageSeed[] = [
         "We may suspend an account that breaks these terms, that is used to share paid content with people who have not paid for it, or that puts the security of the service at risk.",
       ],
       [
-        "3. Subscriptions and Licences",
+        "3. Subscriptions and Licenses",
         "A premium subscription lets you stream every animation in the library for one year. It does not include download or commercial usage rights.",
-        "An individual licence covers one animation; a category licence covers every animation in a category. Both include the right to download the files and to show them to patients, on your website and on your social media channels, for the duration of the licence. Files you downloaded while your licence was active remain yours to use in the same way after it ends.",
+        "An individual license covers one animation; a category license covers every animation in a category. Both include the right to download the files and to show them to patients, on your website and on your social media channels, for the duration of the license. Files you downloaded while your license was active remain yours to use in the same way after it ends.",
       ],
       [
         "4. Payments and Refunds",
-        "Prices are shown in US dollars and are charged in advance for the whole period. If you are not satisfied, you may ask for a refund within 30 days of a payment using the refund form in your account. Approved refunds end the related subscription or licence.",
+        "Prices are shown in US dollars and are charged in advance for the whole period. If you are not satisfied, you may ask for a refund within 30 days of a payment using the refund form in your account. Approved refunds end the related subscription or license.",
       ],
       [
         "5. What You May Not Do",
@@ -69,12 +69,12 @@ export const PAGES: PageSeed[] = [
     content: sections(
       [
         "What We Collect",
-        "When you create an account we store your name, username, email address and a securely hashed password. When you buy a subscription or licence we store what you bought, when, and the amount paid. Card details are handled by our payment provider and never reach our servers.",
+        "When you create an account we store your name, username, email address and a securely hashed password. When you buy a subscription or license we store what you bought, when, and the amount paid. Card details are handled by our payment provider and never reach our servers.",
         "We also keep technical records needed to run the service safely: the time of sign-ins, your IP address for rate limiting and fraud prevention, and which animations you open.",
       ],
       [
         "Why We Use It",
-        "We use your data to provide the library and the licences you paid for, to send emails you need (verification, receipts, password resets, refund decisions) and, if you agree in your notification settings, news about new animations and offers.",
+        "We use your data to provide the library and the licenses you paid for, to send emails you need (verification, receipts, password resets, refund decisions) and, if you agree in your notification settings, news about new animations and offers.",
       ],
       [
         "Cookies",
@@ -124,11 +124,11 @@ export const PAGES: PageSeed[] = [
     type: "other",
     isPublished: false,
     showInFooter: false,
-    metaDescription: "Which Medanim licence fits your practice: premium streaming, individual or category licences.",
+    metaDescription: "Which Medanim license fits your practice: premium streaming, individual or category licenses.",
     content: sections(
       [
-        "Choosing a Licence",
-        "Draft: this guide compares premium streaming, individual licences and category licences for clinics of different sizes. It will be published once the pricing examples have been reviewed.",
+        "Choosing a License",
+        "Draft: this guide compares premium streaming, individual licenses and category licenses for clinics of different sizes. It will be published once the pricing examples have been reviewed.",
       ],
     ),
   },

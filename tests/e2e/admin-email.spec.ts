@@ -63,3 +63,26 @@ test("an admin creates a template, tests a campaign and sends it to the free use
   await expect(anonymous.getByRole("heading", { name: "You Are Unsubscribed" })).toBeVisible();
   await expect(anonymous.getByText(`${member.email} will no longer receive newsletter e-mails from Medanim.`)).toBeVisible();
 });
+
+test("a system template such as password reset offers Edit only; an admin's own template can be sent or deleted", async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto("/admin/email-manager?tab=templates");
+  const row = (name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
+
+  const reset = row("PASSWORD RESET");
+  await expect(reset.getByRole("link", { name: /^Edit/ })).toBeVisible();
+  await expect(reset.getByText("System template")).toBeVisible();
+  await expect(reset.getByRole("link", { name: /^Send as Campaign/ })).toHaveCount(0);
+  await expect(reset.getByRole("button", { name: /^Delete/ })).toHaveCount(0);
+  await expect(reset.getByRole("link", { name: /^Delete/ })).toHaveCount(0);
+
+  // The seed's bulk_email template is the campaign's starting point, not something the site sends.
+  const bulk = row("BULK EMAIL");
+  await expect(bulk.getByRole("link", { name: /^Send as Campaign/ })).toBeVisible();
+  await expect(bulk.getByRole("button", { name: /^Delete/ }).or(bulk.getByRole("link", { name: /^Delete/ }))).toBeVisible();
+
+  // A typed URL does not get round the hidden link: the server says why.
+  const editHref = await reset.getByRole("link", { name: /^Edit/ }).getAttribute("href");
+  await page.goto(`/admin/email-manager/campaigns/new?template=${editHref!.split("/").pop()}`);
+  await expect(page.getByText("This is a system template: the site sends it to one person when needed, so it cannot be sent as a campaign.")).toBeVisible();
+});

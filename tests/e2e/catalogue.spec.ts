@@ -106,7 +106,7 @@ test.describe("animation detail", () => {
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
     await expect(page.getByRole("link", { name: `Individual License $${api.individualPrice}`, exact: true })).toHaveAttribute("href", `/individual-license?animation=${api.id}`);
     await expect(page.getByRole("link", { name: /Category License \$\d+\/year$/ })).toHaveAttribute("href", /^\/purchase\/category\//);
-    await expect(page.getByRole("link", { name: "About category licences" })).toHaveAttribute("href", "/category-license");
+    await expect(page.getByRole("link", { name: "About category licenses" })).toHaveAttribute("href", "/category-license");
   });
 
   test("the player shows the English captions, the page offers the transcript and more to watch beside it", async ({ page }) => {

@@ -33,7 +33,7 @@ test("the demo member downloads a receipt and a licence certificate, and the cer
 
   const verifyUrl = await test.step("certificate PDF from /billing and from /my-animations", async () => {
     await page.goto("/billing");
-    const certificate = page.getByRole("link", { name: /^Certificate for Category licence/ });
+    const certificate = page.getByRole("link", { name: /^Certificate for Category license/ });
     await expect(certificate).toBeVisible();
     // Premium is access, not a licence: it has no certificate.
     await expect(page.getByRole("link", { name: /^Certificate for Premium/ })).toHaveCount(0);
@@ -41,7 +41,7 @@ test("the demo member downloads a receipt and a licence certificate, and the cer
     expect(download.suggestedFilename()).toMatch(/^medanim-licence-[0-9a-f]{8}\.pdf$/);
     const text = bytes.toString("latin1");
     expect(text.startsWith("%PDF-")).toBe(true);
-    expect(text).toContain("(Licence Certificate - ");
+    expect(text).toContain("(License Certificate - ");
 
     await page.goto("/my-animations");
     const fromLibrary = await downloadedBytes(page, () =>
@@ -59,7 +59,7 @@ test("the demo member downloads a receipt and a licence certificate, and the cer
     const context = await browser.newContext();
     const stranger = await context.newPage();
     await stranger.goto(verifyUrl);
-    await expect(stranger.getByRole("heading", { name: "Valid licence" })).toBeVisible();
+    await expect(stranger.getByRole("heading", { name: "Valid license" })).toBeVisible();
     await expect(stranger.getByText("Interventional Cardiology (category)")).toBeVisible();
     // Only the licensee's name: no e-mail address anywhere on the page.
     await expect(stranger.getByText(MEMBER.email)).toHaveCount(0);
@@ -72,7 +72,7 @@ test("a certificate or receipt that is not the viewer's, and an unknown licence,
   const unknown = await request.get("/licences/00000000-0000-4000-8000-000000000000/verify");
   expect(unknown.status()).toBe(404);
   await page.goto("/licences/not-a-licence/verify");
-  await expect(page.getByRole("heading", { name: "Licence not found" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "License not found" })).toBeVisible();
 
   // Signed out, the PDFs send the visitor to sign in first.
   const certificate = await request.get("/licences/00000000-0000-4000-8000-000000000000/certificate", { maxRedirects: 0 });

@@ -28,8 +28,8 @@ async function buyLicence(page: Page) {
   await page.getByRole("button", { name: "Continue to Payment" }).click();
   await expect(page.getByText("Test mode — no real payments")).toBeVisible();
   await page.getByRole("button", { name: /^Pay \$\d+/ }).click();
-  if (jsOn()) await expectToast(page, "Your licence is active");
-  else await expect(page.getByRole("heading", { name: "Your licence is active" })).toBeVisible();
+  if (jsOn()) await expectToast(page, "Your license is active");
+  else await expect(page.getByRole("heading", { name: "Your license is active" })).toBeVisible();
 }
 
 /** axe-core (WCAG 2.1 A/AA and best practices, as tests/e2e/screens.spec.ts) at a desktop and a phone width. */
@@ -137,9 +137,9 @@ test("a licensee embeds its animation on its own site only, until the licence en
     // The page may reuse the licence's row for up to 15 s (embeds.server.ts): reload until then.
     await expect(async () => {
       await page.goto(site.url);
-      await expect(page.frameLocator("iframe").getByText("This animation's licence has ended")).toBeVisible({ timeout: 1_000 });
+      await expect(page.frameLocator("iframe").getByText("This animation's license has ended")).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 25_000, intervals: [1_000, 2_000] });
-    await expect(page.frameLocator("iframe").getByRole("link", { name: "Renew the licence" })).toHaveAttribute("href", `${baseURL}/purchase/individual/${RHINOPLASTY}`);
+    await expect(page.frameLocator("iframe").getByRole("link", { name: "Renew the license" })).toHaveAttribute("href", `${baseURL}/purchase/individual/${RHINOPLASTY}`);
     await expect(page.frameLocator("iframe").locator("video")).toHaveCount(0);
   } finally {
     await site.close();

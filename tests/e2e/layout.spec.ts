@@ -35,7 +35,7 @@ test("the header's sections: categories, pricing and help, without knowing a URL
   await expect(page).toHaveURL(/\/category\/cardiology$/);
   await expect(page.getByRole("heading", { level: 1, name: "Cardiology" })).toBeVisible();
   await nav.getByText("Pricing").click();
-  await expect(nav.getByRole("link", { name: "Category licence" })).toHaveAttribute("href", "/category-license");
+  await expect(nav.getByRole("link", { name: "Category license" })).toHaveAttribute("href", "/category-license");
   await nav.getByRole("link", { name: "Premium – all animations" }).click();
   await expect(page).toHaveURL(/\/premium$/);
   await nav.getByRole("link", { name: "Help" }).click();
@@ -49,7 +49,7 @@ test("a phone's menu opens and leads on, with or without JavaScript; the skip li
   await page.getByTestId("phone-menu").getByLabel("Menu", { exact: true }).click();
   const menu = page.getByRole("navigation", { name: "Main" });
   await menu.getByText("Pricing").click();
-  await menu.getByRole("link", { name: "Individual licence" }).click();
+  await menu.getByRole("link", { name: "Individual license" }).click();
   await expect(page).toHaveURL(/\/individual-license$/);
   // The menu closes once the page has changed.
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
@@ -77,4 +77,15 @@ test("the browser's tab icon: /favicon.ico and the linked SVG answer", async ({ 
     expect(res.status(), url).toBe(200);
     expect(res.headers()["content-type"]).toMatch(type);
   }
+});
+
+test("a toast is announced from a live region in the 'Notification' region, in valid markup", async ({ page }) => {
+  await signIn(page, MEMBER.email, MEMBER.password);
+  const region = page.getByRole("region", { name: "Notification" });
+  const status = region.getByRole("status");
+  await expect(status).toHaveCount(1);
+  await expect(status.getByText("Welcome back!", { exact: true })).toBeVisible();
+  // ARIA in HTML: a list item may not take the status role, and one toast needs no list.
+  expect(await status.evaluate((element) => element.tagName)).not.toBe("LI");
+  await expect(region.locator("li, ol, ul")).toHaveCount(0);
 });

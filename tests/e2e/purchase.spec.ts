@@ -58,9 +58,9 @@ test("individual licence: pay, then the download on /watch", async ({ page }) =>
   await page.getByRole("button", { name: "Continue to Payment" }).click();
   await pay(page, "Pay");
   if (jsOn()) {
-    await expectToast(page, "Your licence is active");
+    await expectToast(page, "Your license is active");
   } else {
-    await expect(page.getByRole("heading", { name: "Your licence is active" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your license is active" })).toBeVisible();
     await page.getByRole("main").getByRole("link", { name: "Watch and download" }).click();
   }
   await expect(page).toHaveURL(/\/watch\/[0-9a-f-]{36}$/);
@@ -75,12 +75,12 @@ test("category licence through /global-license", async ({ page }) => {
   await page.getByRole("button", { name: "Continue to Payment" }).click();
   await pay(page, "Pay");
   if (jsOn()) {
-    await expectToast(page, "Your licence is active");
+    await expectToast(page, "Your license is active");
     await expect(page).toHaveURL(/\/my-animations$/);
   } else {
-    await expect(page.getByRole("heading", { name: "Your licence is active" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your license is active" })).toBeVisible();
     await page.getByRole("main").getByRole("link", { name: "My Animations" }).click();
   }
   await page.goto("/billing");
-  await expect(page.getByText("Category licence: Rhinoplasty").first()).toBeVisible();
+  await expect(page.getByText("Category license: Rhinoplasty").first()).toBeVisible();
 });

@@ -9,7 +9,7 @@ test("the demo member turns auto-renew off, then back on", async ({ page }, test
   await signIn(page, MEMBER.email, MEMBER.password);
   await page.goto("/billing");
 
-  const label = testInfo.project.name === "js" ? /^Category licence:/ : "Premium access (all animations)";
+  const label = testInfo.project.name === "js" ? /^Category license:/ : "Premium access (all animations)";
   const card = page
     .getByRole("region", { name: "Active Subscriptions" })
     .getByRole("listitem")

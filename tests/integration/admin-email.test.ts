@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { stopJobQueue } from "~/lib/jobs.server.ts";
+import { getToast } from "~/lib/toast.server.ts";
 import * as templatesApi from "~/routes/api/email-templates.ts";
 import * as templateApi from "~/routes/api/email-templates.id.ts";
 import * as adminTemplatesApi from "~/routes/api/admin/email-templates.ts";
@@ -14,6 +15,7 @@ import * as campaignForm from "~/routes/admin/email-campaign-form.tsx";
 import * as campaignPage from "~/routes/admin/email-campaign.tsx";
 import * as unsubscribePage from "~/routes/public/unsubscribe.tsx";
 import { unsubscribeUrl } from "~/services/email-campaigns.server.ts";
+import { SYSTEM_TEMPLATE_CAMPAIGN, SYSTEM_TEMPLATE_DELETE } from "~/services/email-manager.server.ts";
 import { plainTextFromHtml, templateDisplayName } from "~/validation/admin-email.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
@@ -151,6 +153,30 @@ describe("POST /api/emails/bulk", () => {
     const again = await callRoute(campaignPage, `/admin/email-manager/campaigns/${id}`, { form: { intent: "cancel", id }, params: { id }, cookie });
     expect(again.status).toBe(302);
     expect(await prisma.auditLog.count({ where: { entityId: id, action: "email_campaign.cancel" } })).toBe(1);
+  });
+
+  it("system templates (the site sends them itself) are neither deleted nor sent as a campaign: 409 with the reason, page and /api alike", async () => {
+    const { token, cookie } = await admin();
+    const reset = await prisma.emailTemplate.upsert({ where: { name: "password_reset" }, update: {}, create: { name: "password_reset", subject: "Reset your password", htmlContent: "<p>{{resetUrl}}</p>" } });
+
+    const viaApi = await callRoute(templateApi, "/", { method: "DELETE", params: { id: reset.id }, token });
+    expect(viaApi.status).toBe(409);
+    expect(viaApi.body).toEqual({ message: SYSTEM_TEMPLATE_DELETE });
+
+    // The list's delete button and its no-JavaScript confirm step post here.
+    const viaPage = await callRoute(manager, "/admin/email-manager?tab=templates", { form: { intent: "delete", id: reset.id }, cookie });
+    expect(viaPage.status).toBe(302);
+    const flash = viaPage.headers.get("Set-Cookie")!.split(";")[0]!;
+    expect((await getToast(new Request("http://localhost/", { headers: { Cookie: flash } }))).toast).toEqual({ title: "Failed to delete template", description: SYSTEM_TEMPLATE_DELETE, type: "error" });
+    expect(await prisma.emailTemplate.count({ where: { id: reset.id } })).toBe(1);
+    expect(await prisma.auditLog.count({ where: { entityId: reset.id, action: "email_template.delete" } })).toBe(0);
+    // Without JavaScript the confirm step is a URL: it offers nothing to confirm for a system template.
+    const confirm = await callRoute(manager, `/admin/email-manager?tab=templates&confirm=${reset.id}&intent=delete`, { cookie });
+    expect(confirm.body.confirm).toBeNull();
+
+    const campaign = await callRoute(campaignForm, `/admin/email-manager/campaigns/new?template=${reset.id}`, { cookie });
+    expect(campaign.status).toBe(409);
+    expect(campaign.body).toMatchObject({ message: SYSTEM_TEMPLATE_CAMPAIGN });
   });
 
   it("the campaign form starts from a template, previews on the server and says 'Test e-mail is required' for a test without an address", async () => {

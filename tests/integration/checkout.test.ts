@@ -139,7 +139,7 @@ describe("buying without JavaScript (test mode)", () => {
       ["category", null, c.facial.id, 199],
     ]);
     const payments = await prisma.payment.findMany({ where: { userId: buyer.id }, orderBy: { createdAt: "asc" } });
-    expect(payments.map((p) => p.description)).toEqual(["Individual licence: Rhinoplasty", "Category licence: Facial Procedures"]);
+    expect(payments.map((p) => p.description)).toEqual(["Individual license: Rhinoplasty", "Category license: Facial Procedures"]);
     expect((await individual("rhinoplasty", { cookie: buyer.cookie })).body).toMatchObject({ held: true });
   });
 

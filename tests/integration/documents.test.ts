@@ -166,7 +166,7 @@ describe("licence certificates", () => {
     expect(certificate).toMatchObject({
       id: subscription.id,
       type: "individual",
-      typeLabel: "Individual licence",
+      typeLabel: "Individual license",
       licensee: { firstName: "Ada", lastName: "Lovelace" },
       item: "Knee Arthroscopy Explained",
       state: "valid",
@@ -188,10 +188,10 @@ describe("licence certificates", () => {
       type: "category",
       item: "Interventional Cardiology (category)",
     });
-    await expect(getCertificate(user, premium.id)).rejects.toMatchObject({ status: 404, message: "Licence not found" });
-    await expect(verifyLicence(premium.id)).rejects.toMatchObject({ status: 404, message: "Licence not found" });
+    await expect(getCertificate(user, premium.id)).rejects.toMatchObject({ status: 404, message: "License not found" });
+    await expect(verifyLicence(premium.id)).rejects.toMatchObject({ status: 404, message: "License not found" });
     const other = await createUser();
-    await expect(getCertificate(other, categoryLicence.id)).rejects.toMatchObject({ status: 404, message: "Licence not found" });
+    await expect(getCertificate(other, categoryLicence.id)).rejects.toMatchObject({ status: 404, message: "License not found" });
   });
 
   it("the certificate PDF route: attachment named after the licence, private, owner only", async () => {
@@ -208,14 +208,14 @@ describe("licence certificates", () => {
     const text = pdfText(new Uint8Array(await res.arrayBuffer()));
     expect(text.startsWith("%PDF-")).toBe(true);
     expect(text.trimEnd().endsWith("%%EOF")).toBe(true);
-    expect(text).toContain("(Licence Certificate - Knee Arthroscopy Explained)");
+    expect(text).toContain("(License Certificate - Knee Arthroscopy Explained)");
     // The verification URL is a real link annotation, not only text.
     expect(text).toContain(`/URI (${appUrl()}/licences/${subscription.id}/verify)`);
 
     const other = await createUser();
     const foreign = await callRoute(certificateRoute, url, { cookie: await sessionCookieFor(other.id), params });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ message: "Licence not found" });
+    expect(foreign.body).toEqual({ message: "License not found" });
     const malformed = await callRoute(certificateRoute, "/licences/x/certificate", { cookie, params: { id: "x" } });
     expect(malformed.status).toBe(404);
     const anonymous = await callRoute(certificateRoute, url, { params });
@@ -229,7 +229,7 @@ describe("licence certificates", () => {
     const certificate = await getCertificate(user, subscription.id);
     const bytes = await renderCertificatePdf(certificate, { compress: false });
     const text = drawnText(bytes);
-    for (const drawn of ["Licence Certificate", "Ada Lovelace", "Knee Arthroscopy Explained", subscription.id, certificate.verifyUrl, "Commercial use"]) {
+    for (const drawn of ["License Certificate", "Ada Lovelace", "Knee Arthroscopy Explained", subscription.id, certificate.verifyUrl, "Commercial use"]) {
       expect(text, drawn).toContain(drawn);
     }
     expect(pdfText(bytes).match(/\/Type \/Page\b/g)).toHaveLength(1);
@@ -262,7 +262,7 @@ describe("GET /licences/:id/verify (public)", () => {
       id: subscription.id,
       licensee: "Grace Hopper",
       item: "Knee Arthroscopy Explained",
-      typeLabel: "Individual licence",
+      typeLabel: "Individual license",
       valid: true,
       reason: null,
     });
@@ -273,7 +273,7 @@ describe("GET /licences/:id/verify (public)", () => {
     expect(everything).not.toContain(user.username);
     expect(everything).not.toMatch(/@/);
     const html = renderPage(verifyPage.default, res.body);
-    expect(html).toContain("Valid licence");
+    expect(html).toContain("Valid license");
     expect(html).toContain("Grace Hopper");
     expect(html).toContain("Knee Arthroscopy Explained");
     expect(html).not.toContain(user.email);
@@ -281,9 +281,9 @@ describe("GET /licences/:id/verify (public)", () => {
   });
 
   it.each([
-    ["expired by date (the daily job has not run yet)", { endDate: new Date(Date.now() - DAY_MS) }, "The licence term has ended."],
-    ["marked expired", { status: "expired" as const, endDate: new Date(Date.now() - DAY_MS) }, "The licence term has ended."],
-    ["canceled", { status: "canceled" as const }, "The licence was canceled."],
+    ["expired by date (the daily job has not run yet)", { endDate: new Date(Date.now() - DAY_MS) }, "The license term has ended."],
+    ["marked expired", { status: "expired" as const, endDate: new Date(Date.now() - DAY_MS) }, "The license term has ended."],
+    ["canceled", { status: "canceled" as const }, "The license was canceled."],
   ])("%s: not valid, with why", async (_, options, reason) => {
     const { user } = await licensee();
     const { subscription } = await individualLicence(user.id, options);
@@ -291,7 +291,7 @@ describe("GET /licences/:id/verify (public)", () => {
     expect(res.status).toBe(200);
     expect(res.body.licence).toMatchObject({ valid: false, reason });
     const html = renderPage(verifyPage.default, res.body);
-    expect(html).toContain("This licence is not valid");
+    expect(html).toContain("This license is not valid");
     expect(html).toContain(reason);
   });
 
@@ -302,15 +302,15 @@ describe("GET /licences/:id/verify (public)", () => {
     expect((await verify(subscription.id)).body.licence.valid).toBe(true);
     await prisma.$transaction((tx) => completeRefund(tx, `pi_${payment.id}`));
     const res = await verify(subscription.id);
-    expect(res.body.licence).toMatchObject({ valid: false, reason: "The licence was refunded and canceled." });
+    expect(res.body.licence).toMatchObject({ valid: false, reason: "The license was refunded and canceled." });
   });
 
   it("an unknown id and a malformed id: 404 'Licence not found'", async () => {
     const unknown = await verify(crypto.randomUUID());
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ message: "Licence not found" });
+    expect(unknown.body).toEqual({ message: "License not found" });
     const malformed = await verify("not-a-licence");
     expect(malformed.status).toBe(404);
-    expect(malformed.body).toEqual({ message: "Licence not found" });
+    expect(malformed.body).toEqual({ message: "License not found" });
   });
 });

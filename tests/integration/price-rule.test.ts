@@ -247,7 +247,7 @@ describe("the admin animation form warns about a price that is not below its cat
     const user = await createUser({ role: "admin" });
     return sessionCookieFor(user.id);
   }
-  const WARNING = "The individual price ($249.00) is not below the Facial Procedures category licence ($199.00/year)";
+  const WARNING = "The individual price ($249.00) is not below the Facial Procedures category license ($199.00/year)";
 
   it("shows the warning on the edit screen and in the save toast, and still saves (no JavaScript needed)", async () => {
     const cookie = await admin();
@@ -268,7 +268,7 @@ describe("the admin animation form warns about a price that is not below its cat
     expect(equal).toMatchObject({ status: 302, location: "/admin/animations" });
     expect(Number((await prisma.animation.findUniqueOrThrow({ where: { id: rhinoplasty.id } })).individualPrice)).toBe(199);
     const landed = await pageHtml("/admin/animations", cookiesFrom(equal, cookie));
-    expect(landed).toContain("is not below the Facial Procedures category licence ($199.00/year)");
+    expect(landed).toContain("is not below the Facial Procedures category license ($199.00/year)");
     expect((await edit(rhinoplasty.id)).body.priceWarning).toContain("($199.00) is not below");
 
     // Below it: no warning.

@@ -37,7 +37,7 @@ export function EmbedLicences({
     <Section
       id="embeds"
       title="Embed on your website"
-      description={`Show your licensed animations on your clinic's website or patient portal: name up to ${MAX_EMBED_DOMAINS} sites per licence, then paste the snippet into a page there. Embeds stop when the licence ends.`}
+      description={`Show your licensed animations on your clinic's website or patient portal: name up to ${MAX_EMBED_DOMAINS} sites per license, then paste the snippet into a page there. Embeds stop when the license ends.`}
       className="mt-10"
     >
       <ul className="mt-4 flex flex-col gap-6">
@@ -56,7 +56,7 @@ function EmbedLicence({ licence, lastResult }: { licence: EmbedLicenceView; last
       <h3 id={headingId} className="font-semibold">
         {licence.title}{" "}
         <span className="text-sm font-normal text-slate-600">
-          ({licence.type === "individual" ? "individual licence" : "category licence"}
+          ({licence.type === "individual" ? "individual license" : "category license"}
           {licence.endDate ? `, until ${formatDate(licence.endDate)}` : ""})
         </span>
       </h3>
@@ -82,7 +82,7 @@ function EmbedLicence({ licence, lastResult }: { licence: EmbedLicenceView; last
             <p className="mt-2 text-sm text-slate-600">No site yet: the embed shows nowhere until you add one.</p>
           )}
           {licence.domains.length < MAX_EMBED_DOMAINS ? <AddDomainForm licenceId={licence.id} lastResult={lastResult} /> : (
-            <p className="mt-3 text-sm text-slate-600">This licence names {MAX_EMBED_DOMAINS} sites, the most it can.</p>
+            <p className="mt-3 text-sm text-slate-600">This license names {MAX_EMBED_DOMAINS} sites, the most it can.</p>
           )}
           <h4 className="mt-4 text-sm font-semibold text-slate-700">Plays</h4>
           {licence.plays.length ? (

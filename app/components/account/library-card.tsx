@@ -12,7 +12,7 @@ export type LibraryCardAnimation = {
   expiryDate: string | Date | null;
 };
 
-const LICENCE_LABEL = { individual: "Individual licence", category: "Category licence", global: "Premium access" } as const;
+const LICENCE_LABEL = { individual: "Individual license", category: "Category license", global: "Premium access" } as const;
 
 /** A licensed animation: cover, licence type, expiry and an "Expiring Soon" badge at 30 days or less. */
 export function LibraryCard({ animation, now, certificateHref }: { animation: LibraryCardAnimation; now: Date; certificateHref?: string | null }) {

@@ -25,27 +25,40 @@ export function AnimationCard({ animation, premium }: { animation: AnimationCard
       onMouseLeave={() => setHovered(false)}
     >
       <div className="relative aspect-video bg-slate-100">
-        <Cover src={animation.coverImage} />
+        {/* The picture leads where the title does, for pointers only: the title link stays the one
+            tab stop and the one name a screen reader hears. */}
+        <Link to={href} tabIndex={-1} aria-hidden="true" className="absolute inset-0">
+          <Cover src={animation.coverImage} />
+        </Link>
         {hovered && animation.previewVideo ? <HoverPreview src={animation.previewVideo} title={animation.title} /> : null}
-        {premium ? null : (
-          <span className="absolute top-2 left-2 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold text-amber-950">Premium</span>
-        )}
-        <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">
-          {formatSeconds(animation.duration)}
-        </span>
+        <Duration>{formatSeconds(animation.duration)}</Duration>
       </div>
+      {premium ? null : <PremiumBadge className="mx-4 mt-4" />}
       {/* One link per card (title, category and the call to action): cheaper to render than two. */}
-      <Link to={href} className="flex flex-1 flex-col gap-1 p-4">
+      <Link to={href} className={`flex flex-1 flex-col gap-1 p-4 ${premium ? "" : "pt-2"}`}>
         <h3 className="font-semibold leading-snug group-hover:text-brand-700">{animation.title}</h3>
         {animation.categoryName ? <p className="text-sm text-slate-600">{animation.categoryName}</p> : null}
         {/* The card's label leads to the detail page, whose player is the free preview: say so. */}
-        {premium ? null : <span className="mt-auto block pt-2 text-xs text-slate-500">Free 10-second preview · full video with Premium or a licence</span>}
+        {premium ? null : <span className="mt-auto block pt-2 text-xs text-slate-500">Free 10-second preview · full video with Premium or a license</span>}
         <span className="mt-3 inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white group-hover:bg-brand-700">
           {premium ? "Watch Animation" : "View Full Animation"}
         </span>
       </Link>
     </article>
   );
+}
+
+/**
+ * "Premium" under the picture, not on it: covers carry their own lettering (the demo covers print
+ * the specialty in the top left corner), and no corner of a picture is free at every width.
+ */
+export function PremiumBadge({ className = "" }: { className?: string }) {
+  return <span className={`self-start rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold text-amber-950 ${className}`}>Premium</span>;
+}
+
+/** The duration over the picture's corner; clicks go through it to the picture's link. */
+export function Duration({ children }: { children: string }) {
+  return <span className="pointer-events-none absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">{children}</span>;
 }
 
 /** A cover with a placeholder behind it: a missing or broken image leaves the placeholder. */
@@ -101,7 +114,8 @@ function HoverPreview({ src, title }: { src: string; title: string }) {
         loop
         playsInline
         preload="metadata"
-        className="absolute inset-0 h-full w-full object-cover"
+        // Clicks pass to the picture's link beneath, as on the cover the preview replaces.
+        className="pointer-events-none absolute inset-0 h-full w-full object-cover"
         aria-label={`Preview of ${title}`}
         onPause={() => setOverlay(true)}
       />

@@ -59,7 +59,7 @@ export function MisuseReport({
         }}
       >
         <p className="text-sm text-slate-600">
-          Seen this animation used without a licence, or something wrong with it? Tell us and we will investigate.
+          Seen this animation used without a license, or something wrong with it? Tell us and we will investigate.
         </p>
         <input type="hidden" name="intent" value={REPORT_INTENT} />
         <input type="hidden" name="animationId" value={animationId} />

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
 import type { AnimationSummaryDto, VerifiedAnimationDto } from "~/services/catalogue/types.ts";
-import { Cover } from "./animation-card.tsx";
+import { Cover, Duration, PremiumBadge } from "./animation-card.tsx";
 
 /**
  * A grid card of the category and doctor screens (subcategory screen, category
@@ -25,15 +25,14 @@ export function SummaryCard({
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="animation-card">
       <div className="relative aspect-video bg-slate-100">
-        <Cover src={animation.coverImage} />
-        {showPremium && "hasAccess" in animation && !animation.hasAccess ? (
-          <span className="absolute top-2 left-2 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold text-amber-950">Premium</span>
-        ) : null}
-        <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">
-          {formatDuration(animation.duration)}
-        </span>
+        {/* A pointer's way in; the labelled link below stays the one tab stop. */}
+        <Link to={href} tabIndex={-1} aria-hidden="true" className="absolute inset-0">
+          <Cover src={animation.coverImage} />
+        </Link>
+        <Duration>{formatDuration(animation.duration)}</Duration>
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
+        {showPremium && "hasAccess" in animation && !animation.hasAccess ? <PremiumBadge /> : null}
         <h3 className="font-semibold leading-snug">{animation.title}</h3>
         <p className="line-clamp-3 text-sm text-slate-600">{animation.description}</p>
         <div className="mt-auto flex flex-col gap-2 pt-2">

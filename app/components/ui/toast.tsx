@@ -53,13 +53,11 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
       tabIndex={-1}
       className="toast-region"
     >
-      <ol>
+      {/* The live region is always in the page, so a toast put into it is announced; a list
+          around one toast is not needed (and a list item cannot carry the status role). */}
+      <div role="status" aria-live="polite">
         {visible ? (
-          <li
-            role="status"
-            aria-live="polite"
-            className={visible.type === "error" ? "toast toast-error" : "toast"}
-          >
+          <div className={visible.type === "error" ? "toast toast-error" : "toast"}>
             <div className="flex items-start justify-between gap-3">
               <div>
                 <p className="font-semibold">{visible.title}</p>
@@ -74,9 +72,9 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
                 ×
               </button>
             </div>
-          </li>
+          </div>
         ) : null}
-      </ol>
+      </div>
     </section>
   );
 }

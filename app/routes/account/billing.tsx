@@ -83,7 +83,7 @@ const STATUS_STYLE: Record<string, string> = {
   refunded: "bg-slate-100 text-slate-700",
 };
 
-const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category licence", individual: "Individual licence" };
+const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category license", individual: "Individual license" };
 
 export default function Billing({ loaderData: { subscriptions, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
   // Several cards share the same intents: only the card whose form is submitting shows it.
@@ -192,7 +192,9 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
       <Section id="payment-history" title="Payment History" className="mt-10">
         {payments.length ? (
           <div role="region" aria-label="Payments" tabIndex={0} className="relative mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-            <table className="w-full text-left text-sm">
+            {/* On a phone each payment is a card (stack-table): six columns would push Status,
+                Receipt and Refund past the right edge. */}
+            <table className="stack-table w-full text-left text-sm">
               <thead className="bg-slate-50 text-slate-600">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-medium">Date</th>
@@ -208,13 +210,13 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
               <tbody className="divide-y divide-slate-100">
                 {payments.map((p) => (
                   <tr key={p.id} data-testid="payment-row">
-                    <td className="px-4 py-3 whitespace-nowrap">{formatDate(p.createdAt)}</td>
-                    <td className="px-4 py-3">{p.description ?? (p.subscriptionType ? TYPE_LABEL[p.subscriptionType] : "Payment")}</td>
-                    <td className="px-4 py-3 whitespace-nowrap">{formatMoney(p.amount)}</td>
-                    <td className="px-4 py-3">
+                    <td data-label="Date" className="px-4 py-3 whitespace-nowrap">{formatDate(p.createdAt)}</td>
+                    <td data-label="Description" className="px-4 py-3">{p.description ?? (p.subscriptionType ? TYPE_LABEL[p.subscriptionType] : "Payment")}</td>
+                    <td data-label="Amount" className="px-4 py-3 whitespace-nowrap">{formatMoney(p.amount)}</td>
+                    <td data-label="Status" className="px-4 py-3">
                       <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium capitalize ${STATUS_STYLE[p.status] ?? ""}`}>{p.status}</span>
                     </td>
-                    <td className="px-4 py-3 whitespace-nowrap">
+                    <td data-label="Receipt" className="px-4 py-3 whitespace-nowrap">
                       <TextLink to={`/billing/receipts/${p.id}`}>Receipt</TextLink>
                       {" · "}
                       <a href={`/billing/receipts/${p.id}/pdf`} download className="font-medium text-brand-700 hover:underline">

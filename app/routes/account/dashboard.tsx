@@ -29,7 +29,7 @@ const QUICK_LINKS = [
   { to: "/refund", label: "Request a Refund", description: "Within 30 days of purchase" },
   { to: "/help", label: "Help Center", description: "Answers to common questions" },
   { to: "/contact", label: "Contact Support", description: "We reply within 24 hours" },
-  { to: "/premium", label: "Premium Plans", description: "Premium access and licences" },
+  { to: "/premium", label: "Premium Plans", description: "Premium access and licenses" },
   { to: "/", label: "Browse Library", description: "All doctor-verified animations" },
 ] as const;
 
@@ -65,7 +65,7 @@ export default function Dashboard({ loaderData: { user, stats, now } }: Route.Co
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <StatCard label="Total Spent" value={formatMoney(stats.totalSpent)} hint="Completed payments" />
         <StatCard label="Active Subscriptions" value={stats.activeSubscriptions} hint="Active and not yet expired" />
-        <StatCard label="Licensed Animations" value={stats.licensedAnimations} hint="Individual and category licences" />
+        <StatCard label="Licensed Animations" value={stats.licensedAnimations} hint="Individual and category licenses" />
       </dl>
 
       <Section
@@ -88,7 +88,7 @@ export default function Dashboard({ loaderData: { user, stats, now } }: Route.Co
             title="No licensed animations yet"
             message={
               <>
-                A licence gives you download and commercial rights.{" "}
+                A license gives you download and commercial rights.{" "}
                 {user.accountType === "premium" ? "Your premium access already streams every animation." : null}
               </>
             }

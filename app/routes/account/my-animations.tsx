@@ -71,7 +71,7 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
-    <AccountPage title="My Animations" wide intro="Animations you hold an individual or category licence for, with download and commercial rights.">
+    <AccountPage title="My Animations" wide intro="Animations you hold an individual or category license for, with download and commercial rights.">
 
       {streamsEverything ? (
         <p className="mt-4 rounded-lg border border-brand-100 bg-brand-50 p-4 text-sm text-brand-700">
@@ -133,7 +133,7 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
         <EmptyState
           className="mt-8"
           title={q ? `No animations match "${q}"` : "No licensed animations yet"}
-          message={q ? "Try another search term." : "Licence an animation or a whole category to download it and use it commercially."}
+          message={q ? "Try another search term." : "License an animation or a whole category to download it and use it commercially."}
           action={
             q ? (
               <ButtonLink to="/my-animations" variant="secondary" size="sm">

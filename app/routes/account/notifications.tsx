@@ -16,8 +16,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Notifications | Medanim
 
 const SWITCHES: Record<(typeof PREFERENCE_KEYS)[number], { label: string; description: string }> = {
   emailNewAnimations: { label: "New animations", description: "Hear when new doctor-verified animations are added to the library." },
-  emailPromotions: { label: "Promotions", description: "Offers and discounts on premium access and licences." },
-  emailSubscriptionUpdates: { label: "Subscription updates", description: "Receipts, renewals and changes to your subscriptions and licences." },
+  emailPromotions: { label: "Promotions", description: "Offers and discounts on premium access and licenses." },
+  emailSubscriptionUpdates: { label: "Subscription updates", description: "Receipts, renewals and changes to your subscriptions and licenses." },
   emailSecurityAlerts: { label: "Security alerts", description: "Notices when your password or email address changes." },
 };
 

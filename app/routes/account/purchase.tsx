@@ -105,7 +105,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       </Section>
       {held ? (
         <p role="status" className="mt-6 rounded-xl bg-emerald-50 p-4 text-emerald-900">
-          You already hold this licence. Find it under <Link to="/my-animations" className="font-semibold underline">My Animations</Link>.
+          You already hold this license. Find it under <Link to="/my-animations" className="font-semibold underline">My Animations</Link>.
         </p>
       ) : (
         <div className="mt-6">
@@ -115,7 +115,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             amountLabel={formatPrice(price)}
             testMode={testMode}
             publishableKey={publishableKey}
-            success={{ title: "Your licence is active", description: "Download rights and premium access are yours for a year.", to: successTo }}
+            success={{ title: "Your license is active", description: "Download rights and premium access are yours for a year.", to: successTo }}
           />
           {actionData?.formError ? (
             <p role="alert" className="mt-3 text-sm text-red-700">

@@ -69,7 +69,7 @@ export default function Refund({ loaderData: { email, subscriptions, unavailable
           className="mt-8"
           titleAs="h2"
           title="No Active Subscriptions"
-          message="You have no subscriptions or licences that can be refunded."
+          message="You have no subscriptions or licenses that can be refunded."
         />
       ) : (
         <Form method="post" className="mt-8 flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" {...getFormProps(form)}>

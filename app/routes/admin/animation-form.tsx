@@ -191,7 +191,7 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
           </fieldset>
           <FileField label="Cover image" name="coverImage" kind="cover" accept=".jpg,.jpeg,.png,image/jpeg,image/png" maxMB={limits.cover} hint={`JPG or PNG, up to ${limits.cover} MB.`} current={animation?.coverImage} image errors={fields.coverImage.errors} />
           <FileField label="Full video" name="fullVideo" kind="video" accept=".mp4,.mov,video/mp4,video/quicktime" maxMB={limits.video} hint="MP4 or MOV. A 10-second preview is cut from it automatically." current={animation?.fullVideo} errors={fields.fullVideo.errors} />
-          <FileField label="Download file" name="downloadFile" kind="download" accept=".zip,.rar,application/zip" maxMB={limits.download} hint="ZIP or RAR, for licence holders." current={animation?.downloadFile} errors={fields.downloadFile.errors} />
+          <FileField label="Download file" name="downloadFile" kind="download" accept=".zip,.rar,application/zip" maxMB={limits.download} hint="ZIP or RAR, for license holders." current={animation?.downloadFile} errors={fields.downloadFile.errors} />
           <ErrorList id={form.errorId} errors={form.errors} />
           <div>
             <SubmitButton pendingText="Saving...">{animation ? "Save Animation" : "Create Animation"}</SubmitButton>

@@ -49,7 +49,7 @@ const deleteStep = (animation: { id: string; title: string }): ConfirmStep => ({
   id: animation.id,
   intent: "delete",
   title: `Delete “${animation.title}”?`,
-  message: "Are you sure you want to delete this animation? Its doctors' links, captions and preview jobs go with it. An animation members hold licences for cannot be deleted: unpublish it instead.",
+  message: "Are you sure you want to delete this animation? Its doctors' links, captions and preview jobs go with it. An animation members hold licenses for cannot be deleted: unpublish it instead.",
   confirmLabel: "Delete",
   pendingText: "Deleting...",
 });
@@ -80,11 +80,23 @@ export default function AdminAnimations({ loaderData }: Route.ComponentProps) {
           {
             header: "Animation",
             cell: (a) => (
-              <div className="flex items-center gap-3">
+              <div className="flex items-start gap-3">
                 {a.coverImage ? <img src={a.coverImage} alt="" className="h-12 w-20 flex-none rounded object-cover" loading="lazy" /> : <span className="h-12 w-20 flex-none rounded bg-slate-100" />}
                 <div>
                   <p className="font-medium">{a.title}</p>
                   <p className="text-slate-600">/{a.slug}</p>
+                  {/* The actions sit with the title, the one column always on screen: as a last
+                      column they fell off the right edge of the wide table, even at 1280 px. */}
+                  <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
+                    <TextLink to={`/admin/animations/${a.id}`}>Edit<span className="sr-only"> {a.title}</span></TextLink>
+                    <Form method="post">
+                      <input type="hidden" name="id" value={a.id} />
+                      <button type="submit" name="intent" value={a.isActive ? "unpublish" : "publish"} className="font-medium text-brand-700 hover:underline">
+                        {a.isActive ? "Unpublish" : "Publish"}
+                      </button>
+                    </Form>
+                    <ConfirmButton step={deleteStep(a)}>Delete</ConfirmButton>
+                  </div>
                 </div>
               </div>
             ),
@@ -95,21 +107,6 @@ export default function AdminAnimations({ loaderData }: Route.ComponentProps) {
           { header: "Views", cell: (a) => a.views, className: "text-right" },
           { header: "Status", cell: (a) => <Badge tone={a.isActive ? "green" : "grey"}>{a.isActive ? "Published" : "Unpublished"}</Badge> },
           { header: "Preview", cell: (a) => (a.previewVideo ? <Badge tone="green">ready</Badge> : a.previewJob ? <Badge tone={JOB_TONES[a.previewJob.status]}>{a.previewJob.status}</Badge> : <Badge>none</Badge>) },
-          {
-            header: "Actions",
-            cell: (a) => (
-              <div className="flex flex-col gap-1">
-                <TextLink to={`/admin/animations/${a.id}`}>Edit</TextLink>
-                <Form method="post">
-                  <input type="hidden" name="id" value={a.id} />
-                  <button type="submit" name="intent" value={a.isActive ? "unpublish" : "publish"} className="font-medium text-brand-700 hover:underline">
-                    {a.isActive ? "Unpublish" : "Publish"}
-                  </button>
-                </Form>
-                <ConfirmButton step={deleteStep(a)}>Delete</ConfirmButton>
-              </div>
-            ),
-          },
         ]}
       />
       <Pager page={page} hasNext={hasNext} />

@@ -58,7 +58,7 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage
       title="Categories"
-      description="Main categories group the library; sub-categories are sold as yearly category licences."
+      description="Main categories group the library; sub-categories are sold as yearly category licenses."
       actions={<ButtonLink to={`/admin/categories/new?type=${tab}`}>{sub ? "New Sub-category" : "New Main Category"}</ButtonLink>}
     >
       {confirm ? <ConfirmPanel step={deleteStep(confirm)} /> : null}

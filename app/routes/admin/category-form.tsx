@@ -96,7 +96,7 @@ export default function CategoryFormScreen({ loaderData: { category, sub, mains 
                 {...getSelectProps(fields.parentId)}
                 errors={fields.parentId.errors}
               />
-              <Field label="Yearly price (USD)" hint="The category licence's price; leave blank for the default $299." inputMode="decimal" {...getInputProps(fields.yearlyPrice, { type: "text" })} errors={fields.yearlyPrice.errors} />
+              <Field label="Yearly price (USD)" hint="The category license's price; leave blank for the default $299." inputMode="decimal" {...getInputProps(fields.yearlyPrice, { type: "text" })} errors={fields.yearlyPrice.errors} />
             </>
           ) : null}
           <FileField label="Thumbnail" name="thumbnail" kind="thumbnail" accept=".jpg,.jpeg,.png,image/jpeg,image/png" maxMB={10} hint="JPG or PNG, up to 10 MB." current={category?.thumbnail} image errors={fields.thumbnail.errors} />

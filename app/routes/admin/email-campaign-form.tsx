@@ -8,7 +8,7 @@ import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/fi
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
+import { asRouteError, ServiceError } from "~/lib/errors.server.ts";
 import { formErrorToast, readFormData } from "~/lib/form.server.ts";
 import { enqueueCampaign } from "~/lib/jobs.server.ts";
 import { renderTemplate } from "~/lib/mail.server.ts";
@@ -16,7 +16,7 @@ import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
-import { getTemplate } from "~/services/email-manager.server.ts";
+import { getCampaignTemplate } from "~/services/email-manager.server.ts";
 import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED, templateDisplayName } from "~/validation/admin-email.ts";
 import type { Route } from "./+types/email-campaign-form";
 
@@ -29,11 +29,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Send Bulk Email | Admin
 
 const FAILED = "Failed to send bulk emails";
 
-/** `?template=<id>` starts the campaign from a template's subject and HTML (the templates list links here). */
+/**
+ * `?template=<id>` starts the campaign from a template's subject and HTML (the templates list
+ * links here); a system template is refused (409) with the reason.
+ */
 export async function loader({ url }: Route.LoaderArgs) {
   const id = url.searchParams.get("template");
-  const template = id ? await getTemplate(id) : null;
-  return { template: template && { name: template.name, subject: template.subject, htmlContent: template.htmlContent } };
+  return { template: id ? await getCampaignTemplate(id).catch(asRouteError) : null };
 }
 
 export async function action({ request }: Route.ActionArgs) {

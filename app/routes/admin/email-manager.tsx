@@ -9,7 +9,7 @@ import { formatDateTime } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listCampaigns } from "~/services/email-campaigns.server.ts";
-import { deleteTemplate, emailStats, getTemplate, listEmailLogs, listTemplates } from "~/services/email-manager.server.ts";
+import { deleteTemplate, emailStats, getTemplate, isSystemTemplate, listEmailLogs, listTemplates } from "~/services/email-manager.server.ts";
 import { AUDIENCE_LABELS, type Audience, DELETE_TEMPLATE_CONFIRM, LOG_STATUSES, LogListQuerySchema, TemplateListQuerySchema, templateDisplayName } from "~/validation/admin-email.ts";
 import type { Route } from "./+types/email-manager";
 
@@ -27,12 +27,12 @@ export async function loader({ url }: Route.LoaderArgs) {
   const target = tab === "templates" ? confirmTarget(url, ["delete"]) : null;
   const [stats, templates, logs, campaigns, confirm] = await Promise.all([
     emailStats(),
-    tab === "templates" ? listTemplates(TemplateListQuerySchema.parse(params)) : null,
+    tab === "templates" ? listTemplates(TemplateListQuerySchema.parse(params)).then((rows) => rows.map((t) => ({ ...t, system: isSystemTemplate(t.name) }))) : null,
     tab === "logs" ? listEmailLogs(LogListQuerySchema.parse(params)) : null,
     tab === "campaigns" ? listCampaigns(20) : null,
     target ? getTemplate(target.id) : null,
   ]);
-  return { tab, path: url.pathname, stats, templates, logs, campaigns, search: url.searchParams.get("search") ?? "", status: url.searchParams.get("status") ?? "", confirm: confirm && { id: confirm.id, name: confirm.name } };
+  return { tab, path: url.pathname, stats, templates, logs, campaigns, search: url.searchParams.get("search") ?? "", status: url.searchParams.get("status") ?? "", confirm: confirm && !isSystemTemplate(confirm.name) ? { id: confirm.id, name: confirm.name } : null };
 }
 
 export async function action({ request, url }: Route.ActionArgs) {
@@ -104,10 +104,17 @@ export default function EmailManager({ loaderData }: Route.ComponentProps) {
               {
                 header: "Actions",
                 cell: (t) => (
-                  <div className="flex gap-3">
+                  <div className="flex flex-wrap items-center gap-3">
                     <TextLink to={`/admin/email-manager/templates/${t.id}`}>Edit<span className="sr-only"> {t.name}</span></TextLink>
-                    <TextLink to={`/admin/email-manager/campaigns/new?template=${t.id}`}>Send as Campaign<span className="sr-only"> {t.name}</span></TextLink>
-                    <ConfirmButton step={deleteStep(t)}>Delete</ConfirmButton>
+                    {/* The site sends a system template itself: it is edited, never mass-mailed or removed. */}
+                    {t.system ? (
+                      <span className="text-xs text-slate-500">System template</span>
+                    ) : (
+                      <>
+                        <TextLink to={`/admin/email-manager/campaigns/new?template=${t.id}`}>Send as Campaign<span className="sr-only"> {t.name}</span></TextLink>
+                        <ConfirmButton step={deleteStep(t)}>Delete</ConfirmButton>
+                      </>
+                    )}
                   </div>
                 ),
               },

@@ -62,7 +62,7 @@ const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 export default function AdminSubscriptions({ loaderData }: Route.ComponentProps) {
   const { subscriptions, page, hasNext, query, confirm } = loaderData;
   return (
-    <AdminPage title="Subscriptions" description="Premium subscriptions and licences: cancel active ones, reactivate canceled ones.">
+    <AdminPage title="Subscriptions" description="Premium subscriptions and licenses: cancel active ones, reactivate canceled ones.">
       {confirm ? <ConfirmPanel step={stepFor(confirm.row, confirm.intent)} /> : null}
       <FilterForm clearTo="/admin/subscriptions">
         <SearchInput defaultValue={query.search} placeholder="Member, category or animation" />

@@ -17,7 +17,7 @@ import { AdminAnimation } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: {
     summary: "One animation as the caller may see it (full video and download only with the right)",
-    description: "One active animation by slug or id, with its category, doctors, captions and transcript. fullVideo and downloadFile are filled in only when the caller's licence, premium or admin role allows them (hasAccess, canDownload); an anonymous caller gets the preview. Counts no view and changes nothing.",
+    description: "One active animation by slug or id, with its category, doctors, captions and transcript. fullVideo and downloadFile are filled in only when the caller's license, premium or admin role allows them (hasAccess, canDownload); an anonymous caller gets the preview. Counts no view and changes nothing.",
     auth: getUser,
     response: AnimationDetail,
     cache: (request) => viewerPolicy(request, FIVE_MINUTES),
@@ -33,8 +33,8 @@ export const loader = apiRoute({
     run: ({ user, params, body }) => updateAnimation(user, params.slugOrId!, body),
   }),
   DELETE: endpoint({
-    summary: "Delete an animation (admins; 409 while members hold active licences for it)",
-    description: "Deletes an animation and records it in the audit log. Refused with 409 while members hold active licences for it.",
+    summary: "Delete an animation (admins; 409 while members hold active licenses for it)",
+    description: "Deletes an animation and records it in the audit log. Refused with 409 while members hold active licenses for it.",
     response: MessageResponse,
     errors: [409],
     auth: requireAdmin,

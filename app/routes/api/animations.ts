@@ -21,7 +21,7 @@ const isLight = (url: URL) => ["true", "1"].includes(url.searchParams.get("light
 export const loader = apiRoute({
   GET: endpoint({
     summary: "List animations: by category, search, page; light=true for public home cards",
-    description: "Lists active animations, filtered by category (id or slug) and search words, a page at a time, with whether more follow and the total. The access fields of each card (hasAccess, canDownload) are those of the caller: a member's licences and premium, an admin's everything, nothing for an anonymous caller. With light=true the cards carry no access field and may be cached by anyone. Changes nothing.",
+    description: "Lists active animations, filtered by category (id or slug) and search words, a page at a time, with whether more follow and the total. The access fields of each card (hasAccess, canDownload) are those of the caller: a member's licenses and premium, an admin's everything, nothing for an anonymous caller. With light=true the cards carry no access field and may be cached by anyone. Changes nothing.",
     auth: getUser,
     response: AnimationList,
     query: AnimationListQuerySchema,

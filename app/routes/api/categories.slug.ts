@@ -29,8 +29,8 @@ export const loader = apiRoute({
     run: ({ user, params, body }) => updateCategory(user, params.slugOrId!, body),
   }),
   DELETE: endpoint({
-    summary: "Delete a category (admins; 409 while it has subcategories or active licences)",
-    description: "Deletes a category and records it in the audit log. Refused with 409 while it has subcategories or members hold active licences for it.",
+    summary: "Delete a category (admins; 409 while it has subcategories or active licenses)",
+    description: "Deletes a category and records it in the audit log. Refused with 409 while it has subcategories or members hold active licenses for it.",
     response: MessageResponse,
     errors: [409],
     auth: requireAdmin,

@@ -21,7 +21,7 @@ export const loader = apiRoute({
     response: z.array(Category), cache: publicFor(FIVE_MINUTES), run: () => listCategories() },
   POST: endpoint({
     summary: "Create a category (admins)",
-    description: "Creates a main category or, with a parentId, a subcategory (a subcategory's yearly price is what a category licence costs), and records it in the audit log. 409 when the name or slug is taken.",
+    description: "Creates a main category or, with a parentId, a subcategory (a subcategory's yearly price is what a category license costs), and records it in the audit log. 409 when the name or slug is taken.",
     response: AdminCategory,
     errors: [409],
     auth: requireAdmin,

@@ -19,8 +19,9 @@ export const loader = apiRoute({
   }),
   DELETE: endpoint({
     summary: "Delete an e-mail template (admins)",
-    description: "Deletes an e-mail template and records it in the audit log.",
+    description: "Deletes an e-mail template and records it in the audit log. 409 for a system template (one the site sends by itself, such as password_reset).",
     response: MessageResponse,
+    errors: [409],
     auth: requireAdmin,
     run: async ({ user, params }) => {
       await deleteTemplate(user, params.id!);

@@ -8,7 +8,7 @@ import { OwnSubscription } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   GET: {
     summary: "The caller's subscriptions, every status, newest first",
-    description: "The caller's own subscriptions and licences, every status (active, canceled, expired), newest first. Changes nothing.",
+    description: "The caller's own subscriptions and licenses, every status (active, canceled, expired), newest first. Changes nothing.",
     response: z.array(OwnSubscription),
     auth: requireUser,
     run: ({ user }) => listSubscriptions(user.id),

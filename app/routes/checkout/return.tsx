@@ -29,7 +29,7 @@ export default function CheckoutReturn({ loaderData: { result, testMode } }: Rou
       <TestModeBanner show={testMode} />
       {result.status === "paid" ? (
         <>
-          <h1 className="text-3xl font-bold tracking-tight">{result.type === "global" ? "Welcome to Premium!" : "Your licence is active"}</h1>
+          <h1 className="text-3xl font-bold tracking-tight">{result.type === "global" ? "Welcome to Premium!" : "Your license is active"}</h1>
           <p className="mt-3 text-slate-600">
             {result.description}: {formatPrice(result.amount)} paid. A receipt is on its way to your inbox and in{" "}
             <Link to="/billing" className="font-semibold text-brand-700 underline">Billing</Link>.

@@ -206,7 +206,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
 
         <aside className="flex flex-col gap-4">
           {animation.canDownload && animation.downloadFile ? (
-            <Section card title="Your Licence">
+            <Section card title="Your License">
               <p className="mt-2 text-sm text-slate-600">You hold download and commercial usage rights for this animation.</p>
               <a href={animation.downloadFile} download className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-700">
                 Download
@@ -216,7 +216,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
           {entitled && !animation.canDownload ? (
             <Section card title="Add Download Rights">
               <p className="mt-2 text-sm text-slate-600">
-                {premium ? "Your premium membership includes streaming. " : ""}Add a licence to download this animation and use it commercially.
+                {premium ? "Your premium membership includes streaming. " : ""}Add a license to download this animation and use it commercially.
               </p>
               <LicenceOffers individualHref={individualHref} offers={offers} />
             </Section>
@@ -274,7 +274,7 @@ function LicenceOffers({
       </ButtonLink>
       {cheaperCategory ? null : categoryButton}
       {cheaperCategory ? <CheaperCategoryNote category={cheaperCategory} /> : null}
-      <TextLink to="/category-license" className="text-center text-sm">About category licences</TextLink>
+      <TextLink to="/category-license" className="text-center text-sm">About category licenses</TextLink>
     </div>
   );
 }

@@ -98,7 +98,7 @@ function categoryFaqs(price: string, varies: boolean, smaller: ReactNode): Faq[]
   return [
     {
       question: "What does a Category License include?",
-      answer: "Every animation in the category, 4K downloads in MP4 and WebM, commercial usage rights, and Premium streaming access to the whole library while the licence is active.",
+      answer: "Every animation in the category, 4K downloads in MP4 and WebM, commercial usage rights, and Premium streaming access to the whole library while the license is active.",
     },
     {
       question: "How much does a Category License cost?",
@@ -118,11 +118,11 @@ function categoryFaqs(price: string, varies: boolean, smaller: ReactNode): Faq[]
     },
     {
       question: "Can I use the animations commercially?",
-      answer: "Yes. The licence includes commercial usage rights for your practice: consultations, presentations, your website and social media.",
+      answer: "Yes. The license includes commercial usage rights for your practice: consultations, presentations, your website and social media.",
     },
     {
       question: "Is Premium access included?",
-      answer: "Yes. While the licence is active you can stream every animation in the library, in every category.",
+      answer: "Yes. While the license is active you can stream every animation in the library, in every category.",
     },
     {
       question: "Can I cancel anytime?",
@@ -130,7 +130,7 @@ function categoryFaqs(price: string, varies: boolean, smaller: ReactNode): Faq[]
     },
     {
       question: "Is there a money-back guarantee?",
-      answer: "Yes. Every licence comes with a 30-day money-back guarantee.",
+      answer: "Yes. Every license comes with a 30-day money-back guarantee.",
     },
     { question: "I only need one animation. Is there a smaller option?", answer: smaller },
   ];
@@ -150,7 +150,7 @@ function smallerOption(
     return (
       <>
         Not in {category.name}: an {individual} covers a single animation, but every one here costs {formatPrice(single.price)} or more,
-        at least as much as this licence for all {pluralize(category.animationCount, "animation")}.
+        at least as much as this license for all {pluralize(category.animationCount, "animation")}.
       </>
     );
   }

@@ -67,7 +67,7 @@ function endedCard(decision: Extract<EmbedDecision, { kind: "ended" }>) {
   return documentHtml(
     decision.animation.title,
     `<div class="card"><h1 class="t">${LICENCE_ENDED}</h1><p class="d">${escapeHtml(decision.animation.title)}</p>` +
-      `<p><a href="${escapeHtml(decision.renewUrl)}" target="_blank" rel="noopener">Renew the licence</a></p></div>`,
+      `<p><a href="${escapeHtml(decision.renewUrl)}" target="_blank" rel="noopener">Renew the license</a></p></div>`,
   );
 }
 

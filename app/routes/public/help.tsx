@@ -12,7 +12,7 @@ import type { Route } from "./+types/help";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, "Help Center") },
-  { name: "description", content: "Answers to common questions about animations, subscriptions, licences and your account." },
+  { name: "description", content: "Answers to common questions about animations, subscriptions, licenses and your account." },
 ];
 
 // Help Center. Search and category filter are a GET form.

@@ -90,7 +90,7 @@ function individualFaqs(price: string, { priceVaries, categoryOftenCheaper }: { 
   return [
     {
       question: "What does the Individual License include?",
-      answer: "4K access to the animation, a ZIP download of the files, commercial usage rights for that animation, and Premium streaming access to the whole library while the licence is active.",
+      answer: "4K access to the animation, a ZIP download of the files, commercial usage rights for that animation, and Premium streaming access to the whole library while the license is active.",
     },
     {
       question: "How much does an Individual License cost?",
@@ -102,7 +102,7 @@ function individualFaqs(price: string, { priceVaries, categoryOftenCheaper }: { 
     },
     {
       question: "Do I keep the files I downloaded?",
-      answer: "Yes. Downloaded content stays yours permanently, even if you do not renew the licence.",
+      answer: "Yes. Downloaded content stays yours permanently, even if you do not renew the license.",
     },
     {
       question: "Which formats and resolutions are included?",
@@ -110,28 +110,28 @@ function individualFaqs(price: string, { priceVaries, categoryOftenCheaper }: { 
     },
     {
       question: "Is Premium access included?",
-      answer: "Yes. While your licence is active you can stream every animation in the library, exactly as with Premium.",
+      answer: "Yes. While your license is active you can stream every animation in the library, exactly as with Premium.",
     },
     {
       question: "Can I license several animations?",
       answer: categoryOftenCheaper
-        ? "Yes, each with its own licence. Compare first: in some specialties the Category License costs no more than one animation and covers every animation in it, including new ones."
-        : "Yes, each with its own licence. If you need a whole specialty, a Category License covers every animation in it, including new ones.",
+        ? "Yes, each with its own license. Compare first: in some specialties the Category License costs no more than one animation and covers every animation in it, including new ones."
+        : "Yes, each with its own license. If you need a whole specialty, a Category License covers every animation in it, including new ones.",
     },
     {
       question: "Is there a money-back guarantee?",
-      answer: "Yes. Every licence comes with a 30-day money-back guarantee.",
+      answer: "Yes. Every license comes with a 30-day money-back guarantee.",
     },
     {
       question: "What happens after a year?",
       answer: "You can renew to keep commercial rights, downloads of new versions and Premium access. Cancel anytime: your access continues until the end of the billing period.",
     },
     {
-      question: "Can my colleagues use the licence?",
+      question: "Can my colleagues use the license?",
       answer: (
         <>
-          The licence covers you and your practice. For several practices or a hospital,{" "}
-          <Link to="/contact" className="text-brand-700 underline">contact us</Link> about a team licence.
+          The license covers you and your practice. For several practices or a hospital,{" "}
+          <Link to="/contact" className="text-brand-700 underline">contact us</Link> about a team license.
         </>
       ),
     },

@@ -9,7 +9,7 @@ import type { Route } from "./+types/licence-verify";
 
 const VerifyParams = z.object({ id: z.string().regex(UUID_RE) });
 
-export const meta: Route.MetaFunction = () => [{ title: "Licence verification | Medanim" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [{ title: "License verification | Medanim" }, { name: "robots", content: "noindex" }];
 
 /**
  * Public: anyone handed a certificate can check it, signed in or not. The answer is about today,
@@ -41,7 +41,7 @@ export default function LicenceVerify({ loaderData: { licence, checkedAt } }: Ro
     <main className="mx-auto max-w-xl px-4 py-12">
       <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
         <div className={`rounded-xl p-4 ${licence.valid ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`} role="status">
-          <h1 className="text-2xl font-bold">{licence.valid ? "Valid licence" : "This licence is not valid"}</h1>
+          <h1 className="text-2xl font-bold">{licence.valid ? "Valid license" : "This license is not valid"}</h1>
           <p className="mt-1 text-sm">
             {licence.valid ? `Checked on ${formatDate(checkedAt)}.` : licence.reason}
           </p>
@@ -51,13 +51,13 @@ export default function LicenceVerify({ loaderData: { licence, checkedAt } }: Ro
           <dd>{licence.licensee}</dd>
           <dt className="text-slate-600">Item</dt>
           <dd>{licence.item}</dd>
-          <dt className="text-slate-600">Licence type</dt>
+          <dt className="text-slate-600">License type</dt>
           <dd>{licence.typeLabel}</dd>
           <dt className="text-slate-600">Term</dt>
           <dd>
             {formatDate(licence.startDate)} – {formatDate(licence.endDate)}
           </dd>
-          <dt className="text-slate-600">Licence id</dt>
+          <dt className="text-slate-600">License id</dt>
           <dd className="break-all">{licence.id}</dd>
           <dt className="text-slate-600">Rights</dt>
           <dd>
@@ -77,7 +77,7 @@ export function ErrorBoundary() {
   return (
     <GeneralErrorBoundary
       statusHandlers={{
-        404: () => <ErrorScreen title="Licence not found" message="No licence has this id. Check the verification link on the certificate." />,
+        404: () => <ErrorScreen title="License not found" message="No license has this id. Check the verification link on the certificate." />,
       }}
     />
   );

@@ -15,7 +15,7 @@ import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
 export const ANIMATIONS_PAGE_SIZE = 20;
 export const SLUG_TAKEN = "This slug is already in use";
-export const HAS_ACTIVE_LICENCES = "This animation has active licences. Unpublish it instead.";
+export const HAS_ACTIVE_LICENCES = "This animation has active licenses. Unpublish it instead.";
 
 const MEDIA_FIELDS = { coverImage: "cover", fullVideo: "video", downloadFile: "download" } as const;
 

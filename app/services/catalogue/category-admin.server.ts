@@ -13,10 +13,10 @@ import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 // left without a category (and say so first).
 
 export const CATEGORIES_PAGE_SIZE = 20;
-export const MAIN_HAS_NO_PRICE = "Main categories have no yearly price: only sub-categories are sold as licences";
+export const MAIN_HAS_NO_PRICE = "Main categories have no yearly price: only sub-categories are sold as licenses";
 export const PARENT_MUST_BE_MAIN = "Choose an existing main category";
 export const HAS_SUBCATEGORIES = "Delete or move its sub-categories first";
-export const HAS_ACTIVE_LICENCES = "This category has active licences. Deactivate it instead.";
+export const HAS_ACTIVE_LICENCES = "This category has active licenses. Deactivate it instead.";
 
 const adminCategorySelect = {
   id: true,
