@@ -273,7 +273,8 @@ function ReviewSection({
       // The last reviewer, or the animation's only doctor.
       reviewerId: animation.medicalReviewer?.id ?? (animation.doctors.length === 1 ? animation.doctors[0]!.id : ""),
       reviewedAt: toDay(animation.medicallyReviewedAt),
-      reviewDueAt: toDay(animation.reviewDueAt),
+      // Blank, not the last review's date: a new review would otherwise keep the old due date.
+      reviewDueAt: "",
     },
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: MedicalReviewSchema }),
