@@ -99,7 +99,7 @@ export default function App() {
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data?.platformName ?? "Medanim" },
-  { name: "description", content: "Doctor-verified medical and plastic-surgery animations." },
+  { name: "description", content: "Medical and plastic-surgery animations for patient education." },
 ];
 
 export function ErrorBoundary() {

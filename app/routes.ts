@@ -143,6 +143,8 @@ export default [
   layout("routes/api/admin/guard.ts", [
     route("api/admin/dashboard", "routes/api/admin/dashboard.ts"),
     route("api/admin/settings", "routes/api/admin/settings.ts"),
+    route("api/admin/animations/:id/publish", "routes/api/admin/animations.publish.ts"),
+    route("api/admin/animations/:id/unpublish", "routes/api/admin/animations.publish.ts", { id: "api-admin-animations-unpublish" }),
     route("api/admin/faqs", "routes/api/admin/faqs.ts"),
     route("api/admin/faqs/:id", "routes/api/admin/faqs.id.ts"),
     route("api/admin/users", "routes/api/admin/users.ts"),

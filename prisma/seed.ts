@@ -8,6 +8,7 @@ import { hashPassword } from "../app/lib/crypto.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
 import { saveObject, type ObjectKind } from "../app/lib/storage.server.ts";
 import { parseVtt } from "../app/lib/vtt.ts";
+import { REVIEW_INTERVAL_MONTHS } from "../app/validation/admin-captions.ts";
 import { categoryLicencePrice, DEFAULT_INDIVIDUAL_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, individualLicencePrice } from "../app/services/prices.server.ts";
 import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
 import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
@@ -171,9 +172,23 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
 
     const existing = await prisma.animation.findUnique({
       where: { slug },
-      select: { id: true, coverImage: true, previewVideo: true, fullVideo: true, downloadFile: true, _count: { select: { captions: true } } },
+      select: {
+        id: true,
+        coverImage: true,
+        previewVideo: true,
+        fullVideo: true,
+        downloadFile: true,
+        medicallyReviewedAt: true,
+        medicalReviewerId: true,
+        _count: { select: { captions: true } },
+      },
     });
     if (existing && existing._count.captions === 0) await seedCaptions(prisma, existing.id, seed);
+    const review = demoReview(seed);
+    // A review recorded by an admin is theirs; only an animation with none gets the demo's.
+    if (existing && !existing.medicallyReviewedAt && !existing.medicalReviewerId) {
+      await prisma.animation.update({ where: { id: existing.id }, data: review });
+    }
     const missing = {
       coverImage: !existing?.coverImage ? () => media(demoFile.cover(slug), "cover") : undefined,
       previewVideo: !existing?.previewVideo ? () => media(demoFile.preview(slug), "preview") : undefined,
@@ -201,11 +216,29 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
         category: { connect: { id: categoryId } },
         ...mediaPaths,
         doctors: { create: seed.doctors.map((doctorSlug) => ({ doctor: { connect: { slug: doctorSlug } } })) },
+        ...review,
       },
       select: { id: true },
     });
     if (!existing) await seedCaptions(prisma, saved.id, seed);
   }
+}
+
+/**
+ * The demo's medical review record: by the animation's first doctor (the one whose specialty
+ * it belongs to), on a day a few days before it was published (at most ten months ago), next due
+ * twelve months after that. So on the day the seed runs every demo review is current, and it
+ * lapses like a real one if nobody records the next.
+ */
+function demoReview(seed: { ageDays: number; doctors: string[] }) {
+  const reviewer = seed.doctors[0];
+  if (!reviewer) throw new Error("A demo animation needs a doctor to review it");
+  const day = new Date(Date.now() - (Math.min(seed.ageDays, 300) + 3) * DAY);
+  const reviewedAt = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()));
+  // The 1st-28th of a month: the same day REVIEW_INTERVAL_MONTHS later always exists.
+  reviewedAt.setUTCDate(Math.min(reviewedAt.getUTCDate(), 28));
+  const reviewDueAt = new Date(Date.UTC(reviewedAt.getUTCFullYear(), reviewedAt.getUTCMonth() + REVIEW_INTERVAL_MONTHS, reviewedAt.getUTCDate()));
+  return { medicallyReviewedAt: reviewedAt, reviewDueAt, medicalReviewer: { connect: { slug: reviewer } } };
 }
 
 /** English demo captions that follow the demo video's chapters (the player shows them; the page offers the transcript). */

@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import { ServiceError } from "./errors.server.ts";
 import { redirectWithToast, type Toast } from "./toast.server.ts";
 import { readFormData } from "./form.server.ts";
@@ -26,6 +27,11 @@ export type ListIntent = {
   run: (id: string) => Promise<Toast>;
   /** The failure toast's title ("Failed to delete animation", ...). */
   failed: string;
+  /**
+   * A refusal answers with its own 4xx status and the toast in the action's data (the screen
+   * renders it with ActionToast), rather than a redirect: for a rule the admin must act on.
+   */
+  refuseInPlace?: boolean;
 };
 
 /**
@@ -42,6 +48,8 @@ export async function runListAction(request: Request, back: string, intents: Rec
     return await redirectWithToast(back, await intent.run(String(form.get("id") ?? "")));
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
-    return redirectWithToast(back, { title: intent.failed, description: error.message, type: "error" });
+    const toast = { title: intent.failed, description: error.message, type: "error" as const };
+    if (intent.refuseInPlace) return data({ toast }, { status: error.status });
+    return redirectWithToast(back, toast);
   }
 }

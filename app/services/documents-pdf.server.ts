@@ -1,6 +1,7 @@
 import type PDFKitDocument from "pdfkit";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
+import { formatMedicalReview } from "./catalogue/medical-review-claim.ts";
 import { type Certificate, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
 // The PDF layouts of receipts and licence certificates: they lay out only what documents.server.ts
 // decided the viewer may see, as bytes made with pdfkit's built-in fonts (no files to ship, no browser).
@@ -175,6 +176,11 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
   doc.font("Helvetica").fontSize(12).fillColor(MUTED).text(`holds a ${certificate.typeLabel.toLowerCase()} for`, { width, align: "center" });
   doc.moveDown(0.3);
   doc.font("Helvetica-Bold").fontSize(16).fillColor(INK).text(certificate.item, { width, align: "center" });
+  // Only a current review is printed (judged on the day the certificate is made).
+  if (certificate.medicalReview) {
+    doc.moveDown(0.2);
+    doc.font("Helvetica").fontSize(10).fillColor(MUTED).text(formatMedicalReview(certificate.medicalReview), { width, align: "center" });
+  }
   doc.moveDown(1.2);
 
   const columnX = x + 60;

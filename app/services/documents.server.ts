@@ -4,6 +4,8 @@ import { notFound } from "~/lib/errors.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { getAccess } from "./access.server.ts";
+import type { MedicalReviewClaim } from "./catalogue/medical-review-claim.ts";
+import { currentMedicalReview, medicalReviewSelect } from "./catalogue/medical-review.server.ts";
 import { getSetting } from "./settings.server.ts";
 
 // Receipts, licence certificates and the public licence check (issue 10, "After the purchase"):
@@ -113,6 +115,11 @@ export type Licence = {
   rights: readonly string[];
   state: LicenceState;
   verifyUrl: string;
+  /**
+   * An individual licence's animation's current medical review, judged on the day the document
+   * is made; null for a category licence and for an animation without a current review.
+   */
+  medicalReview: MedicalReviewClaim | null;
 };
 
 /** `price` is what the licence was bought for (the subscription's price, the amount charged). */
@@ -127,7 +134,7 @@ const licenceSelect = {
   endDate: true,
   price: true,
   user: { select: { id: true, role: true, accountType: true, firstName: true, lastName: true } },
-  animation: { select: { title: true } },
+  animation: { select: { title: true, ...medicalReviewSelect } },
   category: { select: { name: true } },
   payments: { where: { status: "refunded" }, select: { id: true }, take: 1 },
 } satisfies Prisma.SubscriptionSelect;
@@ -177,6 +184,7 @@ async function toLicence(row: LicenceRow, now: Date): Promise<Licence> {
     rights: LICENCE_RIGHTS,
     state: await licenceState(row, now),
     verifyUrl: verifyUrl(row.id),
+    medicalReview: type === "individual" && row.animation ? currentMedicalReview(row.animation, now) : null,
   };
 }
 

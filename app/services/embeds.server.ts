@@ -12,6 +12,8 @@ import {
   normaliseEmbedHost,
 } from "~/validation/embed-domains.ts";
 import type { AccessTarget } from "./access.server.ts";
+import type { MedicalReviewClaim } from "./catalogue/medical-review-claim.ts";
+import { currentMedicalReview, medicalReviewSelect } from "./catalogue/medical-review.server.ts";
 import { hasCategoryLicence, hasIndividualLicence, type Access } from "./access.server.ts";
 
 // Licensed embeds (one owner, with embed-media.server.ts for the player's signed media URLs and
@@ -181,7 +183,7 @@ const embedAnimationSelect = {
   coverImage: true,
   categoryId: true,
   category: { select: { parentId: true } },
-  doctors: { orderBy: { createdAt: "asc" }, select: { doctor: { select: { name: true } } } },
+  ...medicalReviewSelect,
   captions: { orderBy: { language: "asc" }, select: { language: true, label: true } },
 } as const;
 
@@ -200,7 +202,14 @@ export type EmbedDecision =
       frameAncestors: string[];
       /** The embedding site as recognised from the request (a licence domain), or "direct". */
       host: string;
-      animation: { id: string; title: string; coverImage: string | null; doctors: string[]; captions: { language: string; label: string }[] };
+      animation: {
+        id: string;
+        title: string;
+        coverImage: string | null;
+        /** The current medical review, or null: the player then claims none. */
+        medicalReview: MedicalReviewClaim | null;
+        captions: { language: string; label: string }[];
+      };
     };
 
 /** The host of a Referer (`https://www.clinic.example/page` → `www.clinic.example`), or null. */
@@ -322,7 +331,7 @@ export async function resolveEmbed(
       id: animation.id,
       title: animation.title,
       coverImage: animation.coverImage,
-      doctors: animation.doctors.map((d) => d.doctor.name),
+      medicalReview: currentMedicalReview(animation, now),
       captions: animation.captions,
     },
   };

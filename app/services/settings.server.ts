@@ -12,6 +12,8 @@ export const SETTING_DEFAULTS = {
   support_email: "support@medanim.com",
   support_phone: "+1 (555) 010-2040",
   support_address: "500 Market Street, Suite 300, San Francisco, CA 94105",
+  // Off by default: publishing is the admin's call; on, an animation needs a current review.
+  require_medical_review: "false",
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -50,6 +52,7 @@ const DESCRIPTIONS: Record<EditableSettingKey, string> = {
   support_email: "Support e-mail shown on the contact page",
   support_phone: "Support phone shown on the contact page",
   support_address: "Postal address shown on the contact page",
+  require_medical_review: "Only animations with a current medical review can be published",
 };
 
 /** Every editable setting with its value (defaults filled in), description and last change. */

@@ -62,8 +62,12 @@ const dateField = (required: string) =>
     .trim()
     .refine((v) => parseIsoDate(v) !== undefined, "Enter a valid date");
 
+export const CHOOSE_REVIEWER = "Choose the reviewing doctor";
+
 export const MedicalReviewSchema = z
   .object({
+    /** One of the animation's doctors: the review names them on every page. */
+    reviewerId: z.string({ error: CHOOSE_REVIEWER }).trim().uuid(CHOOSE_REVIEWER),
     reviewedAt: dateField("Reviewed on is required"),
     /** Left blank: twelve months after the review. */
     reviewDueAt: dateField("Enter a valid date").optional(),

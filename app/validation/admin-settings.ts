@@ -23,6 +23,7 @@ export const SETTING_VALUE_RULES = {
   support_email: z.string().trim().toLowerCase().email("Must be a valid email").max(254, "Must be a valid email"),
   support_phone: text("Support phone", 40),
   support_address: text("Support address", 200),
+  require_medical_review: z.enum(["true", "false"], { error: "Require medical review must be true or false" }),
 } as const;
 
 export type EditableSettingKey = keyof typeof SETTING_VALUE_RULES;
@@ -33,7 +34,7 @@ export function isEditableSettingKey(key: string): key is EditableSettingKey {
 
 /** PUT /api/settings/{key}: { value, description } (numbers are accepted for the price). */
 export const SettingUpdateSchema = z.object({
-  value: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string({ error: "Value is required" })),
+  value: z.preprocess((v) => (typeof v === "number" || typeof v === "boolean" ? String(v) : v), z.string({ error: "Value is required" })),
   description: z.string().trim().max(500, "Description must be at most 500 characters").optional(),
 });
 
@@ -41,6 +42,8 @@ export const SettingUpdateSchema = z.object({
 export const SettingsFormSchema = z.object({
   platformName: SETTING_VALUE_RULES.platform_name,
   annualPrice: z.preprocess((v) => (typeof v === "string" ? v.replace(/^\$/, "") : v), price),
+  /** A checkbox: sent as "on" when ticked, absent when not. */
+  requireMedicalReview: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
 });
 
 /** The preview under the price: the price per year rounded to a whole number. */

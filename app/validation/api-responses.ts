@@ -208,8 +208,14 @@ export const AnimationDetail = named(
     category: ref.extend({ yearlyPrice: licencePrice, parent: ref.nullable() }).nullable(),
     captions: z.array(z.object({ language: z.string(), label: z.string(), src: z.string() })),
     transcript: z.object({ language: z.string(), label: z.string(), text: z.string() }).nullable(),
-    medicallyReviewedAt: isoDate.nullable(),
-    reviewDueAt: isoDate.nullable(),
+    medicalReview: z
+      .object({
+        doctor: z.object({ id: z.string(), slug: z.string(), name: z.string(), specialty: z.string() }),
+        reviewedAt: isoDate,
+        nextReviewAt: isoDate,
+      })
+      .nullable()
+      .describe("the current medical review; null when there is none or its next review date has passed"),
   }),
 );
 

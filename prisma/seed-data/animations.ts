@@ -9,7 +9,7 @@ export type AnimationSeed = {
   views: number;
   /** How long ago it was published: spreads createdAt over the last months. */
   ageDays: number;
-  /** Doctor slugs. */
+  /** Doctor slugs. The first, a doctor of the animation's specialty, is its medical reviewer. */
   doctors: string[];
   isActive?: false;
 };

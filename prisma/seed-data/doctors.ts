@@ -21,7 +21,7 @@ export const DOCTORS: DoctorSeed[] = [
     instagram: "@drsarahmitchell",
     description: [
       "Dr. Sarah Mitchell is a board-certified plastic surgeon with eighteen years of practice in facial and breast surgery. She trained in reconstructive microsurgery and now divides her time between aesthetic work and breast reconstruction after cancer.",
-      "She reviews every plastic surgery animation in the library for anatomical accuracy and for the realism of the results it shows. Her rule is simple: if a patient would be surprised by something on the day of surgery, it belongs in the animation.",
+      "She reviews plastic surgery animations for anatomical accuracy and for the realism of the results it shows. Her rule is simple: if a patient would be surprised by something on the day of surgery, it belongs in the animation.",
       "Outside the operating room she teaches residents and speaks regularly about informed consent and realistic expectations.",
     ].join("\n\n"),
   },
@@ -34,7 +34,7 @@ export const DOCTORS: DoctorSeed[] = [
     instagram: "https://www.instagram.com/dr.okafor.heart/",
     description: [
       "Dr. James Okafor is an interventional cardiologist who has performed more than four thousand coronary procedures, most of them through the wrist. He leads a structural heart programme that offers transcatheter valve replacement.",
-      "He joined Medanim because he found that a two-minute animation answered the questions his patients were too nervous to ask in clinic. He checks every cardiology title for the order of steps, the devices used and the recovery advice.",
+      "He joined Medanim because he found that a two-minute animation answered the questions his patients were too nervous to ask in clinic. He checks cardiology titles for the order of steps, the devices used and the recovery advice.",
     ].join("\n\n"),
   },
   {
@@ -59,7 +59,7 @@ export const DOCTORS: DoctorSeed[] = [
     instagram: "https://instagram.com/drmichaelchen_ortho",
     description: [
       "Dr. Michael Chen is an orthopedic surgeon specialising in hip and knee replacement and sports injuries. He is team physician for a professional football club and has a particular interest in fast-track recovery after joint surgery.",
-      "For Medanim he verifies the orthopedic and spine animations, making sure implants, instruments and rehabilitation milestones match current practice.",
+      "For Medanim he reviews orthopedic and spine animations, making sure implants, instruments and rehabilitation milestones match current practice.",
     ].join("\n\n"),
   },
   {
@@ -71,7 +71,7 @@ export const DOCTORS: DoctorSeed[] = [
     instagram: "@drpriyaraman",
     description: [
       "Dr. Priya Raman is a stroke neurologist who runs a comprehensive stroke centre's acute service. Her team treats patients around the clock with clot-dissolving drugs and mechanical thrombectomy.",
-      "She reviews the neurology animations and insists that every stroke title teaches the warning signs, because minutes lost at home are the hardest to recover in hospital.",
+      "She reviews neurology animations and insists that every stroke title teaches the warning signs, because minutes lost at home are the hardest to recover in hospital.",
       "Her research looks at how patients and families understand risk after a first stroke.",
     ].join("\n\n"),
   },
@@ -84,7 +84,7 @@ export const DOCTORS: DoctorSeed[] = [
     instagram: "https://www.instagram.com/dr.thomasbecker/",
     description: [
       "Dr. Thomas Becker is a neurosurgeon whose practice covers brain tumours, cerebral aneurysms, deep brain stimulation and complex spine surgery. He trained in Munich and Toronto.",
-      "He verifies the brain surgery, movement disorder and spine titles, and often uses them himself during consultations to show patients exactly where an operation will take place.",
+      "He reviews brain surgery, movement disorder and spine titles, and often uses them himself during consultations to show patients exactly where an operation will take place.",
     ].join("\n\n"),
   },
 ];

@@ -3,7 +3,7 @@ import type { PrismaClient } from "~/generated/prisma/client.ts";
 type TemplateSeed = { name: string; subject: string; htmlContent: string; variables: string[] };
 
 const wrap = (body: string) =>
-  `<div style="font-family:Arial,sans-serif;max-width:560px;margin:0 auto;color:#0f172a">${body}<p style="color:#64748b;font-size:12px;margin-top:32px">{{platformName}} · Doctor-verified medical animations</p></div>`;
+  `<div style="font-family:Arial,sans-serif;max-width:560px;margin:0 auto;color:#0f172a">${body}<p style="color:#64748b;font-size:12px;margin-top:32px">{{platformName}} · Medical animations for patient education</p></div>`;
 
 // The mails the product sends. Templates are rows the admin can edit; the code only names them.
 export const EMAIL_TEMPLATES: TemplateSeed[] = [
@@ -35,7 +35,7 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     name: "welcome",
     subject: "Welcome to {{platformName}}",
     htmlContent: wrap(
-      `<h1>Welcome, {{firstName}}!</h1><p>Your email is verified. Browse the library of doctor-verified animations at <a href="{{appUrl}}">{{appUrl}}</a>.</p>`,
+      `<h1>Welcome, {{firstName}}!</h1><p>Your email is verified. Browse the library of medical animations at <a href="{{appUrl}}">{{appUrl}}</a>.</p>`,
     ),
     variables: ["firstName"],
   },

@@ -17,7 +17,7 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       {
         question: "What is Medanim?",
         answer:
-          "<p>Medanim is a library of <strong>doctor-verified 3D medical animations</strong> that explain conditions and procedures to patients. Every animation is reviewed by a practising specialist before it is published.</p>",
+          "<p>Medanim is a library of <strong>3D medical animations</strong> that explain conditions and procedures to patients, made with the doctors named on each one.</p>",
       },
       {
         question: "Can I watch animations without an account?",
@@ -32,7 +32,7 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       {
         question: "Who checks the medical accuracy?",
         answer:
-          "<p>Each animation names the doctors who verified it. Their profiles list their specialty and the other animations they reviewed.</p>",
+          "<p>One of the doctors named on an animation reviews it medically. Its page then reads <em>Medically reviewed by</em> the doctor and their specialty, the date of the review and the date of the next one. When an animation has no review, or its next review date has passed, the page shows no review line until a doctor reviews it again. A doctor's profile lists the animations they have currently reviewed.</p>",
       },
     ],
   },

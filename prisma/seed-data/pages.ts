@@ -50,7 +50,7 @@ export const PAGES: PageSeed[] = [
       ],
       [
         "6. Medical Information",
-        "Our animations are reviewed by practising doctors and are intended for education. They do not replace the advice of a qualified professional about an individual patient.",
+        "Our animations are intended for education; an animation's page shows its current medical review, when it has one. They do not replace the advice of a qualified professional about an individual patient.",
       ],
       [
         "7. Changes and Contact",
@@ -96,7 +96,7 @@ export const PAGES: PageSeed[] = [
     type: "company",
     isPublished: true,
     showInFooter: false,
-    metaDescription: "Medanim makes doctor-verified 3D medical animations that help patients understand their care.",
+    metaDescription: "Medanim makes 3D medical animations that help patients understand their care.",
     metaKeywords: "about Medanim, medical animation studio, patient education",
     content: sections(
       [
@@ -105,8 +105,8 @@ export const PAGES: PageSeed[] = [
         "We build short, accurate 3D animations of conditions and procedures, and we make them available to patients, clinics and educators in one library.",
       ],
       [
-        "Verified by Doctors",
-        "Every animation is scripted with a practising specialist and reviewed again before release. The doctor who verified an animation is named on its page, with a link to their profile.",
+        "Reviewed by Doctors",
+        "Each animation is made with the doctors named on it. One of them reviews it medically, and the review is a record: the animation's page, its licensed embed and its license certificate say who reviewed it, on which date, and when the next review is due. An animation whose review is missing or out of date shows no review line at all.",
       ],
       [
         "Who Uses Medanim",

@@ -31,6 +31,6 @@ test("an admin adds a caption track and a review date; the public page shows bot
 
   const visitor = await (await browser.newContext({ javaScriptEnabled })).newPage();
   await visitor.goto(`/animations/${SLUG}`);
-  await expect(visitor.getByText(/Medically reviewed (by .+ )?on November 2, 2026/)).toBeVisible();
+  await expect(visitor.getByText(/^Medically reviewed by Dr\. .+ \(.+\) on November 2, 2026 · next review November 2, 2027$/)).toBeVisible();
   await expect(visitor.locator(`video track[srclang="${language}"]`)).toHaveCount(1);
 });

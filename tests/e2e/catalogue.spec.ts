@@ -248,7 +248,7 @@ test.describe("doctor profile", () => {
   test("reached from an animation, with About, verified animations and the way back", async ({ page }) => {
     await page.goto("/");
     await page.getByTestId("animation-card").first().getByRole("link").first().click();
-    const doctorLink = page.getByRole("region", { name: "Verified by" }).getByRole("link").first();
+    const doctorLink = page.getByRole("region", { name: "Doctors" }).getByRole("link").first();
     const doctorName = (await doctorLink.locator("span > span").first().textContent())!;
     await doctorLink.click();
     await expect(page).toHaveURL(/\/doctors\/[a-z0-9_-]+$/);

@@ -79,12 +79,12 @@ test("a licensee embeds its animation on its own site only, until the licence en
   const site = await clinicSite(allowed, snippet);
   const elsewhere = await clinicSite(refused, snippet);
   try {
-    // On the licence's site: the player, with its video and the doctor's verification.
+    // On the licence's site: the player, with its video and its current medical review.
     await page.goto(site.url);
     const frame = page.frameLocator("iframe");
     const video = frame.locator("video");
     await expect(video).toBeVisible();
-    await expect(frame.getByText(/^Doctor-verified by /)).toBeVisible();
+    await expect(frame.getByText(/^Medically reviewed by Dr\. .+ on .+ · next review .+$/)).toBeVisible();
     const src = await frame.locator("video source").getAttribute("src");
     expect(src).toMatch(/^\/embed-media\/[0-9a-f-]{36}\/video\?licence=/);
     if (jsOn()) {

@@ -16,6 +16,8 @@ function nextDate() {
   return new Date(clock);
 }
 
+const DAY = 24 * 60 * 60 * 1000;
+
 export async function createAnimation(data: Partial<Prisma.AnimationUncheckedCreateInput> & { title: string }) {
   const slug = data.slug ?? data.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   return prisma.animation.create({
@@ -62,6 +64,8 @@ export async function createCatalogue() {
   const lonely = await prisma.doctor.create({
     data: { name: "Dr. Alan Grey", slug: "alan-grey", specialty: "Cardiologist" },
   });
+  // Dr. Smith's current medical reviews: her profile's Verified Animations.
+  const reviewedBySmith = { medicalReviewerId: smith.id, medicallyReviewedAt: new Date(Date.now() - 30 * DAY), reviewDueAt: new Date(Date.now() + 300 * DAY) };
   const rhinoplasty = await createAnimation({
     title: "Rhinoplasty",
     categoryId: facial.id,
@@ -69,8 +73,9 @@ export async function createCatalogue() {
     individualPrice: 149,
     duration: 125,
     doctors: { create: [{ doctorId: smith.id }] },
+    ...reviewedBySmith,
   });
-  const facelift = await createAnimation({ title: "Facelift", categoryId: facial.id, doctors: { create: [{ doctorId: smith.id }] } });
+  const facelift = await createAnimation({ title: "Facelift", categoryId: facial.id, doctors: { create: [{ doctorId: smith.id }] }, ...reviewedBySmith });
   const tummy = await createAnimation({ title: "Tummy Tuck", categoryId: body.id });
   const bypass = await createAnimation({ title: "Heart Bypass", categoryId: cardiology.id, description: "Coronary artery bypass grafting." });
   const retired = await createAnimation({ title: "Retired Animation", categoryId: facial.id, isActive: false });

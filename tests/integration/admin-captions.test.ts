@@ -21,6 +21,8 @@ let app: Awaited<ReturnType<typeof startMediaApp>>;
 let admin: { id: string; email: string };
 let adminCookie: string;
 let userCookie: string;
+/** Every animation made here is linked to this doctor, who records its reviews. */
+let reviewer: { id: string };
 
 const VTT = `WEBVTT
 
@@ -40,6 +42,7 @@ beforeAll(async () => {
   admin = { id: user.id, email: user.email };
   adminCookie = await sessionCookieFor(user.id);
   userCookie = await sessionCookieFor((await createUser()).id);
+  reviewer = await prisma.doctor.create({ data: { name: "Dr. Lee", slug: `dr-lee-${crypto.randomUUID().slice(0, 8)}`, specialty: "Orthopaedics" } });
 });
 
 afterAll(async () => {
@@ -50,7 +53,9 @@ let counter = 0;
 async function newAnimation(data: { isActive?: boolean; title?: string } = {}) {
   counter += 1;
   const title = data.title ?? `Knee Arthroscopy ${counter} ${crypto.randomUUID().slice(0, 6)}`;
-  return createAnimation({ title, isActive: data.isActive ?? true });
+  const animation = await createAnimation({ title, isActive: data.isActive ?? true });
+  await prisma.animationDoctor.create({ data: { animationId: animation.id, doctorId: reviewer.id } });
+  return animation;
 }
 
 function url(id: string) {
@@ -65,8 +70,10 @@ function upload(animationId: string, file: { name: string; content: string | Buf
   return callRoute(medical, url(animationId), { method: "POST", body: form, params: { id: animationId }, cookie: adminCookie });
 }
 
+/** A review form names its doctor: the animation's own, unless the test says otherwise. */
 function post(animationId: string, form: Record<string, string>) {
-  return callRoute(medical, url(animationId), { form, params: { id: animationId }, cookie: adminCookie });
+  const withReviewer = form.intent === "review" ? { reviewerId: reviewer.id, ...form } : form;
+  return callRoute(medical, url(animationId), { form: withReviewer, params: { id: animationId }, cookie: adminCookie });
 }
 
 function objectFileExists(storedPath: string) {
@@ -249,7 +256,7 @@ describe("who may read a caption file", () => {
 });
 
 describe("the public answer", () => {
-  it("carries the tracks (English first) and the review dates", async () => {
+  it("carries the tracks (English first) and the current medical review", async () => {
     const animation = await newAnimation();
     await upload(animation.id, { name: "es.vtt", content: "WEBVTT\n\n00:00.000 --> 00:01.000\nHola\n" }, { language: "es" });
     await upload(animation.id, { name: "en.vtt", content: VTT }, { language: "en", label: "English" });
@@ -262,8 +269,11 @@ describe("the public answer", () => {
       { language: "en", label: "English", src: pathOf("en") },
       { language: "es", label: "Spanish", src: pathOf("es") },
     ]);
-    expect(result.body.medicallyReviewedAt).toBe("2026-11-03T00:00:00.000Z");
-    expect(result.body.reviewDueAt).toBe("2027-11-03T00:00:00.000Z");
+    expect(result.body.medicalReview).toEqual({
+      doctor: { id: reviewer.id, slug: expect.any(String), name: "Dr. Lee", specialty: "Orthopaedics" },
+      reviewedAt: "2026-11-03T00:00:00.000Z",
+      nextReviewAt: "2027-11-03T00:00:00.000Z",
+    });
     expect(result.body.transcript).toMatchObject({ language: "en", text: expect.stringContaining("meniscus") });
   });
 });
@@ -281,6 +291,7 @@ describe("medical review", () => {
     expect(audit!.changes).toEqual({
       medicallyReviewedAt: [null, "2026-02-28T00:00:00.000Z"],
       reviewDueAt: [null, "2027-02-28T00:00:00.000Z"],
+      medicalReviewerId: [null, reviewer.id],
     });
 
     expect((await post(animation.id, { intent: "review", reviewedAt: "2026-03-01", reviewDueAt: "2026-09-01" })).status).toBe(302);

@@ -39,6 +39,7 @@ async function createWorld() {
   const otherFull = await storeFile("video", "mp4", "video/mp4", 8 * 1024);
   const caption = await storeFile("caption", "mp4", "text/vtt", 200);
   const doctor = await prisma.doctor.create({ data: { name: "Dr. Ada Knee", slug: `dr-${n}`, specialty: "Orthopaedics" } });
+  const day = 24 * 60 * 60 * 1000;
   const animation = await prisma.animation.create({
     data: {
       title: "Knee <Arthroscopy> & repair",
@@ -48,6 +49,9 @@ async function createWorld() {
       coverImage: "/demo/cover.jpg",
       categoryId: child.id,
       doctors: { create: { doctorId: doctor.id } },
+      medicalReviewerId: doctor.id,
+      medicallyReviewedAt: new Date(Date.UTC(2026, 0, 15)),
+      reviewDueAt: new Date(Date.now() + 300 * day),
       captions: { create: { language: "en", label: "English", path: caption.path } },
     },
   });
@@ -224,7 +228,7 @@ describe("/embed access matrix", () => {
         expect(html).toContain(`/embed-media/${world.animation.id}/video?licence=${licence()}`);
         expect(html).toMatch(/<track kind="captions" src="\/embed-media\/[^"]+\/captions\/en\?[^"]+" srclang="en" label="English" default>/);
         expect(html).toContain("Knee &lt;Arthroscopy&gt; &amp; repair");
-        expect(html).toContain("Doctor-verified by Dr. Ada Knee");
+        expect(html).toContain("Medically reviewed by Dr. Ada Knee (Orthopaedics) on January 15, 2026 · next review ");
         expect(Buffer.byteLength(html)).toBeLessThan(15 * 1024);
       }
     });

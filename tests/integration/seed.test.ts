@@ -10,6 +10,7 @@ import { DEMO_MEDIA_DIR, PREVIEW_SECONDS, demoFile, demoPackageEntry, sectionHea
 import { ANIMATIONS, animationSlug } from "../../prisma/seed-data/animations.ts";
 import { DEMO_MEMBER, seed } from "../../prisma/seed.ts";
 import { verifyPassword } from "~/lib/crypto.server.ts";
+import { sendToApp } from "../helpers/app.ts";
 
 const OBJECT_PATH = /^\/objects\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -340,6 +341,62 @@ describe("seed", () => {
 
     const canceled = member.subscriptions.find((s) => s.status === "canceled")!;
     expect(canceled.payments[0]!.status).toBe("refunded");
+  });
+
+  it("gives every animation a current medical review by one of its doctors, of the animation's specialty", async () => {
+    // Which specialties may review which main category (spine surgery sits under orthopedics).
+    const fits: Record<string, RegExp> = {
+      "plastic-surgery": /Plastic/,
+      dermatology: /Dermatology/,
+      cardiology: /Cardiology/,
+      orthopedics: /Orthopedic|Neurosurgery/,
+      neurology: /Neuro/,
+    };
+    const now = Date.now();
+    const animations = await prisma.animation.findMany({
+      include: { medicalReviewer: true, doctors: true, category: { include: { parent: true } } },
+    });
+    expect(animations.length).toBe(ANIMATIONS.length);
+    for (const animation of animations) {
+      const { medicalReviewer: reviewer, medicallyReviewedAt, reviewDueAt } = animation;
+      expect(reviewer, animation.slug).not.toBeNull();
+      expect(reviewer!.isActive).toBe(true);
+      expect(animation.doctors.map((d) => d.doctorId), animation.slug).toContain(reviewer!.id);
+      expect(reviewer!.specialty, animation.slug).toMatch(fits[animation.category!.parent!.slug]!);
+      expect(medicallyReviewedAt!.getTime(), animation.slug).toBeLessThan(now);
+      expect(reviewDueAt!.getTime(), animation.slug).toBeGreaterThan(now);
+    }
+  });
+
+  it("so the home page may say doctor-verified: every published animation, counted", async () => {
+    const published = await prisma.animation.count({ where: { isActive: true } });
+    const res = await sendToApp("/", {});
+    const html = res.body.toString("utf8").replaceAll("<!-- -->", "");
+    expect(html).toContain("Most Advanced Doctor-Verified Medical Animations</h1>");
+    expect(html).toContain(`All ${published} animations medically reviewed`);
+  });
+
+  it("keeps an admin's review on a new run, and gives one to an animation that has none", async () => {
+    const [kept, missing] = await prisma.animation.findMany({ take: 2, orderBy: { slug: "asc" }, include: { doctors: true } });
+    const adminReview = { medicallyReviewedAt: new Date(Date.UTC(2026, 5, 1)), reviewDueAt: new Date(Date.UTC(2026, 8, 1)) };
+    await prisma.animation.update({ where: { id: kept!.id }, data: adminReview });
+    await prisma.animation.update({ where: { id: missing!.id }, data: { medicallyReviewedAt: null, reviewDueAt: null, medicalReviewerId: null } });
+    await seed(prisma);
+    expect(await prisma.animation.findUniqueOrThrow({ where: { id: kept!.id } })).toMatchObject(adminReview);
+    const restored = await prisma.animation.findUniqueOrThrow({ where: { id: missing!.id }, include: { medicalReviewer: true } });
+    const firstDoctor = ANIMATIONS.find((a) => animationSlug(a.title) === missing!.slug)!.doctors[0];
+    expect(restored.medicalReviewer?.slug).toBe(firstDoctor);
+    expect(restored.medicallyReviewedAt!.getTime()).toBeLessThan(Date.now());
+    expect(restored.reviewDueAt!.getTime()).toBeGreaterThan(Date.now());
+  }, 60_000);
+
+  it("says no more about reviews than the records hold: About page and FAQ", async () => {
+    const about = await prisma.page.findUniqueOrThrow({ where: { slug: "about" } });
+    const faqs = (await prisma.faq.findMany()).map((f) => f.answer).join("\n");
+    for (const text of [about.content, about.metaDescription ?? "", faqs]) {
+      expect(text).not.toMatch(/every animation is (scripted|reviewed)|doctor-verified/i);
+    }
+    expect(about.content).toContain("say who reviewed it, on which date, and when the next review is due");
   });
 
   it("creates the email templates", async () => {

@@ -30,7 +30,7 @@ const QUICK_LINKS = [
   { to: "/help", label: "Help Center", description: "Answers to common questions" },
   { to: "/contact", label: "Contact Support", description: "We reply within 24 hours" },
   { to: "/premium", label: "Premium Plans", description: "Premium access and licenses" },
-  { to: "/", label: "Browse Library", description: "All doctor-verified animations" },
+  { to: "/", label: "Browse Library", description: "Every animation in the catalogue" },
 ] as const;
 
 export default function Dashboard({ loaderData: { user, stats, now } }: Route.ComponentProps) {

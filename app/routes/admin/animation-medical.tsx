@@ -17,6 +17,7 @@ import { discardUploads, streamMultipartUpload } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteCaption, listCaptions, saveCaption } from "~/services/catalogue/captions.server.ts";
 import type { Actor } from "~/services/audit.server.ts";
+import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { getMedicalReview, saveMedicalReview } from "~/services/catalogue/medical-review.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import {
@@ -93,7 +94,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       const saved = await saveMedicalReview(admin, id, submission.value);
       return redirectWithToast(screenUrl(id), {
         title: "Medical review saved",
-        description: `Reviewed on ${formatLongDate(saved.medicallyReviewedAt)}; next review due ${formatLongDate(saved.reviewDueAt)}.`,
+        description: `Reviewed by ${saved.medicalReviewer?.name ?? "its doctor"} on ${formatLongDate(saved.medicallyReviewedAt)}; next review due ${formatLongDate(saved.reviewDueAt)}.`,
       });
     } catch (error) {
       if (error instanceof ServiceError) return formError(submission, error, { form: "review" as const });
@@ -246,6 +247,17 @@ function toDay(value: Date | string | null) {
   return value ? new Date(value).toISOString().slice(0, 10) : "";
 }
 
+/** What the pages claim from this record: the public sentence while it is current, otherwise why nothing. */
+function reviewStatus(animation: LoaderData["animation"]) {
+  if (animation.current) return `Pages show: “${formatMedicalReview(animation.current)}”.`;
+  if (!animation.medicallyReviewedAt) return "This animation has never been medically reviewed. Pages make no review claim.";
+  const who = animation.medicalReviewer ? ` by ${animation.medicalReviewer.name}` : "";
+  const last = `Last reviewed${who} on ${formatLongDate(animation.medicallyReviewedAt)}; next review due ${formatLongDate(animation.reviewDueAt) || "not set"}.`;
+  if (!animation.medicalReviewer) return `${last} No reviewing doctor is recorded, so pages make no review claim.`;
+  if (!animation.medicalReviewer.isActive) return `${last} The reviewer is no longer an active doctor, so pages make no review claim.`;
+  return `${last} The review is not current, so pages make no review claim until it is recorded again.`;
+}
+
 function ReviewSection({
   animation,
   lastResult,
@@ -257,35 +269,35 @@ function ReviewSection({
     id: "review",
     lastResult,
     constraint: getZodConstraint(MedicalReviewSchema),
-    defaultValue: { reviewedAt: toDay(animation.medicallyReviewedAt), reviewDueAt: toDay(animation.reviewDueAt) },
+    defaultValue: {
+      // The last reviewer, or the animation's only doctor.
+      reviewerId: animation.medicalReviewer?.id ?? (animation.doctors.length === 1 ? animation.doctors[0]!.id : ""),
+      reviewedAt: toDay(animation.medicallyReviewedAt),
+      // Blank, not the last review's date: a new review would otherwise keep the old due date.
+      reviewDueAt: "",
+    },
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: MedicalReviewSchema }),
   });
-  const names = animation.doctors.map((d) => d.name);
+  const activeDoctors = animation.doctors.filter((d) => d.isActive);
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700" data-testid="review-status">
-        {animation.medicallyReviewedAt
-          ? `Last reviewed on ${formatLongDate(animation.medicallyReviewedAt)}; next review due ${formatLongDate(animation.reviewDueAt) || "not set"}.`
-          : "This animation has never been medically reviewed."}
+        {reviewStatus(animation)}
       </p>
-      <div className="text-sm">
-        <p className="font-medium text-slate-800">Reviewing doctors (the animation's doctors)</p>
-        {names.length ? (
-          <ul className="mt-1 list-disc pl-5 text-slate-700">
-            {animation.doctors.map((d) => (
-              <li key={d.id}>
-                {d.name}
-                {d.specialty ? `, ${d.specialty}` : ""}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="mt-1 text-slate-600">No doctors are linked to this animation yet.</p>
-        )}
-      </div>
-      <Form method="post" className="grid gap-4 sm:grid-cols-3" {...getFormProps(form)}>
+      {activeDoctors.length ? null : (
+        <p className="text-sm text-slate-600">Link an active doctor to this animation (Edit) before recording its review: the review names its doctor.</p>
+      )}
+      <Form method="post" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="review" />
+        <SelectField
+          label="Reviewed by"
+          placeholder="Choose a doctor"
+          options={activeDoctors.map((d) => ({ value: d.id, label: d.specialty ? `${d.name} (${d.specialty})` : d.name }))}
+          hint="One of the animation's doctors."
+          errors={fields.reviewerId.errors}
+          {...getSelectProps(fields.reviewerId)}
+        />
         <Field label="Reviewed on" errors={fields.reviewedAt.errors} {...getInputProps(fields.reviewedAt, { type: "date" })} />
         <Field
           label="Next review due"
@@ -298,7 +310,7 @@ function ReviewSection({
             Save review
           </SubmitButton>
         </div>
-        <div className="sm:col-span-3">
+        <div className="sm:col-span-2 lg:col-span-4">
           <ErrorList id={form.errorId} errors={form.errors} />
         </div>
       </Form>

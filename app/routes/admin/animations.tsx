@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { ActionToast } from "~/components/admin/action-toast.tsx";
 import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { CategoryOptions } from "~/components/admin/category-options.tsx";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
@@ -40,7 +41,8 @@ export async function action({ request, url }: Route.ActionArgs) {
       failed: "Failed to delete animation",
       run: async (id) => ({ title: "Animation Deleted", description: `${(await deleteAnimation(admin, id)).title} was deleted.` }),
     },
-    publish: { failed: "Failed to update animation", run: publish(true) },
+    // Refused without a current medical review when the platform requires one: a 409 that keeps the list.
+    publish: { failed: "Failed to update animation", run: publish(true), refuseInPlace: true },
     unpublish: { failed: "Failed to update animation", run: publish(false) },
   });
 }
@@ -56,10 +58,11 @@ const deleteStep = (animation: { id: string; title: string }): ConfirmStep => ({
 
 const JOB_TONES = { queued: "yellow", running: "blue", done: "green", failed: "red" } as const;
 
-export default function AdminAnimations({ loaderData }: Route.ComponentProps) {
+export default function AdminAnimations({ loaderData, actionData }: Route.ComponentProps) {
   const { animations, page, hasNext, query, categories, confirm } = loaderData;
   return (
     <AdminPage title="Animations" description="The library: create, edit, publish and delete animations." actions={<ButtonLink to="/admin/animations/new">New Animation</ButtonLink>}>
+      <ActionToast toast={actionData && "toast" in actionData ? actionData.toast : null} />
       {confirm ? <ConfirmPanel step={deleteStep(confirm)} /> : null}
       <FilterForm clearTo="/admin/animations">
         <SearchInput defaultValue={query.search} placeholder="Title or description" />

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Form } from "react-router";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
-import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
@@ -18,7 +18,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin" }];
 export async function loader() {
   const settings = await listAdminSettings();
   const value = (key: string) => settings.find((s) => s.key === key)?.value ?? "";
-  return { platformName: value("platform_name"), annualPrice: value("global_subscription_yearly_price") };
+  return {
+    platformName: value("platform_name"),
+    annualPrice: value("global_subscription_yearly_price"),
+    requireMedicalReview: value("require_medical_review") === "true" ? "on" : undefined,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -26,10 +30,11 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: SettingsFormSchema });
   if (submission.status !== "success") return formError(submission);
   try {
-    // Save All Settings: both in one transaction.
+    // Save All Settings: every field in one transaction.
     await saveSettings(admin, [
       { key: "platform_name", value: submission.value.platformName },
       { key: "global_subscription_yearly_price", value: submission.value.annualPrice },
+      { key: "require_medical_review", value: String(submission.value.requireMedicalReview) },
     ]);
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error);
@@ -51,7 +56,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   const [price, setPrice] = useState(String(fields.annualPrice.initialValue ?? loaderData.annualPrice));
   const rounded = roundedYearlyPrice(price);
   return (
-    <AdminPage title="Settings" description="Platform-wide settings. Save All Settings saves both.">
+    <AdminPage title="Settings" description="Platform-wide settings. Save All Settings saves them all.">
       <Panel>
         <Form method="post" {...getFormProps(form)} className="max-w-xl space-y-5">
           <Field label="Platform Name" {...getInputProps(fields.platformName, { type: "text" })} errors={fields.platformName.errors} />
@@ -72,6 +77,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             <li>Existing active subscriptions keep their original price.</li>
             <li>Prices are in USD through a card payment provider.</li>
           </ul>
+          <CheckboxField
+            label="Require a medical review to publish"
+            hint="When ticked, an animation can be published only while it has a current medical review (a reviewing doctor and a next review date still ahead). Off by default."
+            {...getInputProps(fields.requireMedicalReview, { type: "checkbox" })}
+            errors={fields.requireMedicalReview.errors}
+          />
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pendingText="Saving...">Save All Settings</SubmitButton>
         </Form>

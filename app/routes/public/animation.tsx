@@ -13,13 +13,14 @@ import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
-import { formatCount, formatDuration, formatLongDate, formatPrice } from "~/lib/format.ts";
+import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { getAnimation, listRelatedAnimations } from "~/services/catalogue/animations.server.ts";
+import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { getAnimationOffers } from "~/services/offers.server.ts";
@@ -156,9 +157,9 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                 <dd>{formatCount(animation.views)}</dd>
               </div>
             </dl>
-            {animation.medicallyReviewedAt ? (
+            {animation.medicalReview ? (
               <p className="mt-3 text-sm font-medium text-emerald-800" data-testid="medical-review">
-                {medicalReviewLine(animation.doctors.map((d) => d.name), animation.medicallyReviewedAt)}
+                {formatMedicalReview(animation.medicalReview)}
               </p>
             ) : null}
           </div>
@@ -168,8 +169,9 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             </h2>
             <AnimationDescription text={animation.description} />
           </section>
+          {/* The doctors linked to the animation; only the review line above claims a review. */}
           {animation.doctors.length ? (
-            <Section id="verified-by" title="Verified by">
+            <Section id="doctors" title="Doctors">
               <ul className="mt-3 grid gap-3 sm:grid-cols-2">
                 {animation.doctors.map((doctor) => (
                   <li key={doctor.id}>
@@ -235,14 +237,6 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
       </div>
     </main>
   );
-}
-
-/** "Medically reviewed by Dr A and Dr B on November 3, 2026" (the animation's doctors). */
-function medicalReviewLine(names: string[], reviewedAt: string) {
-  const date = formatLongDate(reviewedAt);
-  if (names.length === 0) return `Medically reviewed on ${date}`;
-  const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return `Medically reviewed by ${who} on ${date}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { storageOrigin } from "~/lib/storage.server.ts";
+import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { signEmbedMedia } from "~/services/embed-media.server.ts";
 import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, resolveEmbed, type EmbedDecision } from "~/services/embeds.server.ts";
 import type { Route } from "./+types/embed";
@@ -52,14 +53,15 @@ function player(decision: Extract<EmbedDecision, { kind: "play" }>) {
     )
     .join("");
   const poster = animation.coverImage ? ` poster="${escapeHtml(animation.coverImage)}"` : "";
-  const doctors = animation.doctors.length ? `<p class="d">Doctor-verified by ${escapeHtml(animation.doctors.join(", "))}</p>` : "";
+  // The review line only while the review is current; otherwise the player claims nothing.
+  const review = animation.medicalReview ? `<p class="d">${escapeHtml(formatMedicalReview(animation.medicalReview))}</p>` : "";
   // preload="none": the video is fetched when the viewer presses play, so each playback start
   // is one request (and one counted play), and a page view costs no video bytes.
   return documentHtml(
     animation.title,
     `<video controls preload="none" playsinline${poster} aria-label="${escapeHtml(animation.title)}">` +
       `<source src="${escapeHtml(`${media}/video?${signed}`)}">${tracks}Your browser cannot play this video.</video>` +
-      `<h1 class="t">${escapeHtml(animation.title)}</h1>${doctors}`,
+      `<h1 class="t">${escapeHtml(animation.title)}</h1>${review}`,
   );
 }
 

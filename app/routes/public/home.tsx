@@ -8,6 +8,7 @@ import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import type { AnimationCardDto, AnimationList } from "~/services/catalogue/types.ts";
 import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
+import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts";
 import type { Route } from "./+types/home";
 
 /** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */
@@ -21,7 +22,7 @@ function pageParam(value: string | null) {
 export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || null;
   const page = pageParam(url.searchParams.get("page"));
-  const [access, tree, pageSize] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize()]);
+  const [access, tree, pageSize, reviews] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize(), getReviewCoverage()]);
   // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded).
   const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);
   let list: AnimationList<AnimationCardDto>;
@@ -37,13 +38,30 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     slug,
     subcategories: subcategories.map(({ id, name, slug }) => ({ id, name, slug })),
   }));
-  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, ...list };
+  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, reviews, ...list };
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Medanim | Doctor-Verified Medical Animations" },
-  { name: "description", content: "The World's Most Advanced Doctor-Verified Medical Animations." },
-];
+// "Doctor-verified" is said of the library only while every published animation has a current
+// medical review (docs/architecture.md, "Claims come from data"); otherwise the copy drops it.
+const headline = (allReviewed: boolean) =>
+  allReviewed ? "The World's Most Advanced Doctor-Verified Medical Animations" : "The World's Most Advanced Medical Animations";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => {
+  const allReviewed = loaderData?.reviews.all ?? false;
+  return [
+    { title: allReviewed ? "Medanim | Doctor-Verified Medical Animations" : "Medanim | Medical Animations" },
+    { name: "description", content: `${headline(allReviewed)}.` },
+  ];
+};
+
+/** The count behind the claim, from the review records. */
+function reviewCount({ reviewed, published, all }: { reviewed: number; published: number; all: boolean }) {
+  if (reviewed === 0) return null;
+  const noun = published === 1 ? "animation" : "animations";
+  return all
+    ? `All ${published} ${noun} medically reviewed: each page names the doctor, the date and the next review.`
+    : `${reviewed} of ${published} ${noun} medically reviewed: each of them names the doctor, the date and the next review.`;
+}
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
@@ -52,13 +70,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       <section className="flex flex-col items-start gap-4">
-        <h1 className="max-w-4xl text-4xl font-bold tracking-tight sm:text-5xl">
-          The World's Most Advanced Doctor-Verified Medical Animations
-        </h1>
+        <h1 className="max-w-4xl text-4xl font-bold tracking-tight sm:text-5xl">{headline(loaderData.reviews.all)}</h1>
+        {reviewCount(loaderData.reviews) ? (
+          <p className="text-slate-600" data-testid="review-count">
+            {reviewCount(loaderData.reviews)}
+          </p>
+        ) : null}
         {loaderData.premium ? (
           <div>
             <h2 className="text-2xl font-semibold text-brand-700">Welcome to Your Premium Library</h2>
-            <p className="mt-1 text-slate-600">Enjoy unlimited access to all doctor-verified medical animations</p>
+            <p className="mt-1 text-slate-600">
+              {loaderData.reviews.all ? "Enjoy unlimited access to all doctor-verified medical animations" : "Enjoy unlimited access to every medical animation in the library"}
+            </p>
           </div>
         ) : (
           <ButtonLink to="/premium" size="lg">

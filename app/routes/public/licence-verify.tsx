@@ -3,6 +3,7 @@ import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.t
 import { asRouteError } from "~/lib/errors.server.ts";
 import { formatDate } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
+import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { LICENCE_NOT_FOUND, LICENCE_STATE_REASON, verifyLicence } from "~/services/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/licence-verify";
@@ -29,6 +30,7 @@ export async function loader({ params }: Route.LoaderArgs) {
       rights: licence.rights,
       valid: licence.state === "valid",
       reason: licence.state === "valid" ? null : LICENCE_STATE_REASON[licence.state],
+      medicalReview: licence.medicalReview ? formatMedicalReview(licence.medicalReview) : null,
     },
     checkedAt: new Date().toISOString(),
   };
@@ -50,7 +52,14 @@ export default function LicenceVerify({ loaderData: { licence, checkedAt } }: Ro
           <dt className="text-slate-600">Licensee</dt>
           <dd>{licence.licensee}</dd>
           <dt className="text-slate-600">Item</dt>
-          <dd>{licence.item}</dd>
+          <dd>
+            {licence.item}
+            {licence.medicalReview ? (
+              <p className="mt-1 text-emerald-800" data-testid="medical-review">
+                {licence.medicalReview}
+              </p>
+            ) : null}
+          </dd>
           <dt className="text-slate-600">License type</dt>
           <dd>{licence.typeLabel}</dd>
           <dt className="text-slate-600">Term</dt>

@@ -14,7 +14,7 @@ import type { Route } from "./+types/premium";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, "Premium Access") },
-  { name: "description", content: "Unlimited streaming of every doctor-verified medical animation in 4K. $9/month, billed annually." },
+  { name: "description", content: "Unlimited streaming of every medical animation in 4K. $9/month, billed annually." },
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -50,7 +50,7 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
         <p className="font-semibold tracking-wide text-brand-600 uppercase">Premium Access</p>
         <h1 className="mt-2 text-4xl font-bold tracking-tight">Unlock the Complete Medical Animation Library</h1>
         <p className="mt-4 text-lg text-slate-600">
-          Stream every doctor-verified medical and plastic-surgery animation in full, in 4K, with new animations added
+          Stream every medical and plastic-surgery animation in full, in 4K, with new animations added
           every week.
         </p>
       </header>
@@ -127,11 +127,18 @@ function AlreadyPremium() {
   );
 }
 
+/**
+ * What the review records hold, and no more: a named doctor, a date and a next review date on
+ * the animation's page, shown only while the review is current.
+ */
+const MEDICAL_REVIEW_ANSWER =
+  "One of the doctors named on an animation reviews it medically. Its page then says who reviewed it, when, and when the next review is due; an animation whose review is missing or past its next review date shows no review line until a doctor reviews it again.";
+
 function premiumFaqs(yearly: string, monthly: string, individual: string): Faq[] {
   return [
     {
       question: "What is included in Premium?",
-      answer: "Unlimited streaming of every doctor-verified animation in the library, in full length and up to 4K, including every new animation we add.",
+      answer: "Unlimited streaming of every animation in the library, in full length and up to 4K, including every new animation we add.",
     },
     {
       question: "How much does Premium cost?",
@@ -159,7 +166,7 @@ function premiumFaqs(yearly: string, monthly: string, individual: string): Faq[]
     },
     {
       question: "Who checks the medical accuracy of the animations?",
-      answer: "Every animation is reviewed and verified by a practising doctor in its specialty before it is published.",
+      answer: MEDICAL_REVIEW_ANSWER,
     },
     {
       question: "Can I use the animations in my practice or on my website?",

@@ -8,6 +8,7 @@ import { type Actor, recordAudit } from "../audit.server.ts";
 import { clearMediaAccessCaches } from "../media.server.ts";
 import { queuePreviewIfMissing } from "../media-jobs.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
+import { assertPublishable, isReviewRequiredToPublish } from "./medical-review.server.ts";
 
 // Animations in the back office (/admin/animations and its /api calls): the paged list, create,
 // edit, publish, delete, and the preview job. A new or replaced full video gets a new 10-second
@@ -144,13 +145,19 @@ function afterWrite(animationId: string) {
   return queuePreviewIfMissing(animationId);
 }
 
+/**
+ * A new animation is published at once, unless the platform requires a medical review to
+ * publish (setting require_medical_review): a new animation has none yet, so it starts as a draft
+ * and is published after its review is recorded.
+ */
 export async function createAnimation(actor: Actor, input: AnimationInput) {
   const values = await checkedValues(input);
   await confirmChangedUploads(values, {}, MEDIA_FIELDS);
+  const isActive = !(await isReviewRequiredToPublish());
   const created = await prisma
     .$transaction(async (tx) => {
       const row = await tx.animation.create({
-        data: { ...values, doctors: { create: [...new Set(input.doctorIds)].map((doctorId) => ({ doctorId })) } },
+        data: { ...values, isActive, doctors: { create: [...new Set(input.doctorIds)].map((doctorId) => ({ doctorId })) } },
         select: detailSelect,
       });
       await recordAudit(tx, actor, {
@@ -158,7 +165,7 @@ export async function createAnimation(actor: Actor, input: AnimationInput) {
         entityType: "animation",
         entityId: row.id,
         summary: `Created animation “${row.title}”`,
-        after: { ...values, doctorIds: input.doctorIds },
+        after: { ...values, isActive, doctorIds: input.doctorIds },
       });
       return row;
     })
@@ -202,11 +209,15 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
   return toAdminAnimation(updated);
 }
 
-/** Publish (isActive true: public) or unpublish (hidden from the catalogue; licences keep working). */
+/**
+ * Publish (isActive true: public) or unpublish (hidden from the catalogue; licenses keep working).
+ * Publishing is refused (409) without a current medical review when the platform requires one.
+ */
 export async function setAnimationPublished(actor: Actor, id: string, published: boolean) {
   const current = await getAdminAnimation(id);
   if (!current) throw notFound(NOT_FOUND.animation);
   if (current.isActive === published) return current;
+  if (published) await assertPublishable(id);
   await prisma.$transaction(async (tx) => {
     await tx.animation.update({ where: { id }, data: { isActive: published } });
     await recordAudit(tx, actor, {

@@ -6,6 +6,7 @@ import { individualLicencePrice } from "../prices.server.ts";
 import { getSetting, settingNumber } from "../settings.server.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
 import { loadPlayerTracks } from "./captions.server.ts";
+import { currentMedicalReview, medicalReviewSelect } from "./medical-review.server.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -47,8 +48,8 @@ const fullSelect = {
   createdAt: true,
 } satisfies Prisma.AnimationSelect;
 
-/** The detail adds the review dates (its caption tracks come beside the doctors). */
-const detailSelect = { ...fullSelect, medicallyReviewedAt: true, reviewDueAt: true } satisfies Prisma.AnimationSelect;
+/** The detail adds the medical review record (its caption tracks come beside the doctors). */
+const detailSelect = { ...fullSelect, ...medicalReviewSelect } satisfies Prisma.AnimationSelect;
 
 type CardRow = Prisma.AnimationGetPayload<{ select: typeof cardSelect }>;
 type FullRow = Prisma.AnimationGetPayload<{ select: typeof fullSelect }>;
@@ -271,8 +272,8 @@ export async function getAnimation(
     category: animationCategory(row.categoryId, tree),
     captions: tracks,
     transcript,
-    medicallyReviewedAt: row.medicallyReviewedAt?.toISOString() ?? null,
-    reviewDueAt: row.reviewDueAt?.toISOString() ?? null,
+    // Judged per request, not cached: a review stops being claimed the moment its next date passes.
+    medicalReview: currentMedicalReview(row),
   };
 }
 

@@ -1,20 +1,86 @@
 import { prisma } from "~/lib/db.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
 import { type MedicalReviewInput, parseIsoDate, REVIEW_INTERVAL_MONTHS } from "~/validation/admin-captions.ts";
+import { type Actor, recordAudit } from "../audit.server.ts";
+import { getSetting } from "../settings.server.ts";
+import { cached, invalidateCatalogue } from "./categories.server.ts";
+import type { MedicalReviewClaim } from "./medical-review-claim.ts";
 
 export { REVIEW_INTERVAL_MONTHS };
-import { type Actor, recordAudit } from "../audit.server.ts";
-import { invalidateCatalogue } from "./categories.server.ts";
-import { doctorSummarySelect } from "./animations.server.ts";
 
-// When an animation's doctors last reviewed it medically and when the next review is due.
-// Medical content ages: the dashboard lists animations whose review is due within a month or
-// that were never reviewed.
+// An animation's medical review is a record: the doctor who did it (one of the animation's
+// doctors), the day, and when the next is due. Medical content ages: the dashboard lists
+// animations whose review is due within a month or that were never reviewed, and every public
+// claim of a review ("Medically reviewed by …") is printed only while the review is current.
 
 /** An animation is "due" this many days before its next review date. */
 export const REVIEW_DUE_WINDOW_DAYS = 30;
 
 export const REVIEW_IN_FUTURE = "Reviewed on cannot be in the future";
+export const REVIEWER_NOT_LINKED = "The reviewer must be one of this animation's active doctors";
+export const REVIEW_REQUIRED_TO_PUBLISH =
+  "This animation has no current medical review, and the platform requires one before publishing. Record its review on the Captions and medical review screen first.";
+
+const reviewerSelect = { id: true, slug: true, name: true, specialty: true, isActive: true } satisfies Prisma.DoctorSelect;
+
+/** What an animation row needs to say whether its review is current. */
+export const medicalReviewSelect = {
+  medicallyReviewedAt: true,
+  reviewDueAt: true,
+  medicalReviewer: { select: reviewerSelect },
+} satisfies Prisma.AnimationSelect;
+
+type ReviewRow = Prisma.AnimationGetPayload<{ select: typeof medicalReviewSelect }>;
+
+/**
+ * The review a page may claim, or null. Current means: a reviewer who is still an active doctor
+ * of the platform, a review day that has come, and a next-review date still ahead. A review
+ * whose next date has passed claims nothing until it is recorded again.
+ */
+export function currentMedicalReview(row: ReviewRow, now = new Date()): MedicalReviewClaim | null {
+  const { medicallyReviewedAt: reviewedAt, reviewDueAt, medicalReviewer: doctor } = row;
+  if (!reviewedAt || !reviewDueAt || !doctor?.isActive) return null;
+  if (reviewedAt > now || reviewDueAt <= now) return null;
+  return {
+    doctor: { id: doctor.id, slug: doctor.slug, name: doctor.name, specialty: doctor.specialty },
+    reviewedAt: reviewedAt.toISOString(),
+    nextReviewAt: reviewDueAt.toISOString(),
+  };
+}
+
+/** currentMedicalReview as a query filter: the same three conditions, for counts and lists. */
+export function currentReviewWhere(now = new Date()): Prisma.AnimationWhereInput {
+  return { medicalReviewer: { isActive: true }, medicallyReviewedAt: { lte: now }, reviewDueAt: { gt: now } };
+}
+
+/** The admin setting require_medical_review: when on, only a currently reviewed animation is published. */
+export async function isReviewRequiredToPublish() {
+  return (await getSetting("require_medical_review")) === "true";
+}
+
+/** Refuses (409) to publish an animation without a current review while the setting is on. */
+export async function assertPublishable(animationId: string, now = new Date()) {
+  if (!(await isReviewRequiredToPublish())) return;
+  const reviewed = await prisma.animation.count({ where: { id: animationId, ...currentReviewWhere(now) } });
+  if (!reviewed) throw new ServiceError(REVIEW_REQUIRED_TO_PUBLISH, 409);
+}
+
+/**
+ * How many published animations carry a current review, of how many: what site-wide copy may
+ * say about reviews ("doctor-verified" only when every one of them is). Kept with the catalogue
+ * for its few seconds: the home page asks on every visit.
+ */
+export function getReviewCoverage() {
+  return cached("review-coverage", async () => {
+    const now = new Date();
+    const [reviewed, published] = await Promise.all([
+      prisma.animation.count({ where: { isActive: true, ...currentReviewWhere(now) } }),
+      prisma.animation.count({ where: { isActive: true } }),
+    ]);
+    return { reviewed, published, all: published > 0 && reviewed === published };
+  });
+}
 
 /** The same day `months` later, clamped to the month's end (Feb 29 + 12 months → Feb 28). */
 export function addMonthsUtc(date: Date, months: number): Date {
@@ -24,8 +90,8 @@ export function addMonthsUtc(date: Date, months: number): Date {
   return target;
 }
 
-/** The medical screen's view: the dates and the reviewing doctors (the animation's doctors). */
-export async function getMedicalReview(animationId: string) {
+/** The medical screen's view: the review record, whether pages claim it, and who may review. */
+export async function getMedicalReview(animationId: string, now = new Date()) {
   const animation = await prisma.animation.findUnique({
     where: { id: animationId },
     select: {
@@ -33,19 +99,19 @@ export async function getMedicalReview(animationId: string) {
       title: true,
       slug: true,
       isActive: true,
-      medicallyReviewedAt: true,
-      reviewDueAt: true,
-      doctors: { select: { doctor: { select: doctorSummarySelect } }, orderBy: { doctor: { name: "asc" } }, take: 20 },
+      ...medicalReviewSelect,
+      doctors: { select: { doctor: { select: reviewerSelect } }, orderBy: { doctor: { name: "asc" } }, take: 20 },
     },
   });
   if (!animation) throw notFound("Animation not found");
   const { doctors, ...rest } = animation;
-  return { ...rest, doctors: doctors.map((d) => d.doctor) };
+  return { ...rest, current: currentMedicalReview(animation, now), doctors: doctors.map((d) => d.doctor) };
 }
 
 /**
- * Records a medical review: the day it happened (not in the future) and when the next is due
- * (twelve months later when not given; always after the review). Audited as animation.review.
+ * Records a medical review: the reviewing doctor (an active doctor linked to the animation), the
+ * day it happened (not in the future) and when the next is due (twelve months later when not
+ * given; always after the review). Audited as animation.review.
  */
 export async function saveMedicalReview(actor: Actor, animationId: string, input: MedicalReviewInput, now = new Date()) {
   const reviewedAt = parseIsoDate(input.reviewedAt);
@@ -56,24 +122,24 @@ export async function saveMedicalReview(actor: Actor, animationId: string, input
   if (!reviewDueAt) throw new ServiceError("Enter a valid date", 400, "reviewDueAt");
   if (reviewDueAt <= reviewedAt) throw new ServiceError("Next review must be after the review date", 400, "reviewDueAt");
 
+  const recordSelect = { id: true, title: true, medicallyReviewedAt: true, reviewDueAt: true, medicalReviewerId: true } as const;
   const saved = await prisma.$transaction(async (tx) => {
-    const before = await tx.animation.findUnique({
-      where: { id: animationId },
-      select: { id: true, title: true, medicallyReviewedAt: true, reviewDueAt: true },
-    });
+    const before = await tx.animation.findUnique({ where: { id: animationId }, select: recordSelect });
     if (!before) throw notFound("Animation not found");
+    const linked = await tx.animationDoctor.count({ where: { animationId, doctorId: input.reviewerId, doctor: { isActive: true } } });
+    if (!linked) throw new ServiceError(REVIEWER_NOT_LINKED, 400, "reviewerId");
     const after = await tx.animation.update({
       where: { id: animationId },
-      data: { medicallyReviewedAt: reviewedAt, reviewDueAt },
-      select: { id: true, title: true, medicallyReviewedAt: true, reviewDueAt: true },
+      data: { medicallyReviewedAt: reviewedAt, reviewDueAt, medicalReviewerId: input.reviewerId },
+      select: { ...recordSelect, medicalReviewer: { select: { name: true } } },
     });
     await recordAudit(tx, actor, {
       action: "animation.review",
       entityType: "animation",
       entityId: animationId,
       summary: `Recorded the medical review of “${before.title}”`,
-      before: { medicallyReviewedAt: before.medicallyReviewedAt, reviewDueAt: before.reviewDueAt },
-      after: { medicallyReviewedAt: after.medicallyReviewedAt, reviewDueAt: after.reviewDueAt },
+      before: { medicallyReviewedAt: before.medicallyReviewedAt, reviewDueAt: before.reviewDueAt, medicalReviewerId: before.medicalReviewerId },
+      after: { medicallyReviewedAt: after.medicallyReviewedAt, reviewDueAt: after.reviewDueAt, medicalReviewerId: after.medicalReviewerId },
     });
     return after;
   });

@@ -1,6 +1,8 @@
 // The catalogue's public shapes: what HTML loaders and /api answers carry. Types only, so the
 // browser bundle may import them; the server builds them in catalogue/*.server.ts.
 
+import type { MedicalReviewClaim } from "./medical-review-claim.ts";
+
 export type DoctorSummary = { id: string; slug: string; name: string; specialty: string; photo: string | null };
 
 /** A home or search card (`light=true`): no description, never a full video or download. */
@@ -49,8 +51,8 @@ export type AnimationDetailDto = AnimationDto & {
   captions: CaptionTrackDto[];
   /** The first track's cue text, for the page's "Transcript"; null without captions. */
   transcript: { language: string; label: string; text: string } | null;
-  medicallyReviewedAt: string | null;
-  reviewDueAt: string | null;
+  /** The current medical review (reviewer, date, next review), or null: then no page claims one. */
+  medicalReview: MedicalReviewClaim | null;
 };
 
 export type AnimationList<T> = { animations: T[]; hasMore: boolean; total: number };
