@@ -123,16 +123,32 @@ export function CheaperCategoryNote({ category }: { category: { name: string; sl
   );
 }
 
-/** Guarantee and cancellation promises, the product's standing claims. */
-export function Guarantees() {
+/** What the files are ("480p", "MP4"), from the catalogue's records; null where nothing backs a claim. */
+export type MediaClaims = { resolution: string | null; formats: string | null; upTo?: boolean };
+
+/**
+ * Guarantee and cancellation promises, and the media and freshness claims the data backs
+ * (services/catalogue/claims.server.ts): a claim without data is left out.
+ */
+export function Guarantees({ media, freshness }: { media: MediaClaims; freshness: string | null }) {
+  const files = [media.formats, media.resolution && `${media.upTo === false ? "" : "up to "}${media.resolution}`].filter(Boolean).join(" · ");
   return (
     <ul className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-slate-600">
       <li>30-day money-back guarantee</li>
       <li>Cancel anytime</li>
-      <li>MP4 &amp; WebM · 4K</li>
-      <li>New animations added weekly</li>
+      {files ? <li>{files}</li> : null}
+      {freshness ? <li>{freshness}</li> : null}
     </ul>
   );
+}
+
+/** The FAQ's "Which formats and resolutions?", answered from the records. */
+export function formatsAnswer(media: MediaClaims): string {
+  const upTo = media.upTo === false ? "" : "up to ";
+  if (media.formats && media.resolution) return `The download contains the animation in ${media.formats}, in ${upTo}${media.resolution} resolution.`;
+  if (media.formats) return `The download contains the animation in ${media.formats}.`;
+  if (media.resolution) return `The animation's video is ${upTo}${media.resolution}.`;
+  return "Each animation's page lists the resolution and formats of its files.";
 }
 
 /**

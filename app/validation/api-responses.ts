@@ -210,6 +210,9 @@ export const AnimationDetail = named(
     transcript: z.object({ language: z.string(), label: z.string(), text: z.string() }).nullable(),
     medicallyReviewedAt: isoDate.nullable(),
     reviewDueAt: isoDate.nullable(),
+    media: z
+      .object({ resolution: z.string().nullable().describe('"4K", "1080p (Full HD)", "480p"'), formats: z.string().nullable().describe('"MP4 and WebM"') })
+      .describe("what this animation's files are, as probed when they were stored; null where unknown"),
   }),
 );
 

@@ -8,6 +8,7 @@ import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import type { AnimationCardDto, AnimationList } from "~/services/catalogue/types.ts";
 import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
+import { listNewAnimationCards } from "~/services/catalogue/claims.server.ts";
 import type { Route } from "./+types/home";
 
 /** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */
@@ -21,7 +22,13 @@ function pageParam(value: string | null) {
 export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || null;
   const page = pageParam(url.searchParams.get("page"));
-  const [access, tree, pageSize] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize()]);
+  const [access, tree, pageSize, newAnimations] = await Promise.all([
+    getViewerAccess(request),
+    getCategoryTree(),
+    getHomePageSize(),
+    // The "New" shelf belongs to the whole catalogue: a category filter hides it.
+    category ? [] : listNewAnimationCards(),
+  ]);
   // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded).
   const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);
   let list: AnimationList<AnimationCardDto>;
@@ -37,7 +44,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     slug,
     subcategories: subcategories.map(({ id, name, slug }) => ({ id, name, slug })),
   }));
-  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, ...list };
+  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, newAnimations, ...list };
 }
 
 export const meta: Route.MetaFunction = () => [
@@ -66,6 +73,21 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ButtonLink>
         )}
       </section>
+      {loaderData.newAnimations.length > 0 ? (
+        <section className="mt-10" aria-labelledby="new-title" data-testid="new-shelf">
+          <h2 id="new-title" className="text-2xl font-bold tracking-tight">
+            New
+          </h2>
+          <p className="mt-1 text-slate-600">Published in the last 30 days</p>
+          <div className="mt-4">
+            <CardGrid>
+              {loaderData.newAnimations.map((animation) => (
+                <AnimationCard key={animation.id} animation={animation} premium={loaderData.premium} />
+              ))}
+            </CardGrid>
+          </div>
+        </section>
+      ) : null}
       <div className="mt-10">
         <FilterBar categories={loaderData.categories} active={loaderData.category} />
       </div>

@@ -6,6 +6,7 @@ import { individualLicencePrice } from "../prices.server.ts";
 import { getSetting, settingNumber } from "../settings.server.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
 import { loadPlayerTracks } from "./captions.server.ts";
+import { mediaClaimsOf } from "./media-claims.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -27,7 +28,7 @@ export const DEFAULT_HOME_PAGE_SIZE = 6;
 /** The subcategory and category listings show at most 50 animations. */
 export const CATEGORY_LIST_LIMIT = 50;
 
-const cardSelect = {
+export const cardSelect = {
   id: true,
   slug: true,
   title: true,
@@ -48,14 +49,14 @@ const fullSelect = {
 } satisfies Prisma.AnimationSelect;
 
 /** The detail adds the review dates (its caption tracks come beside the doctors). */
-const detailSelect = { ...fullSelect, medicallyReviewedAt: true, reviewDueAt: true } satisfies Prisma.AnimationSelect;
+const detailSelect = { ...fullSelect, medicallyReviewedAt: true, reviewDueAt: true, videoWidth: true, videoHeight: true, downloadFormats: true } satisfies Prisma.AnimationSelect;
 
 type CardRow = Prisma.AnimationGetPayload<{ select: typeof cardSelect }>;
 type FullRow = Prisma.AnimationGetPayload<{ select: typeof fullSelect }>;
 
 export const doctorSummarySelect = { id: true, slug: true, name: true, specialty: true, photo: true } satisfies Prisma.DoctorSelect;
 
-function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
+export function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
   return {
     id: row.id,
     slug: row.slug,
@@ -273,6 +274,7 @@ export async function getAnimation(
     transcript,
     medicallyReviewedAt: row.medicallyReviewedAt?.toISOString() ?? null,
     reviewDueAt: row.reviewDueAt?.toISOString() ?? null,
+    media: mediaClaimsOf(row),
   };
 }
 

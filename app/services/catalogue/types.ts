@@ -51,6 +51,8 @@ export type AnimationDetailDto = AnimationDto & {
   transcript: { language: string; label: string; text: string } | null;
   medicallyReviewedAt: string | null;
   reviewDueAt: string | null;
+  /** This animation's own files: its video's resolution and its download's formats. */
+  media: { resolution: string | null; formats: string | null };
 };
 
 export type AnimationList<T> = { animations: T[]; hasMore: boolean; total: number };
