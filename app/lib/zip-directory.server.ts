@@ -7,8 +7,9 @@ const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
 const ZIP64_EOCD_SIGNATURE = 0x06064b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
 const EOCD_SIZE = 22;
-/** The end record may be followed by a comment of up to 65,535 bytes. */
+/** The end record may be followed by a comment of up to 65,535 bytes; most archives have none. */
 const MAX_TAIL = EOCD_SIZE + 0xffff;
+const FIRST_TAIL = 4096;
 /** A package holds a handful of files; a directory this large is not one we should trust. */
 const MAX_DIRECTORY_BYTES = 16 * 1024 * 1024;
 
@@ -19,14 +20,12 @@ export type ReadAt = (start: number, length: number) => Promise<Buffer>;
 
 /** Every entry's name, in directory order (folders end with "/"). */
 export async function zipEntryNames(size: number, readAt: ReadAt): Promise<string[]> {
-  const tailLength = Math.min(size, MAX_TAIL);
-  const tail = await readAt(size - tailLength, tailLength);
-  let eocd = -1;
-  for (let at = tail.length - EOCD_SIZE; at >= 0; at--) {
-    if (tail.readUInt32LE(at) === EOCD_SIGNATURE) {
-      eocd = at;
-      break;
-    }
+  let tail = await readTail(size, FIRST_TAIL, readAt);
+  let eocd = findEndRecord(tail);
+  // A long archive comment: look again as far back as a comment can reach.
+  if (eocd < 0 && size > FIRST_TAIL) {
+    tail = await readTail(size, MAX_TAIL, readAt);
+    eocd = findEndRecord(tail);
   }
   if (eocd < 0) throw new Error(NOT_A_ZIP);
   let entries = tail.readUInt16LE(eocd + 10);
@@ -54,4 +53,15 @@ export async function zipEntryNames(size: number, readAt: ReadAt): Promise<strin
     at += 46 + nameLength + extraLength + commentLength;
   }
   return names;
+}
+
+function readTail(size: number, length: number, readAt: ReadAt) {
+  const tailLength = Math.min(size, length);
+  return readAt(size - tailLength, tailLength);
+}
+
+/** The end-of-central-directory record's offset in `tail`, searched from the end; -1 if none. */
+function findEndRecord(tail: Buffer) {
+  for (let at = tail.length - EOCD_SIZE; at >= 0; at--) if (tail.readUInt32LE(at) === EOCD_SIGNATURE) return at;
+  return -1;
 }
