@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { localObjectFile, objectIdFromPath } from "~/lib/storage.server.ts";
+import { probeVideoSize } from "~/services/media-jobs.server.ts";
 import { EMAIL_TEMPLATES } from "../../prisma/seed-data/email-templates.ts";
 import { DEMO_MEDIA_DIR, PREVIEW_SECONDS, demoFile, demoPackageEntry, sectionHeadings } from "../../prisma/seed-data/demo-media.ts";
 import { ANIMATIONS, animationSlug } from "../../prisma/seed-data/animations.ts";
@@ -126,6 +127,14 @@ describe("seed", () => {
         const probed = ffprobeSeconds(path.join(DEMO_MEDIA_DIR, file));
         expect(Math.abs(Math.round(probed) - duration), `${file} (ffprobe ${probed}) vs ${duration} s`).toBeLessThanOrEqual(1);
       }
+    }
+  });
+
+  it("records what the demo files are: the video's 480×270 frame (as ffprobe reads it) and the MP4 in each package", async () => {
+    const animations = await prisma.animation.findMany({ select: { slug: true, fullVideo: true, videoWidth: true, videoHeight: true, downloadFormats: true } });
+    for (const { slug, fullVideo, videoWidth, videoHeight, downloadFormats } of animations) {
+      expect({ videoWidth, videoHeight, downloadFormats }, slug).toEqual({ videoWidth: 480, videoHeight: 270, downloadFormats: ["MP4"] });
+      if (hasFfprobe) expect(await probeVideoSize(localObjectFile(objectIdFromPath(fullVideo)!)), slug).toEqual({ width: 480, height: 270 });
     }
   });
 
