@@ -22,13 +22,9 @@ function pageParam(value: string | null) {
 export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || null;
   const page = pageParam(url.searchParams.get("page"));
-  const [access, tree, pageSize, newAnimations] = await Promise.all([
-    getViewerAccess(request),
-    getCategoryTree(),
-    getHomePageSize(),
-    // The "New" shelf belongs to the whole catalogue: a category filter hides it.
-    category ? [] : listNewAnimationCards(),
-  ]);
+  const [access, tree, pageSize] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize()]);
+  // The "New" shelf belongs to the whole catalogue: a category filter hides it.
+  const newShelf = category ? Promise.resolve([]) : listNewAnimationCards(tree);
   // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded).
   const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);
   let list: AnimationList<AnimationCardDto>;
@@ -44,7 +40,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     slug,
     subcategories: subcategories.map(({ id, name, slug }) => ({ id, name, slug })),
   }));
-  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, newAnimations, ...list };
+  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, newAnimations: await newShelf, ...list };
 }
 
 export const meta: Route.MetaFunction = () => [

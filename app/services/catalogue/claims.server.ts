@@ -2,7 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { formatFileTypes, formatResolution, pluralize } from "~/lib/format.ts";
 import { cardSelect, listOrder, toCardDto } from "./animations.server.ts";
-import { cached, getCategoryTree } from "./categories.server.ts";
+import { cached, type CategoryTree, getCategoryTree } from "./categories.server.ts";
 import type { AnimationCardDto } from "./types.ts";
 
 // What the marketing pages may promise, computed from the published catalogue (issue 23: a
@@ -60,10 +60,10 @@ export function freshnessClaim(newThisWeek: number, newThisMonth: number): strin
 }
 
 /** The home page's "New" shelf: published in the last 30 days, newest first. */
-export function listNewAnimationCards(now = new Date()): Promise<AnimationCardDto[]> {
+export function listNewAnimationCards(tree?: CategoryTree, now = new Date()): Promise<AnimationCardDto[]> {
   return cached("new-shelf", async () => {
-    const [tree, rows] = await Promise.all([
-      getCategoryTree(),
+    const [t, rows] = await Promise.all([
+      tree ?? getCategoryTree(),
       prisma.animation.findMany({
         where: { isActive: true, createdAt: { gt: new Date(now.getTime() - NEW_DAYS * DAY_MS) } },
         orderBy: listOrder,
@@ -71,6 +71,6 @@ export function listNewAnimationCards(now = new Date()): Promise<AnimationCardDt
         select: cardSelect,
       }),
     ]);
-    return rows.map((row) => toCardDto(row, tree));
+    return rows.map((row) => toCardDto(row, t));
   });
 }
