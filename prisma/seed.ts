@@ -13,6 +13,7 @@ import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
 import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
 import { readDownloadFormats } from "../app/services/media-facts.server.ts";
+import { DEMO_SETTING_VALUES } from "../app/services/settings.server.ts";
 import { DEMO_MEDIA_DIR, DEMO_VIDEO_SIZE, contentTypeOf, demoCaptions, demoFile, demoPackage } from "./seed-data/demo-media.ts";
 import { DOCTORS } from "./seed-data/doctors.ts";
 import { seedEmailTemplates } from "./seed-data/email-templates.ts";
@@ -71,6 +72,9 @@ async function seedSettings(prisma: PrismaClient) {
     ["platform_name", "Medanim", "Name shown across the site and in e-mails"],
     ["global_subscription_yearly_price", "99", "Premium yearly price in USD"],
     ["homepage_animations_per_page", "6", "Animation cards per page on the home page"],
+    // Invented for the demo: the public pages label it "Demo content" until an admin replaces it.
+    ["testimonial_quote", DEMO_SETTING_VALUES.testimonial_quote!, "Customer quote shown on the premium and license pages (empty: none shown)"],
+    ["testimonial_author", DEMO_SETTING_VALUES.testimonial_author!, "Who said the testimonial, shown under it"],
   ] as const) {
     await prisma.appSetting.upsert({ where: { key }, update: {}, create: { key, value, description } });
   }

@@ -48,17 +48,26 @@ export function BenefitList({ items }: { items: ReactNode[] }) {
 }
 
 /** One static testimonial, the same on every sales page. */
-export function Testimonial() {
+export type TestimonialData = { quote: string; author: string; demo: boolean };
+
+/** The testimonial an admin set (content.server.ts getTestimonial); the demo's is labelled as such. */
+export function Testimonial({ testimonial }: { testimonial: TestimonialData | null }) {
+  if (!testimonial) return null;
   return (
-    <figure className="mx-auto mt-16 max-w-3xl rounded-2xl bg-brand-50 p-8 text-center">
-      <blockquote className="text-lg text-slate-800">
-        “These animations changed how I explain procedures. My patients arrive at surgery understanding exactly what will
-        happen, and my consultations are shorter and calmer.”
-      </blockquote>
-      <figcaption className="mt-4 text-sm font-semibold text-slate-700">
-        Dr. Emily Carter, Board-Certified Plastic Surgeon
-      </figcaption>
+    <figure className="mx-auto mt-16 max-w-3xl rounded-2xl bg-brand-50 p-8 text-center" data-testid="testimonial">
+      {testimonial.demo ? <DemoContentLabel /> : null}
+      <blockquote className="text-lg text-slate-800">“{testimonial.quote}”</blockquote>
+      {testimonial.author ? <figcaption className="mt-4 text-sm font-semibold text-slate-700">{testimonial.author}</figcaption> : null}
     </figure>
+  );
+}
+
+/** Marks the demo's invented testimonial and contact details. */
+export function DemoContentLabel() {
+  return (
+    <p className="mb-3 inline-block rounded-full bg-amber-100 px-3 py-0.5 text-xs font-semibold tracking-wide text-amber-900 uppercase" data-testid="demo-content">
+      Demo content
+    </p>
   );
 }
 

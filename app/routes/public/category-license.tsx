@@ -5,6 +5,7 @@ import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
+import { getTestimonial } from "~/services/content.server.ts";
 import {
   findLicensableCategory,
   getCategoryLicenceFromPrice,
@@ -25,10 +26,11 @@ export const meta: Route.MetaFunction = ({ data, matches }) => [
 // confirm) the category. `single` is what one animation costs beside it, for the FAQ's honest
 // answer to "is there a smaller option?".
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, found, specialties] = await Promise.all([
+  const [user, found, specialties, testimonial] = await Promise.all([
     getUser(request),
     findLicensableCategory(url.searchParams.get("category")),
     listLicensableCategories(),
+    getTestimonial(),
   ]);
   const category = found?.category ?? null;
   const [from, single, claims] = await Promise.all([
@@ -47,6 +49,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     single,
     media: { resolution: claims.resolution, formats: claims.formats },
     freshness: claims.freshness,
+    testimonial,
     returnTo: `${url.pathname}${url.search}`,
   };
 }
@@ -97,7 +100,7 @@ export default function CategoryLicensePage({ loaderData }: Route.ComponentProps
       </section>
       <Guarantees media={media} freshness={freshness} />
       <SpecialtyList specialties={loaderData.specialties} />
-      <Testimonial />
+      <Testimonial testimonial={loaderData.testimonial} />
       <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries, smallerOption(category, single), media)} />
     </main>
   );

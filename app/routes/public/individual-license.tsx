@@ -4,6 +4,7 @@ import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
+import { getTestimonial } from "~/services/content.server.ts";
 import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/offers.server.ts";
 import type { Route } from "./+types/individual-license";
 
@@ -16,12 +17,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 // when signed in with an animation, to / when signed in without one, else to /auth. With an
 // animation the price is that animation's (what checkout charges); without one, the lowest.
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, animation, specialties, from, claims] = await Promise.all([
+  const [user, animation, specialties, from, claims, testimonial] = await Promise.all([
     getUser(request),
     findLicensableAnimation(url.searchParams.get("animation")),
     listLicensableCategories(),
     getIndividualLicenceFromPrice(),
     getCatalogueClaims(),
+    getTestimonial(),
   ]);
   return {
     signedIn: Boolean(user),
@@ -33,6 +35,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     // One animation's own files when it is named, else the best the catalogue has ("up to").
     media: animation ? { ...animation.media, upTo: false } : { resolution: claims.resolution, formats: claims.formats, upTo: true },
     freshness: claims.freshness,
+    testimonial,
     returnTo: `${url.pathname}${url.search}`,
   };
 }
@@ -85,7 +88,7 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
         </div>
       </section>
       <Guarantees media={media} freshness={freshness} />
-      <Testimonial />
+      <Testimonial testimonial={loaderData.testimonial} />
       <SpecialtyList specialties={loaderData.specialties} />
       <FaqList name="individual-license-faq" faqs={individualFaqs(price, { priceVaries, categoryOftenCheaper, media })} />
     </main>

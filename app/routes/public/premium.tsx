@@ -7,6 +7,7 @@ import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
+import { getTestimonial } from "~/services/content.server.ts";
 import { getUser, requireUser } from "~/services/auth/guards.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { getIndividualLicenceFromPrice, getPremiumPrice } from "~/services/offers.server.ts";
@@ -24,7 +25,13 @@ export const meta: Route.MetaFunction = ({ data, matches }) => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);
-  const [price, access, individual, claims] = await Promise.all([getPremiumPrice(), getAccess(user), getIndividualLicenceFromPrice(), getCatalogueClaims()]);
+  const [price, access, individual, claims, testimonial] = await Promise.all([
+    getPremiumPrice(),
+    getAccess(user),
+    getIndividualLicenceFromPrice(),
+    getCatalogueClaims(),
+    getTestimonial(),
+  ]);
   const provider = getPaymentProvider();
   return {
     price,
@@ -32,6 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     individualPrice: individual.price,
     individualPriceVaries: individual.varies,
     claims,
+    testimonial,
     signedIn: Boolean(user),
     alreadyPremium: hasGlobalAccess(access),
     testMode: provider.name === "test",
@@ -109,7 +117,7 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
         </p>
       </section>
       <Guarantees media={{ resolution: claims.resolution, formats: claims.formats }} freshness={claims.freshness} />
-      <Testimonial />
+      <Testimonial testimonial={loaderData.testimonial} />
       <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, `${individualPriceVaries ? "from " : ""}${formatPrice(individualPrice)}`, claims)} />
     </main>
   );
