@@ -13,7 +13,9 @@ import { categoryLicencePrice, DEFAULT_INDIVIDUAL_LICENCE_PRICE, DEFAULT_PREMIUM
 import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
 import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
-import { DEMO_MEDIA_DIR, contentTypeOf, demoCaptions, demoFile, demoPackage } from "./seed-data/demo-media.ts";
+import { readDownloadFormats } from "../app/services/media-facts.server.ts";
+import { DEMO_SETTING_VALUES } from "../app/services/settings.server.ts";
+import { DEMO_MEDIA_DIR, DEMO_VIDEO_SIZE, contentTypeOf, demoCaptions, demoFile, demoPackage } from "./seed-data/demo-media.ts";
 import { DOCTORS } from "./seed-data/doctors.ts";
 import { seedEmailTemplates } from "./seed-data/email-templates.ts";
 import { FAQ_CATEGORIES } from "./seed-data/faqs.ts";
@@ -71,6 +73,9 @@ async function seedSettings(prisma: PrismaClient) {
     ["platform_name", "Medanim", "Name shown across the site and in e-mails"],
     ["global_subscription_yearly_price", "99", "Premium yearly price in USD"],
     ["homepage_animations_per_page", "6", "Animation cards per page on the home page"],
+    // Invented for the demo: the public pages label it "Demo content" until an admin replaces it.
+    ["testimonial_quote", DEMO_SETTING_VALUES.testimonial_quote!, "Customer quote shown on the premium and license pages (empty: none shown)"],
+    ["testimonial_author", DEMO_SETTING_VALUES.testimonial_author!, "Who said the testimonial, shown under it"],
   ] as const) {
     await prisma.appSetting.upsert({ where: { key }, update: {}, create: { key, value, description } });
   }
@@ -198,11 +203,17 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
     if (existing && Object.values(missing).every((store) => !store)) continue;
     const mediaPaths: Record<string, string> = {};
     for (const [field, store] of Object.entries(missing)) if (store) mediaPaths[field] = await store();
+    // What the stored files are, as an admin upload records it: the demo video's size, and the
+    // formats read back from the package's own ZIP directory.
+    const mediaFacts = {
+      ...(mediaPaths.fullVideo ? { videoWidth: DEMO_VIDEO_SIZE.width, videoHeight: DEMO_VIDEO_SIZE.height } : {}),
+      ...(mediaPaths.downloadFile ? { downloadFormats: await readDownloadFormats(mediaPaths.downloadFile) } : {}),
+    };
 
     const createdAt = new Date(Date.now() - seed.ageDays * DAY);
     const saved = await prisma.animation.upsert({
       where: { slug },
-      update: mediaPaths,
+      update: { ...mediaPaths, ...mediaFacts },
       create: {
         slug,
         title: seed.title,
@@ -215,6 +226,7 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
         updatedAt: createdAt,
         category: { connect: { id: categoryId } },
         ...mediaPaths,
+        ...mediaFacts,
         doctors: { create: seed.doctors.map((doctorSlug) => ({ doctor: { connect: { slug: doctorSlug } } })) },
         ...review,
       },

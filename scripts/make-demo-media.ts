@@ -16,6 +16,7 @@ import path from "node:path";
 import { ANIMATIONS, animationSlug } from "../prisma/seed-data/animations.ts";
 import { CATEGORIES } from "../prisma/seed-data/categories.ts";
 import {
+  DEMO_VIDEO_SIZE,
   DEMO_MEDIA_DIR,
   DOCTOR_PHOTO_COUNT,
   MEDIA_LOOKS,
@@ -32,7 +33,7 @@ const FONT = `${FONT_DIR}/DejaVuSans.ttf`;
 const FONT_BOLD = `${FONT_DIR}/DejaVuSans-Bold.ttf`;
 const MAX_TOTAL_BYTES = 6 * 1024 * 1024;
 
-const VIDEO = { width: 480, height: 270, fps: 5 };
+const VIDEO = { ...DEMO_VIDEO_SIZE, fps: 5 };
 const COVER = { width: 640, height: 360 };
 const PHOTO_SIZE = 300;
 

@@ -48,17 +48,26 @@ export function BenefitList({ items }: { items: ReactNode[] }) {
 }
 
 /** One static testimonial, the same on every sales page. */
-export function Testimonial() {
+export type TestimonialData = { quote: string; author: string; demo: boolean };
+
+/** The testimonial an admin set (content.server.ts getTestimonial); the demo's is labelled as such. */
+export function Testimonial({ testimonial }: { testimonial: TestimonialData | null }) {
+  if (!testimonial) return null;
   return (
-    <figure className="mx-auto mt-16 max-w-3xl rounded-2xl bg-brand-50 p-8 text-center">
-      <blockquote className="text-lg text-slate-800">
-        “These animations changed how I explain procedures. My patients arrive at surgery understanding exactly what will
-        happen, and my consultations are shorter and calmer.”
-      </blockquote>
-      <figcaption className="mt-4 text-sm font-semibold text-slate-700">
-        Dr. Emily Carter, Board-Certified Plastic Surgeon
-      </figcaption>
+    <figure className="mx-auto mt-16 max-w-3xl rounded-2xl bg-brand-50 p-8 text-center" data-testid="testimonial">
+      {testimonial.demo ? <DemoContentLabel /> : null}
+      <blockquote className="text-lg text-slate-800">“{testimonial.quote}”</blockquote>
+      {testimonial.author ? <figcaption className="mt-4 text-sm font-semibold text-slate-700">{testimonial.author}</figcaption> : null}
     </figure>
+  );
+}
+
+/** Marks the demo's invented testimonial and contact details. */
+export function DemoContentLabel() {
+  return (
+    <p className="mb-3 inline-block rounded-full bg-amber-100 px-3 py-0.5 text-xs font-semibold tracking-wide text-amber-900 uppercase" data-testid="demo-content">
+      Demo content
+    </p>
   );
 }
 
@@ -123,16 +132,32 @@ export function CheaperCategoryNote({ category }: { category: { name: string; sl
   );
 }
 
-/** Guarantee and cancellation promises, the product's standing claims. */
-export function Guarantees() {
+/** What the files are ("480p", "MP4"), from the catalogue's records; null where nothing backs a claim. */
+export type MediaClaims = { resolution: string | null; formats: string | null; upTo?: boolean };
+
+/**
+ * Guarantee and cancellation promises, and the media and freshness claims the data backs
+ * (services/catalogue/claims.server.ts): a claim without data is left out.
+ */
+export function Guarantees({ media, freshness }: { media: MediaClaims; freshness: string | null }) {
+  const files = [media.formats, media.resolution && `${media.upTo === false ? "" : "up to "}${media.resolution}`].filter(Boolean).join(" · ");
   return (
     <ul className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-slate-600">
       <li>30-day money-back guarantee</li>
       <li>Cancel anytime</li>
-      <li>MP4 &amp; WebM · 4K</li>
-      <li>New animations added weekly</li>
+      {files ? <li>{files}</li> : null}
+      {freshness ? <li>{freshness}</li> : null}
     </ul>
   );
+}
+
+/** The FAQ's "Which formats and resolutions?", answered from the records. */
+export function formatsAnswer(media: MediaClaims): string {
+  const upTo = media.upTo === false ? "" : "up to ";
+  if (media.formats && media.resolution) return `The download contains the animation in ${media.formats}, in ${upTo}${media.resolution} resolution.`;
+  if (media.formats) return `The download contains the animation in ${media.formats}.`;
+  if (media.resolution) return `The animation's video is ${upTo}${media.resolution}.`;
+  return "Each animation's page lists the resolution and formats of its files.";
 }
 
 /**

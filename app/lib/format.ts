@@ -163,3 +163,23 @@ export function isExpiringSoon(value: Date | string | number | null | undefined,
   const days = daysUntil(value, now);
   return days !== null && days <= EXPIRING_SOON_DAYS;
 }
+
+/**
+ * A video's resolution by its lines (the shorter side, so a portrait 2160×3840 is 4K too):
+ * "4K" from 2160, then 1440p, Full HD, HD, else the lines themselves ("270p").
+ */
+export function formatResolution(width: number, height: number): string {
+  const lines = Math.min(width, height);
+  if (lines >= 2160) return "4K";
+  if (lines >= 1440) return "1440p";
+  if (lines >= 1080) return "1080p (Full HD)";
+  if (lines >= 720) return "720p (HD)";
+  return `${lines}p`;
+}
+
+/** ["MP4", "WEBM"] → "MP4 and WebM" (file types as people write them). */
+export function formatFileTypes(types: readonly string[]): string {
+  const names = types.map((type) => (type === "WEBM" ? "WebM" : type));
+  if (names.length <= 1) return names[0] ?? "";
+  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}

@@ -73,6 +73,12 @@ export async function readHead(id: string, length: number) {
   }
 }
 
+/** `length` bytes from `start` (an archive's directory at its end, without reading the rest). */
+export async function readRange(id: string, start: number, length: number) {
+  const got = await s3Client().send(new GetObjectCommand({ Bucket: bucket(), Key: key(id), Range: `bytes=${start}-${start + length - 1}` }));
+  return Buffer.from(await got.Body!.transformToByteArray());
+}
+
 export async function put(id: string, body: Readable, contentType: string, size: number) {
   await s3Client().send(new PutObjectCommand({ Bucket: bucket(), Key: key(id), Body: body, ContentLength: size, ContentType: contentType }));
 }

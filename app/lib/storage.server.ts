@@ -95,6 +95,20 @@ export async function readS3ObjectHead(id: string, length: number) {
   return (await s3Store()).readHead(id, length);
 }
 
+/** `length` bytes of a stored object from `start`, from either backend. */
+export async function readObjectRange(id: string, start: number, length: number): Promise<Buffer> {
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  if (storageBackend() === "s3") return (await s3Store()).readRange(id, start, length);
+  const handle = await fs.promises.open(localObjectFile(id), "r");
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, start);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 // ---- metadata ----
 
 export type StoredObjectInfo = { id: string; kind: string; contentType: string; size: number; createdAt: Date };

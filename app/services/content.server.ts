@@ -8,7 +8,7 @@ import { enforceRateLimit } from "~/lib/rate-limit.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import type { PageType } from "~/generated/prisma/client.ts";
 import { CONTACT_CATEGORIES, CONTACT_FAILURE, PageSlugSchema, type ContactInput } from "~/validation/content.ts";
-import { getSettings, LAYOUT_CACHE_KEY, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
+import { getSettings, isDemoSetting, LAYOUT_CACHE_KEY, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
 export { LAYOUT_CACHE_KEY };
 import { UUID_RE } from "~/validation/account.ts";
 
@@ -86,10 +86,23 @@ export async function getPublicSettings() {
   return PUBLIC_SETTING_KEYS.map((key) => ({ key, value: settings[key] }));
 }
 
-/** The contact page's side panel. */
+/** The contact page's side panel; `demo` when the phone or address is the demo's invented one. */
 export async function getSupportDetails() {
   const settings = await getSettings();
-  return { email: settings.support_email, phone: settings.support_phone, address: settings.support_address, hours: "Mon-Fri 9AM-5PM PST" };
+  return {
+    email: settings.support_email,
+    phone: settings.support_phone,
+    address: settings.support_address,
+    hours: "Mon-Fri 9AM-5PM PST",
+    demo: isDemoSetting("support_phone", settings.support_phone) || isDemoSetting("support_address", settings.support_address),
+  };
+}
+
+/** The sales pages' testimonial from the settings; null when none is set. */
+export async function getTestimonial() {
+  const settings = await getSettings();
+  if (!settings.testimonial_quote) return null;
+  return { quote: settings.testimonial_quote, author: settings.testimonial_author, demo: isDemoSetting("testimonial_quote", settings.testimonial_quote) };
 }
 
 // ---- FAQs ----

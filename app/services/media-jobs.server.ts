@@ -204,7 +204,7 @@ export async function runPreviewJob(job: ClaimedJob, instanceId: string, signal?
 }
 
 /** ffmpeg reads a local object from disk, an S3 object through a short-lived presigned URL. */
-async function sourceInput(sourcePath: string) {
+export async function sourceInput(sourcePath: string) {
   const id = objectIdFromPath(sourcePath);
   if (!id) throw new Error(`The full video ${sourcePath} is not a stored object`);
   if (storageBackend() === "s3") return presignedObjectUrl(id);
@@ -269,6 +269,18 @@ export async function measureDuration(file: string, signal?: AbortSignal): Promi
   const match = /Duration:\s*(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(stderr);
   if (!match) throw new Error("Could not measure the preview's duration");
   return Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3]);
+}
+
+/** The first video stream's frame size, as ffprobe reports it. */
+export async function probeVideoSize(file: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
+  const { stdout } = await runTool(
+    ffprobePath(),
+    ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=s=x:p=0", file],
+    signal,
+  );
+  const match = /^(\d+)x(\d+)/.exec(stdout.trim());
+  if (!match) throw new Error("ffprobe found no video stream");
+  return { width: Number(match[1]), height: Number(match[2]) };
 }
 
 class ToolMissing extends Error {}

@@ -1,5 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
 import { formatMoney } from "~/lib/format.ts";
+import { mediaClaimsOf } from "./catalogue/media-claims.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, slugOrId } from "./catalogue/categories.server.ts";
 import { categoryLicenceIsCheaper, DEFAULT_CATEGORY_LICENCE_PRICE, DEFAULT_INDIVIDUAL_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, individualLicencePrice, premiumPrice } from "./prices.server.ts";
 import { getSetting, settingNumber } from "./settings.server.ts";
@@ -146,9 +147,9 @@ export async function findLicensableAnimation(idOrSlug: string | null) {
   if (!idOrSlug || idOrSlug.length > 200) return null;
   const row = await prisma.animation.findFirst({
     where: { isActive: true, ...slugOrId(idOrSlug) },
-    select: { id: true, slug: true, title: true, individualPrice: true, categoryId: true },
+    select: { id: true, slug: true, title: true, individualPrice: true, categoryId: true, videoWidth: true, videoHeight: true, downloadFormats: true },
   });
-  return row && { id: row.id, slug: row.slug, title: row.title, ...(await getAnimationOffers(row)) };
+  return row && { id: row.id, slug: row.slug, title: row.title, media: mediaClaimsOf(row), ...(await getAnimationOffers(row)) };
 }
 
 /**

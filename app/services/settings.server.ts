@@ -14,7 +14,26 @@ export const SETTING_DEFAULTS = {
   support_address: "500 Market Street, Suite 300, San Francisco, CA 94105",
   // Off by default: publishing is the admin's call; on, an animation needs a current review.
   require_medical_review: "false",
+  // No testimonial until an admin (or the demo seed) sets one: a quote nobody gave is not shown.
+  testimonial_quote: "",
+  testimonial_author: "",
 } as const;
+
+/**
+ * The demo's invented contact details and testimonial (issue 23: the demo's are plainly marked).
+ * A page showing one of these values labels it "Demo content"; an admin's own value is not.
+ */
+export const DEMO_SETTING_VALUES: Partial<Record<keyof typeof SETTING_DEFAULTS, string>> = {
+  support_phone: "+1 (555) 010-2040",
+  support_address: "500 Market Street, Suite 300, San Francisco, CA 94105",
+  testimonial_quote:
+    "These animations changed how I explain procedures. My patients arrive at surgery understanding exactly what will happen, and my consultations are shorter and calmer.",
+  testimonial_author: "Dr. Emily Carter, Board-Certified Plastic Surgeon",
+};
+
+export function isDemoSetting(key: keyof typeof SETTING_DEFAULTS, value: string) {
+  return DEMO_SETTING_VALUES[key] === value;
+}
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 
@@ -53,6 +72,8 @@ const DESCRIPTIONS: Record<EditableSettingKey, string> = {
   support_phone: "Support phone shown on the contact page",
   support_address: "Postal address shown on the contact page",
   require_medical_review: "Only animations with a current medical review can be published",
+  testimonial_quote: "Customer quote shown on the premium and license pages (empty: none shown)",
+  testimonial_author: "Who said the testimonial, shown under it",
 };
 
 /** Every editable setting with its value (defaults filled in), description and last change. */

@@ -24,7 +24,12 @@ export const SETTING_VALUE_RULES = {
   support_phone: text("Support phone", 40),
   support_address: text("Support address", 200),
   require_medical_review: z.enum(["true", "false"], { error: "Require medical review must be true or false" }),
+  // Empty is allowed: no testimonial is then shown.
+  testimonial_quote: z.string().trim().max(600, "Testimonial must be at most 600 characters"),
+  testimonial_author: z.string().trim().max(120, "Author must be at most 120 characters"),
 } as const;
+
+export const TESTIMONIAL_AUTHOR_REQUIRED = "Say who gave the testimonial";
 
 export type EditableSettingKey = keyof typeof SETTING_VALUE_RULES;
 
@@ -45,6 +50,19 @@ export const SettingsFormSchema = z.object({
   /** A checkbox: sent as "on" when ticked, absent when not. */
   requireMedicalReview: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
 });
+
+/** The screen's second form (intent "public-details"): what visitors see on the contact and sales pages. */
+export const PublicDetailsSchema = z
+  .object({
+    intent: z.literal("public-details"),
+    supportEmail: SETTING_VALUE_RULES.support_email,
+    supportPhone: SETTING_VALUE_RULES.support_phone,
+    supportAddress: SETTING_VALUE_RULES.support_address,
+    // An empty field arrives as undefined (conform): stored as "", which shows no testimonial.
+    testimonialQuote: SETTING_VALUE_RULES.testimonial_quote.optional().transform((v) => v ?? ""),
+    testimonialAuthor: SETTING_VALUE_RULES.testimonial_author.optional().transform((v) => v ?? ""),
+  })
+  .refine((value) => !value.testimonialQuote || value.testimonialAuthor, { path: ["testimonialAuthor"], message: TESTIMONIAL_AUTHOR_REQUIRED });
 
 /** The preview under the price: the price per year rounded to a whole number. */
 export function roundedYearlyPrice(value: string | number) {

@@ -216,6 +216,9 @@ export const AnimationDetail = named(
       })
       .nullable()
       .describe("the current medical review; null when there is none or its next review date has passed"),
+    media: z
+      .object({ resolution: z.string().nullable().describe('"4K", "1080p (Full HD)", "480p"'), formats: z.string().nullable().describe('"MP4 and WebM"') })
+      .describe("what this animation's files are, as probed when they were stored; null where unknown"),
   }),
 );
 

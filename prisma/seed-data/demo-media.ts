@@ -17,6 +17,9 @@ export type MediaLook = (typeof MEDIA_LOOKS)[number];
 
 export const DOCTOR_PHOTO_COUNT = 6;
 
+/** Every demo video's frame size: the generator draws at it, the seed records it (no ffmpeg needed to seed). */
+export const DEMO_VIDEO_SIZE = { width: 480, height: 270 } as const;
+
 /** Preview capped at 10 seconds: the preview is the first 10 s of the full video. */
 export const PREVIEW_SECONDS = 10;
 

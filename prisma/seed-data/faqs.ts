@@ -92,7 +92,7 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       },
       {
         question: "Which file formats are provided?",
-        answer: "<p>Downloads come as MP4 and WebM, in resolutions up to 4K.</p>",
+        answer: "<p>Each animation's page lists the resolution of its video and the formats in its download package.</p>",
       },
     ],
   },

@@ -15,17 +15,24 @@ async function apiAnimation(page: Page, slug: string): Promise<ApiAnimation> {
   return res.json();
 }
 
+/** The home's list, without the "New" shelf above it. */
+function listCards(page: Page) {
+  return page.getByRole("region", { name: "Animations" }).getByTestId("animation-card");
+}
+
 async function firstCardSlug(page: Page) {
   const href = await page.getByTestId("animation-card").first().getByRole("link").first().getAttribute("href");
   return href!.split("/").pop()!;
 }
 
 test.describe("home", () => {
-  test("shows the headline, premium call to action and a first page of cards", async ({ page }) => {
+  test("shows the headline, premium call to action, the New shelf and a first page of cards", async ({ page }) => {
     await page.goto("/");
+    // The demo has animations from the last 30 days (5, 9 and 21 days old), newest first.
+    await expect(page.getByTestId("new-shelf").getByTestId("animation-card")).toHaveCount(3);
     await expect(page.getByRole("heading", { level: 1, name: "The World's Most Advanced Doctor-Verified Medical Animations" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
-    const cards = page.getByTestId("animation-card");
+    const cards = listCards(page);
     await expect(cards).toHaveCount(6);
     await expect(cards.first().getByText("Premium", { exact: true })).toBeVisible();
     await expect(cards.first().getByText("View Full Animation")).toBeVisible();
@@ -55,7 +62,7 @@ test.describe("home", () => {
 
   test("loads more animations: a link without JavaScript, infinite scroll with it", async ({ page }) => {
     await page.goto("/");
-    const cards = page.getByTestId("animation-card");
+    const cards = listCards(page);
     await expect(cards).toHaveCount(6);
     if (isJs()) {
       await page.getByRole("link", { name: "Load More Animations" }).scrollIntoViewIfNeeded();

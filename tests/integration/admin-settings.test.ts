@@ -7,7 +7,9 @@ import * as publicSettings from "~/routes/api/settings.ts";
 import * as premium from "~/routes/public/premium.tsx";
 import { startCheckout } from "~/services/checkout.server.ts";
 import { getLayoutData } from "~/services/content.server.ts";
-import { PLATFORM_NAME_REQUIRED, PRICE_INVALID, roundedYearlyPrice } from "~/validation/admin-settings.ts";
+import { PLATFORM_NAME_REQUIRED, PRICE_INVALID, roundedYearlyPrice, TESTIMONIAL_AUTHOR_REQUIRED } from "~/validation/admin-settings.ts";
+import { DEMO_SETTING_VALUES } from "~/services/settings.server.ts";
+import { sendToApp } from "../helpers/app.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 
@@ -73,7 +75,7 @@ describe("the settings screen", () => {
     const bad = await callRoute(screen, "/admin/settings", { form: { platformName: "Renamed", annualPrice: "-1" }, cookie });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain(PRICE_INVALID);
-    expect((await callRoute(screen, "/admin/settings", { cookie })).body).toEqual({ platformName: "Medanim", annualPrice: "99" });
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body).toMatchObject({ platformName: "Medanim", annualPrice: "99" });
 
     const saved = await callRoute(screen, "/admin/settings", { form: { platformName: "Medanim", annualPrice: "$149.50" }, cookie });
     expect(saved.status).toBe(302);
@@ -92,5 +94,66 @@ describe("the settings screen", () => {
     expect(roundedYearlyPrice("149.50")).toBe(150);
     expect(roundedYearlyPrice("99.49")).toBe(99);
     expect(roundedYearlyPrice("abc")).toBeNull();
+  });
+});
+
+describe("contact details and the testimonial (issue 23: from settings; the demo's marked)", () => {
+  const details = {
+    intent: "public-details",
+    supportEmail: "help@clinic-animations.example",
+    supportPhone: "+44 20 7946 0000",
+    supportAddress: "1 Harley Street, London",
+    testimonialQuote: "My patients finally understand their knee surgery.",
+    testimonialAuthor: "Dr. Ana Ruiz, Orthopaedic Surgeon",
+  };
+  const html = async (url: string) => (await sendToApp(url, {})).body.toString("utf8");
+
+  it("without a testimonial set, the sales pages show none; the demo's contact details are labelled demo content", async () => {
+    expect((await callRoute(premium, "/premium")).body.testimonial).toBeNull();
+    for (const url of ["/premium", "/individual-license", "/category-license"]) {
+      expect(await html(url), url).not.toContain('data-testid="testimonial"');
+    }
+    const contact = await html("/contact");
+    expect(contact).toContain(DEMO_SETTING_VALUES.support_phone);
+    expect(contact).toContain("Demo content");
+  });
+
+  it("the demo's testimonial is labelled demo content", async () => {
+    await prisma.appSetting.createMany({
+      data: [
+        { key: "testimonial_quote", value: DEMO_SETTING_VALUES.testimonial_quote! },
+        { key: "testimonial_author", value: DEMO_SETTING_VALUES.testimonial_author! },
+      ],
+    });
+    expect((await callRoute(premium, "/premium")).body.testimonial).toMatchObject({ author: DEMO_SETTING_VALUES.testimonial_author, demo: true });
+    const page = await html("/individual-license");
+    expect(page).toContain('data-testid="testimonial"');
+    expect(page).toContain("Demo content");
+  });
+
+  it("an admin's own details replace the demo's everywhere, without the label; bad input is a 400 naming the field", async () => {
+    const { cookie } = await admin();
+    const bad = await callRoute(screen, "/admin/settings", { form: { ...details, supportEmail: "not-an-email", testimonialAuthor: "" }, cookie });
+    expect(bad.status).toBe(400);
+    expect(bad.body.result.error).toMatchObject({ supportEmail: ["Must be a valid email"], testimonialAuthor: [TESTIMONIAL_AUTHOR_REQUIRED] });
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body.publicDetails.supportPhone).toBe(DEMO_SETTING_VALUES.support_phone);
+
+    const saved = await callRoute(screen, "/admin/settings", { form: details, cookie });
+    expect(saved.status).toBe(302);
+    const { intent: _, ...stored } = details;
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body.publicDetails).toEqual(stored);
+    const contact = await html("/contact");
+    expect(contact).toContain("+44 20 7946 0000");
+    expect(contact).toContain("1 Harley Street, London");
+    expect(contact).not.toContain("Demo content");
+    const sales = await html("/category-license");
+    expect(sales).toContain("My patients finally understand their knee surgery.");
+    expect(sales).toContain("Dr. Ana Ruiz, Orthopaedic Surgeon");
+    expect(sales).not.toContain("Demo content");
+    expect(await prisma.auditLog.count({ where: { entityType: "setting", entityId: "testimonial_quote" } })).toBeGreaterThan(0);
+
+    // Emptied: no testimonial at all.
+    await callRoute(screen, "/admin/settings", { form: { ...details, testimonialQuote: "", testimonialAuthor: "" }, cookie });
+    expect(await html("/premium")).not.toContain('data-testid="testimonial"');
   });
 });

@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { localObjectFile, objectIdFromPath } from "~/lib/storage.server.ts";
+import { probeVideoSize } from "~/services/media-jobs.server.ts";
+import { DEMO_SETTING_VALUES } from "~/services/settings.server.ts";
 import { EMAIL_TEMPLATES } from "../../prisma/seed-data/email-templates.ts";
 import { DEMO_MEDIA_DIR, PREVIEW_SECONDS, demoFile, demoPackageEntry, sectionHeadings } from "../../prisma/seed-data/demo-media.ts";
 import { ANIMATIONS, animationSlug } from "../../prisma/seed-data/animations.ts";
@@ -130,6 +132,19 @@ describe("seed", () => {
     }
   });
 
+  it("records what the demo files are: the video's 480×270 frame (as ffprobe reads it) and the MP4 in each package", async () => {
+    const animations = await prisma.animation.findMany({ select: { slug: true, fullVideo: true, videoWidth: true, videoHeight: true, downloadFormats: true } });
+    for (const { slug, videoWidth, videoHeight, downloadFormats } of animations) {
+      expect({ videoWidth, videoHeight, downloadFormats }, slug).toEqual({ videoWidth: 480, videoHeight: 270, downloadFormats: ["MP4"] });
+    }
+    // The generator draws every video alike: a few probed stand for all (one ffprobe each is slow on a busy machine).
+    if (hasFfprobe) {
+      for (const { slug, fullVideo } of animations.slice(0, 3)) {
+        expect(await probeVideoSize(localObjectFile(objectIdFromPath(fullVideo)!)), slug).toEqual({ width: 480, height: 270 });
+      }
+    }
+  });
+
   it("keeps every preview within 10 seconds", async () => {
     for (const { slug, previewVideo } of await prisma.animation.findMany({ select: { slug: true, previewVideo: true } })) {
       const seconds = mp4Seconds(objectBytes(previewVideo));
@@ -199,6 +214,9 @@ describe("seed", () => {
       platform_name: "Medanim",
       global_subscription_yearly_price: "99",
       homepage_animations_per_page: "6",
+      // The demo's invented testimonial, which the pages label "Demo content".
+      testimonial_quote: DEMO_SETTING_VALUES.testimonial_quote,
+      testimonial_author: DEMO_SETTING_VALUES.testimonial_author,
     });
   });
 

@@ -9,6 +9,7 @@ import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
+import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { findLicensableAnimation, findLicensableCategory, mainCategoryNotSold } from "~/services/offers.server.ts";
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import type { Route } from "./+types/purchase";
@@ -43,6 +44,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       price: animation.price,
       // Where one animation costs as much as its whole category, the page says so.
       betterBuy: animation.cheaperCategory,
+      // This animation's own files: a claim only for what it has.
+      media: animation.media,
       held,
     };
   }
@@ -51,6 +54,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (found.main) throw data({ message: mainCategoryNotSold(found.main.name), chooseSpecialty: true }, { status: 404 });
   const category = found.category;
   const held = holdsLicence(access, { type: "category", categoryId: category.id });
+  const { resolution, formats } = await getCatalogueClaims({ categoryIds: [category.id] });
   return {
     kind: "category" as const,
     ...payment,
@@ -60,6 +64,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     itemHref: `/category/${category.slug}`,
     price: category.price,
     betterBuy: null,
+    media: { resolution, formats },
     held,
   };
 }
@@ -73,7 +78,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, title, itemHref, price, betterBuy, held, testMode, publishableKey, itemId, successTo } = loaderData;
+  const { kind, title, itemHref, price, betterBuy, media, held, testMode, publishableKey, itemId, successTo } = loaderData;
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
       <TestModeBanner show={testMode} />
@@ -94,8 +99,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         </p>
         <BenefitList
           items={[
-            kind === "individual" ? "4K access to the full animation" : "Every animation in the category, in 4K",
-            "ZIP download (MP4 and WebM)",
+            kind === "individual"
+              ? `Access to the full animation${media.resolution ? ` in ${media.resolution}` : ""}`
+              : `Every animation in the category${media.resolution ? `, in up to ${media.resolution}` : ""}`,
+            media.formats ? `Download of the files (${media.formats})` : "Download of the files",
             "Commercial usage rights",
             "Premium Access included: stream the whole library",
             "One year, with a 30-day money-back guarantee",

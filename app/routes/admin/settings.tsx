@@ -1,16 +1,16 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Form } from "react-router";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
-import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
+import { CheckboxField, ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listAdminSettings, saveSettings } from "~/services/settings.server.ts";
-import { roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
+import { PublicDetailsSchema, roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
 import type { Route } from "./+types/settings";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin" }];
@@ -22,12 +22,21 @@ export async function loader() {
     platformName: value("platform_name"),
     annualPrice: value("global_subscription_yearly_price"),
     requireMedicalReview: value("require_medical_review") === "true" ? "on" : undefined,
+    publicDetails: {
+      supportEmail: value("support_email"),
+      supportPhone: value("support_phone"),
+      supportAddress: value("support_address"),
+      testimonialQuote: value("testimonial_quote"),
+      testimonialAuthor: value("testimonial_author"),
+    },
   };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const submission = parseWithZod(await readFormData(request), { schema: SettingsFormSchema });
+  const formData = await readFormData(request);
+  if (formData.get("intent") === "public-details") return savePublicDetails(admin, formData);
+  const submission = parseWithZod(formData, { schema: SettingsFormSchema });
   if (submission.status !== "success") return formError(submission);
   try {
     // Save All Settings: every field in one transaction.
@@ -43,9 +52,30 @@ export async function action({ request }: Route.ActionArgs) {
   return redirectWithToast("/admin/settings", { title: "Settings Saved", description: "New subscriptions use the new settings from now on." });
 }
 
+/** The contact details and testimonial visitors see, saved together. */
+async function savePublicDetails(admin: Awaited<ReturnType<typeof requireAdmin>>, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: PublicDetailsSchema });
+  if (submission.status !== "success") return formError(submission, undefined, { intent: "public-details" as const });
+  const value = submission.value;
+  try {
+    await saveSettings(admin, [
+      { key: "support_email", value: value.supportEmail },
+      { key: "support_phone", value: value.supportPhone },
+      { key: "support_address", value: value.supportAddress },
+      { key: "testimonial_quote", value: value.testimonialQuote },
+      { key: "testimonial_author", value: value.testimonialAuthor },
+    ]);
+  } catch (error) {
+    if (error instanceof ServiceError) return formError(submission, error, { intent: "public-details" as const });
+    throw error;
+  }
+  return redirectWithToast("/admin/settings", { title: "Settings Saved", description: "The contact page and the sales pages show the new details." });
+}
+
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const publicDetailsResult = actionData && "intent" in actionData ? actionData.result : undefined;
   const [form, fields] = useForm({
-    lastResult: actionData?.result,
+    lastResult: publicDetailsResult ? undefined : actionData?.result,
     defaultValue: loaderData,
     constraint: getZodConstraint(SettingsFormSchema),
     shouldValidate: "onSubmit",
@@ -87,6 +117,44 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           <SubmitButton pendingText="Saving...">Save All Settings</SubmitButton>
         </Form>
       </Panel>
+      <PublicDetailsForm defaultValue={loaderData.publicDetails} lastResult={publicDetailsResult} />
     </AdminPage>
+  );
+}
+
+/**
+ * Contact details and the testimonial. The demo ships invented ones, which the public pages
+ * label "Demo content" until they are replaced here; an empty testimonial shows none.
+ */
+function PublicDetailsForm({ defaultValue, lastResult }: { defaultValue: Route.ComponentProps["loaderData"]["publicDetails"]; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useForm({
+    id: "public-details",
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(PublicDetailsSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PublicDetailsSchema }),
+  });
+  return (
+    <Panel>
+      <h2 className="mb-4 text-lg font-semibold">Contact details and testimonial</h2>
+      <Form method="post" {...getFormProps(form)} className="max-w-xl space-y-5">
+        <input type="hidden" name="intent" value="public-details" />
+        <Field label="Support Email" {...getInputProps(fields.supportEmail, { type: "email" })} errors={fields.supportEmail.errors} />
+        <Field label="Support Phone" {...getInputProps(fields.supportPhone, { type: "text" })} errors={fields.supportPhone.errors} />
+        <TextareaField label="Support Address" {...getTextareaProps(fields.supportAddress)} rows={2} errors={fields.supportAddress.errors} />
+        <TextareaField
+          label="Testimonial"
+          hint="Shown on the premium and license pages. Leave empty to show none."
+          {...getTextareaProps(fields.testimonialQuote)}
+          rows={3}
+          errors={fields.testimonialQuote.errors}
+        />
+        <Field label="Testimonial Author" {...getInputProps(fields.testimonialAuthor, { type: "text" })} errors={fields.testimonialAuthor.errors} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pendingText="Saving...">Save Contact Details</SubmitButton>
+      </Form>
+    </Panel>
   );
 }

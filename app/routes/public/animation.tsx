@@ -156,6 +156,18 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                 <dt>Views:</dt>
                 <dd>{formatCount(animation.views)}</dd>
               </div>
+              {animation.media.resolution ? (
+                <div className="flex gap-1">
+                  <dt>Resolution:</dt>
+                  <dd data-testid="animation-resolution">{animation.media.resolution}</dd>
+                </div>
+              ) : null}
+              {animation.media.formats ? (
+                <div className="flex gap-1">
+                  <dt>Download:</dt>
+                  <dd data-testid="animation-formats">{animation.media.formats}</dd>
+                </div>
+              ) : null}
             </dl>
             {animation.medicalReview ? (
               <p className="mt-3 text-sm font-medium text-emerald-800" data-testid="medical-review">

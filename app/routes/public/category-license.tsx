@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
+import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq, type MediaClaims } from "~/components/marketing.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
+import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
+import { getTestimonial } from "~/services/content.server.ts";
 import {
   findLicensableCategory,
   getCategoryLicenceFromPrice,
@@ -14,7 +16,7 @@ import type { Route } from "./+types/category-license";
 
 export const meta: Route.MetaFunction = ({ data, matches }) => [
   { title: pageTitle(matches, data?.title ?? "Category License – Annual Plan") },
-  { name: "description", content: "License a whole specialty: every animation in the category, 4K downloads, commercial rights and Premium access." },
+  { name: "description", content: "License a whole specialty: every animation in the category, downloads, commercial rights and Premium access." },
 ];
 
 // /category-license[?category={slug or id}]: the title is the category name plus
@@ -24,13 +26,19 @@ export const meta: Route.MetaFunction = ({ data, matches }) => [
 // confirm) the category. `single` is what one animation costs beside it, for the FAQ's honest
 // answer to "is there a smaller option?".
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, found, specialties] = await Promise.all([
+  const [user, found, specialties, testimonial] = await Promise.all([
     getUser(request),
     findLicensableCategory(url.searchParams.get("category")),
     listLicensableCategories(),
+    getTestimonial(),
   ]);
   const category = found?.category ?? null;
-  const [from, single] = await Promise.all([category ? null : getCategoryLicenceFromPrice(), getSingleAnimationOption(category)]);
+  const [from, single, claims] = await Promise.all([
+    category ? null : getCategoryLicenceFromPrice(),
+    getSingleAnimationOption(category),
+    // The named category's own files and additions; without one, the catalogue's.
+    getCatalogueClaims(category ? { categoryIds: [category.id] } : {}),
+  ]);
   return {
     signedIn: Boolean(user),
     category,
@@ -39,12 +47,16 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     price: category ? category.price : from!.price,
     priceVaries: from?.varies ?? false,
     single,
+    media: { resolution: claims.resolution, formats: claims.formats },
+    freshness: claims.freshness,
+    testimonial,
     returnTo: `${url.pathname}${url.search}`,
   };
 }
 
 export default function CategoryLicensePage({ loaderData }: Route.ComponentProps) {
-  const { signedIn, category, title, priceVaries, single, returnTo } = loaderData;
+  const { signedIn, category, title, priceVaries, single, media, freshness, returnTo } = loaderData;
+  const downloads = [media.formats, media.resolution && `up to ${media.resolution}`].filter(Boolean).join(", in ");
   const price = formatPrice(loaderData.price);
   return (
     <main className="mx-auto max-w-6xl px-4 py-12">
@@ -52,8 +64,8 @@ export default function CategoryLicensePage({ loaderData }: Route.ComponentProps
         <p className="font-semibold tracking-wide text-brand-600 uppercase">Category License</p>
         <h1 className="mt-2 text-4xl font-bold tracking-tight">{title}</h1>
         <p className="mt-4 text-lg text-slate-600">
-          {category ? `Every ${category.name} animation` : "Every animation in a specialty"}, including the ones we add
-          every week, with 4K downloads and commercial rights for your practice.
+          {category ? `Every ${category.name} animation` : "Every animation in a specialty"}, including the ones published
+          while your license runs, with downloads{downloads ? ` (${downloads})` : ""} and commercial rights for your practice.
         </p>
       </header>
 
@@ -69,8 +81,8 @@ export default function CategoryLicensePage({ loaderData }: Route.ComponentProps
         <BenefitList
           items={[
             category ? `Every animation in ${category.name}` : "Every animation in the category you choose",
-            "New animations in the category added weekly",
-            "4K downloads in MP4 and WebM",
+            "New animations in the category included as they are published",
+            downloads ? `Downloads in ${downloads}` : "Downloads of every animation",
             "Commercial usage rights",
             "Premium Access included: stream the whole library",
             "Downloaded content stays yours permanently",
@@ -86,19 +98,20 @@ export default function CategoryLicensePage({ loaderData }: Route.ComponentProps
           </PurchaseButton>
         </div>
       </section>
-      <Guarantees />
+      <Guarantees media={media} freshness={freshness} />
       <SpecialtyList specialties={loaderData.specialties} />
-      <Testimonial />
-      <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries, smallerOption(category, single))} />
+      <Testimonial testimonial={loaderData.testimonial} />
+      <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries, smallerOption(category, single), media)} />
     </main>
   );
 }
 
-function categoryFaqs(price: string, varies: boolean, smaller: ReactNode): Faq[] {
+function categoryFaqs(price: string, varies: boolean, smaller: ReactNode, media: MediaClaims): Faq[] {
+  const downloads = [media.formats, media.resolution && `up to ${media.resolution}`].filter(Boolean).join(", in ");
   return [
     {
       question: "What does a Category License include?",
-      answer: "Every animation in the category, 4K downloads in MP4 and WebM, commercial usage rights, and Premium streaming access to the whole library while the license is active.",
+      answer: `Every animation in the category, downloads${downloads ? ` in ${downloads}` : ""}, commercial usage rights, and Premium streaming access to the whole library while the license is active.`,
     },
     {
       question: "How much does a Category License cost?",
@@ -106,7 +119,7 @@ function categoryFaqs(price: string, varies: boolean, smaller: ReactNode): Faq[]
     },
     {
       question: "Are new animations included?",
-      answer: "Yes. New animations are added weekly, and every one published in your category is included at no extra cost.",
+      answer: "Yes. Every animation published in your category while the license is active is included at no extra cost.",
     },
     {
       question: "Which specialties can I license?",
@@ -114,7 +127,7 @@ function categoryFaqs(price: string, varies: boolean, smaller: ReactNode): Faq[]
     },
     {
       question: "Can I download the animations?",
-      answer: "Yes. Every animation in the category can be downloaded in MP4 and WebM, in up to 4K, and downloaded content stays yours permanently.",
+      answer: `Yes. Every animation in the category can be downloaded${downloads ? ` in ${downloads}` : ""}, and downloaded content stays yours permanently.`,
     },
     {
       question: "Can I use the animations commercially?",

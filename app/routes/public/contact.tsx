@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
+import { DemoContentLabel } from "~/components/marketing.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
@@ -58,6 +59,12 @@ export default function ContactPage({ loaderData: { support, sent, prefill }, ac
           {sent ? <SentNotice /> : <ContactForm lastResult={actionData?.result} prefill={prefill} />}
         </section>
         <aside className="flex flex-col gap-6 rounded-2xl bg-brand-50 p-8" aria-label="Other ways to reach us">
+          {support.demo ? (
+            <div>
+              <DemoContentLabel />
+              <p className="text-sm text-slate-600">The phone number and address below are invented for this demo.</p>
+            </div>
+          ) : null}
           <div>
             <h2 className="font-semibold">Email</h2>
             <a href={`mailto:${support.email}`} className="text-brand-700 underline">

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
+import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { listLicensableCategories } from "~/services/offers.server.ts";
 import type { Route } from "./+types/global-license";
 
@@ -12,16 +13,17 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 // page; a main category is only their heading (only sub-categories are sold, decision 009).
 export async function loader({ url }: Route.LoaderArgs) {
   const selected = url.searchParams.get("category");
-  return { categories: await listLicensableCategories(), selected };
+  const [categories, claims] = await Promise.all([listLicensableCategories(), getCatalogueClaims()]);
+  return { categories, selected, resolution: claims.resolution };
 }
 
-export default function GlobalLicensePage({ loaderData: { categories, selected } }: Route.ComponentProps) {
+export default function GlobalLicensePage({ loaderData: { categories, selected, resolution } }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-5xl px-4 py-12">
       <header className="text-center">
         <h1 className="text-4xl font-bold tracking-tight">Choose a Category to License</h1>
         <p className="mt-3 text-lg text-slate-600">
-          A Category License gives you every animation in the category, 4K downloads, commercial rights and Premium access.
+          A Category License gives you every animation in the category, downloads{resolution ? ` in up to ${resolution}` : ""}, commercial rights and Premium access.
         </p>
       </header>
       {categories.length === 0 ? (

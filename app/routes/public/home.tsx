@@ -9,6 +9,7 @@ import type { AnimationCardDto, AnimationList } from "~/services/catalogue/types
 import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts";
+import { listNewAnimationCards } from "~/services/catalogue/claims.server.ts";
 import type { Route } from "./+types/home";
 
 /** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */
@@ -23,6 +24,8 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || null;
   const page = pageParam(url.searchParams.get("page"));
   const [access, tree, pageSize, reviews] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize(), getReviewCoverage()]);
+  // The "New" shelf belongs to the whole catalogue: a category filter hides it.
+  const newShelf = category ? Promise.resolve([]) : listNewAnimationCards(tree);
   // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded).
   const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);
   let list: AnimationList<AnimationCardDto>;
@@ -38,7 +41,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     slug,
     subcategories: subcategories.map(({ id, name, slug }) => ({ id, name, slug })),
   }));
-  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, reviews, ...list };
+  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, reviews, newAnimations: await newShelf, ...list };
 }
 
 // "Doctor-verified" is said of the library only while every published animation has a current
@@ -89,6 +92,21 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ButtonLink>
         )}
       </section>
+      {loaderData.newAnimations.length > 0 ? (
+        <section className="mt-10" aria-labelledby="new-title" data-testid="new-shelf">
+          <h2 id="new-title" className="text-2xl font-bold tracking-tight">
+            New
+          </h2>
+          <p className="mt-1 text-slate-600">Published in the last 30 days</p>
+          <div className="mt-4">
+            <CardGrid>
+              {loaderData.newAnimations.map((animation) => (
+                <AnimationCard key={animation.id} animation={animation} premium={loaderData.premium} />
+              ))}
+            </CardGrid>
+          </div>
+        </section>
+      ) : null}
       <div className="mt-10">
         <FilterBar categories={loaderData.categories} active={loaderData.category} />
       </div>

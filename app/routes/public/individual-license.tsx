@@ -1,25 +1,29 @@
 import { Link } from "react-router";
-import { BenefitList, CheaperCategoryNote, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
+import { BenefitList, CheaperCategoryNote, FaqList, formatsAnswer, Guarantees, type MediaClaims, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
+import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
+import { getTestimonial } from "~/services/content.server.ts";
 import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/offers.server.ts";
 import type { Route } from "./+types/individual-license";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, "Individual Animation License") },
-  { name: "description", content: "License one animation for a year: 4K download, commercial rights and Premium access included." },
+  { name: "description", content: "License one animation for a year: download, commercial rights and Premium access included." },
 ];
 
 // /individual-license?animation={id}: the page's button goes to /purchase/individual/{animation}
 // when signed in with an animation, to / when signed in without one, else to /auth. With an
 // animation the price is that animation's (what checkout charges); without one, the lowest.
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, animation, specialties, from] = await Promise.all([
+  const [user, animation, specialties, from, claims, testimonial] = await Promise.all([
     getUser(request),
     findLicensableAnimation(url.searchParams.get("animation")),
     listLicensableCategories(),
     getIndividualLicenceFromPrice(),
+    getCatalogueClaims(),
+    getTestimonial(),
   ]);
   return {
     signedIn: Boolean(user),
@@ -28,12 +32,17 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     price: animation ? animation.price : from.price,
     priceVaries: animation ? false : from.varies,
     categoryOftenCheaper: from.categoryOftenCheaper,
+    // One animation's own files when it is named, else the best the catalogue has ("up to").
+    media: animation ? { ...animation.media, upTo: false } : { resolution: claims.resolution, formats: claims.formats, upTo: true },
+    freshness: claims.freshness,
+    testimonial,
     returnTo: `${url.pathname}${url.search}`,
   };
 }
 
 export default function IndividualLicensePage({ loaderData }: Route.ComponentProps) {
-  const { signedIn, animation, priceVaries, categoryOftenCheaper, returnTo } = loaderData;
+  const { signedIn, animation, priceVaries, categoryOftenCheaper, media, freshness, returnTo } = loaderData;
+  const inResolution = media.resolution ? ` in ${media.upTo ? "up to " : ""}${media.resolution}` : "";
   const price = formatPrice(loaderData.price);
   // An unknown animation parameter counts as none: better home than a purchase page that 404s.
   const next = animation ? `/purchase/individual/${animation.id}` : "/";
@@ -48,7 +57,7 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
           </p>
         ) : null}
         <p className="mt-4 text-lg text-slate-600">
-          Own the rights to use one animation in your practice: download it in 4K and show it to patients, in
+          Own the rights to use one animation in your practice: download it{inResolution} and show it to patients, in
           presentations, on your website and on social media.
         </p>
       </header>
@@ -65,8 +74,8 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
         {animation?.cheaperCategory ? <CheaperCategoryNote category={animation.cheaperCategory} /> : null}
         <BenefitList
           items={[
-            "4K access to the full animation",
-            "ZIP download (MP4 and WebM)",
+            `Access to the full animation${inResolution}`,
+            media.formats ? `Download of the files (${media.formats})` : "Download of the files",
             "Commercial usage rights",
             "Premium Access included: stream the whole library",
             "Downloaded content stays yours permanently",
@@ -78,19 +87,22 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
           </PurchaseButton>
         </div>
       </section>
-      <Guarantees />
-      <Testimonial />
+      <Guarantees media={media} freshness={freshness} />
+      <Testimonial testimonial={loaderData.testimonial} />
       <SpecialtyList specialties={loaderData.specialties} />
-      <FaqList name="individual-license-faq" faqs={individualFaqs(price, { priceVaries, categoryOftenCheaper })} />
+      <FaqList name="individual-license-faq" faqs={individualFaqs(price, { priceVaries, categoryOftenCheaper, media })} />
     </main>
   );
 }
 
-function individualFaqs(price: string, { priceVaries, categoryOftenCheaper }: { priceVaries: boolean; categoryOftenCheaper: boolean }): Faq[] {
+function individualFaqs(
+  price: string,
+  { priceVaries, categoryOftenCheaper, media }: { priceVaries: boolean; categoryOftenCheaper: boolean; media: MediaClaims & { upTo: boolean } },
+): Faq[] {
   return [
     {
       question: "What does the Individual License include?",
-      answer: "4K access to the animation, a ZIP download of the files, commercial usage rights for that animation, and Premium streaming access to the whole library while the license is active.",
+      answer: "Access to the full animation, a download of its files, commercial usage rights for that animation, and Premium streaming access to the whole library while the license is active.",
     },
     {
       question: "How much does an Individual License cost?",
@@ -106,7 +118,7 @@ function individualFaqs(price: string, { priceVaries, categoryOftenCheaper }: { 
     },
     {
       question: "Which formats and resolutions are included?",
-      answer: "The download contains the animation in MP4 and WebM, in up to 4K resolution.",
+      answer: formatsAnswer(media),
     },
     {
       question: "Is Premium access included?",

@@ -6,26 +6,40 @@ import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
+import { getTestimonial } from "~/services/content.server.ts";
 import { getUser, requireUser } from "~/services/auth/guards.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { getIndividualLicenceFromPrice, getPremiumPrice } from "~/services/offers.server.ts";
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
+import type { CatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import type { Route } from "./+types/premium";
 
-export const meta: Route.MetaFunction = ({ matches }) => [
+export const meta: Route.MetaFunction = ({ data, matches }) => [
   { title: pageTitle(matches, "Premium Access") },
-  { name: "description", content: "Unlimited streaming of every medical animation in 4K. $9/month, billed annually." },
+  {
+    name: "description",
+    content: `Unlimited streaming of every medical animation${data?.claims.resolution ? ` in up to ${data.claims.resolution}` : ""}. $9/month, billed annually.`,
+  },
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);
-  const [price, access, individual] = await Promise.all([getPremiumPrice(), getAccess(user), getIndividualLicenceFromPrice()]);
+  const [price, access, individual, claims, testimonial] = await Promise.all([
+    getPremiumPrice(),
+    getAccess(user),
+    getIndividualLicenceFromPrice(),
+    getCatalogueClaims(),
+    getTestimonial(),
+  ]);
   const provider = getPaymentProvider();
   return {
     price,
     // Animations are priced one by one: the FAQ quotes the lowest, "from" when they differ.
     individualPrice: individual.price,
     individualPriceVaries: individual.varies,
+    claims,
+    testimonial,
     signedIn: Boolean(user),
     alreadyPremium: hasGlobalAccess(access),
     testMode: provider.name === "test",
@@ -39,7 +53,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function PremiumPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { price, individualPrice, individualPriceVaries, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
+  const { price, individualPrice, individualPriceVaries, claims, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
   if (alreadyPremium) return <AlreadyPremium />;
   const yearly = formatPrice(price.yearly);
   const monthly = formatPrice(price.monthly);
@@ -50,8 +64,8 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
         <p className="font-semibold tracking-wide text-brand-600 uppercase">Premium Access</p>
         <h1 className="mt-2 text-4xl font-bold tracking-tight">Unlock the Complete Medical Animation Library</h1>
         <p className="mt-4 text-lg text-slate-600">
-          Stream every medical and plastic-surgery animation in full, in 4K, with new animations added
-          every week.
+          Stream every medical and plastic-surgery animation in full
+          {claims.resolution ? `, in up to ${claims.resolution}` : ""}, including every new one as soon as it is published.
         </p>
       </header>
 
@@ -69,8 +83,8 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
         <BenefitList
           items={[
             "Unlimited streaming of every animation in the library",
-            "Full-length videos in up to 4K quality",
-            "New animations added weekly",
+            claims.resolution ? `Full-length videos in up to ${claims.resolution}` : "Full-length videos",
+            ...(claims.freshness ? [claims.freshness] : []),
             "Cancel anytime, with access until the end of your billing period",
             "30-day money-back guarantee",
           ]}
@@ -102,9 +116,9 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
           <Link to="/category-license" className="underline">Category License</Link>.
         </p>
       </section>
-      <Guarantees />
-      <Testimonial />
-      <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, `${individualPriceVaries ? "from " : ""}${formatPrice(individualPrice)}`)} />
+      <Guarantees media={{ resolution: claims.resolution, formats: claims.formats }} freshness={claims.freshness} />
+      <Testimonial testimonial={loaderData.testimonial} />
+      <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, `${individualPriceVaries ? "from " : ""}${formatPrice(individualPrice)}`, claims)} />
     </main>
   );
 }
@@ -134,11 +148,13 @@ function AlreadyPremium() {
 const MEDICAL_REVIEW_ANSWER =
   "One of the doctors named on an animation reviews it medically. Its page then says who reviewed it, when, and when the next review is due; an animation whose review is missing or past its next review date shows no review line until a doctor reviews it again.";
 
-function premiumFaqs(yearly: string, monthly: string, individual: string): Faq[] {
+function premiumFaqs(yearly: string, monthly: string, individual: string, claims: CatalogueClaims): Faq[] {
+  const upTo = claims.resolution ? `up to ${claims.resolution}` : null;
+  const downloads = [claims.formats, upTo].filter(Boolean).join(", ");
   return [
     {
       question: "What is included in Premium?",
-      answer: "Unlimited streaming of every animation in the library, in full length and up to 4K, including every new animation we add.",
+      answer: `Unlimited streaming of every animation in the library, in full length${upTo ? ` and ${upTo}` : ""}, including every new animation we add.`,
     },
     {
       question: "How much does Premium cost?",
@@ -146,7 +162,7 @@ function premiumFaqs(yearly: string, monthly: string, individual: string): Faq[]
     },
     {
       question: "Can I download animations with Premium?",
-      answer: `Premium is for streaming. Downloads (MP4 and WebM, up to 4K) and commercial usage rights come with an Individual License (${individual}/year) or a Category License, and both include Premium access.`,
+      answer: `Premium is for streaming. Downloads${downloads ? ` (${downloads})` : ""} and commercial usage rights come with an Individual License (${individual}/year) or a Category License, and both include Premium access.`,
     },
     {
       question: "Can I cancel anytime?",
@@ -158,11 +174,16 @@ function premiumFaqs(yearly: string, monthly: string, individual: string): Faq[]
     },
     {
       question: "How often are new animations added?",
-      answer: "New animations are added weekly, and Premium members can stream each one as soon as it is published.",
+      answer: `${claims.freshness ? `${claims.freshness}. ` : ""}Premium members can stream each new animation as soon as it is published.`,
     },
     {
       question: "What video quality and formats are available?",
-      answer: "Animations stream in up to 4K resolution. Licensed downloads are provided in MP4 and WebM.",
+      answer: [
+        upTo ? `Animations stream in ${upTo} resolution.` : "Each animation's page states its resolution.",
+        claims.formats ? `Licensed downloads are provided in ${claims.formats}.` : null,
+      ]
+        .filter(Boolean)
+        .join(" "),
     },
     {
       question: "Who checks the medical accuracy of the animations?",

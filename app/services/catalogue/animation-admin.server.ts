@@ -6,6 +6,7 @@ import { UUID_RE } from "~/validation/account.ts";
 import { animationSlugFromTitle, type AnimationInput } from "~/validation/admin-catalogue.ts";
 import { type Actor, recordAudit } from "../audit.server.ts";
 import { clearMediaAccessCaches } from "../media.server.ts";
+import { recordMediaFacts } from "../media-facts.server.ts";
 import { queuePreviewIfMissing } from "../media-jobs.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 import { assertPublishable, isReviewRequiredToPublish } from "./medical-review.server.ts";
@@ -138,7 +139,9 @@ function slugTaken(error: unknown): never {
   throw error;
 }
 
-function afterWrite(animationId: string) {
+async function afterWrite(animationId: string, changed: { video: boolean; download: boolean }) {
+  // Before the cache is dropped: the catalogue's claims read these facts.
+  await recordMediaFacts(animationId, changed);
   invalidateCatalogue();
   clearMediaAccessCaches();
   // A new full video (or one without a preview yet) gets its 10-second cut.
@@ -170,7 +173,7 @@ export async function createAnimation(actor: Actor, input: AnimationInput) {
       return row;
     })
     .catch(slugTaken);
-  await afterWrite(created.id);
+  await afterWrite(created.id, { video: Boolean(values.fullVideo), download: Boolean(values.downloadFile) });
   return toAdminAnimation(created);
 }
 
@@ -180,6 +183,7 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
   const values = await checkedValues({ ...input, slug: input.slug ?? current.slug });
   await confirmChangedUploads(values, current, MEDIA_FIELDS);
   const newVideo = values.fullVideo !== current.fullVideo;
+  const newDownload = values.downloadFile !== current.downloadFile;
   const updated = await prisma
     .$transaction(async (tx) => {
       await tx.animationDoctor.deleteMany({ where: { animationId: id, doctorId: { notIn: input.doctorIds } } });
@@ -188,7 +192,8 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
         // The old preview was cut from the old video: a new one is queued after commit.
         data: {
           ...values,
-          ...(newVideo ? { previewVideo: null } : {}),
+          ...(newVideo ? { previewVideo: null, videoWidth: null, videoHeight: null } : {}),
+          ...(newDownload ? { downloadFormats: [] } : {}),
           doctors: { connectOrCreate: [...new Set(input.doctorIds)].map((doctorId) => ({ where: { animationId_doctorId: { animationId: id, doctorId } }, create: { doctorId } })) },
         },
         select: detailSelect,
@@ -205,7 +210,7 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
       return row;
     })
     .catch(slugTaken);
-  await afterWrite(id);
+  await afterWrite(id, { video: newVideo, download: newDownload });
   return toAdminAnimation(updated);
 }
 

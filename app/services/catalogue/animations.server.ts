@@ -7,6 +7,7 @@ import { getSetting, settingNumber } from "../settings.server.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
 import { loadPlayerTracks } from "./captions.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "./medical-review.server.ts";
+import { mediaClaimsOf } from "./media-claims.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -28,7 +29,7 @@ export const DEFAULT_HOME_PAGE_SIZE = 6;
 /** The subcategory and category listings show at most 50 animations. */
 export const CATEGORY_LIST_LIMIT = 50;
 
-const cardSelect = {
+export const cardSelect = {
   id: true,
   slug: true,
   title: true,
@@ -48,15 +49,15 @@ const fullSelect = {
   createdAt: true,
 } satisfies Prisma.AnimationSelect;
 
-/** The detail adds the medical review record (its caption tracks come beside the doctors). */
-const detailSelect = { ...fullSelect, ...medicalReviewSelect } satisfies Prisma.AnimationSelect;
+/** The detail adds the medical review record and the probed media facts (its caption tracks come beside the doctors). */
+const detailSelect = { ...fullSelect, ...medicalReviewSelect, videoWidth: true, videoHeight: true, downloadFormats: true } satisfies Prisma.AnimationSelect;
 
 type CardRow = Prisma.AnimationGetPayload<{ select: typeof cardSelect }>;
 type FullRow = Prisma.AnimationGetPayload<{ select: typeof fullSelect }>;
 
 export const doctorSummarySelect = { id: true, slug: true, name: true, specialty: true, photo: true } satisfies Prisma.DoctorSelect;
 
-function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
+export function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
   return {
     id: row.id,
     slug: row.slug,
@@ -274,6 +275,7 @@ export async function getAnimation(
     transcript,
     // Judged per request, not cached: a review stops being claimed the moment its next date passes.
     medicalReview: currentMedicalReview(row),
+    media: mediaClaimsOf(row),
   };
 }
 

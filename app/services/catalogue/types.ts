@@ -53,6 +53,8 @@ export type AnimationDetailDto = AnimationDto & {
   transcript: { language: string; label: string; text: string } | null;
   /** The current medical review (reviewer, date, next review), or null: then no page claims one. */
   medicalReview: MedicalReviewClaim | null;
+  /** This animation's own files: its video's resolution and its download's formats. */
+  media: { resolution: string | null; formats: string | null };
 };
 
 export type AnimationList<T> = { animations: T[]; hasMore: boolean; total: number };
