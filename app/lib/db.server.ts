@@ -5,6 +5,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "~/generated/prisma/client.ts";
 import { getEnv } from "./env.server.ts";
+import { logger } from "./logger.server.ts";
 import { applyMigrations, type RawExecutor } from "./migrate.server.ts";
 import { openPglite } from "./pglite.server.ts";
 
@@ -114,6 +115,11 @@ function openPostgres(url: string, schema?: string): Database {
     max: 10,
     allowExitOnIdle: true,
   });
+  // The Prisma adapter listens for errors only while connected: a connection the server ends
+  // after $disconnect (a restart, a failover, a database dropped WITH (FORCE) while the pool
+  // closes) would otherwise be an unhandled 'error' event that ends the process. The CI's
+  // PostgreSQL pass died of exactly this (FATAL 57P01 on an ending client).
+  pool.on("error", (error) => logger.warn({ err: error }, "a pooled database connection was ended by the server"));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
   return {
     kind: "postgres",
