@@ -1,4 +1,3 @@
-import { inflateSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { formatLongDate } from "~/lib/format.ts";
@@ -16,6 +15,7 @@ import { sendToApp } from "../helpers/app.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { storeFile } from "./media-helpers.ts";
+import { pdfText } from "../helpers/pdf-text.ts";
 
 // "Doctor-verified" is backed by the product's own records: a medical review names its doctor,
 // its date and the next one, and the animation page, the licensed embed and the licence
@@ -93,27 +93,13 @@ async function html(path: string, cookie?: string) {
   return res.body.toString("utf8").replaceAll("<!-- -->", "");
 }
 
-/** The text of a PDF as the app sends it: every deflated content stream inflated and its glyphs joined. */
-function pdfText(bytes: Buffer) {
-  const streams = [...bytes.toString("latin1").matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)].map(([, body]) => {
-    try {
-      return inflateSync(Buffer.from(body!, "latin1")).toString("latin1");
-    } catch {
-      return body!;
-    }
-  });
-  return streams
-    .flatMap((s) => [...s.matchAll(/\[([^\]]*)\] TJ/g)])
-    .map(([, parts]) => [...parts!.matchAll(/<([0-9a-f]*)>/gi)].map(([, hex]) => Buffer.from(hex!, "hex").toString("latin1")).join(""))
-    .join("");
-}
 
 async function certificatePdf(licenceId: string) {
   const res = await sendToApp(`/licences/${licenceId}/certificate`, { headers: new Headers({ Cookie: world.buyerCookie }) });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("application/pdf");
   // pdfkit breaks a long line where it wraps: the words are compared without the breaks.
-  return pdfText(res.body).replace(/\s+/g, " ");
+  return pdfText(res.body, "").replace(/\s+/g, " ");
 }
 
 /** Every place a buyer or visitor meets the animation: its page, its API answer, the embed, the certificate page and PDF. */

@@ -1,4 +1,3 @@
-import { inflateSync } from "node:zlib";
 import Stripe from "stripe";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
@@ -24,6 +23,7 @@ import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { cookiesFrom, callRoute } from "../helpers/route.ts";
 import { eventObject, invoiceObject, invoicePaymentObject, useStripeMock } from "../mocks/stripe.ts";
+import { pdfText } from "../helpers/pdf-text.ts";
 
 // One price rule (issue 23): what a page, a card or an /api answer shows for a licence is what
 // checkout charges, and what the payment, the receipt and the certificate then say. Proven at a
@@ -53,21 +53,6 @@ async function buyer() {
   return { id: user.id, cookie: await sessionCookieFor(user.id), token: await accessTokenFor(user.id) };
 }
 
-/** The text of a PDF as the app sends it: every deflated content stream inflated and its glyphs joined. */
-function pdfText(bytes: Buffer) {
-  const raw = bytes.toString("latin1");
-  const streams = [...raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)].map(([, body]) => {
-    try {
-      return inflateSync(Buffer.from(body!, "latin1")).toString("latin1");
-    } catch {
-      return body!;
-    }
-  });
-  return streams
-    .flatMap((s) => [...s.matchAll(/\[([^\]]*)\] TJ/g)])
-    .map(([, parts]) => [...parts!.matchAll(/<([0-9a-f]*)>/gi)].map(([, hex]) => Buffer.from(hex!, "hex").toString("latin1")).join(""))
-    .join("\n");
-}
 
 /** A page's HTML as a browser gets it, without the comments React puts between adjacent texts. */
 async function pageHtml(path: string, cookie?: string) {
