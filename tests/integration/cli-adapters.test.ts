@@ -1,11 +1,14 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixPgliteAdapter, pgliteCliAdapter, postgresCliAdapter, readNameColumnsAsText } from "../../prisma/cli-adapters.ts";
 
 // The workarounds for Prisma's JS schema-engine path (prisma/cli-adapters.ts), each checked
 // against the bug it exists for.
 const client = new PGlite();
+// A new PGlite runs initdb first (seconds, far more on a loaded machine): waited for under the
+// hook's timeout, not the first test's (which CI once hit).
+beforeAll(() => client.waitReady);
 afterAll(() => client.close());
 
 describe("PGlite adapter for the Prisma CLI", () => {
