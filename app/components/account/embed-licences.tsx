@@ -152,7 +152,7 @@ function ChooseAnimation({ licence, library }: { licence: EmbedLicenceView; libr
         name="animation"
         defaultValue={licence.example?.id}
         options={licence.choices.map((a) => ({ value: a.id, label: a.title }))}
-        className="min-w-0 flex-1"
+        className="min-w-0 grow basis-60"
       />
       <Button type="submit" variant="secondary">
         Show its snippet

@@ -45,13 +45,18 @@ const STYLE =
   "header{position:absolute;top:0;left:0;right:0;padding:6px 10px 16px;background:linear-gradient(#0f172ae6 60%,#0f172a00);pointer-events:none}" +
   "main:has(video:playing) header{display:none}" +
   "h1,p{margin:0;font-size:14px}.d{color:#cbd5e1;font-size:12px}" +
+  // On a phone's narrow frame the bar keeps to three lines: the title's one, the review's two.
+  "header h1{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}" +
+  "header .d{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden}" +
   ".card{margin:auto;max-width:28em;padding:16px;text-align:center}.card p{margin-top:6px}.card a{color:#93c5fd}";
 
+// The <main> is named: framed, it sits inside a page with a <main> of its own, and assistive
+// technology lists both landmarks side by side.
 function documentHtml(title: string, body: string) {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)} | Medanim</title><style>${STYLE}</style></head>` +
-    `<body><main>${body}</main></body></html>`
+    `<body><main aria-label="${escapeHtml(title)}">${body}</main></body></html>`
   );
 }
 
