@@ -91,8 +91,10 @@ test("a licensee embeds its animation on its own site only, until the licence en
   const licenceId = /licence=([0-9a-f-]{36})/.exec(snippet)![1]!;
   await expect(section.getByLabel("Embed snippet")).toHaveAttribute("readonly", "");
 
-  // The live preview is the snippet itself, framed by Medanim.
+  // The live preview is the snippet itself, framed by Medanim, unfolded on demand.
   const preview = section.locator("iframe");
+  await expect(preview).toBeHidden();
+  await section.getByText("Preview", { exact: true }).click();
   await preview.scrollIntoViewIfNeeded();
   await expect(section.frameLocator("iframe").locator("video")).toBeVisible();
   expect(await preview.getAttribute("src")).toBe(/src="([^"]+)"/.exec(snippet)![1]!.replaceAll("&amp;", "&"));
@@ -205,5 +207,6 @@ test("a category licence's snippet shows the animation picked from the category'
   await expect(page).toHaveURL(/[?&]animation=[0-9a-f-]{36}/);
   await expect(section.getByLabel("Animation to embed")).toHaveValue(/^[0-9a-f-]{36}$/);
   expect(await section.getByLabel("Embed snippet").inputValue()).toContain(`title="${second}"`);
-  await expect(section.locator("iframe")).toHaveAttribute("title", second);
+  await section.getByText("Preview", { exact: true }).click();
+  await expect(section.frameLocator("iframe").getByRole("heading", { name: second })).toBeVisible();
 });

@@ -122,9 +122,13 @@ function EmbedLicence({
           <div className="min-w-0">
             {licence.choices.length > 1 ? <ChooseAnimation licence={licence} library={library} /> : null}
             <Snippet key={licence.snippet} licence={licence} snippet={licence.snippet} />
-            <h4 className="mt-4 text-sm font-semibold text-slate-700">Preview</h4>
-            {/* The snippet itself, so the preview is exactly what a clinic's page will show. */}
-            <div className="mt-2" dangerouslySetInnerHTML={{ __html: licence.snippet }} />
+            {/* The snippet itself, so the preview is exactly what a clinic's page will show. Folded:
+                the page stays light with several licences, and the player's own h1 does not
+                break this page's heading order until it is asked for. */}
+            <details className="mt-4">
+              <summary className="cursor-pointer text-sm font-semibold text-slate-700">Preview</summary>
+              <div className="mt-2" dangerouslySetInnerHTML={{ __html: licence.snippet }} />
+            </details>
             <p className="mt-3 text-sm break-all">
               oEmbed: <code>{licence.oembedUrl}</code>
             </p>
