@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { useHydrated } from "~/components/ui/use-hydrated.ts";
 import { formatDate } from "~/lib/format.ts";
 import { AddEmbedDomainSchema, MAX_EMBED_DOMAINS } from "~/validation/embed-domains.ts";
 
@@ -170,9 +171,8 @@ function ChooseAnimation({ licence, library }: { licence: EmbedLicenceView; libr
  * offers the Clipboard API, a Copy button whose outcome a screen reader hears from the status.
  */
 function Snippet({ licence, snippet }: { licence: EmbedLicenceView; snippet: string }) {
-  const [canCopy, setCanCopy] = useState(false);
+  const canCopy = useHydrated() && Boolean(navigator.clipboard?.writeText);
   const [status, setStatus] = useState("");
-  useEffect(() => setCanCopy(Boolean(navigator.clipboard?.writeText)), []);
   const copy = () =>
     navigator.clipboard.writeText(snippet).then(
       () => setStatus("Copied"),
