@@ -27,10 +27,11 @@ function securityHeaders(mode: "production" | "development") {
   // With S3, browsers upload to and play from the bucket's origin directly.
   const storage = storageOrigin() ? ` ${storageOrigin()}` : "";
   // Stripe.js, its iframes and Stripe Checkout's form target are allowed only when Stripe is
-  // configured: in test mode every payment screen is our own.
+  // configured: in test mode every payment screen is our own. Our own frames: the embed
+  // preview on /my-animations.
   const stripe = isStripeConfigured();
   const stripeScripts = stripe ? " https://js.stripe.com" : "";
-  const stripeFrames = stripe ? "https://js.stripe.com https://hooks.stripe.com" : "'none'";
+  const stripeFrames = stripe ? " https://js.stripe.com https://hooks.stripe.com" : "";
   const stripeApi = stripe ? " https://api.stripe.com" : "";
   const stripeCheckout = stripe ? " https://checkout.stripe.com" : "";
   return (_req: Request, res: Response, next: NextFunction) => {
@@ -44,7 +45,7 @@ function securityHeaders(mode: "production" | "development") {
       `img-src 'self' data: blob: https:${storage}`,
       `media-src 'self' blob: https:${storage}`,
       `connect-src 'self'${dev ? " ws: wss:" : ""}${stripeApi}${storage}`,
-      `frame-src ${stripeFrames}`,
+      `frame-src 'self'${stripeFrames}`,
       "font-src 'self' data:",
       `form-action 'self'${stripeCheckout}`,
       "object-src 'none'",

@@ -27,6 +27,7 @@ export const LICENCE_NOT_FOUND = "License not found";
 export const DOMAIN_NOT_FOUND = "Domain not found";
 export const EMBED_NOT_AVAILABLE = "This embed is not available";
 export const LICENCE_ENDED = "This animation's license has ended";
+export const NOT_LICENSED_HERE = "This animation is not licensed for this site";
 
 /** Plays with no recognised embedding site (no Referer, or one not on the licence). */
 export const DIRECT_HOST = "direct";
@@ -103,30 +104,63 @@ export function oembedUrl(animationId: string, licenceId: string) {
   return `${appUrl()}/api/oembed?${new URLSearchParams({ url: `${appUrl()}/embed/${animationId}`, licence: licenceId })}`;
 }
 
+/** The snippet's box at its largest: 960 px wide, or 540 px tall for a portrait video. */
 export const EMBED_WIDTH = 960;
 export const EMBED_HEIGHT = 540;
 
-/** The copy-ready snippet: a 16:9 responsive wrapper around the iframe, nothing else. */
-export function embedSnippet(animation: { id: string; title: string }, licenceId: string) {
+type Sized = { videoWidth: number | null; videoHeight: number | null };
+
+/**
+ * The frame's shape: the video's own, as ffprobe measured it when the file was stored, so the
+ * player fills its frame with no black bars; 16:9 (the catalogue's usual) until it is measured.
+ */
+export function embedAspect({ videoWidth, videoHeight }: Sized) {
+  if (!videoWidth || !videoHeight) return { width: 16, height: 9 };
+  const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+  const d = gcd(videoWidth, videoHeight);
+  return { width: videoWidth / d, height: videoHeight / d };
+}
+
+/** The largest size of the box for that shape: at most EMBED_WIDTH wide and EMBED_HEIGHT tall. */
+export function embedSize(animation: Sized, maxWidth = EMBED_WIDTH) {
+  const { width, height } = embedAspect(animation);
+  const w = Math.min(maxWidth, EMBED_WIDTH, Math.round((EMBED_HEIGHT * width) / height));
+  return { width: w, height: Math.round((w * height) / width) };
+}
+
+/**
+ * The copy-ready snippet: a responsive box of the video's shape (full width up to its largest
+ * size) around the iframe, nothing else. `referrerpolicy` makes the browser send the page's
+ * origin even where the page itself withholds referrers, so the player can tell the site and
+ * answer an unlicensed one with a card instead of a refused frame.
+ */
+export function embedSnippet(animation: { id: string; title: string } & Sized, licenceId: string) {
+  const { width, height } = embedAspect(animation);
   return (
-    `<div style="position:relative;width:100%;max-width:${EMBED_WIDTH}px;aspect-ratio:16/9">` +
-    `<iframe src="${escapeHtml(embedUrl(animation.id, licenceId))}" title="${escapeHtml(animation.title)}" ` +
+    `<div style="position:relative;width:100%;max-width:${embedSize(animation).width}px;aspect-ratio:${width}/${height}">` +
+    `<iframe src="${escapeHtml(embedUrl(animation.id, licenceId))}" title="${escapeHtml(animation.title)}" referrerpolicy="strict-origin" ` +
     `style="position:absolute;inset:0;width:100%;height:100%;border:0" allow="fullscreen; picture-in-picture" allowfullscreen loading="lazy"></iframe></div>`
   );
 }
 
+const snippetAnimationSelect = { id: true, title: true, videoWidth: true, videoHeight: true } as const;
+
+/** A category licence's list to pick from on /my-animations: its animations by title. */
+const CATEGORY_CHOICES = 200;
+
 /**
  * The member's individual and category licences that are active now, each with its sites, the
- * animation its snippet shows (a category licence: the first of its animations; any other of
- * them works with its own id) and its plays per site.
+ * animation its snippet shows and its plays per site. A category licence lists the category's
+ * animations (and its subcategories'); its snippet shows `chosen.animationId` when that is one of
+ * them, the first by title otherwise.
  */
-export async function listEmbedLicences(userId: string, now = new Date()) {
+export async function listEmbedLicences(userId: string, now = new Date(), chosen?: { licenceId?: string; animationId?: string }) {
   const licences = await prisma.subscription.findMany({
     where: { userId, status: "active", endDate: { gt: now }, type: { in: ["individual", "category"] } },
     orderBy: [{ endDate: "asc" }, { id: "asc" }],
     select: {
       ...licenceSelect,
-      animation: { select: { id: true, title: true } },
+      animation: { select: snippetAnimationSelect },
       category: { select: { id: true, name: true } },
       embedDomains: { orderBy: { createdAt: "asc" }, select: { id: true, host: true } },
       embedPlays: { orderBy: [{ plays: "desc" }, { host: "asc" }], select: { host: true, plays: true, animation: { select: { title: true } } } },
@@ -134,15 +168,16 @@ export async function listEmbedLicences(userId: string, now = new Date()) {
   });
   return Promise.all(
     licences.map(async (l) => {
-      const example =
-        l.animation ??
-        (l.categoryId
-          ? await prisma.animation.findFirst({
-              where: { isActive: true, OR: [{ categoryId: l.categoryId }, { category: { parentId: l.categoryId } }] },
-              orderBy: [{ title: "asc" }, { id: "asc" }],
-              select: { id: true, title: true },
-            })
-          : null);
+      const choices = l.categoryId
+        ? await prisma.animation.findMany({
+            where: { isActive: true, OR: [{ categoryId: l.categoryId }, { category: { parentId: l.categoryId } }] },
+            orderBy: [{ title: "asc" }, { id: "asc" }],
+            take: CATEGORY_CHOICES,
+            select: snippetAnimationSelect,
+          })
+        : [];
+      const picked = chosen?.licenceId === l.id ? choices.find((a) => a.id === chosen.animationId) : undefined;
+      const example = l.animation ?? picked ?? choices[0] ?? null;
       return {
         id: l.id,
         type: l.type as "individual" | "category",
@@ -151,7 +186,8 @@ export async function listEmbedLicences(userId: string, now = new Date()) {
         domains: l.embedDomains,
         plays: l.embedPlays.map((p) => ({ host: p.host, plays: p.plays, animationTitle: p.animation.title })),
         totalPlays: l.embedPlays.reduce((sum, p) => sum + p.plays, 0),
-        example,
+        choices: choices.map((a) => ({ id: a.id, title: a.title })),
+        example: example ? { id: example.id, title: example.title } : null,
         snippet: example ? embedSnippet(example, l.id) : null,
         embedUrl: example ? embedUrl(example.id, l.id) : null,
         oembedUrl: example ? oembedUrl(example.id, l.id) : null,
@@ -189,6 +225,7 @@ const embedAnimationSelect = {
 
 export type EmbedDecision =
   | { kind: "not-found" }
+  | { kind: "elsewhere"; animation: { title: string; pageUrl: string } }
   | {
       kind: "ended";
       licenceId: string;
@@ -293,12 +330,20 @@ async function findCoveringLicences(
  *   access rules: the animation, its category or its parent); active → play, ended → the card;
  * - without: the active licence covering the animation that names the embedding site (the
  *   Referer's host) among its domains; an ended one naming it → the card.
+ * A frame (`fetchDest`, the browser's Sec-Fetch-Dest) on a site the licence does not name is
+ * "elsewhere": the friendly card, which any site may frame, instead of a player the browser
+ * would refuse (decision 013). Medanim's own pages (the preview on /my-animations) may frame it.
  * Anything else (no such animation, a global subscription, another animation's licence) is
  * "not found": the embed reveals nothing about licences it is not.
  */
 export async function resolveEmbed(
   animationId: string,
-  { licenceId, referer, now = new Date() }: { licenceId?: string | null; referer?: string | null; now?: Date } = {},
+  {
+    licenceId,
+    referer,
+    fetchDest,
+    now = new Date(),
+  }: { licenceId?: string | null; referer?: string | null; fetchDest?: string | null; now?: Date } = {},
 ): Promise<EmbedDecision> {
   const embeddingHost = refererHost(referer);
   if (licenceId ? !UUID.test(licenceId) : !embeddingHost) return { kind: "not-found" };
@@ -315,13 +360,18 @@ export async function resolveEmbed(
   const licence = named.find((l) => isActive(l, now)) ?? named[0];
   if (!licence) return { kind: "not-found" };
 
+  const onLicensedSite = embeddingHost ? licence.hosts.some((h) => hostMatches(h, embeddingHost)) : false;
+  if ((fetchDest === "iframe" || fetchDest === "frame") && !onLicensedSite && !mayFrameHere(licence.hosts, embeddingHost)) {
+    return { kind: "elsewhere", animation: { title: animation.title, pageUrl: `${appUrl()}/animations/${encodeURIComponent(animation.slug)}` } };
+  }
+
   const frameAncestors = frameAncestorSources(licence.hosts);
   if (!isActive(licence, now) || !animation.fullVideo) {
     const renewUrl =
       licence.type === "individual" ? `${appUrl()}/purchase/individual/${animation.slug}` : `${appUrl()}/purchase/category/${licence.categoryId ?? ""}`;
     return { kind: "ended", licenceId: licence.id, frameAncestors, animation: { id: animation.id, title: animation.title }, renewUrl };
   }
-  const host = embeddingHost && licence.hosts.some((h) => hostMatches(h, embeddingHost)) ? embeddingHost : DIRECT_HOST;
+  const host = onLicensedSite ? embeddingHost! : DIRECT_HOST;
   return {
     kind: "play",
     licenceId: licence.id,
@@ -335,6 +385,17 @@ export async function resolveEmbed(
       captions: animation.captions,
     },
   };
+}
+
+/**
+ * Whether a frame not recognised as one of the licence's sites may still get the player: on
+ * Medanim's own pages (the licensee's preview), and with no Referer at all while the licence
+ * names a site. A browser or extension that strips the Referer despite the snippet's
+ * referrerpolicy may sit on a licensed site; the player's frame-ancestors still decide there.
+ */
+function mayFrameHere(hosts: string[], embeddingHost: string | null) {
+  if (!embeddingHost) return hosts.length > 0;
+  return embeddingHost === new URL(appUrl()).host;
 }
 
 // ---- oEmbed ----
@@ -367,15 +428,14 @@ export async function getOEmbed({ url, licenceId, maxwidth }: { url: string; lic
   const embed = /^\/embed\/([0-9a-f-]{36})\/?$/i.exec(target.pathname);
   const page = /^\/animations\/([^/]+)\/?$/.exec(target.pathname);
   const animation = embed
-    ? await prisma.animation.findUnique({ where: { id: embed[1]!.toLowerCase() }, select: { id: true, title: true } }).catch(() => null)
+    ? await prisma.animation.findUnique({ where: { id: embed[1]!.toLowerCase() }, select: snippetAnimationSelect }).catch(() => null)
     : page
-      ? await prisma.animation.findUnique({ where: { slug: safeDecode(page[1]!) }, select: { id: true, title: true } }).catch(() => null)
+      ? await prisma.animation.findUnique({ where: { slug: safeDecode(page[1]!) }, select: snippetAnimationSelect }).catch(() => null)
       : null;
   if (!animation) throw notFound(OEMBED_NOT_FOUND);
   const decision = await resolveEmbed(animation.id, { licenceId: licence, now });
   if (decision.kind !== "play") throw notFound(OEMBED_NOT_FOUND);
-  const width = Math.min(EMBED_WIDTH, maxwidth && maxwidth > 0 ? Math.floor(maxwidth) : EMBED_WIDTH);
-  const height = Math.round((width * 9) / 16);
+  const { width, height } = embedSize(animation, maxwidth && maxwidth > 0 ? Math.floor(maxwidth) : EMBED_WIDTH);
   return {
     version: "1.0",
     type: "video",

@@ -143,6 +143,12 @@ export const AddEmbedDomainSchema = EmbedDomainSchema.extend({
   licenceId: z.string({ error: "License not found" }).max(100, "License not found"),
 });
 
+/** /my-animations?licence=&animation=: which of a category licence's animations its snippet shows. */
+export const EmbedChoiceSchema = z.object({
+  licence: z.string().max(100).optional().catch(undefined),
+  animation: z.string().max(100).optional().catch(undefined),
+}).transform(({ licence, animation }) => ({ licenceId: licence, animationId: animation }));
+
 export const RemoveEmbedDomainSchema = z.object({
   licenceId: z.string({ error: "License not found" }).max(100, "License not found"),
   domainId: z.string({ error: "Domain not found" }).max(100, "Domain not found"),

@@ -4,11 +4,14 @@ import { expect, request as playwrightRequest, test, type Browser, type Page } f
 import { ADMIN, expectToast, signUp } from "./helpers.ts";
 
 // Licensed embeds in the real Chromium, in both projects: a licensee buys a licence, names a
-// site on /my-animations, and a page on that site (a second origin: 127.0.0.1 on its own port)
-// frames the player; the same page from an origin not on the licence is refused by the browser
-// (frame-ancestors); once the licence ends the embed shows the ended card.
+// site on /my-animations (previewing and copying the snippet there), and a page on that site (a
+// second origin: 127.0.0.1 on its own port) frames the player, which fills the frame at a phone's
+// and a desktop's width; the same page from an origin not on the licence shows the "not licensed"
+// card instead of a refused frame; once the licence ends the embed shows the ended card.
 
 const RHINOPLASTY = "open_rhinoplasty_reshaping_the_nasal_framework";
+// The demo videos' shape as ffprobe measured it when seeded (480×270).
+const DEMO_VIDEO_RATIO = 480 / 270;
 const jsOn = () => test.info().project.name === "js";
 // Ports 3300-3399 are this feature's: one pair per project, so both can run at once.
 const ports = () => (jsOn() ? { allowed: 3311, refused: 3312 } : { allowed: 3301, refused: 3302 });
@@ -23,13 +26,24 @@ async function clinicSite(port: number, snippet: string) {
   return { url: `http://127.0.0.1:${port}/knee.html`, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
 }
 
-async function buyLicence(page: Page) {
-  await page.goto(`/purchase/individual/${RHINOPLASTY}`);
+async function buyLicence(page: Page, path = `/purchase/individual/${RHINOPLASTY}`) {
+  await page.goto(path);
   await page.getByRole("button", { name: "Continue to Payment" }).click();
   await expect(page.getByText("Test mode — no real payments")).toBeVisible();
   await page.getByRole("button", { name: /^Pay \$\d+/ }).click();
   if (jsOn()) await expectToast(page, "Your license is active");
   else await expect(page.getByRole("heading", { name: "Your license is active" })).toBeVisible();
+}
+
+/**
+ * No black bars: the player's video fills the snippet's frame exactly (no title bar beside it),
+ * and the frame has the video's shape.
+ */
+async function expectPlayerFillsFrame(page: Page, videoRatio: number) {
+  const frame = (await page.locator("iframe").boundingBox())!;
+  const video = (await page.frameLocator("iframe").locator("video").boundingBox())!;
+  for (const side of ["x", "y", "width", "height"] as const) expect(Math.abs(video[side] - frame[side]), side).toBeLessThanOrEqual(1);
+  expect(Math.abs(frame.width / frame.height - videoRatio), `${frame.width}×${frame.height}`).toBeLessThan(0.02);
 }
 
 /** axe-core (WCAG 2.1 A/AA and best practices, as tests/e2e/screens.spec.ts) at a desktop and a phone width. */
@@ -75,11 +89,32 @@ test("a licensee embeds its animation on its own site only, until the licence en
   const snippet = await section.getByLabel("Embed snippet").inputValue();
   expect(snippet).toContain(`<iframe src="${baseURL}/embed/`);
   const licenceId = /licence=([0-9a-f-]{36})/.exec(snippet)![1]!;
+  await expect(section.getByLabel("Embed snippet")).toHaveAttribute("readonly", "");
+
+  // The live preview is the snippet itself, framed by Medanim, unfolded on demand.
+  const preview = section.locator("iframe");
+  await expect(preview).toBeHidden();
+  await section.getByText("Preview", { exact: true }).click();
+  await preview.scrollIntoViewIfNeeded();
+  await expect(section.frameLocator("iframe").locator("video")).toBeVisible();
+  expect(await preview.getAttribute("src")).toBe(/src="([^"]+)"/.exec(snippet)![1]!.replaceAll("&amp;", "&"));
+
+  // Copy: a button with JavaScript (its outcome announced), the read-only snippet without.
+  const copy = section.getByRole("button", { name: "Copy snippet" });
+  if (jsOn()) {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+    await copy.click();
+    await expect(section.getByRole("status")).toHaveText("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+  } else {
+    await expect(copy).toHaveCount(0);
+  }
 
   const site = await clinicSite(allowed, snippet);
   const elsewhere = await clinicSite(refused, snippet);
   try {
     // On the licence's site: the player, with its video and its current medical review.
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(site.url);
     const frame = page.frameLocator("iframe");
     const video = frame.locator("video");
@@ -94,12 +129,21 @@ test("a licensee embeds its animation on its own site only, until the licence en
         void v.play().catch(() => undefined);
       });
       await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+      // The seeded shape is the file's own.
+      expect(await video.evaluate((v: HTMLVideoElement) => v.videoWidth / v.videoHeight)).toBeCloseTo(DEMO_VIDEO_RATIO, 2);
     } else {
       // Without JavaScript: a plain <video> whose signed source answers with the video.
       const media = await page.request.get(`${baseURL}${src}`, { headers: { Range: "bytes=0-" } });
       expect([200, 206]).toContain(media.status());
       expect(media.headers()["content-type"]).toBe("video/mp4");
     }
+    // No black bars at a desktop's width, nor at a phone's.
+    await expectPlayerFillsFrame(page, DEMO_VIDEO_RATIO);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(site.url);
+    await expect(frame.locator("video")).toBeVisible();
+    await expectPlayerFillsFrame(page, DEMO_VIDEO_RATIO);
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     // The plays show next to the snippet.
     await page.goto("/my-animations");
@@ -111,15 +155,13 @@ test("a licensee embeds its animation on its own site only, until the licence en
       await page.setViewportSize({ width: 1280, height: 720 });
     }
 
-    // From an origin not on the licence the browser refuses to show the frame.
+    // From an origin not on the licence: the friendly card, not a broken frame, and no video.
     await page.goto(elsewhere.url);
-    await page.waitForLoadState("load");
     await expect(page.getByRole("heading", { name: "Our knee surgery" })).toBeVisible();
-    await expect(page.frameLocator("iframe").locator("video")).toHaveCount(0);
-    const embedFrames = page.frames().filter((f) => f !== page.mainFrame());
-    expect(embedFrames).toHaveLength(1);
-    expect(await embedFrames[0]!.locator("video").count()).toBe(0);
-    expect(embedFrames[0]!.url()).not.toMatch(/^http:\/\/localhost:\d+\/embed\//);
+    const card = page.frameLocator("iframe");
+    await expect(card.getByRole("heading", { name: "This animation is not licensed for this site" })).toBeVisible();
+    await expect(card.getByRole("link", { name: "Watch it on Medanim" })).toHaveAttribute("href", `${baseURL}/animations/${RHINOPLASTY}`);
+    await expect(card.locator("video")).toHaveCount(0);
 
     // The licence ends (an admin cancels it): the embed shows the ended card on its next load.
     const api = await playwrightRequest.newContext({ baseURL });
@@ -145,4 +187,26 @@ test("a licensee embeds its animation on its own site only, until the licence en
     await site.close();
     await elsewhere.close();
   }
+});
+
+test("a category licence's snippet shows the animation picked from the category's list", async ({ page }) => {
+  await signUp(page);
+  await buyLicence(page, "/purchase/category/rhinoplasty");
+  await page.goto("/my-animations");
+  const section = page.getByRole("region", { name: "Embed on your website" });
+  const picker = section.getByLabel("Animation to embed");
+  const options = await picker.locator("option").allTextContents();
+  expect(options.length).toBeGreaterThan(1);
+  const [first, second] = options as [string, string];
+  await expect(section.getByText(`Shows ${first}.`)).toBeVisible();
+
+  // A plain GET form: the same with JavaScript or without.
+  await picker.selectOption({ label: second });
+  await section.getByRole("button", { name: "Show its snippet" }).click();
+  await expect(section.getByText(`Shows ${second}.`)).toBeVisible();
+  await expect(page).toHaveURL(/[?&]animation=[0-9a-f-]{36}/);
+  await expect(section.getByLabel("Animation to embed")).toHaveValue(/^[0-9a-f-]{36}$/);
+  expect(await section.getByLabel("Embed snippet").inputValue()).toContain(`title="${second}"`);
+  await section.getByText("Preview", { exact: true }).click();
+  await expect(section.frameLocator("iframe").getByRole("heading", { name: second })).toBeVisible();
 });

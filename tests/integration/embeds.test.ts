@@ -4,9 +4,11 @@ import * as libraryPage from "~/routes/account/my-animations.tsx";
 import * as oembedRoute from "~/routes/api/oembed.ts";
 import * as embedRoute from "~/routes/public/embed.ts";
 import { EMBED_MEDIA_TTL_SECONDS, embedCaptionUrl, embedVideoUrl } from "~/services/embed-media.server.ts";
+import { appUrl } from "~/lib/mail.server.ts";
 import {
   addEmbedDomain,
   LICENCE_ENDED,
+  NOT_LICENSED_HERE,
   LICENCE_NOT_FOUND,
   listEmbedDomains,
   listEmbedLicences,
@@ -47,6 +49,9 @@ async function createWorld() {
       description: "How a knee is repaired.",
       fullVideo: full.path,
       coverImage: "/demo/cover.jpg",
+      // A 4:3 video: the snippet's box takes this shape, not the usual 16:9.
+      videoWidth: 640,
+      videoHeight: 480,
       categoryId: child.id,
       doctors: { create: { doctorId: doctor.id } },
       medicalReviewerId: doctor.id,
@@ -170,7 +175,35 @@ describe("domains of a licence", () => {
     const embeds = page.body.embeds as Awaited<ReturnType<typeof listEmbedLicences>>;
     expect(embeds.map((e) => e.id)).toEqual([subscription.id]);
     expect(embeds[0]!.snippet).toContain(`/embed/${world.other.id}?licence=${subscription.id}`);
-    expect(embeds[0]!.snippet).toMatch(/^<div style="position:relative;[^"]*aspect-ratio:16\/9"><iframe /);
+    // Not measured yet: 16:9.
+    expect(embeds[0]!.snippet).toMatch(/^<div style="position:relative;width:100%;max-width:960px;aspect-ratio:16\/9"><iframe /);
+  });
+
+  it("the snippet's box has the probed video's shape, and its iframe sends the page's origin", async () => {
+    const [licence] = await listEmbedLicences(world.users.individual.id);
+    expect(licence!.snippet).toMatch(/^<div style="position:relative;width:100%;max-width:720px;aspect-ratio:4\/3"><iframe /);
+    expect(licence!.snippet).toContain(`referrerpolicy="strict-origin"`);
+    expect(licence!.choices).toEqual([]);
+  });
+
+  it("a category licence lists its animations; ?licence=&animation= picks the one its snippet shows", async () => {
+    const cookie = await sessionCookieFor(world.users.category.id);
+    const load = async (query = "") => {
+      const page = await callRoute(libraryPage, `/my-animations${query}`, { cookie });
+      return (page.body.embeds as Awaited<ReturnType<typeof listEmbedLicences>>).find((e) => e.id === world.licence.category.id)!;
+    };
+    const first = await load();
+    // The parent category's own animation and its subcategory's, by title.
+    expect(first.choices.map((c) => c.title)).toEqual(["Hip", world.animation.title]);
+    expect(first.snippet).toContain(`/embed/${world.other.id}?licence=${world.licence.category.id}`);
+    const picked = await load(`?licence=${world.licence.category.id}&animation=${world.animation.id}`);
+    expect(picked.example).toEqual({ id: world.animation.id, title: world.animation.title });
+    expect(picked.snippet).toContain(`/embed/${world.animation.id}?licence=${world.licence.category.id}`);
+    expect(picked.snippet).toContain("aspect-ratio:4/3");
+    // Not one of the category's animations, or another licence's choice: the first again.
+    for (const query of [`?licence=${world.licence.category.id}&animation=${crypto.randomUUID()}`, `?licence=${crypto.randomUUID()}&animation=${world.animation.id}`]) {
+      expect((await load(query)).example?.id, query).toBe(world.other.id);
+    }
   });
 
   it("signed out: the form action sends to sign-in", async () => {
@@ -182,10 +215,10 @@ describe("domains of a licence", () => {
 });
 
 describe("/embed access matrix", () => {
-  const embed = (animationId: string, { licence, referer }: { licence?: string; referer?: string } = {}) =>
+  const embed = (animationId: string, { licence, referer, dest }: { licence?: string; referer?: string; dest?: "iframe" | "document" } = {}) =>
     callRoute(embedRoute, `/embed/${animationId}${licence ? `?licence=${licence}` : ""}`, {
       params: { animationId },
-      headers: referer ? { Referer: referer } : {},
+      headers: { ...(referer ? { Referer: referer } : {}), ...(dest ? { "Sec-Fetch-Dest": dest } : {}) },
     });
 
   const cases: [name: string, licence: () => string | undefined, outcome: "play" | "ended" | "none"][] = [
@@ -219,10 +252,10 @@ describe("/embed access matrix", () => {
         expect(html).toContain(LICENCE_ENDED);
         expect(html).toContain(`/purchase/individual/${world.animation.slug}`);
         expect(html).not.toContain("embed-media");
-        expect(csp).toContain(`frame-ancestors http://${SITE} https://${SITE}`);
+        expect(csp).toContain(`frame-ancestors 'self' http://${SITE} https://${SITE}`);
       } else {
         expect(result.status).toBe(200);
-        expect(csp).toContain(`frame-ancestors http://${SITE} https://${SITE}`);
+        expect(csp).toContain(`frame-ancestors 'self' http://${SITE} https://${SITE}`);
         expect(csp).not.toContain("frame-ancestors 'none'");
         expect(html).toContain(`<video controls preload="none"`);
         expect(html).toContain(`/embed-media/${world.animation.id}/video?licence=${licence()}`);
@@ -249,7 +282,7 @@ describe("/embed access matrix", () => {
     const fromSub = await embed(world.animation.id, { referer: "https://www.wild-clinic.example/knee" });
     expect(fromSub.status).toBe(200);
     expect(String(fromSub.body)).toContain(`licence=${subscription.id}`);
-    expect(fromSub.headers.get("Content-Security-Policy")).toContain("frame-ancestors http://*.wild-clinic.example https://*.wild-clinic.example");
+    expect(fromSub.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'self' http://*.wild-clinic.example https://*.wild-clinic.example");
     for (const referer of ["https://wild-clinic.example/", "https://evilwild-clinic.example/", "https://www.wild-clinic.example:8443/"]) {
       expect((await embed(world.animation.id, { referer })).status, referer).toBe(404);
     }
@@ -261,12 +294,56 @@ describe("/embed access matrix", () => {
     expect((await embed("not-a-uuid", { licence: world.licence.individual.id })).status).toBe(404);
   });
 
-  it("a licence with no site yet answers frame-ancestors 'none'", async () => {
+  it("a licence with no site yet may be framed by Medanim alone (the licensee's preview)", async () => {
     const user = await createUser();
     const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
     const result = await embed(world.animation.id, { licence: subscription.id });
     expect(result.status).toBe(200);
-    expect(result.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+    expect(result.headers.get("Content-Security-Policy")).toMatch(/frame-ancestors 'self'(;|$)/);
+  });
+
+  describe("framed on a site the licence does not name: the friendly card", () => {
+    const OTHER_SITE_PAGE = "http://127.0.0.1:3302/";
+
+    it("a frame from another site gets the card, frameable anywhere, with no media and no licence", async () => {
+      const result = await embed(world.animation.id, { licence: world.licence.individual.id, referer: OTHER_SITE_PAGE, dest: "iframe" });
+      const html = String(result.body);
+      expect(result.status).toBe(200);
+      expect(html).toContain(`<h1>${NOT_LICENSED_HERE}</h1>`);
+      expect(html).toContain(`href="${appUrl()}/animations/${world.animation.slug}"`);
+      expect(html).not.toMatch(/<video|embed-media|<script/);
+      expect(html).not.toContain(world.licence.individual.id);
+      const csp = result.headers.get("Content-Security-Policy")!;
+      expect(csp).toMatch(/frame-ancestors \*(;|$)/);
+      expect(csp).toContain("default-src 'none'");
+      // An ended licence framed elsewhere: the same card, no renewal link for a stranger.
+      const ended = await embed(world.animation.id, { licence: world.licence.expired.id, referer: OTHER_SITE_PAGE, dest: "iframe" });
+      expect(String(ended.body)).toContain(NOT_LICENSED_HERE);
+    });
+
+    it("the licence's own site, Medanim's pages and a top-level visit keep the player and its frame-ancestors", async () => {
+      const views: [string, { referer?: string; dest?: "iframe" | "document" }, string][] = [
+        ["a frame on the licence's site", { referer: SITE_PAGE, dest: "iframe" }, `host=${encodeURIComponent(SITE)}`],
+        ["the preview on /my-animations", { referer: `${appUrl()}/my-animations`, dest: "iframe" }, "host=direct"],
+        ["the player opened from a link elsewhere", { referer: OTHER_SITE_PAGE, dest: "document" }, "host=direct"],
+        // The Referer withheld (by an extension, despite the snippet): the browser's frame-ancestors decide.
+        ["a frame without a Referer, the licence naming a site", { dest: "iframe" }, "host=direct"],
+      ];
+      for (const [name, view, host] of views) {
+        const result = await embed(world.animation.id, { licence: world.licence.individual.id, ...view });
+        expect(String(result.body), name).toContain(`<video controls`);
+        expect(String(result.body), name).toContain(host);
+        expect(result.headers.get("Content-Security-Policy"), name).toContain(`frame-ancestors 'self' http://${SITE} https://${SITE}`);
+      }
+    });
+
+    it("a frame without a Referer on a licence naming no site yet gets the card", async () => {
+      const user = await createUser();
+      const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
+      const result = await embed(world.animation.id, { licence: subscription.id, dest: "iframe" });
+      expect(String(result.body)).toContain(NOT_LICENSED_HERE);
+      expect(result.headers.get("Content-Security-Policy")).toMatch(/frame-ancestors \*(;|$)/);
+    });
   });
 
   it("an ended licence shows the card on the next request (nothing is cached)", async () => {
@@ -290,7 +367,7 @@ describe("/embed's headers as they leave the server", () => {
     expect(response.status).toBe(200);
     const csp = response.headers.get("content-security-policy")!;
     expect(csp.match(/frame-ancestors/g)).toHaveLength(1);
-    expect(csp).toContain(`frame-ancestors http://${SITE} https://${SITE}`);
+    expect(csp).toContain(`frame-ancestors 'self' http://${SITE} https://${SITE}`);
     expect(csp).not.toContain("frame-ancestors 'none'");
     expect(response.headers.get("x-frame-options")).toBeNull();
     expect(response.headers.get("cache-control")).toBe("no-store");
@@ -393,10 +470,11 @@ describe("oEmbed", () => {
   it("answers the video type for the embed URL or the animation page, under an active licence", async () => {
     const byEmbed = await oembed({ url: `http://localhost:3000/embed/${world.animation.id}`, licence: world.licence.individual.id });
     expect(byEmbed.status).toBe(200);
-    expect(byEmbed.body).toMatchObject({ version: "1.0", type: "video", title: world.animation.title, provider_name: "Medanim", width: 960, height: 540 });
+    // The 4:3 video at its largest: 540 px tall.
+    expect(byEmbed.body).toMatchObject({ version: "1.0", type: "video", title: world.animation.title, provider_name: "Medanim", width: 720, height: 540 });
     expect(byEmbed.body.html).toContain(`/embed/${world.animation.id}?licence=${world.licence.individual.id}`);
     const byPage = await oembed({ url: `http://localhost:3000/embed/${world.animation.id}?licence=${world.licence.category.id}`, maxwidth: "640" });
-    expect(byPage.body).toMatchObject({ width: 640, height: 360 });
+    expect(byPage.body).toMatchObject({ width: 640, height: 480 });
     const bySlug = await oembed({ url: `http://localhost:3000/animations/${world.animation.slug}`, licence: world.licence.category.id });
     expect(bySlug.status).toBe(200);
   });

@@ -30,7 +30,7 @@ describe("security headers", () => {
   it("lets no Stripe origin in while Stripe is not configured (test mode)", async () => {
     const csp = (await fetch(`${base}/`)).headers.get("content-security-policy")!;
     expect(csp).not.toContain("stripe.com");
-    expect(csp).toContain("frame-src 'none'");
+    expect(csp).toContain("frame-src 'self';");
     expect(csp).toContain("form-action 'self';");
   });
 
@@ -50,7 +50,7 @@ describe("security headers", () => {
           .map((d) => [d.split(" ")[0]!, d.split(" ").slice(1)] as const),
       );
       expect(directives.get("script-src")).toEqual(expect.arrayContaining(["'self'", "'strict-dynamic'", "https://js.stripe.com"]));
-      expect(directives.get("frame-src")).toEqual(["https://js.stripe.com", "https://hooks.stripe.com"]);
+      expect(directives.get("frame-src")).toEqual(["'self'", "https://js.stripe.com", "https://hooks.stripe.com"]);
       expect(directives.get("connect-src")).toEqual(["'self'", "https://api.stripe.com"]);
       expect(directives.get("form-action")).toEqual(["'self'", "https://checkout.stripe.com"]);
     } finally {

@@ -1,9 +1,12 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
 import { Form } from "react-router";
-import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
+import { Button } from "~/components/ui/button.tsx";
+import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { useHydrated } from "~/components/ui/use-hydrated.ts";
 import { formatDate } from "~/lib/format.ts";
 import { AddEmbedDomainSchema, MAX_EMBED_DOMAINS } from "~/validation/embed-domains.ts";
 
@@ -15,6 +18,7 @@ export type EmbedLicenceView = {
   domains: { id: string; host: string }[];
   plays: { host: string; plays: number; animationTitle: string }[];
   totalPlays: number;
+  choices: { id: string; title: string }[];
   example: { id: string; title: string } | null;
   snippet: string | null;
   embedUrl: string | null;
@@ -23,13 +27,17 @@ export type EmbedLicenceView = {
 
 /**
  * "Embed on your website": per individual or category licence, the sites allowed to frame it
- * (added and removed with plain forms), the copy-ready snippet, the oEmbed address and the plays.
+ * (added and removed with plain forms), the copy-ready snippet (a category licence's for the
+ * animation picked with a plain GET form), its live preview, the oEmbed address and the plays.
+ * `library` is the page's own search, kept when an animation is picked.
  */
 export function EmbedLicences({
   licences,
+  library,
   lastResult,
 }: {
   licences: EmbedLicenceView[];
+  library: { q: string; page: number };
   lastResult?: { licenceId: string; result: SubmissionResult<string[]> } | null;
 }) {
   if (!licences.length) return null;
@@ -42,14 +50,27 @@ export function EmbedLicences({
     >
       <ul className="mt-4 flex flex-col gap-6">
         {licences.map((licence) => (
-          <EmbedLicence key={licence.id} licence={licence} lastResult={lastResult?.licenceId === licence.id ? lastResult.result : undefined} />
+          <EmbedLicence
+            key={licence.id}
+            licence={licence}
+            library={library}
+            lastResult={lastResult?.licenceId === licence.id ? lastResult.result : undefined}
+          />
         ))}
       </ul>
     </Section>
   );
 }
 
-function EmbedLicence({ licence, lastResult }: { licence: EmbedLicenceView; lastResult?: SubmissionResult<string[]> }) {
+function EmbedLicence({
+  licence,
+  library,
+  lastResult,
+}: {
+  licence: EmbedLicenceView;
+  library: { q: string; page: number };
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const headingId = `embed-${licence.id}-title`;
   return (
     <li id={`embed-${licence.id}`} aria-labelledby={headingId} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -99,21 +120,17 @@ function EmbedLicence({ licence, lastResult }: { licence: EmbedLicenceView; last
           )}
         </div>
         {licence.snippet ? (
-          <div>
-            <TextareaField
-              label="Embed snippet"
-              hint={
-                licence.type === "category"
-                  ? `Shows ${licence.example?.title}. Any animation of the category works: put its id in place of ${licence.example?.id}.`
-                  : "Copy it into your page's HTML."
-              }
-              readOnly
-              rows={5}
-              value={licence.snippet}
-              className="font-mono"
-              id={`embed-${licence.id}-snippet`}
-            />
-            <p className="mt-2 text-sm break-all">
+          <div className="min-w-0">
+            {licence.choices.length > 1 ? <ChooseAnimation licence={licence} library={library} /> : null}
+            <Snippet key={licence.snippet} licence={licence} snippet={licence.snippet} />
+            {/* The snippet itself, so the preview is exactly what a clinic's page will show. Folded:
+                the page stays light with several licences, and the player's own h1 does not
+                break this page's heading order until it is asked for. */}
+            <details className="mt-4">
+              <summary className="cursor-pointer text-sm font-semibold text-slate-700">Preview</summary>
+              <div className="mt-2" dangerouslySetInnerHTML={{ __html: licence.snippet }} />
+            </details>
+            <p className="mt-3 text-sm break-all">
               oEmbed: <code>{licence.oembedUrl}</code>
             </p>
             <p className="mt-1 text-sm break-all">
@@ -123,6 +140,66 @@ function EmbedLicence({ licence, lastResult }: { licence: EmbedLicenceView; last
         ) : null}
       </div>
     </li>
+  );
+}
+
+/** A category licence's animations: a plain GET form, so picking one works without JavaScript. */
+function ChooseAnimation({ licence, library }: { licence: EmbedLicenceView; library: { q: string; page: number } }) {
+  return (
+    <Form method="get" action={`/my-animations#embed-${licence.id}`} preventScrollReset className="mb-3 flex flex-wrap items-end gap-2">
+      {library.q ? <input type="hidden" name="q" value={library.q} /> : null}
+      {library.page > 1 ? <input type="hidden" name="page" value={library.page} /> : null}
+      <input type="hidden" name="licence" value={licence.id} />
+      <SelectField
+        key={licence.example?.id}
+        label="Animation to embed"
+        id={`embed-${licence.id}-animation`}
+        name="animation"
+        defaultValue={licence.example?.id}
+        options={licence.choices.map((a) => ({ value: a.id, label: a.title }))}
+        className="min-w-0 grow basis-60"
+      />
+      <Button type="submit" variant="secondary">
+        Show its snippet
+      </Button>
+    </Form>
+  );
+}
+
+/**
+ * The read-only snippet (select and copy it, with or without JavaScript) and, where the browser
+ * offers the Clipboard API, a Copy button whose outcome a screen reader hears from the status.
+ */
+function Snippet({ licence, snippet }: { licence: EmbedLicenceView; snippet: string }) {
+  const canCopy = useHydrated() && Boolean(navigator.clipboard?.writeText);
+  const [status, setStatus] = useState("");
+  const copy = () =>
+    navigator.clipboard.writeText(snippet).then(
+      () => setStatus("Copied"),
+      () => setStatus("Could not copy: select the snippet and copy it"),
+    );
+  return (
+    <>
+      <TextareaField
+        label="Embed snippet"
+        hint={licence.type === "category" ? `Shows ${licence.example?.title}. Copy it into your page's HTML.` : "Copy it into your page's HTML."}
+        readOnly
+        rows={5}
+        value={snippet}
+        className="font-mono"
+        id={`embed-${licence.id}-snippet`}
+      />
+      <div className="mt-2 flex min-h-8 flex-wrap items-center gap-3">
+        {canCopy ? (
+          <Button variant="secondary" size="sm" onClick={copy}>
+            Copy snippet
+          </Button>
+        ) : null}
+        <p role="status" className="text-sm text-slate-700">
+          {status}
+        </p>
+      </div>
+    </>
   );
 }
 

@@ -15,7 +15,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { addEmbedDomain, listEmbedLicences, removeEmbedDomain } from "~/services/embeds.server.ts";
 import { getLibrary } from "~/services/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
-import { AddEmbedDomainSchema, RemoveEmbedDomainSchema } from "~/validation/embed-domains.ts";
+import { AddEmbedDomainSchema, EmbedChoiceSchema, RemoveEmbedDomainSchema } from "~/validation/embed-domains.ts";
 import type { Route } from "./+types/my-animations";
 
 export const meta: Route.MetaFunction = () => [{ title: "My Animations | Medanim" }];
@@ -25,11 +25,12 @@ const PAGE_SIZE = 24;
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const { q, page } = LibrarySearchSchema.parse(Object.fromEntries(url.searchParams));
+  const choice = EmbedChoiceSchema.parse(Object.fromEntries(url.searchParams));
   const now = new Date();
   const [library, access, embeds] = await Promise.all([
     getLibrary(user.id, { q, page, pageSize: PAGE_SIZE, now }),
     getAccess(user, now),
-    listEmbedLicences(user.id, now),
+    listEmbedLicences(user.id, now, choice),
   ]);
   return { ...library, q: q ?? "", streamsEverything: hasGlobalAccess(access), now: now.toISOString(), embeds };
 }
@@ -150,6 +151,7 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
 
       <EmbedLicences
         licences={embeds}
+        library={{ q, page }}
         lastResult={actionData && "result" in actionData && "licenceId" in actionData ? { licenceId: actionData.licenceId, result: actionData.result } : null}
       />
     </AccountPage>
