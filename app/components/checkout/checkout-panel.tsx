@@ -50,8 +50,11 @@ export function CheckoutPanel({ product, details, api, startLabel, testMode, pub
       const body = (await response.json().catch(() => ({}))) as { url?: string; clientSecret?: string; checkoutId?: string; message?: string };
       if (!response.ok) throw new Error(body.message ?? `${response.status}: ${response.statusText}`);
       if (body.url) return window.location.assign(body.url);
-      if (body.clientSecret && body.checkoutId) setPayment({ checkoutId: body.checkoutId, clientSecret: body.clientSecret });
-      else throw new Error("The payment form could not be prepared.");
+      if (body.clientSecret && body.checkoutId) {
+        setPayment({ checkoutId: body.checkoutId, clientSecret: body.clientSecret });
+        // The checkout screen replaces the page the button was on (premium's is long): start at its top.
+        window.scrollTo({ top: 0 });
+      } else throw new Error("The payment form could not be prepared.");
     } catch (error) {
       showToast({ type: "error", title: "Payment Setup Failed", description: readMessage(error) });
     } finally {
