@@ -38,8 +38,6 @@ type ResolvedItem = {
   categoryId: string | null;
   amount: number;
   description: string;
-  /** Where the buyer lands after paying. */
-  successPath: string;
 };
 
 async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<ResolvedItem> {
@@ -48,7 +46,7 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
     // Every item sold includes premium access, so any active subscription already gives it.
     if (hasGlobalAccess(access) || access.subscriptions.length > 0) throw conflict(ALREADY_PREMIUM);
     const price = await getPremiumPrice();
-    return { type: "global", animationId: null, categoryId: null, amount: price.yearly, description: productName.global(), successPath: "/" };
+    return { type: "global", animationId: null, categoryId: null, amount: price.yearly, description: productName.global() };
   }
   if (item.type === "individual") {
     const animation = await findLicensableAnimation(item.animation);
@@ -61,7 +59,6 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
       // The price the animation's pages show, read now from the row (never from the client).
       amount: animation.price,
       description: productName.individual(animation.title),
-      successPath: `/watch/${animation.id}`,
     };
   }
   const found = await findLicensableCategory(item.category);
@@ -75,7 +72,6 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
     categoryId: category.id,
     amount: category.price,
     description: productName.category(category.name),
-    successPath: "/my-animations",
   };
 }
 
