@@ -55,12 +55,14 @@ test("premium: pay, the confirmation, then the premium home", async ({ page }) =
   await expect(page.getByRole("heading", { name: "Welcome to Your Premium Library" })).toBeVisible();
 });
 
-test("premium: Back from the payment form returns to the plan", async ({ page }) => {
+test("premium: the payment step opens on the plan page, and Back returns to the plan", async ({ page }) => {
   test.skip(!jsOn(), "without JavaScript the plan's button goes on to the hosted page, which has its own way back");
   await signUp(page);
   await page.goto("/premium");
   await page.getByRole("button", { name: "Get Premium Access" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
+  // The checkout screen replaces the plan in place: focus moves to it rather than being lost.
+  await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeFocused();
+  await expect(page.getByText(`One year of access, until ${aYearFromToday()}`)).toBeVisible();
   await page.getByRole("button", { name: "Back", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Unlock the Complete Medical Animation Library" })).toBeVisible();
 });

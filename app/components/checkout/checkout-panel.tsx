@@ -93,6 +93,7 @@ export function CheckoutPanel({ product, details, api, startLabel, testMode, pub
             </Suspense>
           )
         }
+        takeFocus
         back={
           <Button variant="secondary" onClick={() => setPayment(null)}>
             Back

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Section } from "~/components/ui/section.tsx";
 import { formatPrice } from "~/lib/format.ts";
@@ -25,6 +25,7 @@ export function CheckoutScreen({
   pay,
   formError,
   back,
+  takeFocus = false,
 }: {
   product: CheckoutProduct;
   testMode: boolean;
@@ -33,11 +34,19 @@ export function CheckoutScreen({
   pay: ReactNode;
   formError?: string | null;
   back: ReactNode;
+  /** Set when the screen replaces, in place, the page whose button opened it: focus would be lost. */
+  takeFocus?: boolean;
 }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (takeFocus) heading.current?.focus();
+  }, [takeFocus]);
   return (
     <main className="mx-auto max-w-xl px-4 py-12">
       <TestModeBanner show={testMode} />
-      <h1 className="text-3xl font-bold tracking-tight">Checkout</h1>
+      <h1 ref={heading} tabIndex={-1} className="text-3xl font-bold tracking-tight focus:outline-none">
+        Checkout
+      </h1>
       <Section
         card
         id="order-title"
