@@ -6,7 +6,7 @@ import { ProviderDeclinedError } from "~/lib/payments/provider.server.ts";
 import { checkoutIdFromTestId, testModeEvents } from "~/lib/payments/test-mode.server.ts";
 import { getAccess, hasGlobalAccess, holdsLicence } from "./access.server.ts";
 import type { PublicUser } from "./auth/credentials.server.ts";
-import { applyPaymentEvent } from "./fulfilment.server.ts";
+import { applyPaymentEvent, oneYearAfter } from "./fulfilment.server.ts";
 import { findLicensableAnimation, findLicensableCategory, getPremiumPrice, mainCategoryNotSold } from "./offers.server.ts";
 import { subscriptionSelect, toSubscriptionJson } from "./subscriptions.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
@@ -25,14 +25,19 @@ export const CHECKOUT_NOT_FOUND = "Checkout not found";
 export const PAYMENT_NOT_FOUND = "Payment not found";
 export const CANCELED_MESSAGE = "The payment was canceled. Nothing was charged.";
 
+/** What each product is called on its checkout screen, its confirmation, its payment and receipt. */
+export const productName = {
+  global: () => "Premium yearly subscription",
+  individual: (animationTitle: string) => `Individual license: ${animationTitle}`,
+  category: (categoryName: string) => `Category license: ${categoryName}`,
+};
+
 type ResolvedItem = {
   type: "global" | "individual" | "category";
   animationId: string | null;
   categoryId: string | null;
   amount: number;
   description: string;
-  /** Where the buyer lands after paying. */
-  successPath: string;
 };
 
 async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<ResolvedItem> {
@@ -41,7 +46,7 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
     // Every item sold includes premium access, so any active subscription already gives it.
     if (hasGlobalAccess(access) || access.subscriptions.length > 0) throw conflict(ALREADY_PREMIUM);
     const price = await getPremiumPrice();
-    return { type: "global", animationId: null, categoryId: null, amount: price.yearly, description: "Premium yearly subscription", successPath: "/" };
+    return { type: "global", animationId: null, categoryId: null, amount: price.yearly, description: productName.global() };
   }
   if (item.type === "individual") {
     const animation = await findLicensableAnimation(item.animation);
@@ -53,8 +58,7 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
       categoryId: null,
       // The price the animation's pages show, read now from the row (never from the client).
       amount: animation.price,
-      description: `Individual license: ${animation.title}`,
-      successPath: `/watch/${animation.id}`,
+      description: productName.individual(animation.title),
     };
   }
   const found = await findLicensableCategory(item.category);
@@ -67,9 +71,13 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
     animationId: null,
     categoryId: category.id,
     amount: category.price,
-    description: `Category license: ${category.name}`,
-    successPath: "/my-animations",
+    description: productName.category(category.name),
   };
+}
+
+/** The end of the term a first payment made now buys: what the checkout screen promises. */
+export function untilIfPaidNow(now = new Date()) {
+  return oneYearAfter(now);
 }
 
 const returnUrl = (checkoutId: string, canceled = false) => `${appUrl()}/checkout/return?checkout=${checkoutId}${canceled ? "&canceled=1" : ""}`;
@@ -136,7 +144,22 @@ async function findOwnCheckout(user: PublicUser, checkoutId: string) {
   const checkout = UUID_RE.test(checkoutId)
     ? await prisma.checkoutSession.findUnique({
         where: { id: checkoutId },
-        select: { id: true, userId: true, type: true, animationId: true, categoryId: true, amount: true, description: true, provider: true, status: true, failureMessage: true, subscriptionId: true, animation: { select: { id: true, slug: true, title: true } } },
+        select: {
+          id: true,
+          userId: true,
+          type: true,
+          animationId: true,
+          categoryId: true,
+          amount: true,
+          description: true,
+          provider: true,
+          status: true,
+          failureMessage: true,
+          subscriptionId: true,
+          animation: { select: { id: true, slug: true, title: true } },
+          // The term fulfilment granted and its first payment, whose receipt the confirmation links.
+          subscription: { select: { endDate: true, payments: { orderBy: { createdAt: "asc" }, take: 1, select: { id: true } } } },
+        },
       })
     : null;
   // Someone else's checkout is answered like a missing one.
@@ -166,7 +189,17 @@ export async function payTestCheckout(user: PublicUser, checkoutId: string, outc
 }
 
 export type CheckoutResult =
-  | { status: "paid"; checkoutId: string; type: "global" | "individual" | "category"; description: string; amount: number; nextPath: string; animationId: string | null }
+  | {
+      status: "paid";
+      checkoutId: string;
+      type: "global" | "individual" | "category";
+      description: string;
+      amount: number;
+      nextPath: string;
+      animationId: string | null;
+      endDate: Date | null;
+      paymentId: string | null;
+    }
   | { status: "failed"; checkoutId: string; description: string; amount: number; message: string }
   | { status: "pending"; checkoutId: string; description: string; amount: number };
 
@@ -176,7 +209,15 @@ export async function getCheckoutResult(user: PublicUser, checkoutId: string, op
   const base = { checkoutId: checkout.id, description: checkout.description, amount: checkout.amount };
   if (checkout.status === "completed") {
     const nextPath = checkout.type === "global" ? "/" : checkout.type === "individual" && checkout.animationId ? `/watch/${checkout.animationId}` : "/my-animations";
-    return { ...base, status: "paid", type: checkout.type, nextPath, animationId: checkout.animationId };
+    return {
+      ...base,
+      status: "paid",
+      type: checkout.type,
+      nextPath,
+      animationId: checkout.animationId,
+      endDate: checkout.subscription?.endDate ?? null,
+      paymentId: checkout.subscription?.payments[0]?.id ?? null,
+    };
   }
   if (checkout.status === "declined") return { ...base, status: "failed", message: checkout.failureMessage ?? "The payment was declined." };
   if (checkout.status === "expired" || options.canceled) return { ...base, status: "failed", message: checkout.failureMessage ?? CANCELED_MESSAGE };

@@ -134,7 +134,15 @@ const checkoutBase = { checkoutId: z.string(), description: z.string(), amount: 
 export const CheckoutResult = named(
   "CheckoutResult",
   z.discriminatedUnion("status", [
-    z.object({ ...checkoutBase, status: z.literal("paid"), type: subscriptionType, nextPath: z.string(), animationId: z.string().nullable() }),
+    z.object({
+      ...checkoutBase,
+      status: z.literal("paid"),
+      type: subscriptionType,
+      nextPath: z.string(),
+      animationId: z.string().nullable(),
+      endDate: isoDate.nullable().describe("Until when the bought access runs"),
+      paymentId: z.string().nullable().describe("The payment whose receipt is /billing/receipts/{paymentId}"),
+    }),
     z.object({ ...checkoutBase, status: z.literal("failed"), message: z.string() }),
     z.object({ ...checkoutBase, status: z.literal("pending") }),
   ]),

@@ -3,36 +3,68 @@ import { expectToast, signUp } from "./helpers.ts";
 
 // Buying in the local test mode (no STRIPE_SECRET_KEY), in both projects: without JavaScript the
 // buy button posts to the hosted test page and back to the return page; with JavaScript the
-// embedded test form pays in place and confirms through POST /api/payments/success.
+// embedded test form pays on the same checkout screen, confirms through POST
+// /api/payments/success and goes to the same return page. Every product ends on one confirmation.
 
 const RHINOPLASTY = "open_rhinoplasty_reshaping_the_nasal_framework";
 const jsOn = () => test.info().project.name === "js";
 
-/** Pay (or decline) on whichever form this project shows, and wait for the outcome to land. */
+/** "November 25, 2027": a year from today, as the checkout screen and the confirmation print it. */
+function aYearFromToday() {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(date);
+}
+
+/** On the checkout screen (embedded with JavaScript, the test mode's hosted page without): pay or decline. */
 async function pay(page: Page, button: "Pay" | "Decline") {
   await expect(page.getByText("Test mode — no real payments")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
+  await expect(page.getByText(`One year of access, until ${aYearFromToday()}`)).toBeVisible();
   const name = button === "Pay" ? /^Pay \$\d+/ : "Decline";
   await page.getByRole("button", { name }).click();
 }
 
-test("premium: pay, then the premium home and the payment in /billing", async ({ page }) => {
+/**
+ * The one confirmation every purchase ends on, with or without JavaScript (with it, the toast on
+ * top): what was bought, until when, and a receipt that opens.
+ */
+async function expectConfirmation(page: Page, heading: string, product: string) {
+  await expect(page).toHaveURL(/\/checkout\/return\?checkout=[0-9a-f-]{36}$/);
+  if (jsOn()) await expectToast(page, heading);
+  const main = page.getByRole("main");
+  await expect(main.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+  await expect(main.getByText(product, { exact: true })).toBeVisible();
+  await expect(main.getByText(aYearFromToday(), { exact: true })).toBeVisible();
+  const confirmation = page.url();
+  await main.getByRole("link", { name: "View receipt" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Receipt" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: product })).toBeVisible();
+  await page.goto(confirmation);
+}
+
+test("premium: pay, the confirmation, then the premium home", async ({ page }) => {
   await signUp(page);
   await page.goto("/premium");
   await expect(page.getByText("Test mode — no real payments")).toBeVisible();
   await page.getByRole("button", { name: "Get Premium Access" }).click();
   if (!jsOn()) await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
   await pay(page, "Pay");
-  if (jsOn()) {
-    await expectToast(page, "Welcome to Premium!");
-    await expect(page).toHaveURL(/\/$/);
-  } else {
-    await expect(page).toHaveURL(/\/checkout\/return\?checkout=/);
-    await expect(page.getByRole("heading", { name: "Welcome to Premium!" })).toBeVisible();
-    await page.getByRole("main").getByRole("link", { name: "Start watching" }).click();
-  }
+  await expectConfirmation(page, "Welcome to Premium!", "Premium yearly subscription");
+  await page.getByRole("main").getByRole("link", { name: "Start watching" }).click();
   await expect(page.getByRole("heading", { name: "Welcome to Your Premium Library" })).toBeVisible();
-  await page.goto("/billing");
-  await expect(page.getByText("Premium yearly subscription").first()).toBeVisible();
+});
+
+test("premium: the payment step opens on the plan page, and Back returns to the plan", async ({ page }) => {
+  test.skip(!jsOn(), "without JavaScript the plan's button goes on to the hosted page, which has its own way back");
+  await signUp(page);
+  await page.goto("/premium");
+  await page.getByRole("button", { name: "Get Premium Access" }).click();
+  // The checkout screen replaces the plan in place: focus moves to it rather than being lost.
+  await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeFocused();
+  await expect(page.getByText(`One year of access, until ${aYearFromToday()}`)).toBeVisible();
+  await page.getByRole("button", { name: "Back", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Unlock the Complete Medical Animation Library" })).toBeVisible();
 });
 
 test("decline: 'Payment Failed' and nothing granted", async ({ page }) => {
@@ -52,35 +84,32 @@ test("decline: 'Payment Failed' and nothing granted", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Welcome to Your Premium Library" })).toHaveCount(0);
 });
 
-test("individual licence: pay, then the download on /watch", async ({ page }) => {
+test("individual license: the checkout screen, the confirmation, then the download on /watch", async ({ page }) => {
   await signUp(page);
   await page.goto(`/purchase/individual/${RHINOPLASTY}`);
+  const main = page.getByRole("main");
+  await expect(main.getByText(`One year of access, until ${aYearFromToday()}`)).toBeVisible();
+  // One way back, to the animation.
+  await expect(main.getByRole("link", { name: "Back", exact: true })).toHaveAttribute("href", `/animations/${RHINOPLASTY}`);
+  await expect(main.getByRole("button", { name: "Back", exact: true })).toHaveCount(0);
   await page.getByRole("button", { name: "Continue to Payment" }).click();
   await pay(page, "Pay");
-  if (jsOn()) {
-    await expectToast(page, "Your license is active");
-  } else {
-    await expect(page.getByRole("heading", { name: "Your license is active" })).toBeVisible();
-    await page.getByRole("main").getByRole("link", { name: "Watch and download" }).click();
-  }
+  await expectConfirmation(page, "Your license is active", "Individual license: Open Rhinoplasty: Reshaping the Nasal Framework");
+  await page.getByRole("main").getByRole("link", { name: "Watch and download" }).click();
   await expect(page).toHaveURL(/\/watch\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("link", { name: "Download" })).toBeVisible();
 });
 
-test("category licence through /global-license", async ({ page }) => {
+test("category license through /global-license", async ({ page }) => {
   await signUp(page);
   await page.goto("/global-license");
   await page.getByRole("link", { name: "License Rhinoplasty" }).click();
   await expect(page).toHaveURL(/\/purchase\/category\/rhinoplasty$/);
   await page.getByRole("button", { name: "Continue to Payment" }).click();
   await pay(page, "Pay");
-  if (jsOn()) {
-    await expectToast(page, "Your license is active");
-    await expect(page).toHaveURL(/\/my-animations$/);
-  } else {
-    await expect(page.getByRole("heading", { name: "Your license is active" })).toBeVisible();
-    await page.getByRole("main").getByRole("link", { name: "My Animations" }).click();
-  }
+  await expectConfirmation(page, "Your license is active", "Category license: Rhinoplasty");
+  await page.getByRole("main").getByRole("link", { name: "My Animations" }).click();
+  await expect(page).toHaveURL(/\/my-animations$/);
   await page.goto("/billing");
   await expect(page.getByText("Category license: Rhinoplasty").first()).toBeVisible();
 });

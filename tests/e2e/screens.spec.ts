@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { ADMIN, DATA_DIR, MEMBER } from "./helpers.ts";
+import { ADMIN, DATA_DIR, MEMBER, signUp } from "./helpers.ts";
 
 // Every screen, at a desktop and a phone width, in both browser projects: no serious or
 // critical accessibility violation (axe-core, WCAG 2.1 A/AA and best practices), no moderate one
@@ -178,6 +178,20 @@ test("member screens reached by id: a receipt and a watch page", async ({ browse
     expect(url).toBeTruthy();
     await checkScreen(page, url!);
   }
+  await context.close();
+});
+
+test("checkout screens reached by id: the test mode's hosted page and the confirmation", async ({ browser }, info) => {
+  const { context, page } = await openPage(browser, info);
+  await signUp(page);
+  const started = await page.request.post("/purchase/category/rhinoplasty", { form: { intent: "checkout" }, maxRedirects: 0 });
+  const hostedPage = started.headers().location;
+  expect(hostedPage).toMatch(/\/checkout\/test\/[0-9a-f-]{36}$/);
+  await checkScreen(page, hostedPage!);
+  const paid = await page.request.post(hostedPage!, { form: { intent: "pay" }, maxRedirects: 0 });
+  const confirmation = paid.headers().location;
+  expect(confirmation).toMatch(/^\/checkout\/return\?checkout=[0-9a-f-]{36}$/);
+  await checkScreen(page, confirmation!);
   await context.close();
 });
 

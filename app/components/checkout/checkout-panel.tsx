@@ -1,30 +1,39 @@
 import { lazy, type ReactNode, Suspense, useState } from "react";
-import { useNavigate } from "react-router";
-import { Button } from "~/components/ui/button.tsx";
+import { Link, useNavigate } from "react-router";
+import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { showToast } from "~/components/ui/show-toast.ts";
+import { formatPrice } from "~/lib/format.ts";
 import { readMessage, confirmOnServer, type Outcome } from "./client.ts";
+import { type CheckoutProduct, CheckoutScreen } from "./checkout-screen.tsx";
 
-// The buy button of /premium and /purchase/*. Without JavaScript it is a plain POST form (the
-// page's action answers 303 to the hosted checkout). With JavaScript it asks the /api for a
-// client secret and shows the embedded form in place (the premium page's flow: intro view → payment
-// form → back to the intro). Stripe.js is loaded only here, only when Stripe is configured.
+// The buying flow of /premium and /purchase/*. Without JavaScript the buy button is a plain POST
+// form (the page's action answers 303 to the hosted checkout, which comes back to
+// /checkout/return). With JavaScript it asks the /api for a client secret and shows the checkout
+// screen with the embedded form; once paid it goes to the same /checkout/return, with the toast
+// on top. Stripe.js is loaded only here, only when Stripe is configured.
 
 const StripePaymentForm = lazy(() => import("./stripe-payment-form.tsx"));
 
 export type CheckoutPanelProps = {
+  product: CheckoutProduct;
+  details?: ReactNode;
   /** The /api endpoint and its JSON body (POST /api/subscriptions/global {priceType}, …). */
   api: { path: string; body: Record<string, string> };
-  label: ReactNode;
-  amountLabel: string;
+  startLabel: ReactNode;
   testMode: boolean;
   publishableKey: string | null;
-  /** Toast title after paying, and where to go then. */
-  success: { title: string; description: string; to: string };
-  /** The intro (plan, price, benefits); hidden while the payment form shows. */
-  children?: ReactNode;
+  /** The toast shown over the confirmation after paying with JavaScript. */
+  success: { title: string; description: string };
+  /** Where Back leads before the payment form is open. */
+  backTo: string;
+  formError?: string | null;
+  /** Shown instead of the buy button when the product is already held. */
+  held?: ReactNode;
+  /** A page of its own around the buy button (premium's plan page) instead of the checkout screen. */
+  intro?: (start: ReactNode) => ReactNode;
 };
 
-export function CheckoutPanel({ api, label, amountLabel, testMode, publishableKey, success, children }: CheckoutPanelProps) {
+export function CheckoutPanel({ product, details, api, startLabel, testMode, publishableKey, success, backTo, formError, held, intro }: CheckoutPanelProps) {
   const [payment, setPayment] = useState<{ checkoutId: string; clientSecret: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
@@ -41,8 +50,11 @@ export function CheckoutPanel({ api, label, amountLabel, testMode, publishableKe
       const body = (await response.json().catch(() => ({}))) as { url?: string; clientSecret?: string; checkoutId?: string; message?: string };
       if (!response.ok) throw new Error(body.message ?? `${response.status}: ${response.statusText}`);
       if (body.url) return window.location.assign(body.url);
-      if (body.clientSecret && body.checkoutId) setPayment({ checkoutId: body.checkoutId, clientSecret: body.clientSecret });
-      else throw new Error("The payment form could not be prepared.");
+      if (body.clientSecret && body.checkoutId) {
+        setPayment({ checkoutId: body.checkoutId, clientSecret: body.clientSecret });
+        // The checkout screen replaces the page the button was on (premium's is long): start at its top.
+        window.scrollTo({ top: 0 });
+      } else throw new Error("The payment form could not be prepared.");
     } catch (error) {
       showToast({ type: "error", title: "Payment Setup Failed", description: readMessage(error) });
     } finally {
@@ -50,55 +62,81 @@ export function CheckoutPanel({ api, label, amountLabel, testMode, publishableKe
     }
   }
 
-  function done(outcome: Outcome) {
-    if (outcome.ok) {
-      showToast({ type: "success", title: success.title, description: success.description });
-      navigate(success.to);
-    } else {
-      showToast({ type: "error", title: "Payment Failed", description: outcome.message });
-    }
-  }
+  const amountLabel = formatPrice(product.price);
 
   if (payment) {
+    const done = (outcome: Outcome) => {
+      if (outcome.ok) {
+        showToast({ type: "success", title: success.title, description: success.description });
+        navigate(`/checkout/return?checkout=${payment.checkoutId}`);
+      } else {
+        showToast({ type: "error", title: "Payment Failed", description: outcome.message });
+      }
+    };
     return (
-      <div className="flex flex-col gap-4 text-left">
-        {testMode ? (
-          <TestModePaymentForm checkoutId={payment.checkoutId} amountLabel={amountLabel} onDone={done} />
-        ) : (
-          <Suspense fallback={<p className="text-slate-600">Loading the payment form…</p>}>
-            <StripePaymentForm
-              publishableKey={publishableKey ?? ""}
-              clientSecret={payment.clientSecret}
-              checkoutId={payment.checkoutId}
-              amountLabel={amountLabel}
-              onDone={done}
-            />
-          </Suspense>
-        )}
-        <Button variant="secondary" onClick={() => setPayment(null)}>
-          Back
-        </Button>
-      </div>
+      <CheckoutScreen
+        product={product}
+        testMode={testMode}
+        details={details}
+        pay={
+          testMode ? (
+            <TestModePayForm checkoutId={payment.checkoutId} amountLabel={amountLabel} onDone={done} />
+          ) : (
+            <Suspense fallback={<p className="text-slate-600">Loading the payment form…</p>}>
+              <StripePaymentForm
+                publishableKey={publishableKey ?? ""}
+                clientSecret={payment.clientSecret}
+                checkoutId={payment.checkoutId}
+                amountLabel={amountLabel}
+                onDone={done}
+              />
+            </Suspense>
+          )
+        }
+        takeFocus
+        back={
+          <Button variant="secondary" onClick={() => setPayment(null)}>
+            Back
+          </Button>
+        }
+      />
     );
   }
 
+  const startForm = (
+    <form method="post" onSubmit={start}>
+      <input type="hidden" name="intent" value="checkout" />
+      <Button type="submit" size="lg" className="w-full" disabled={busy}>
+        {startLabel}
+      </Button>
+    </form>
+  );
+  if (intro) return intro(startForm);
   return (
-    <>
-      {children}
-      <form method="post" onSubmit={start}>
-        <input type="hidden" name="intent" value="checkout" />
-        <Button type="submit" size="lg" className="w-full" disabled={busy}>
-          {label}
-        </Button>
-      </form>
-    </>
+    <CheckoutScreen
+      product={product}
+      testMode={testMode}
+      details={details}
+      pay={held ?? startForm}
+      formError={formError}
+      back={
+        <Link to={backTo} className={buttonClass({ variant: "secondary" })}>
+          Back
+        </Link>
+      }
+    />
   );
 }
 
-/** The local test mode's embedded form: the same Pay / Decline as its hosted page. */
-function TestModePaymentForm({ checkoutId, amountLabel, onDone }: { checkoutId: string; amountLabel: string; onDone: (outcome: Outcome) => void }) {
+/**
+ * The local test mode's Pay / Decline, the same on its hosted page (plain forms posted to
+ * /checkout/test/{id}) and in the embedded step, where JavaScript sends them to the /api instead.
+ */
+export function TestModePayForm({ checkoutId, amountLabel, onDone }: { checkoutId: string; amountLabel: string; onDone?: (outcome: Outcome) => void }) {
   const [busy, setBusy] = useState(false);
-  async function press(outcome: "pay" | "decline") {
+  async function press(event: React.FormEvent<HTMLFormElement>, outcome: "pay" | "decline") {
+    if (!onDone) return;
+    event.preventDefault();
     setBusy(true);
     try {
       const response = await fetch(`/api/checkout/test/${checkoutId}`, {
@@ -121,12 +159,18 @@ function TestModePaymentForm({ checkoutId, amountLabel, onDone }: { checkoutId: 
     <section aria-label="Test payment" className="rounded-xl border border-slate-200 p-4">
       <p className="text-sm text-slate-600">Test mode: no card is needed and nothing is charged.</p>
       <div className="mt-4 flex flex-wrap gap-3">
-        <Button disabled={busy} onClick={() => press("pay")}>
-          Pay {amountLabel}
-        </Button>
-        <Button variant="secondary" disabled={busy} onClick={() => press("decline")}>
-          Decline
-        </Button>
+        <form method="post" action={`/checkout/test/${checkoutId}`} onSubmit={(event) => press(event, "pay")}>
+          <input type="hidden" name="intent" value="pay" />
+          <Button type="submit" size="lg" disabled={busy}>
+            Pay {amountLabel}
+          </Button>
+        </form>
+        <form method="post" action={`/checkout/test/${checkoutId}`} onSubmit={(event) => press(event, "decline")}>
+          <input type="hidden" name="intent" value="decline" />
+          <Button type="submit" size="lg" variant="secondary" disabled={busy}>
+            Decline
+          </Button>
+        </form>
       </div>
     </section>
   );

@@ -1,11 +1,9 @@
 import { data, Link } from "react-router";
 import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
-import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList, CheaperCategoryNote } from "~/components/marketing.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
-import { Section } from "~/components/ui/section.tsx";
-import { formatPrice } from "~/lib/format.ts";
+import { formatLongDate } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
@@ -15,12 +13,12 @@ import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts"
 import type { Route } from "./+types/purchase";
 import { invariantResponse } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
-import type { CheckoutItem } from "~/services/checkout.server.ts";
+import { type CheckoutItem, productName, untilIfPaidNow } from "~/services/checkout.server.ts";
 
-// /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId}: checkout pages with the
-// item, its price, what the licence gives and a pay button (docs/architecture.md, "Product
-// decisions"). The button is a POST form (→ 303 to the hosted checkout) that, with JavaScript,
-// opens the embedded form instead.
+// /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId}: the checkout screen with the
+// item, its price, until when it runs, what the licence gives and a pay button (docs/architecture.md,
+// "Product decisions"). The button is a POST form (→ 303 to the hosted checkout) that, with
+// JavaScript, opens the embedded form instead.
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }];
 
@@ -28,7 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
   const access = await getViewerAccess(request);
   const provider = getPaymentProvider();
-  const payment = { testMode: provider.name === "test", publishableKey: provider.publishableKey };
+  const payment = { testMode: provider.name === "test", publishableKey: provider.publishableKey, until: formatLongDate(untilIfPaidNow()) };
   const p = params;
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
@@ -38,8 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       kind: "individual" as const,
       ...payment,
       itemId: animation.id,
-      successTo: `/watch/${animation.id}`,
-      title: `Individual Animation License: ${animation.title}`,
+      title: productName.individual(animation.title),
       itemHref: `/animations/${animation.slug}`,
       price: animation.price,
       // Where one animation costs as much as its whole category, the page says so.
@@ -59,8 +56,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     kind: "category" as const,
     ...payment,
     itemId: category.id,
-    successTo: "/my-animations",
-    title: `${category.name} License – Annual Plan`,
+    title: productName.category(category.name),
     itemHref: `/category/${category.slug}`,
     price: category.price,
     betterBuy: null,
@@ -78,65 +74,41 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, title, itemHref, price, betterBuy, media, held, testMode, publishableKey, itemId, successTo } = loaderData;
+  const { kind, title, itemHref, price, until, betterBuy, media, held, testMode, publishableKey, itemId } = loaderData;
   return (
-    <main className="mx-auto max-w-xl px-4 py-12">
-      <TestModeBanner show={testMode} />
-      <h1 className="text-3xl font-bold tracking-tight">Checkout</h1>
-      <Section
-        card
-        id="order-title"
-        title={
-          <Link to={itemHref} className="hover:text-brand-700">
-            {title}
-          </Link>
-        }
-        className="mt-8"
-      >
-        <p className="mt-3">
-          <span className="text-4xl font-bold">{formatPrice(price)}</span>
-          <span className="text-slate-500">/year</span>
-        </p>
-        <BenefitList
-          items={[
-            kind === "individual"
-              ? `Access to the full animation${media.resolution ? ` in ${media.resolution}` : ""}`
-              : `Every animation in the category${media.resolution ? `, in up to ${media.resolution}` : ""}`,
-            media.formats ? `Download of the files (${media.formats})` : "Download of the files",
-            "Commercial usage rights",
-            "Premium Access included: stream the whole library",
-            "One year, with a 30-day money-back guarantee",
-          ]}
-        />
-        {betterBuy ? <CheaperCategoryNote category={betterBuy} /> : null}
-      </Section>
-      {held ? (
-        <p role="status" className="mt-6 rounded-xl bg-emerald-50 p-4 text-emerald-900">
-          You already hold this license. Find it under <Link to="/my-animations" className="font-semibold underline">My Animations</Link>.
-        </p>
-      ) : (
-        <div className="mt-6">
-          <CheckoutPanel
-            api={kind === "individual" ? { path: "/api/subscriptions/individual", body: { animationId: itemId } } : { path: "/api/subscriptions/category", body: { categoryId: itemId } }}
-            label="Continue to Payment"
-            amountLabel={formatPrice(price)}
-            testMode={testMode}
-            publishableKey={publishableKey}
-            success={{ title: "Your license is active", description: "Download rights and premium access are yours for a year.", to: successTo }}
+    <CheckoutPanel
+      product={{ name: title, href: itemHref, price, until }}
+      details={
+        <>
+          <BenefitList
+            items={[
+              kind === "individual"
+                ? `Access to the full animation${media.resolution ? ` in ${media.resolution}` : ""}`
+                : `Every animation in the category${media.resolution ? `, in up to ${media.resolution}` : ""}`,
+              media.formats ? `Download of the files (${media.formats})` : "Download of the files",
+              "Commercial usage rights",
+              "Premium Access included: stream the whole library",
+              "One year, with a 30-day money-back guarantee",
+            ]}
           />
-          {actionData?.formError ? (
-            <p role="alert" className="mt-3 text-sm text-red-700">
-              {actionData.formError}
-            </p>
-          ) : null}
-        </div>
-      )}
-      <div className="mt-8">
-        <Link to={itemHref} className={buttonClass({ variant: "secondary" })}>
-          Back
-        </Link>
-      </div>
-    </main>
+          {betterBuy ? <CheaperCategoryNote category={betterBuy} /> : null}
+        </>
+      }
+      api={kind === "individual" ? { path: "/api/subscriptions/individual", body: { animationId: itemId } } : { path: "/api/subscriptions/category", body: { categoryId: itemId } }}
+      startLabel="Continue to Payment"
+      testMode={testMode}
+      publishableKey={publishableKey}
+      success={{ title: "Your license is active", description: "Download rights and premium access are yours for a year." }}
+      backTo={itemHref}
+      formError={actionData?.formError}
+      held={
+        held ? (
+          <p role="status" className="rounded-xl bg-emerald-50 p-4 text-emerald-900">
+            You already hold this license. Find it under <Link to="/my-animations" className="font-semibold underline">My Animations</Link>.
+          </p>
+        ) : undefined
+      }
+    />
   );
 }
 

@@ -3,16 +3,18 @@ import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { asRouteError } from "~/lib/errors.server.ts";
-import { formatPrice } from "~/lib/format.ts";
+import { formatLongDate, formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getCheckoutResult } from "~/services/checkout.server.ts";
 import type { Route } from "./+types/return";
 
-// /checkout/return?checkout={id}: where a hosted checkout comes back (paid, declined, canceled).
-// The page only reads: the payment itself is granted by fulfilment (a webhook, a test-mode
-// button), so a Stripe return that beats its webhook says "still confirming".
+// /checkout/return?checkout={id}: the one confirmation of every purchase, where a hosted checkout
+// comes back (paid, declined, canceled) and where the embedded form goes once paid, so with or
+// without JavaScript the buyer sees what was bought, until when, and the receipt. The page only
+// reads: the payment itself is granted by fulfilment (a webhook, a test-mode button), so a Stripe
+// return that beats its webhook says "still confirming".
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }];
 
@@ -30,9 +32,29 @@ export default function CheckoutReturn({ loaderData: { result, testMode } }: Rou
       {result.status === "paid" ? (
         <>
           <h1 className="text-3xl font-bold tracking-tight">{result.type === "global" ? "Welcome to Premium!" : "Your license is active"}</h1>
-          <p className="mt-3 text-slate-600">
-            {result.description}: {formatPrice(result.amount)} paid. A receipt is on its way to your inbox and in{" "}
-            <Link to="/billing" className="font-semibold text-brand-700 underline">Billing</Link>.
+          <dl className="mx-auto mt-6 grid max-w-md grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-sm">
+            <dt className="text-slate-600">Purchased</dt>
+            <dd className="font-semibold">{result.description}</dd>
+            <dt className="text-slate-600">Paid</dt>
+            <dd>{formatPrice(result.amount)}</dd>
+            {result.endDate ? (
+              <>
+                <dt className="text-slate-600">Active until</dt>
+                <dd>{formatLongDate(result.endDate)}</dd>
+              </>
+            ) : null}
+          </dl>
+          <p className="mt-4 text-slate-600">
+            A copy of the receipt is on its way to your inbox.{" "}
+            {result.paymentId ? (
+              <Link to={`/billing/receipts/${result.paymentId}`} className="font-semibold text-brand-700 underline">
+                View receipt
+              </Link>
+            ) : (
+              <Link to="/billing" className="font-semibold text-brand-700 underline">
+                Billing
+              </Link>
+            )}
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             {result.type === "global" ? (

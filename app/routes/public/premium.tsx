@@ -1,9 +1,10 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { formatPrice } from "~/lib/format.ts";
+import { formatLongDate, formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
@@ -12,6 +13,7 @@ import { getUser, requireUser } from "~/services/auth/guards.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { getIndividualLicenceFromPrice, getPremiumPrice } from "~/services/offers.server.ts";
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
+import { productName, untilIfPaidNow } from "~/services/checkout.server.ts";
 import type { CatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import type { Route } from "./+types/premium";
 
@@ -44,6 +46,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     alreadyPremium: hasGlobalAccess(access),
     testMode: provider.name === "test",
     publishableKey: provider.publishableKey,
+    product: productName.global(),
+    until: formatLongDate(untilIfPaidNow()),
   };
 }
 
@@ -53,11 +57,12 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function PremiumPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { price, individualPrice, individualPriceVaries, claims, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
+  const { price, product, until, individualPrice, individualPriceVaries, claims, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
   if (alreadyPremium) return <AlreadyPremium />;
   const yearly = formatPrice(price.yearly);
   const monthly = formatPrice(price.monthly);
-  return (
+  // The plan page is the intro; the buy button leads on to the one checkout screen.
+  const intro = (buy: ReactNode) => (
     <main className="mx-auto max-w-6xl px-4 py-12">
       <TestModeBanner show={testMode && signedIn} />
       <header className="mx-auto max-w-3xl text-center">
@@ -80,30 +85,9 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
         <p className="mt-1 text-sm text-slate-600">
           Billed annually at <strong>{yearly}/year</strong>
         </p>
-        <BenefitList
-          items={[
-            "Unlimited streaming of every animation in the library",
-            claims.resolution ? `Full-length videos in up to ${claims.resolution}` : "Full-length videos",
-            ...(claims.freshness ? [claims.freshness] : []),
-            "Cancel anytime, with access until the end of your billing period",
-            "30-day money-back guarantee",
-          ]}
-        />
+        <BenefitList items={benefits(claims)} />
         <div className="mt-8">
-          {signedIn ? (
-            <CheckoutPanel
-              api={{ path: "/api/subscriptions/global", body: { priceType: "yearly" } }}
-              label="Get Premium Access"
-              amountLabel={yearly}
-              testMode={testMode}
-              publishableKey={publishableKey}
-              success={{ title: "Welcome to Premium!", description: "Every animation in the library is now yours to stream in full.", to: "/" }}
-            />
-          ) : (
-            <PurchaseButton signedIn={false} returnTo="/premium" to="/premium">
-              Get Premium Access
-            </PurchaseButton>
-          )}
+          {buy}
           {actionData?.formError ? (
             <p role="alert" className="mt-3 text-sm text-red-700">
               {actionData.formError}
@@ -121,6 +105,36 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
       <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, `${individualPriceVaries ? "from " : ""}${formatPrice(individualPrice)}`, claims)} />
     </main>
   );
+  if (!signedIn) {
+    return intro(
+      <PurchaseButton signedIn={false} returnTo="/premium" to="/premium">
+        Get Premium Access
+      </PurchaseButton>,
+    );
+  }
+  return (
+    <CheckoutPanel
+      product={{ name: product, price: price.yearly, until }}
+      details={<BenefitList items={benefits(claims)} />}
+      api={{ path: "/api/subscriptions/global", body: { priceType: "yearly" } }}
+      startLabel="Get Premium Access"
+      testMode={testMode}
+      publishableKey={publishableKey}
+      success={{ title: "Welcome to Premium!", description: "Every animation in the library is now yours to stream in full." }}
+      backTo="/premium"
+      intro={intro}
+    />
+  );
+}
+
+function benefits(claims: CatalogueClaims) {
+  return [
+    "Unlimited streaming of every animation in the library",
+    claims.resolution ? `Full-length videos in up to ${claims.resolution}` : "Full-length videos",
+    ...(claims.freshness ? [claims.freshness] : []),
+    "Cancel anytime, with access until the end of your billing period",
+    "30-day money-back guarantee",
+  ];
 }
 
 function AlreadyPremium() {
