@@ -1,5 +1,8 @@
 import { defineConfig } from "vitest/config";
 
+/** Integration files that replace a module (vi.mock): they get modules of their own. */
+const ISOLATED = ["tests/integration/admin-uploads.test.ts"];
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
@@ -19,7 +22,20 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          exclude: ISOLATED,
+          // A worker's files share the modules it loaded (the app: about 3 s to import, paid once
+          // per worker instead of once per file); tests/setup/file-state.ts resets what they hold.
+          isolate: false,
           // Migrated once per run into a template; each file gets its own copy of it.
+          globalSetup: ["tests/setup/database-template.ts"],
+          setupFiles: ["tests/setup/database.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration-isolated",
+          include: ISOLATED,
           globalSetup: ["tests/setup/database-template.ts"],
           setupFiles: ["tests/setup/database.ts"],
         },

@@ -10,6 +10,7 @@ import * as entry from "~/entry.server.tsx";
 import * as root from "~/root.tsx";
 import routeConfig from "~/routes.ts";
 import { createApp } from "../../server.ts";
+import { onFileEnd } from "../setup/file-state.ts";
 
 // The app as `npm start` builds it (server.ts createApp: logging, compression, security headers,
 // the edge guard and route table, CSRF, the media router, the split build), listening on a port
@@ -104,7 +105,10 @@ async function assembleBuild(): Promise<ServerBuild> {
 type TestApp = { build: ServerBuild; origin: string; port: number; sourceOf: (routeId: string) => unknown };
 let started: Promise<TestApp> | undefined;
 
-/** The app, started once per test file (closed when the worker exits). */
+/**
+ * The app, started once per test file and closed at its end: the next file of the worker builds
+ * it again from the modules already loaded (its settings read anew, e.g. Stripe's in the CSP).
+ */
 export function testApp(): Promise<TestApp> {
   started ??= (async () => {
     const build = await assembleBuild();
@@ -113,6 +117,11 @@ export function testApp(): Promise<TestApp> {
     const server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     server.unref();
+    onFileEnd(() => {
+      started = undefined;
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    });
     const { port } = server.address() as AddressInfo;
     return { build, origin: `http://127.0.0.1:${port}`, port, sourceOf: (routeId: string) => sources.get(routeId) };
   })();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { resetEnv } from "~/lib/env.server.ts";
 import { openDatabase, setDb, type Database } from "~/lib/db.server.ts";
 import { adminQuery, templateDump, withDatabase } from "./database-template.ts";
+import { endFile } from "./file-state.ts";
 
 // Every integration test file runs on a database of its own, a copy of the run's migrated
 // template (tests/setup/database-template.ts): an in-memory PGlite opened from the template's
@@ -32,6 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await endFile();
   await db.close();
   setDb(undefined);
   if (template.kind === "postgres") await adminQuery(template.url, `DROP DATABASE IF EXISTS "${copy}" WITH (FORCE)`);
