@@ -86,12 +86,14 @@ export function VideoPlayer({
 
 /** The preview's end: focus moves here, so keyboard and screen reader users hear what comes next. */
 function PreviewEnd({ onReplay, children }: { onReplay: () => void; children: ReactNode }) {
-  const panel = useRef<HTMLElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   useEffect(() => panel.current?.focus(), []);
   return (
     <div className="mt-3 xl:absolute xl:inset-0 xl:mt-0 xl:flex xl:overflow-y-auto xl:rounded-xl xl:bg-black/70 xl:p-4">
-      <section
+      {/* A group, not a region: the page's own offers are the region of this name. */}
+      <div
         ref={panel}
+        role="group"
         tabIndex={-1}
         aria-labelledby="preview-end-title"
         className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm xl:m-auto xl:w-full xl:max-w-md"
@@ -105,7 +107,7 @@ function PreviewEnd({ onReplay, children }: { onReplay: () => void; children: Re
         <Button variant="ghost" className="mt-2 w-full" onClick={onReplay}>
           Replay preview
         </Button>
-      </section>
+      </div>
     </div>
   );
 }
