@@ -34,8 +34,11 @@ for (const { name, width, height } of [
       await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
       const cards = listCards(page);
       await expect(cards).toHaveCount(6);
+      // By keyboard: the cards move as pages arrive (and the scroll observer may bring one first),
+      // which a pointer aimed at the link would miss.
       for (const atLeast of [12, 18]) {
-        await page.getByRole("link", { name: "Load More Animations" }).click();
+        await page.getByRole("link", { name: "Load More Animations" }).focus();
+        await page.keyboard.press("Enter");
         await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(atLeast);
       }
       // Open the first card of the third page, scrolled to as a visitor would.
