@@ -14,11 +14,12 @@ export function animationHref(animation: { slug: string | null; id: string }) {
  * the page plays a free 10-second preview), "Watch Animation" with it. With JavaScript, hovering loads the muted 10-second preview and a play
  * overlay; nothing video-related is fetched until then.
  */
-export function AnimationCard({ animation, premium }: { animation: AnimationCardDto; premium: boolean }) {
+export function AnimationCard({ animation, premium, id }: { animation: AnimationCardDto; premium: boolean; id?: string }) {
   const href = animationHref(animation);
   const [hovered, setHovered] = useState(false);
   return (
     <article
+      id={id}
       className="group flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md"
       data-testid="animation-card"
       onMouseEnter={() => setHovered(true)}

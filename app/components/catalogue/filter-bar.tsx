@@ -7,7 +7,7 @@ const ON = "bg-brand-600 text-white ring-brand-600";
 const OFF = "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50";
 
 /** `?category=` links (any choice starts again at page 1: the page parameter is dropped). */
-function hrefFor(slug: string | null) {
+export function hrefFor(slug: string | null) {
   return slug ? `/?category=${encodeURIComponent(slug)}` : "/";
 }
 

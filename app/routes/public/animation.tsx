@@ -95,6 +95,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
   const isPreview = !entitled || !animation.fullVideo;
   const categoryHref = category ? `/category/${encodeURIComponent(category.slug || category.id)}` : null;
   const individualHref = `/individual-license?animation=${encodeURIComponent(animation.id)}`;
+  const unlockOffers = <LicenceOffers offerPremium individualHref={individualHref} offers={offers} />;
 
   return (
     <main className="mx-auto max-w-7xl px-4 py-8">
@@ -127,7 +128,9 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
         </ol>
       </nav>
 
-      <div className="mt-6 grid gap-8 lg:grid-cols-3">
+      {/* On a phone the offers come right after the player and its title; from lg they sit beside
+          it, and the page's other parts and the related lists make a second row. */}
+      <div className="mt-6 grid gap-8 lg:grid-cols-3 lg:grid-rows-[auto_1fr]">
         <div className="flex flex-col gap-6 lg:col-span-2">
           <VideoPlayer
             videoId={animation.id}
@@ -136,10 +139,46 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             title={animation.title}
             isPreview={isPreview}
             tracks={animation.captions}
+            offers={entitled ? undefined : unlockOffers}
           />
+          {entitled || !src ? null : (
+            // Without JavaScript nothing happens at the preview's end: this line says where the rest is.
+            <p className="-mt-3 text-sm text-slate-600" data-testid="preview-note">
+              The preview stops at 0:10. The full animation comes with Premium or a license:{" "}
+              <TextLink to="#unlock">see the offers</TextLink>.
+            </p>
+          )}
+          <h1 className="text-3xl font-bold tracking-tight">{animation.title}</h1>
+        </div>
+        <div className="flex flex-col gap-4 lg:col-start-3 lg:row-start-1">
+          {animation.canDownload && animation.downloadFile ? (
+            <Section card title="Your License">
+              <p className="mt-2 text-sm text-slate-600">You hold download and commercial usage rights for this animation.</p>
+              <a href={animation.downloadFile} download className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-700">
+                Download
+              </a>
+            </Section>
+          ) : null}
+          {entitled && !animation.canDownload ? (
+            <Section card title="Add Download Rights">
+              <p className="mt-2 text-sm text-slate-600">
+                {premium ? "Your premium membership includes streaming. " : ""}Add a license to download this animation and use it commercially.
+              </p>
+              <LicenceOffers individualHref={individualHref} offers={offers} />
+            </Section>
+          ) : null}
+          {entitled ? null : (
+            <Section card id="unlock" title="Unlock the Full Animation">
+              <p className="mt-2 text-sm text-slate-600">
+                You are watching a 10-second preview. Premium members stream every animation in full.
+              </p>
+              {unlockOffers}
+            </Section>
+          )}
+        </div>
+        <div className="flex flex-col gap-6 lg:col-span-2">
           <div>
-            <h1 className="text-3xl font-bold tracking-tight">{animation.title}</h1>
-            <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
+            <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
               <div className="flex gap-1">
                 <dt>Duration:</dt>
                 <dd data-testid="animation-duration">{formatDuration(animation.duration)}</dd>
@@ -217,32 +256,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             lastResult={actionData?.result}
           />
         </div>
-
-        <aside className="flex flex-col gap-4">
-          {animation.canDownload && animation.downloadFile ? (
-            <Section card title="Your License">
-              <p className="mt-2 text-sm text-slate-600">You hold download and commercial usage rights for this animation.</p>
-              <a href={animation.downloadFile} download className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-700">
-                Download
-              </a>
-            </Section>
-          ) : null}
-          {entitled && !animation.canDownload ? (
-            <Section card title="Add Download Rights">
-              <p className="mt-2 text-sm text-slate-600">
-                {premium ? "Your premium membership includes streaming. " : ""}Add a license to download this animation and use it commercially.
-              </p>
-              <LicenceOffers individualHref={individualHref} offers={offers} />
-            </Section>
-          ) : null}
-          {entitled ? null : (
-            <Section card title="Unlock the Full Animation">
-              <p className="mt-2 text-sm text-slate-600">
-                You are watching a 10-second preview. Premium members stream every animation in full.
-              </p>
-              <LicenceOffers offerPremium individualHref={individualHref} offers={offers} />
-            </Section>
-          )}
+        <aside className="flex flex-col gap-4 lg:col-start-3 lg:row-start-2">
           <RelatedList id="more-in-category" title={category ? `More in ${category.name}` : "More animations"} animations={related.sameCategory} />
           {related.doctorName ? <RelatedList id="more-by-doctor" title={`More from ${related.doctorName}`} animations={related.byDoctor} /> : null}
         </aside>

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, useFetcher, useNavigation } from "react-router";
 import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/catalogue/animation-card.tsx";
-import { FilterBar } from "~/components/catalogue/filter-bar.tsx";
+import { FilterBar, hrefFor } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
@@ -68,15 +68,16 @@ function reviewCount({ reviewed, published, all }: { reviewed: number; published
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const reviews = reviewCount(loaderData.reviews);
   // First load after a filter change (client navigation to this page): 6 skeleton cards.
   const switching = navigation.state === "loading" && navigation.location.pathname === "/";
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       <section className="flex flex-col items-start gap-4">
         <h1 className="max-w-4xl text-4xl font-bold tracking-tight sm:text-5xl">{headline(loaderData.reviews.all)}</h1>
-        {reviewCount(loaderData.reviews) ? (
+        {reviews ? (
           <p className="text-slate-600" data-testid="review-count">
-            {reviewCount(loaderData.reviews)}
+            {reviews}
           </p>
         ) : null}
         {loaderData.premium ? (
@@ -116,11 +117,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Animations
         </h2>
         {switching ? (
-          <CardGrid>
-            {Array.from({ length: 6 }, (_, i) => (
-              <AnimationCardSkeleton key={i} />
-            ))}
-          </CardGrid>
+          <CardGrid>{skeletons(6)}</CardGrid>
         ) : (
           // A new filter or page from the server starts a fresh list.
           <InfiniteList key={`${loaderData.category ?? ""}:${loaderData.page}`} {...loaderData} />
@@ -132,10 +129,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
 type ListProps = Route.ComponentProps["loaderData"];
 
+// Numbered keys: the cards beside them are keyed by id.
+const skeletons = (count: number) => Array.from({ length: count }, (_, i) => <AnimationCardSkeleton key={i} />);
+
+/** The list up to page n: the home page's query, and /api/animations' for that one page. */
+const listQuery = (category: string | null, n: number) => `${category ? `category=${encodeURIComponent(category)}&` : ""}page=${n}`;
+
 /**
- * Without JavaScript "Load More Animations" is a link to `?page=N+1`. With JavaScript the
- * next page loads through a fetcher from /api/animations (light cards) when the trigger comes
- * within 300 px of the viewport, or when the link is pressed.
+ * Without JavaScript "Load More Animations" is a link to `?page=N+1` that lands on the first new
+ * card (`#page-N+1`). With JavaScript the next page loads through a fetcher from /api/animations
+ * (light cards) when the trigger comes within 300 px of the viewport, or when the link is pressed;
+ * the URL then says `?page=N` without a reload, so Back from an animation renders the same pages
+ * and React Router's scroll restoration returns to the same place.
  */
 function InfiniteList({ animations, hasMore, premium, category, page, firstPage, pageSize }: ListProps) {
   const fetcher = useFetcher<AnimationList<AnimationCardDto>>();
@@ -145,27 +150,18 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
   const trigger = useRef<HTMLDivElement>(null);
   const loading = fetcher.state !== "idle";
 
-  const params = new URLSearchParams();
-  if (category) params.set("category", category);
-  params.set("page", String(nextPage));
-  const nextHref = `/?${params}`;
-
-  // The observer's callback reads the latest state through this ref, so a page is asked for once.
-  const latest = useRef({ loading, more, nextPage, requested: 0 });
-  useEffect(() => {
-    latest.current = { ...latest.current, loading, more, nextPage };
-  });
+  // The page last asked for: a second trigger before the answer asks for nothing.
+  const requested = useRef(0);
 
   function loadNext() {
-    const state = latest.current;
-    if (state.loading || !state.more || state.requested === state.nextPage) return;
-    state.requested = state.nextPage;
-    const query = new URLSearchParams();
-    if (category) query.set("category", category);
-    query.set("page", String(state.nextPage));
-    query.set("limit", String(pageSize));
-    query.set("light", "true");
-    fetcher.load(`/api/animations?${query}`);
+    if (!more || requested.current === nextPage) return;
+    requested.current = nextPage;
+    const query = listQuery(category, nextPage);
+    fetcher.load(`/api/animations?${query}&limit=${pageSize}&light=true`);
+    // The URL records the pages shown, for Back (the home page renders them). Not a navigation:
+    // the cards come from the fetcher, and no loader needs to run. The history entry keeps React
+    // Router's state, so its scroll restoration finds this entry again.
+    history.replaceState(history.state, "", `/?${query}`);
   }
   // An effect event: the observer below always calls the latest loadNext without being re-created.
   const onTriggerNear = useEffectEvent(loadNext);
@@ -185,7 +181,7 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
 
   useEffect(() => {
     const el = trigger.current;
-    if (!el || !more || loading || typeof IntersectionObserver === "undefined") return;
+    if (!el || !more || loading) return;
     // Loading starts when the trigger is within 300px of the viewport.
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onTriggerNear(), {
       rootMargin: "300px",
@@ -202,16 +198,17 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
     <>
       {firstPage > 1 ? (
         <p className="mb-4 text-sm">
-          <Link to={category ? `/?category=${encodeURIComponent(category)}` : "/"} className="text-brand-700 hover:underline">
+          <Link to={hrefFor(category)} className="text-brand-700 hover:underline">
             Back to the newest animations
           </Link>
         </p>
       ) : null}
       <CardGrid>
-        {all.map((animation) => (
-          <AnimationCard key={animation.id} animation={animation} premium={premium} />
+        {all.map((animation, i) => (
+          // The first card of each page is the target of the no-JavaScript "Load More" link.
+          <AnimationCard key={animation.id} animation={animation} premium={premium} id={i % pageSize ? undefined : `page-${firstPage + i / pageSize}`} />
         ))}
-        {loading ? Array.from({ length: 5 }, (_, i) => <AnimationCardSkeleton key={`s${i}`} />) : null}
+        {loading ? skeletons(5) : null}
       </CardGrid>
       {loading ? (
         <p className="mt-6 text-center text-slate-600" role="status">
@@ -221,8 +218,7 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
       {more ? (
         <div ref={trigger} className="mt-8 flex justify-center">
           <Link
-            to={nextHref}
-            preventScrollReset
+            to={`/?${listQuery(category, nextPage)}#page-${nextPage}`}
             className="rounded-lg bg-white px-5 py-2.5 text-sm font-semibold text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
             onClick={(event) => {
               // With JavaScript the same link appends the next page in place.
