@@ -43,18 +43,6 @@ async function expectConfirmation(page: Page, heading: string, product: string) 
   await page.goto(confirmation);
 }
 
-test("premium: pay, the confirmation, then the premium home", async ({ page }) => {
-  await signUp(page);
-  await page.goto("/premium");
-  await expect(page.getByText("Test mode — no real payments")).toBeVisible();
-  await page.getByRole("button", { name: "Get Premium Access" }).click();
-  if (!jsOn()) await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
-  await pay(page, "Pay");
-  await expectConfirmation(page, "Welcome to Premium!", "Premium yearly subscription");
-  await page.getByRole("main").getByRole("link", { name: "Start watching" }).click();
-  await expect(page.getByRole("heading", { name: "Welcome to Your Premium Library" })).toBeVisible();
-});
-
 test("premium: the payment step opens on the plan page, and Back returns to the plan", async ({ page }) => {
   test.skip(!jsOn(), "without JavaScript the plan's button goes on to the hosted page, which has its own way back");
   await signUp(page);
@@ -84,32 +72,57 @@ test("decline: 'Payment Failed' and nothing granted", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Welcome to Your Premium Library" })).toHaveCount(0);
 });
 
-test("individual license: the checkout screen, the confirmation, then the download on /watch", async ({ page }) => {
-  await signUp(page);
-  await page.goto(`/purchase/individual/${RHINOPLASTY}`);
-  const main = page.getByRole("main");
-  await expect(main.getByText(`One year of access, until ${aYearFromToday()}`)).toBeVisible();
-  // One way back, to the animation.
-  await expect(main.getByRole("link", { name: "Back", exact: true })).toHaveAttribute("href", `/animations/${RHINOPLASTY}`);
-  await expect(main.getByRole("button", { name: "Back", exact: true })).toHaveCount(0);
-  await page.getByRole("button", { name: "Continue to Payment" }).click();
-  await pay(page, "Pay");
-  await expectConfirmation(page, "Your license is active", "Individual license: Open Rhinoplasty: Reshaping the Nasal Framework");
-  await page.getByRole("main").getByRole("link", { name: "Watch and download" }).click();
-  await expect(page).toHaveURL(/\/watch\/[0-9a-f-]{36}$/);
-  await expect(page.getByRole("link", { name: "Download" })).toBeVisible();
-});
+// Each product is bought at a desktop and a phone width: the checkout screen and the
+// confirmation are the same at both.
+const WIDTHS = [
+  { name: "1280 px", width: 1280, height: 800 },
+  { name: "390 px", width: 390, height: 844 },
+];
 
-test("category license through /global-license", async ({ page }) => {
-  await signUp(page);
-  await page.goto("/global-license");
-  await page.getByRole("link", { name: "License Rhinoplasty" }).click();
-  await expect(page).toHaveURL(/\/purchase\/category\/rhinoplasty$/);
-  await page.getByRole("button", { name: "Continue to Payment" }).click();
-  await pay(page, "Pay");
-  await expectConfirmation(page, "Your license is active", "Category license: Rhinoplasty");
-  await page.getByRole("main").getByRole("link", { name: "My Animations" }).click();
-  await expect(page).toHaveURL(/\/my-animations$/);
-  await page.goto("/billing");
-  await expect(page.getByText("Category license: Rhinoplasty").first()).toBeVisible();
-});
+for (const size of WIDTHS) {
+  test.describe(`at ${size.name}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test("premium: pay, the confirmation, then the premium home", async ({ page }) => {
+      await signUp(page);
+      await page.goto("/premium");
+      await expect(page.getByText("Test mode — no real payments")).toBeVisible();
+      await page.getByRole("button", { name: "Get Premium Access" }).click();
+      if (!jsOn()) await expect(page).toHaveURL(/\/checkout\/test\/[0-9a-f-]{36}$/);
+      await pay(page, "Pay");
+      await expectConfirmation(page, "Welcome to Premium!", "Premium yearly subscription");
+      await page.getByRole("main").getByRole("link", { name: "Start watching" }).click();
+      await expect(page.getByRole("heading", { name: "Welcome to Your Premium Library" })).toBeVisible();
+    });
+
+    test("individual license: the checkout screen, the confirmation, then the download on /watch", async ({ page }) => {
+      await signUp(page);
+      await page.goto(`/purchase/individual/${RHINOPLASTY}`);
+      const main = page.getByRole("main");
+      await expect(main.getByText(`One year of access, until ${aYearFromToday()}`)).toBeVisible();
+      // One way back, to the animation.
+      await expect(main.getByRole("link", { name: "Back", exact: true })).toHaveAttribute("href", `/animations/${RHINOPLASTY}`);
+      await expect(main.getByRole("button", { name: "Back", exact: true })).toHaveCount(0);
+      await page.getByRole("button", { name: "Continue to Payment" }).click();
+      await pay(page, "Pay");
+      await expectConfirmation(page, "Your license is active", "Individual license: Open Rhinoplasty: Reshaping the Nasal Framework");
+      await page.getByRole("main").getByRole("link", { name: "Watch and download" }).click();
+      await expect(page).toHaveURL(/\/watch\/[0-9a-f-]{36}$/);
+      await expect(page.getByRole("link", { name: "Download" })).toBeVisible();
+    });
+
+    test("category license through /global-license", async ({ page }) => {
+      await signUp(page);
+      await page.goto("/global-license");
+      await page.getByRole("link", { name: "License Rhinoplasty" }).click();
+      await expect(page).toHaveURL(/\/purchase\/category\/rhinoplasty$/);
+      await page.getByRole("button", { name: "Continue to Payment" }).click();
+      await pay(page, "Pay");
+      await expectConfirmation(page, "Your license is active", "Category license: Rhinoplasty");
+      await page.getByRole("main").getByRole("link", { name: "My Animations" }).click();
+      await expect(page).toHaveURL(/\/my-animations$/);
+      await page.goto("/billing");
+      await expect(page.getByText("Category license: Rhinoplasty").first()).toBeVisible();
+    });
+  });
+}
