@@ -13,6 +13,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Shared caches off by default: factories write rows behind the services' backs
     // (tests/integration/cache-invalidation.test.ts runs with them on).
+    // The root links app.css by URL (`?url`): resolved as Vite resolves it, not to "" (React warned of an empty href).
+    css: { include: [/app\.css/] },
     env: { NODE_ENV: "test", LOG_LEVEL: "silent", CATALOGUE_CACHE_MS: "0" },
     projects: [
       // Pure modules: no database is opened or migrated for them.
