@@ -86,6 +86,8 @@ test("a licensee embeds its animation on its own site only, until the licence en
   await expectToast(page, "Domain added");
   const section = page.getByRole("region", { name: "Embed on your website" });
   await expect(section.getByRole("button", { name: `Remove 127.0.0.1:${allowed}` })).toBeVisible();
+  // Ready for the next site: the field does not keep the one just added.
+  await expect(section.getByLabel("Add a site")).toHaveValue("");
   const snippet = await section.getByLabel("Embed snippet").inputValue();
   expect(snippet).toContain(`<iframe src="${baseURL}/embed/`);
   const licenceId = /licence=([0-9a-f-]{36})/.exec(snippet)![1]!;

@@ -102,7 +102,11 @@ function EmbedLicence({
           ) : (
             <p className="mt-2 text-sm text-slate-600">No site yet: the embed shows nowhere until you add one.</p>
           )}
-          {licence.domains.length < MAX_EMBED_DOMAINS ? <AddDomainForm licenceId={licence.id} lastResult={lastResult} /> : (
+          {licence.domains.length < MAX_EMBED_DOMAINS ? (
+            // Keyed by the sites' count: after an add the form starts empty again (with JavaScript the
+            // redirect back keeps the page mounted, and the field its typed value).
+            <AddDomainForm key={licence.domains.length} licenceId={licence.id} lastResult={lastResult} />
+          ) : (
             <p className="mt-3 text-sm text-slate-600">This license names {MAX_EMBED_DOMAINS} sites, the most it can.</p>
           )}
           <h4 className="mt-4 text-sm font-semibold text-slate-700">Plays</h4>
