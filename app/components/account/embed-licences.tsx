@@ -190,7 +190,8 @@ function Snippet({ licence, snippet }: { licence: EmbedLicenceView; snippet: str
         readOnly
         rows={5}
         value={snippet}
-        className="font-mono"
+        // The wrapper takes the class: only the code is monospace, not the hint under it.
+        className="[&_textarea]:font-mono"
         id={`embed-${licence.id}-snippet`}
       />
       <div className="mt-2 flex min-h-8 flex-wrap items-center gap-3">
