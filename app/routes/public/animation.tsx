@@ -129,9 +129,10 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
       </nav>
 
       {/* On a phone the offers come right after the player and its title; from lg they sit beside
-          it, and the page's other parts and the related lists make a second row. */}
-      <div className="mt-6 grid gap-8 lg:grid-cols-3 lg:grid-rows-[auto_1fr]">
-        <div className="flex flex-col gap-6 lg:col-span-2">
+          it. There the player spans two rows, the first as tall as the offers, so the related
+          lists start right under the offers and the page's other parts right under the title. */}
+      <div className="mt-6 grid gap-8 lg:grid-cols-3 lg:grid-rows-[auto_auto_1fr]">
+        <div className="flex flex-col gap-6 lg:col-span-2 lg:row-span-2 lg:row-start-1">
           <VideoPlayer
             videoId={animation.id}
             src={src}
@@ -176,7 +177,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             </Section>
           )}
         </div>
-        <div className="flex flex-col gap-6 lg:col-span-2">
+        <div className="flex flex-col gap-6 lg:col-span-2 lg:row-start-3">
           <div>
             <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
               <div className="flex gap-1">
@@ -256,7 +257,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             lastResult={actionData?.result}
           />
         </div>
-        <aside className="flex flex-col gap-4 lg:col-start-3 lg:row-start-2">
+        <aside className="flex flex-col gap-4 lg:col-start-3 lg:row-span-2 lg:row-start-2">
           <RelatedList id="more-in-category" title={category ? `More in ${category.name}` : "More animations"} animations={related.sameCategory} />
           {related.doctorName ? <RelatedList id="more-by-doctor" title={`More from ${related.doctorName}`} animations={related.byDoctor} /> : null}
         </aside>
