@@ -5,7 +5,7 @@ import { hasRenditions, renditionHeight, renditionUrl, type Aspect, type Renditi
  * A stored image as AVIF, WebP and JPEG at the widths its box needs: the browser picks the
  * first format it decodes and the smallest width that fills `sizes` at its pixel density. The
  * width and height attributes give the box's aspect before a byte arrives. Plain markup: no
- * JavaScript is needed to choose, so the home page's bundle only gains these few lines.
+ * JavaScript is needed to choose; hydration ships these few lines (0.5 KB gzip, decision 016).
  * An image URL that is not a stored object (none in the app's own data) is shown as it is.
  */
 export function ResponsiveImage({
