@@ -3,13 +3,17 @@ import { Router, type Request, type Response } from "express";
 import { getEmbedMediaDelivery } from "~/services/embed-media.server.ts";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { isObjectId, localObjectFile, presignedObjectUrl, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
+import { isObjectId, localObjectFile, objectPath, presignedObjectUrl, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
+import { isRenditionSource, renditionFile } from "~/lib/image-renditions.server.ts";
+import { parseRenditionName, RENDITION_TYPES } from "~/lib/image-renditions.ts";
 import { receiveSignedUpload, uploadRule } from "~/lib/upload.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 
 // /objects/uploads/{id}: GET and HEAD stream a stored object to whoever has the right to it
 // (byte ranges, conditional requests); PUT receives an upload at a signed URL. Mounted in
 // server.ts before the React Router handler, after the CSRF guard.
+// /objects/uploads/{id}/{rendition}: an image's AVIF, WebP or JPEG at one width, or its social
+// preview (image-renditions.ts), with the original's access rule, made on first request.
 // /embed-media/{animationId}/video and .../captions/{language}: the embed player's media, at a
 // short-lived URL signed for one licence (embeds.server.ts), streamed the same way.
 
@@ -17,6 +21,7 @@ export function mediaRouter() {
   const router = Router();
   router.get("/objects/uploads/:id", (req, res) => sendObject(req, res));
   router.put("/objects/uploads/:id", (req, res) => receiveUpload(req, res));
+  router.get("/objects/uploads/:id/:rendition", (req, res) => sendRendition(req, res));
   router.get("/embed-media/:animationId/video", (req, res) => sendEmbedMedia(req, res, { kind: "video" }));
   router.get("/embed-media/:animationId/captions/:language", (req, res) =>
     sendEmbedMedia(req, res, { kind: "caption", language: req.params.language as string }),
@@ -44,6 +49,53 @@ async function sendObject(req: Request, res: Response) {
     return;
   }
   return sendDelivery(req, res, delivery);
+}
+
+async function sendRendition(req: Request, res: Response) {
+  const id = req.params.id as string;
+  const spec = parseRenditionName(req.params.rendition as string);
+  if (!isObjectId(id) || !spec) return notFound(res);
+  let delivery: ObjectDelivery;
+  let file: string | null;
+  try {
+    delivery = await getObjectDelivery(id, { cookie: req.headers.cookie, authorization: req.headers.authorization });
+    if (!delivery.ok) return sendDelivery(req, res, delivery);
+    if (!isRenditionSource(delivery.info)) return notFound(res);
+    file = await renditionFile(delivery.info!, spec);
+  } catch (error) {
+    logger.error({ err: error, id }, "making an image rendition failed");
+    res.status(500).set("Cache-Control", "no-store").json({ message: "Something went wrong" });
+    return;
+  }
+  // An original that passed the magic-byte check but does not decode: it is all there is.
+  if (!file) {
+    res.set("Cache-Control", "no-store").redirect(302, objectPath(id));
+    return;
+  }
+  const { size, mtimeMs } = await fs.promises.stat(file);
+  const modified = Math.floor(delivery.info!.createdAt.getTime() / 1000) * 1000;
+  const etag = `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+  const headers: Record<string, string> = {
+    ETag: etag,
+    "Last-Modified": new Date(modified).toUTCString(),
+    "Cache-Control": delivery.cacheControl,
+  };
+  if (isNotModified(req, etag, modified)) {
+    res.writeHead(304, headers).end();
+    return;
+  }
+  const type = "og" in spec ? RENDITION_TYPES.jpg : RENDITION_TYPES[spec.format];
+  res.writeHead(200, { ...headers, "Content-Type": type, "Content-Length": String(size) });
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  fs.createReadStream(file)
+    .on("error", (error) => {
+      logger.warn({ err: error, id }, "streaming an image rendition failed");
+      res.destroy();
+    })
+    .pipe(res);
 }
 
 async function sendEmbedMedia(req: Request, res: Response, track: { kind: "video" } | { kind: "caption"; language: string }) {

@@ -48,6 +48,15 @@ export function localObjectFile(id: string) {
   return path.join(objectsDir(), id);
 }
 
+/**
+ * Where an object's image renditions are kept (image-renditions.server.ts): on the local disk
+ * with either backend, as derived data that can always be made again from the original.
+ */
+export function renditionsDir(id: string) {
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  return path.join(objectsDir(), ".renditions", id);
+}
+
 // ---- S3 ----
 
 // The AWS SDK is loaded only when S3 is in use: importing it took about a second, paid by every
@@ -224,6 +233,7 @@ export async function deleteObject(id: string) {
   } else {
     await fs.promises.rm(localObjectFile(id), { force: true });
   }
+  await fs.promises.rm(renditionsDir(id), { recursive: true, force: true });
   await prisma.storedObject.deleteMany({ where: { id } });
 }
 

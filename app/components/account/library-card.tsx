@@ -1,4 +1,6 @@
 import { Link } from "react-router";
+import { CARD_COVER_SIZES } from "~/components/catalogue/animation-card.tsx";
+import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
 import { formatDate, formatDuration, isExpiringSoon } from "~/lib/format.ts";
 
 export type LibraryCardAnimation = {
@@ -21,7 +23,9 @@ export function LibraryCard({ animation, now, certificateHref }: { animation: Li
     <li className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
       <Link to={`/watch/${animation.id}`} className="block focus-visible:outline-2 focus-visible:outline-brand-600">
         <div className="relative aspect-video bg-slate-100">
-          {animation.coverImage ? <img src={animation.coverImage} alt="" className="h-full w-full object-cover" loading="lazy" /> : null}
+          {animation.coverImage ? (
+            <ResponsiveImage src={animation.coverImage} aspect="16x9" widths={[320, 640, 1280]} sizes={CARD_COVER_SIZES} alt="" className="h-full w-full object-cover" />
+          ) : null}
           <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs text-white">{formatDuration(animation.duration)}</span>
         </div>
         <div className="p-4">

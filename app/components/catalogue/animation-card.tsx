@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { formatSeconds } from "~/lib/duration.ts";
 import type { AnimationCardDto } from "~/services/catalogue/types.ts";
+import { ResponsiveImage } from "../ui/responsive-image.tsx";
 
 /** Where a card leads: the detail page, by slug (/animation/{slug}, the older card link, redirects there). */
 export function animationHref(animation: { slug: string | null; id: string }) {
@@ -62,8 +63,11 @@ export function Duration({ children }: { children: string }) {
   return <span className="pointer-events-none absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white">{children}</span>;
 }
 
+/** A grid card's cover: one column under 640 px, two to 1024 px, three in a 1280 px page after. */
+export const CARD_COVER_SIZES = "(min-width: 1280px) 400px, (min-width: 1024px) 31vw, (min-width: 640px) 48vw, 94vw";
+
 /** A cover with a placeholder behind it: a missing or broken image leaves the placeholder. */
-export function Cover({ src, alt = "" }: { src: string | null; alt?: string }) {
+export function Cover({ src, alt = "", sizes = CARD_COVER_SIZES }: { src: string | null; alt?: string; sizes?: string }) {
   const [failed, setFailed] = useState(false);
   const img = useRef<HTMLImageElement>(null);
   // An image that failed before hydration fired its error event before React listened.
@@ -77,12 +81,13 @@ export function Cover({ src, alt = "" }: { src: string | null; alt?: string }) {
         <span className="icon-play h-10 w-10 text-brand-500/60" />
       </div>
       {src && !failed ? (
-        <img
-          ref={img}
+        <ResponsiveImage
+          imgRef={img}
           src={src}
+          aspect="16x9"
+          widths={[320, 640, 1280]}
+          sizes={sizes}
           alt={alt}
-          loading="lazy"
-          decoding="async"
           className="absolute inset-0 h-full w-full object-cover"
           onError={() => setFailed(true)}
         />

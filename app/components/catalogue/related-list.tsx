@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { formatSeconds } from "~/lib/duration.ts";
 import type { RelatedAnimation } from "~/services/catalogue/animations.server.ts";
+import { ResponsiveImage } from "../ui/responsive-image.tsx";
 import { Section } from "../ui/section.tsx";
 import { animationHref } from "./animation-card.tsx";
 
@@ -14,7 +15,7 @@ export function RelatedList({ id, title, animations }: { id: string; title: stri
           <li key={animation.id}>
             {/* A plain image on a tinted box and short class names: eight of these on every animation page. */}
             <Link to={animationHref(animation)} className="related-link">
-              <span className="related-thumb">{animation.coverImage ? <img src={animation.coverImage} alt="" loading="lazy" decoding="async" /> : null}</span>
+              <span className="related-thumb">{animation.coverImage ? <ResponsiveImage src={animation.coverImage} aspect="16x9" widths={[160, 320]} sizes="112px" alt="" /> : null}</span>
               <span className="related-title">
                 {animation.title}
                 <small>{formatSeconds(animation.duration)}</small>

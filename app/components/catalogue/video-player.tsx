@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button.tsx";
+import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
 import type { CaptionTrackDto } from "~/services/catalogue/types.ts";
 
 /**
@@ -34,7 +35,17 @@ export function VideoPlayer({
   if (!src) {
     return (
       <div className="relative flex aspect-video items-center justify-center overflow-hidden rounded-xl bg-slate-900">
-        {poster ? <img src={poster} alt="" className="absolute inset-0 h-full w-full object-cover opacity-50" /> : null}
+        {poster ? (
+          <ResponsiveImage
+            src={poster}
+            aspect="16x9"
+            widths={[320, 640, 1280]}
+            sizes="(min-width: 1024px) 66vw, 100vw"
+            alt=""
+            loading="eager"
+            className="absolute inset-0 h-full w-full object-cover opacity-50"
+          />
+        ) : null}
         <p className="relative rounded-lg bg-black/60 px-4 py-2 font-semibold text-white">
           {isPreview ? "Preview unavailable" : "Video unavailable"}
         </p>

@@ -6,6 +6,7 @@ import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admi
 import { Badge, DataTable } from "~/components/admin/data-table.tsx";
 import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
+import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatDuration, formatMoney } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
@@ -84,7 +85,7 @@ export default function AdminAnimations({ loaderData, actionData }: Route.Compon
             header: "Animation",
             cell: (a) => (
               <div className="flex items-start gap-3">
-                {a.coverImage ? <img src={a.coverImage} alt="" className="h-12 w-20 flex-none rounded object-cover" loading="lazy" /> : <span className="h-12 w-20 flex-none rounded bg-slate-100" />}
+                {a.coverImage ? <ResponsiveImage src={a.coverImage} aspect="16x9" widths={[160]} sizes="80px" alt="" className="h-12 w-20 flex-none rounded object-cover" /> : <span className="h-12 w-20 flex-none rounded bg-slate-100" />}
                 <div>
                   <p className="font-medium">{a.title}</p>
                   <p className="text-slate-600">/{a.slug}</p>

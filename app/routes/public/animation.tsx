@@ -14,6 +14,8 @@ import { formError, readFormData } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
+import { getEnv } from "~/lib/env.server.ts";
+import { hasRenditions, OG_SIZE, ogImageUrl } from "~/lib/image-renditions.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
@@ -42,8 +44,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Beside the animation: more of its subcategory and of its first doctor (cached with the catalogue).
   const doctor = animation.doctors[0];
   const [related, offers] = await Promise.all([listRelatedAnimations(animation, doctor?.id ?? null), getAnimationOffers(animation)]);
+  // Link previews need an absolute URL: the configured site address, or the one asked for.
+  const cover = animation.coverImage;
+  const ogImage = cover && hasRenditions(cover) ? new URL(ogImageUrl(cover), getEnv().APP_URL ?? request.url).href : null;
   return {
     animation,
+    ogImage,
     related: { ...related, doctorName: doctor?.name ?? null },
     premium: hasGlobalAccess(access),
     offers,
@@ -83,6 +89,14 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   return [
     { title: pageTitle(matches, animation.title) },
     { name: "description", content: animation.description.slice(0, 160) },
+    ...(loaderData.ogImage
+      ? [
+          { property: "og:title", content: animation.title },
+          { property: "og:image", content: loaderData.ogImage },
+          { property: "og:image:width", content: String(OG_SIZE.width) },
+          { property: "og:image:height", content: String(OG_SIZE.height) },
+        ]
+      : []),
   ];
 };
 
