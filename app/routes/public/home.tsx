@@ -41,7 +41,14 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     slug,
     subcategories: subcategories.map(({ id, name, slug }) => ({ id, name, slug })),
   }));
-  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, reviews, newAnimations: await newShelf, ...list };
+  // The review copy is worded here, on the server: the page's JavaScript carries no text builders.
+  const copy = {
+    title: reviews.all ? "Medanim | Doctor-Verified Medical Animations" : "Medanim | Medical Animations",
+    headline: headline(reviews.all),
+    reviewCount: reviewCount(reviews),
+    premiumLine: premiumLine(reviews.all),
+  };
+  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, copy, newAnimations: await newShelf, ...list };
 }
 
 // "Doctor-verified" is said of the library only while every published animation has a current
@@ -49,13 +56,13 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 const headline = (allReviewed: boolean) =>
   allReviewed ? "The World's Most Advanced Doctor-Verified Medical Animations" : "The World's Most Advanced Medical Animations";
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => {
-  const allReviewed = loaderData?.reviews.all ?? false;
-  return [
-    { title: allReviewed ? "Medanim | Doctor-Verified Medical Animations" : "Medanim | Medical Animations" },
-    { name: "description", content: `${headline(allReviewed)}.` },
-  ];
-};
+const premiumLine = (allReviewed: boolean) =>
+  allReviewed ? "Enjoy unlimited access to all doctor-verified medical animations" : "Enjoy unlimited access to every medical animation in the library";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: loaderData?.copy.title ?? "Medanim | Medical Animations" },
+  { name: "description", content: `${loaderData?.copy.headline ?? headline(false)}.` },
+];
 
 /** The count behind the claim, from the review records. */
 function reviewCount({ reviewed, published, all }: { reviewed: number; published: number; all: boolean }) {
@@ -68,24 +75,22 @@ function reviewCount({ reviewed, published, all }: { reviewed: number; published
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const reviews = reviewCount(loaderData.reviews);
+  const { headline, reviewCount, premiumLine } = loaderData.copy;
   // First load after a filter change (client navigation to this page): 6 skeleton cards.
   const switching = navigation.state === "loading" && navigation.location.pathname === "/";
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       <section className="flex flex-col items-start gap-4">
-        <h1 className="max-w-4xl text-4xl font-bold tracking-tight sm:text-5xl">{headline(loaderData.reviews.all)}</h1>
-        {reviews ? (
+        <h1 className="max-w-4xl text-4xl font-bold tracking-tight sm:text-5xl">{headline}</h1>
+        {reviewCount ? (
           <p className="text-slate-600" data-testid="review-count">
-            {reviews}
+            {reviewCount}
           </p>
         ) : null}
         {loaderData.premium ? (
           <div>
             <h2 className="text-2xl font-semibold text-brand-700">Welcome to Your Premium Library</h2>
-            <p className="mt-1 text-slate-600">
-              {loaderData.reviews.all ? "Enjoy unlimited access to all doctor-verified medical animations" : "Enjoy unlimited access to every medical animation in the library"}
-            </p>
+            <p className="mt-1 text-slate-600">{premiumLine}</p>
           </div>
         ) : (
           <ButtonLink to="/premium" size="lg">
