@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "react-router";
 import { formatSeconds } from "~/lib/duration.ts";
 import type { AnimationCardDto } from "~/services/catalogue/types.ts";
@@ -68,30 +68,12 @@ export const CARD_COVER_SIZES = "(min-width: 1280px) 400px, (min-width: 1024px) 
 
 /** A cover with a placeholder behind it: a missing or broken image leaves the placeholder. */
 export function Cover({ src, alt = "", sizes = CARD_COVER_SIZES }: { src: string | null; alt?: string; sizes?: string }) {
-  const [failed, setFailed] = useState(false);
-  const img = useRef<HTMLImageElement>(null);
-  // An image that failed before hydration fired its error event before React listened.
-  useEffect(() => {
-    const el = img.current;
-    if (el && el.complete && el.naturalWidth === 0) setFailed(true);
-  }, []);
   return (
     <>
       <div aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-brand-50 to-slate-200">
         <span className="icon-play h-10 w-10 text-brand-500/60" />
       </div>
-      {src && !failed ? (
-        <ResponsiveImage
-          imgRef={img}
-          src={src}
-          aspect="16x9"
-          widths={[320, 640, 1280]}
-          sizes={sizes}
-          alt={alt}
-          className="absolute inset-0 h-full w-full object-cover"
-          onError={() => setFailed(true)}
-        />
-      ) : null}
+      {src ? <ResponsiveImage src={src} aspect="16x9" widths={[320, 640, 1280]} sizes={sizes} alt={alt} className="absolute inset-0 h-full w-full object-cover" /> : null}
     </>
   );
 }

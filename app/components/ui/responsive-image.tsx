@@ -1,4 +1,3 @@
-import type { Ref } from "react";
 import { hasRenditions, renditionHeight, renditionUrl, type Aspect, type RenditionFormat, type RenditionWidth } from "~/lib/image-renditions.ts";
 
 /**
@@ -16,8 +15,6 @@ export function ResponsiveImage({
   alt,
   className,
   loading = "lazy",
-  imgRef,
-  onError,
 }: {
   src: string;
   aspect: Aspect;
@@ -27,11 +24,9 @@ export function ResponsiveImage({
   alt: string;
   className?: string;
   loading?: "lazy" | "eager";
-  imgRef?: Ref<HTMLImageElement>;
-  onError?: () => void;
 }) {
   if (!hasRenditions(src)) {
-    return <img ref={imgRef} src={src} alt={alt} className={className} loading={loading} decoding="async" onError={onError} />;
+    return <img ref={hideIfBroken} src={src} alt={alt} className={className} loading={loading} decoding="async" onError={hide} />;
   }
   const srcSet = (format: RenditionFormat) => widths.map((w) => `${renditionUrl(src, aspect, w, format)} ${w}w`).join(", ");
   const largest = widths.at(-1)!;
@@ -41,7 +36,7 @@ export function ResponsiveImage({
       <source type="image/avif" srcSet={srcSet("avif")} sizes={sizes} />
       <source type="image/webp" srcSet={srcSet("webp")} sizes={sizes} />
       <img
-        ref={imgRef}
+        ref={hideIfBroken}
         src={renditionUrl(src, aspect, widths[0]!, "jpg")}
         srcSet={srcSet("jpg")}
         sizes={sizes}
@@ -51,8 +46,18 @@ export function ResponsiveImage({
         className={className}
         loading={loading}
         decoding="async"
-        onError={onError}
+        onError={hide}
       />
     </picture>
   );
+}
+
+// A picture that does not load is hidden, not shown as the browser's broken-image icon (whatever
+// is behind it shows instead). One that failed before hydration, when nobody listened, is
+// caught as React attaches to it.
+const hide = (event: { currentTarget: HTMLImageElement }) => {
+  event.currentTarget.hidden = true;
+};
+function hideIfBroken(img: HTMLImageElement | null) {
+  if (img?.complete && img.naturalWidth === 0) img.hidden = true;
 }
