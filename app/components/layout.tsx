@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 
 type HeaderUser = { username: string; email: string; firstName: string; lastName: string; role: "user" | "admin" } | null;
 type NavCategory = { slug: string; name: string };
@@ -65,14 +65,13 @@ const SECTION_GROUP = "header-section";
  * as a full page load would.
  */
 function useOneMenuAtATime(header: React.RefObject<HTMLElement | null>) {
-  const { pathname } = useLocation();
-  const shownPath = useRef(pathname);
+  const navigating = useNavigation().state !== "idle";
   useEffect(() => {
-    // Not on hydration: a menu opened while the page's script was still loading stays open.
-    if (shownPath.current === pathname) return;
-    shownPath.current = pathname;
+    // When a page change starts, not once the new page is shown: a menu opened on the new page
+    // (the moment its address changed) stays open. Never on hydration, where nothing navigates.
+    if (!navigating) return;
     for (const open of header.current?.querySelectorAll("details[open]") ?? []) (open as HTMLDetailsElement).open = false;
-  }, [header, pathname]);
+  }, [header, navigating]);
   useEffect(() => {
     const element = header.current;
     if (!element) return;

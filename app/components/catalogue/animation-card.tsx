@@ -108,16 +108,18 @@ function HoverPreview({ src, title }: { src: string; title: string }) {
         onPause={() => setOverlay(true)}
       />
       {overlay ? (
-        <button
-          type="button"
-          onClick={play}
-          className="absolute inset-0 flex items-center justify-center bg-black/20"
-          aria-label={`Play preview of ${title}`}
-        >
-          <span className="flex h-12 w-12 items-center justify-center rounded-full bg-white/90 text-brand-700 shadow">
+        // Only the round button takes a click: the rest of the picture stays the card's link (a
+        // pointer always hovers before it clicks, so a full-size button hid the link from it).
+        <div className="pointer-events-none absolute inset-0 flex items-center justify-center bg-black/20">
+          <button
+            type="button"
+            onClick={play}
+            className="pointer-events-auto flex h-12 w-12 items-center justify-center rounded-full bg-white/90 text-brand-700 shadow"
+            aria-label={`Play preview of ${title}`}
+          >
             <span aria-hidden="true" className="icon-play h-6 w-6" />
-          </span>
-        </button>
+          </button>
+        </div>
       ) : null}
     </>
   );
