@@ -133,6 +133,9 @@ test.describe("premium and licence pages", () => {
     await page.goto("/global-license");
     await page.getByRole("main").getByRole("link", { name: /^License / }).first().click();
     await expect(page).toHaveURL(/\/purchase\/category\/[^/]+$/);
+    // With JavaScript the address changes before the new page is drawn: its one h1 first, then its h2
+    // (the list page just left has several h2s, which a strict locator refuses rather than waits out).
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText("Checkout");
     await expect(page.getByRole("main").getByRole("heading", { level: 2 })).toHaveText(/^Category license: /);
     await expect(page.getByRole("main").getByRole("button", { name: "Continue to Payment" })).toBeEnabled();
   });
