@@ -1,12 +1,35 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { findLink, latestOutboxMail } from "../helpers/mail-parse.ts";
 
 export const DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
 export const ADMIN = { email: "admin@medanim.local", password: "admin12345" };
 export const MEMBER = { email: "member@medanim.local", password: "member12345" };
+
+/** The two widths every flow is checked at: a desktop's 1280 px and a phone's 390 px. */
+export const WIDTHS = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/** Declares `body`'s tests once per width, each group named after it and its viewport set. */
+export function atEachWidth(body: (size: (typeof WIDTHS)[number]) => void) {
+  for (const size of WIDTHS) {
+    test.describe(`at ${size.name} width`, () => {
+      test.use({ viewport: { width: size.width, height: size.height } });
+      body(size);
+    });
+  }
+}
+
+/** "November 25, 2027": a year from today, as the checkout screen and the confirmation print it. */
+export function aYearFromToday() {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(date);
+}
 
 export function uniqueUser() {
   const n = crypto.randomBytes(4).toString("hex");

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { atEachWidth } from "./helpers.ts";
 
 // The home list's pages live in the URL (?page=N renders pages 1 to N), so the list a visitor
 // built survives Back and a reload. Without JavaScript "Load More" lands on the first new card;
@@ -11,40 +12,34 @@ function listCards(page: Page) {
   return page.getByRole("region", { name: "Animations" }).getByTestId("animation-card");
 }
 
-for (const { name, width, height } of [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-]) {
-  test.describe(`at ${name} width`, () => {
-    test.use({ viewport: { width, height } });
+atEachWidth(() => {
 
-    test("Load More lands on the first new card, not at the top of the page", async ({ page }) => {
-      await page.goto("/");
-      if (isJs()) await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
-      const cards = listCards(page);
-      await expect(cards).toHaveCount(6);
-      const loadMore = page.getByRole("link", { name: "Load More Animations" });
-      await expect(loadMore).toHaveAttribute("href", "/?page=2#page-2");
-      // By keyboard: with JavaScript the scroll observer may bring a page as the link comes into
-      // view, moving it, and a pointer's retry would scroll after it, which no visitor does.
-      await loadMore.focus();
-      await page.keyboard.press("Enter");
-      if (isJs()) {
-        // Appended in place; the address records the pages shown (the scroll observer may add one more).
-        await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(12);
-        await expect(page).toHaveURL(/\/\?page=\d+$/);
-      } else {
-        await expect(page).toHaveURL(/\/\?page=2#page-2$/);
-        await expect(cards).toHaveCount(12);
-        await expect(page.getByRole("link", { name: "Load More Animations" })).toHaveAttribute("href", "/?page=3#page-3");
-      }
-      const firstNew = cards.nth(6);
-      await expect(firstNew).toHaveAttribute("id", "page-2");
-      await expect(firstNew).toBeInViewport();
-      // Below the sticky header, not under it.
-      const header = (await page.getByRole("banner").boundingBox())!;
-      expect((await firstNew.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
-      await expect(page.getByRole("heading", { level: 1 })).not.toBeInViewport();
-    });
+  test("Load More lands on the first new card, not at the top of the page", async ({ page }) => {
+    await page.goto("/");
+    if (isJs()) await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
+    const cards = listCards(page);
+    await expect(cards).toHaveCount(6);
+    const loadMore = page.getByRole("link", { name: "Load More Animations" });
+    await expect(loadMore).toHaveAttribute("href", "/?page=2#page-2");
+    // By keyboard: with JavaScript the scroll observer may bring a page as the link comes into
+    // view, moving it, and a pointer's retry would scroll after it, which no visitor does.
+    await loadMore.focus();
+    await page.keyboard.press("Enter");
+    if (isJs()) {
+      // Appended in place; the address records the pages shown (the scroll observer may add one more).
+      await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(12);
+      await expect(page).toHaveURL(/\/\?page=\d+$/);
+    } else {
+      await expect(page).toHaveURL(/\/\?page=2#page-2$/);
+      await expect(cards).toHaveCount(12);
+      await expect(page.getByRole("link", { name: "Load More Animations" })).toHaveAttribute("href", "/?page=3#page-3");
+    }
+    const firstNew = cards.nth(6);
+    await expect(firstNew).toHaveAttribute("id", "page-2");
+    await expect(firstNew).toBeInViewport();
+    // Below the sticky header, not under it.
+    const header = (await page.getByRole("banner").boundingBox())!;
+    expect((await firstNew.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
+    await expect(page.getByRole("heading", { level: 1 })).not.toBeInViewport();
   });
-}
+});

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { atEachWidth } from "../helpers.ts";
 
 // Back from an animation restores the home list as it was: the pages loaded with "Load More"
 // or by scrolling, and the place (home-list.spec.ts has the list without JavaScript).
@@ -22,41 +23,35 @@ async function settledCount(page: Page) {
   return count;
 }
 
-for (const { name, width, height } of [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-]) {
-  test.describe(`at ${name} width`, () => {
-    test.use({ viewport: { width, height } });
+atEachWidth(() => {
 
-    test("Back from an animation shows the same cards and the card opened", async ({ page }) => {
-      await page.goto("/");
-      await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
-      const cards = listCards(page);
-      await expect(cards).toHaveCount(6);
-      // By keyboard: the cards move as pages arrive (and the scroll observer may bring one first),
-      // which a pointer aimed at the link would miss.
-      for (const atLeast of [12, 18]) {
-        await page.getByRole("link", { name: "Load More Animations" }).focus();
-        await page.keyboard.press("Enter");
-        await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(atLeast);
-      }
-      // Open the first card of the third page, scrolled to as a visitor would.
-      const opened = cards.nth(12);
-      await opened.scrollIntoViewIfNeeded();
-      const shown = await settledCount(page);
-      expect(shown).toBeGreaterThanOrEqual(18);
-      // The address says how many pages are shown, without a reload.
-      await expect(page).toHaveURL(new RegExp(`/\\?page=${Math.ceil(shown / 6)}$`));
-      const title = (await opened.getByRole("heading").textContent())!;
-      await opened.getByRole("link", { name: new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).click();
-      await expect(page).toHaveURL(/\/animations\//);
-      await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  test("Back from an animation shows the same cards and the card opened", async ({ page }) => {
+    await page.goto("/");
+    await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
+    const cards = listCards(page);
+    await expect(cards).toHaveCount(6);
+    // By keyboard: the cards move as pages arrive (and the scroll observer may bring one first),
+    // which a pointer aimed at the link would miss.
+    for (const atLeast of [12, 18]) {
+      await page.getByRole("link", { name: "Load More Animations" }).focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(atLeast);
+    }
+    // Open the first card of the third page, scrolled to as a visitor would.
+    const opened = cards.nth(12);
+    await opened.scrollIntoViewIfNeeded();
+    const shown = await settledCount(page);
+    expect(shown).toBeGreaterThanOrEqual(18);
+    // The address says how many pages are shown, without a reload.
+    await expect(page).toHaveURL(new RegExp(`/\\?page=${Math.ceil(shown / 6)}$`));
+    const title = (await opened.getByRole("heading").textContent())!;
+    await opened.getByRole("link", { name: new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).click();
+    await expect(page).toHaveURL(/\/animations\//);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
 
-      await page.goBack();
-      await expect(page).toHaveURL(new RegExp(`/\\?page=${Math.ceil(shown / 6)}$`));
-      await expect(cards).toHaveCount(shown);
-      await expect(cards.getByRole("heading", { name: title, exact: true })).toBeInViewport();
-    });
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`/\\?page=${Math.ceil(shown / 6)}$`));
+    await expect(cards).toHaveCount(shown);
+    await expect(cards.getByRole("heading", { name: title, exact: true })).toBeInViewport();
   });
-}
+});

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { MEMBER, signIn } from "../helpers.ts";
+import { atEachWidth, MEMBER, signIn } from "../helpers.ts";
 
 // The preview's end with JavaScript: at the 10-second cap the player offers the full animation
 // (preview-end.spec.ts has what a visitor gets without JavaScript).
@@ -20,60 +20,54 @@ async function playToTheEnd(page: Page) {
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.ended)).toBe(true);
 }
 
-for (const { name, width, height } of [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-]) {
-  test.describe(`at ${name} width`, () => {
-    test.use({ viewport: { width, height } });
+atEachWidth(({ width }) => {
 
-    test("the preview's end shows the offers on the player, focused; Replay preview plays it again", async ({ page }) => {
-      await page.goto(ANIMATION);
-      const video = page.getByTestId("animation-video");
-      await expect(page.getByTestId("preview-end")).toHaveCount(0);
-      // The preview file is the server's 10-second cut.
-      expect(await video.evaluate((v: HTMLVideoElement) => new Promise<number>((resolve) => (v.readyState >= 1 ? resolve(v.duration) : v.addEventListener("loadedmetadata", () => resolve(v.duration)))))).toBeCloseTo(10, 0);
-      await playToTheEnd(page);
+  test("the preview's end shows the offers on the player, focused; Replay preview plays it again", async ({ page }) => {
+    await page.goto(ANIMATION);
+    const video = page.getByTestId("animation-video");
+    await expect(page.getByTestId("preview-end")).toHaveCount(0);
+    // The preview file is the server's 10-second cut.
+    expect(await video.evaluate((v: HTMLVideoElement) => new Promise<number>((resolve) => (v.readyState >= 1 ? resolve(v.duration) : v.addEventListener("loadedmetadata", () => resolve(v.duration)))))).toBeCloseTo(10, 0);
+    await playToTheEnd(page);
 
-      const end = page.getByTestId("preview-end");
-      await expect(end).toBeFocused();
-      await expect(end).toHaveAccessibleName("Unlock the Full Animation");
-      await expect(end.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
-      await expect(end.getByRole("link", { name: /^Individual License \$\d+$/ })).toHaveAttribute("href", /^\/individual-license\?animation=/);
-      await expect(end.getByRole("link", { name: /Category License \$\d+\/year$/ }).first()).toHaveAttribute("href", /^\/purchase\/category\//);
+    const end = page.getByTestId("preview-end");
+    await expect(end).toBeFocused();
+    await expect(end).toHaveAccessibleName("Unlock the Full Animation");
+    await expect(end.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
+    await expect(end.getByRole("link", { name: /^Individual License \$\d+$/ })).toHaveAttribute("href", /^\/individual-license\?animation=/);
+    await expect(end.getByRole("link", { name: /Category License \$\d+\/year$/ }).first()).toHaveAttribute("href", /^\/purchase\/category\//);
 
-      const player = (await video.boundingBox())!;
-      const panel = (await end.boundingBox())!;
-      if (width >= 1280) {
-        // Over the picture.
-        expect(panel.y).toBeGreaterThanOrEqual(player.y);
-        expect(panel.y + panel.height).toBeLessThanOrEqual(player.y + player.height + 1);
-      } else {
-        // Right under the picture, too small on a phone to hold them.
-        expect(panel.y).toBeGreaterThanOrEqual(player.y + player.height);
-        expect(panel.y).toBeLessThan(player.y + player.height + 24);
-      }
+    const player = (await video.boundingBox())!;
+    const panel = (await end.boundingBox())!;
+    if (width >= 1280) {
+      // Over the picture.
+      expect(panel.y).toBeGreaterThanOrEqual(player.y);
+      expect(panel.y + panel.height).toBeLessThanOrEqual(player.y + player.height + 1);
+    } else {
+      // Right under the picture, too small on a phone to hold them.
+      expect(panel.y).toBeGreaterThanOrEqual(player.y + player.height);
+      expect(panel.y).toBeLessThan(player.y + player.height + 24);
+    }
 
-      // Keyboard: the offers and Replay preview are the next tab stops.
-      await page.keyboard.press("Tab");
-      await expect(end.getByRole("link", { name: "Get Premium Access" })).toBeFocused();
+    // Keyboard: the offers and Replay preview are the next tab stops.
+    await page.keyboard.press("Tab");
+    await expect(end.getByRole("link", { name: "Get Premium Access" })).toBeFocused();
 
-      const results = await new AxeBuilder({ page })
-        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-        .options({ resultTypes: ["violations"] })
-        .setLegacyMode(true)
-        .analyze();
-      expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.help}`)).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+    const results = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+      .options({ resultTypes: ["violations"] })
+      .setLegacyMode(true)
+      .analyze();
+    expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.help}`)).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
 
-      await end.getByRole("button", { name: "Replay preview" }).click();
-      await expect(end).toHaveCount(0);
-      await expect(video).toBeFocused();
-      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime < 9)).toBe(true);
-    });
+    await end.getByRole("button", { name: "Replay preview" }).click();
+    await expect(end).toHaveCount(0);
+    await expect(video).toBeFocused();
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime < 9)).toBe(true);
   });
-}
+});
 
 test("a premium member watches to the end without an offer to unlock it", async ({ page }) => {
   await signIn(page, MEMBER.email, MEMBER.password);
