@@ -1,11 +1,6 @@
-import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { zipStored } from "../../prisma/seed-data/zip.ts";
-import { ADMIN, DATA_DIR, expectToast, signIn } from "./helpers.ts";
+import { ADMIN, expectToast, signIn } from "./helpers.ts";
+import { MB, unique, type Upload, uploadFiles } from "./upload-files.ts";
 
 // Real-sized files through the admin forms, at both widths. Without JavaScript the files travel
 // in the multipart form and are streamed to storage by the action (each form's body cap is set
@@ -16,86 +11,7 @@ import { ADMIN, DATA_DIR, expectToast, signIn } from "./helpers.ts";
 // it took 17 to 29 s on two cores shared at a load average of 11 to 22 (signing in alone 4.5 s).
 test.describe.configure({ timeout: 60_000 });
 
-const MB = 1024 * 1024;
-const unique = () => crypto.randomBytes(3).toString("hex");
-
-let dir: string;
-let baseJpeg: Buffer;
-let baseMp4: Buffer;
-
-test.beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-uploads-"));
-  const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", ...args]);
-  ffmpeg("-i", "testsrc=size=320x180", "-frames:v", "1", path.join(dir, "base.jpg"));
-  ffmpeg("-i", "testsrc=size=320x180:rate=25", "-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", path.join(dir, "base.mp4"));
-  baseJpeg = fs.readFileSync(path.join(dir, "base.jpg"));
-  baseMp4 = fs.readFileSync(path.join(dir, "base.mp4"));
-});
-
-test.afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function write(name: string, bytes: Buffer) {
-  const file = path.join(dir, `${unique()}-${name}`);
-  fs.writeFileSync(file, bytes);
-  return { path: file, name: path.basename(file), bytes };
-}
-
-/** A real JPEG with a random comment first (so its opening bytes are its own), padded after its end. */
-function jpegOfSize(name: string, size: number) {
-  const comment = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x42]), crypto.randomBytes(64)]);
-  const image = Buffer.concat([baseJpeg.subarray(0, 2), comment, baseJpeg.subarray(2)]);
-  return write(name, Buffer.concat([image, crypto.randomBytes(size - image.length)]));
-}
-
-/** A real MP4 followed by a top-level `free` box of random bytes: players skip it. */
-function mp4OfSize(name: string, size: number) {
-  const header = Buffer.alloc(8);
-  header.writeUInt32BE(size - baseMp4.length);
-  header.write("free", 4, "latin1");
-  return write(name, Buffer.concat([baseMp4, header, crypto.randomBytes(size - baseMp4.length - 8)]));
-}
-
-/** A real zip (the seed's own writer) holding one stored file of random bytes, about `size` long. */
-function zipOfSize(name: string, size: number) {
-  return write(name, zipStored([{ name: "animation.bin", content: crypto.randomBytes(size - 128) }]));
-}
-
-type Upload = ReturnType<typeof write>;
-
-/**
- * Files under the server's object store (temporary parts included) holding the start of this
- * upload: the first megabyte, or as much of it as the file has. Tests in other workers store
- * files too, so the store is searched for this upload's bytes rather than counted.
- */
-function storedCopies(upload: Upload) {
-  const found: string[] = [];
-  const visit = (folder: string) => {
-    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
-      const file = path.join(folder, entry.name);
-      if (entry.isDirectory()) visit(file);
-      else if (entry.isFile() && startsLike(file, upload.bytes)) found.push(file);
-    }
-  };
-  const objects = path.resolve(DATA_DIR, "objects");
-  if (fs.existsSync(objects)) visit(objects);
-  return found;
-}
-
-function startsLike(file: string, bytes: Buffer) {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, "r");
-  } catch {
-    return false; // a temporary part renamed or removed meanwhile
-  }
-  try {
-    const head = Buffer.alloc(Math.min(MB, bytes.length));
-    const read = fs.readSync(fd, head, 0, head.length, 0);
-    return read > 0 && head.subarray(0, read).equals(bytes.subarray(0, read));
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+const { jpegOfSize, mp4OfSize, zipOfSize, storedCopies } = uploadFiles();
 
 /** Chooses a file; with JavaScript, waits for its direct upload to finish. */
 async function choose(page: Page, label: string, upload: Upload, javaScriptEnabled: boolean) {
@@ -194,27 +110,3 @@ for (const width of [1280, 390]) {
     });
   });
 }
-
-test("with JavaScript, the server refuses an 11 MB cover too when a client skips the browser's check", async ({ page, javaScriptEnabled }) => {
-  test.skip(!javaScriptEnabled, "the direct upload is the JavaScript path");
-  const oversize = jpegOfSize("big-cover.jpg", 11 * MB);
-  await signIn(page, ADMIN.email, ADMIN.password);
-
-  const asked = await page.request.post("/api/objects/upload", {
-    data: { kind: "cover", fileName: oversize.name, contentType: "image/jpeg", size: oversize.bytes.length },
-  });
-  expect(asked.status()).toBe(413);
-  expect(await asked.json()).toEqual({ message: "File size must be less than 10MB." });
-
-  // A client that declares 9 MB and then sends 11.
-  const granted = await page.request.post("/api/objects/upload", {
-    data: { kind: "cover", fileName: oversize.name, contentType: "image/jpeg", size: 9 * MB },
-  });
-  expect(granted.status()).toBe(200);
-  const { uploadURL, path: storedPath } = (await granted.json()) as { uploadURL: string; path: string };
-  const put = await page.request.put(uploadURL, { data: oversize.bytes, headers: { "Content-Type": "image/jpeg" } });
-  expect(put.status()).toBe(413);
-  expect(await put.json()).toEqual({ message: "File size must be less than 10MB." });
-  expect((await page.request.get(storedPath)).status()).toBe(404);
-  expect(storedCopies(oversize)).toEqual([]);
-});
