@@ -42,6 +42,29 @@ export type CategoryRef = { id: string; name: string; slug: string };
 /** The detail page's view of its category: enough for breadcrumbs and the licence box. */
 export type AnimationCategory = CategoryRef & { yearlyPrice: number | null; parent: CategoryRef | null };
 
+/**
+ * What a player plays, from the media pipeline's current set (services/media-urls.server.ts):
+ * the full ladder at URLs signed for one viewer, or the public 10-second preview. Null when the
+ * animation has no finished set yet (the player then falls back to the stored files).
+ */
+export type PlaybackDto = {
+  isPreview: boolean;
+  /** The HLS master playlist: hls.js, or the browser's own HLS (Safari, iOS). */
+  hls: string;
+  /** The progressive MP4 (720p or the master's size if smaller): the `<video src>` without JavaScript. */
+  mp4: string;
+  /** WebVTT of storyboard thumbnails (`sprite.jpg#xywh=x,y,w,h` cues) for seek previews; null for previews. */
+  storyboard: string | null;
+  /** The ladder's rungs, lowest first: the quality menu offers Auto and these. */
+  rungs: { height: number; bitrate: number }[];
+  /** The frame size of the largest rung (the player's aspect ratio). */
+  width: number;
+  height: number;
+};
+
+/** A download the viewer may take: the uploaded package or one of the pipeline's renditions. */
+export type DownloadDto = { label: string; format: string; href: string; bytes: number | null };
+
 /** A caption track for the player's <track>: src is the stored WebVTT file. */
 export type CaptionTrackDto = { language: string; label: string; src: string };
 
