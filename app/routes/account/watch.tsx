@@ -3,7 +3,7 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
-import { CaptionTracks } from "~/components/catalogue/video-player.tsx";
+import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { getAccess } from "~/services/access.server.ts";
@@ -43,22 +43,15 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
         {animation.categoryName ? `${animation.categoryName} · ` : ""}
         {formatDuration(animation.duration)}
       </p>
-      <div className="mt-6 overflow-hidden rounded-2xl bg-black">
-        {animation.fullVideo ? (
-          <video
-            src={animation.fullVideo}
-            poster={animation.coverImage ?? undefined}
-            controls
-            preload="metadata"
-            playsInline
-            controlsList="nodownload"
-            className="aspect-video w-full"
-          >
-            <CaptionTracks tracks={animation.captions} />
-          </video>
-        ) : (
-          <p className="flex aspect-video items-center justify-center text-white">The video is not available yet.</p>
-        )}
+      <div className="mt-6">
+        <VideoPlayer
+          videoId={animation.id}
+          src={animation.fullVideo}
+          poster={animation.coverImage}
+          title={animation.title}
+          isPreview={false}
+          tracks={animation.captions}
+        />
       </div>
       <div className="mt-6 flex flex-wrap gap-3">
         {animation.downloadFile ? (
