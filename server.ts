@@ -34,6 +34,7 @@ function securityHeaders(mode: "production" | "development") {
   const stripeFrames = stripe ? " https://js.stripe.com https://hooks.stripe.com" : "";
   const stripeApi = stripe ? " https://api.stripe.com" : "";
   const stripeCheckout = stripe ? " https://checkout.stripe.com" : "";
+  const mediaBase = getEnv().MEDIA_BASE_URL ? ` ${new URL(getEnv().MEDIA_BASE_URL!).origin}` : "";
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = crypto.randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
@@ -44,7 +45,8 @@ function securityHeaders(mode: "production" | "development") {
       "style-src 'self' 'unsafe-inline'",
       `img-src 'self' data: blob: https:${storage}`,
       `media-src 'self' blob: https:${storage}`,
-      `connect-src 'self'${dev ? " ws: wss:" : ""}${stripeApi}${storage}`,
+      // hls.js fetches playlists and segments: from MEDIA_BASE_URL (a CDN) when set.
+      `connect-src 'self'${dev ? " ws: wss:" : ""}${stripeApi}${storage}${mediaBase}`,
       `frame-src 'self'${stripeFrames}`,
       "font-src 'self' data:",
       `form-action 'self'${stripeCheckout}`,
@@ -184,25 +186,39 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
   return app;
 }
 
+/** A worker-only process's HTTP side: its health, for the orchestrator. */
+function workerApp() {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/healthz", async (_req, res) => {
+    const ok = await getDb().ping().then(() => true, () => false);
+    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "error", role: "worker" });
+  });
+  app.use((_req, res) => void res.status(404).json({ message: "This instance runs jobs only" }));
+  return app;
+}
+
 /** Starts listening; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the DB. */
-export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_ENV === "production" ? "production" : "development" } = {}) {
-  const app = await createApp({ mode: mode as "production" | "development" });
+export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_ENV === "production" ? "production" : "development", role = getEnv().APP_ROLE } = {}) {
+  // APP_ROLE=worker runs the jobs (transcodes above all) and answers only /healthz, so web
+  // instances (APP_ROLE=web) on the same PostgreSQL stay responsive while a 4K master encodes.
+  const app = role === "worker" ? workerApp() : await createApp({ mode: mode as "production" | "development" });
   const server = http.createServer(app);
   // Above common load balancers' 60 s idle timeout, so they never reuse a closed connection.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, resolve));
 
-  // Campaigns, preview cuts, the hourly billing sweep and purge: durable jobs on the app's
-  // database (pg-boss); a preview cut or a campaign slice in progress is stopped at shutdown and
+  // Campaigns, transcodes, the hourly billing sweep and purge: durable jobs on the app's
+  // database (pg-boss); a transcode or a campaign slice in progress is stopped at shutdown and
   // retried by the next start (or another instance).
-  const jobWorkers = await startJobWorkers();
+  const jobWorkers = role === "web" ? { stop: async () => undefined } : await startJobWorkers();
 
   let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
-    // A preview cut in progress is aborted and put back in the queue for the next start.
+    // A transcode in progress is aborted and put back in the queue for the next start.
     const workerStopped = jobWorkers.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed"));
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => {

@@ -1,9 +1,12 @@
 import fs from "node:fs";
+import path from "node:path";
 import { Router, type Request, type Response } from "express";
-import { getEmbedMediaDelivery } from "~/services/embed-media.server.ts";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { isObjectId, localObjectFile, objectPath, presignedObjectUrl, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
+import { isObjectId, localObjectFile, objectPath, presignedObjectUrl, PRESIGNED_GET_SECONDS, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
+import { localSetFile, mediaType, presignedSetFileUrl, readSetText } from "~/lib/media-store.server.ts";
+import { decideSetFile, type SetFileDecision } from "~/services/media-urls.server.ts";
+import { getEmbedMediaDelivery, recordEmbedPlay } from "~/services/embed-media.server.ts";
 import { isRenditionSource, renditionFile } from "~/lib/image-renditions.server.ts";
 import { parseRenditionName, RENDITION_TYPES } from "~/lib/image-renditions.ts";
 import { receiveSignedUpload, uploadRule } from "~/lib/upload.server.ts";
@@ -27,6 +30,8 @@ export function mediaRouter() {
     sendEmbedMedia(req, res, { kind: "caption", language: req.params.language as string }),
   );
   router.all("/embed-media/{*rest}", (_req, res) => notFound(res));
+  router.get("/media/:setId/:grant/*file", (req, res) => sendSetFile(req, res));
+  router.all("/media/{*rest}", (_req, res) => notFound(res));
   // Anything else under /objects/ (traversal attempts, encoded or not, other ids) is not an
   // object: answered here, without a look at the file system.
   router.all("/objects/{*rest}", (_req, res) => notFound(res));
@@ -161,12 +166,36 @@ async function streamLocal(req: Request, res: Response, delivery: Extract<Object
   // An object never changes under its id: size and date come from its StoredObject row, so a
   // request costs no stat of the file.
   const { size, createdAt } = delivery.info!;
-  const modified = Math.floor(createdAt.getTime() / 1000) * 1000;
-  const etag = objectEtag(size, createdAt);
+  return streamFile(req, res, {
+    file: localObjectFile(delivery.id),
+    size,
+    modified: createdAt,
+    contentType: delivery.contentType,
+    cacheControl: delivery.cacheControl,
+    contentDisposition: delivery.contentDisposition,
+    logId: delivery.id,
+  });
+}
+
+type LocalFile = {
+  file: string;
+  size: number;
+  modified: Date;
+  contentType: string;
+  cacheControl: string;
+  contentDisposition?: string;
+  logId: string;
+};
+
+/** A local file that never changes, with byte ranges and conditional requests. */
+async function streamFile(req: Request, res: Response, source: LocalFile) {
+  const { size } = source;
+  const modified = Math.floor(source.modified.getTime() / 1000) * 1000;
+  const etag = objectEtag(size, source.modified);
   const headers: Record<string, string> = {
     ETag: etag,
     "Last-Modified": new Date(modified).toUTCString(),
-    "Cache-Control": delivery.cacheControl,
+    "Cache-Control": source.cacheControl,
     "Accept-Ranges": "bytes",
   };
 
@@ -181,13 +210,13 @@ async function streamLocal(req: Request, res: Response, delivery: Extract<Object
   }
   const start = range?.start ?? 0;
   const end = range?.end ?? size - 1;
-  headers["Content-Type"] = delivery.contentType;
-  if (delivery.contentDisposition) headers["Content-Disposition"] = delivery.contentDisposition;
+  headers["Content-Type"] = source.contentType;
+  if (source.contentDisposition) headers["Content-Disposition"] = source.contentDisposition;
   headers["Content-Length"] = String(size === 0 ? 0 : end - start + 1);
   if (range) headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
   const status = range ? 206 : 200;
 
-  const file = localObjectFile(delivery.id);
+  const file = source.file;
   if (req.method === "HEAD" || size === 0) {
     const exists = await fs.promises.access(file).then(() => true, () => false);
     if (!exists) return notFound(res);
@@ -202,7 +231,57 @@ async function streamLocal(req: Request, res: Response, delivery: Extract<Object
     return notFound(res);
   }
   res.writeHead(status, headers);
-  await sendFileRange(res, handle, start, end, delivery.id);
+  await sendFileRange(res, handle, start, end, source.logId);
+}
+
+/**
+ * /media/{setId}/{grant}/{file}: a file of a media pipeline set (media-urls.server.ts decides
+ * who). Playlists and storyboard maps are always sent from here, also in S3 mode: the relative
+ * URIs inside them must resolve under this signed path. Everything else is streamed from disk,
+ * or in S3 mode redirected to a presigned URL of the bucket (a CDN may front either).
+ */
+async function sendSetFile(req: Request, res: Response) {
+  const setId = req.params.setId as string;
+  const grant = req.params.grant as string;
+  const file = ([] as string[]).concat(req.params.file as string | string[]).join("/");
+  let decision: SetFileDecision;
+  try {
+    decision = await decideSetFile(setId, grant, file);
+  } catch (error) {
+    logger.error({ err: error, setId }, "media set access check failed");
+    res.status(500).set("Cache-Control", "no-store").json({ message: "Something went wrong" });
+    return;
+  }
+  if (!decision.allowed) {
+    const message = decision.status === 404 ? "File not found" : "This link has expired or is not valid";
+    res.status(decision.status).set("Cache-Control", "private, no-store").json({ message });
+    return;
+  }
+  if (decision.embedPlay && isPlaybackStart(req.headers.range) && req.method === "GET") {
+    const { licenceId, animationId, host } = decision.embedPlay;
+    await recordEmbedPlay(licenceId, animationId, host).catch((error) => logger.error({ err: error, licenceId }, "counting an embed play failed"));
+  }
+  const contentType = mediaType(file);
+  const contentDisposition = decision.download ? `attachment; filename="${decision.download.slug.replace(/[^A-Za-z0-9._-]/g, "_") || "download"}${path.extname(file)}"` : undefined;
+  if (storageBackend() === "s3") {
+    if (/\.(m3u8|vtt)$/.test(file)) {
+      const text = await readSetText(setId, file);
+      if (text === null) return notFound(res);
+      res.status(200).set({ "Content-Type": contentType, "Cache-Control": decision.cacheControl }).send(req.method === "HEAD" ? undefined : text);
+      return;
+    }
+    const url = await presignedSetFileUrl(setId, file, { method: req.method === "HEAD" ? "HEAD" : "GET", contentDisposition, cacheControl: decision.cacheControl }, PRESIGNED_GET_SECONDS);
+    res.set("Cache-Control", decision.cacheControl.startsWith("public") ? "public, max-age=60" : "private, no-store").redirect(302, url);
+    return;
+  }
+  const local = localSetFile(setId, file);
+  const stat = await fs.promises.stat(local).catch(() => null);
+  if (!stat?.isFile()) return notFound(res);
+  return streamFile(req, res, { file: local, size: stat.size, modified: stat.mtime, contentType, cacheControl: decision.cacheControl, contentDisposition, logId: setId });
+}
+
+function isPlaybackStart(range: string | undefined) {
+  return range === undefined || /^bytes=0-$/.test(range.trim());
 }
 
 /** Bytes read from disk per step; at most two steps of one response are in flight. */

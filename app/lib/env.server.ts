@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import net from "node:net";
 import { z } from "zod";
+import { DEFAULT_LADDER, parseLadder } from "./media-ladder.ts";
 
 // Every environment variable the app reads, parsed once. Nothing else reads process.env.
 const EnvSchema = z.object({
@@ -31,6 +32,29 @@ const EnvSchema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   FFMPEG_PATH: z.string().default("ffmpeg"),
+  // The HLS ladder: "height:kbit/s" rungs (lib/media-ladder.ts); a master gets those up to its own height.
+  MEDIA_LADDER: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value) return DEFAULT_LADDER;
+      const ladder = parseLadder(value);
+      if (!ladder) {
+        ctx.addIssue({ code: "custom", message: 'expected rungs like "360:800,720:2800,1080:5000" (even heights, kbit/s)' });
+        return z.NEVER;
+      }
+      return ladder;
+    }),
+  // How many transcodes this process runs at once (0: none, as on a web-only instance).
+  MEDIA_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+  // all: serve and run jobs; web: serve only; worker: run jobs only (no HTTP but /healthz).
+  APP_ROLE: z.enum(["all", "web", "worker"]).default("all"),
+  // Origin (a CDN in front of this app or the bucket) that pages name for /media/ files.
+  MEDIA_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .transform((value) => value?.replace(/\/+$/, "")),
   MAX_DOWNLOAD_FILE_MB: z.coerce.number().int().positive().default(2048),
   MAX_VIDEO_FILE_MB: z.coerce.number().int().positive().default(2048),
   // Sign-ups allowed per client address per hour (sign-in is limited per address and e-mail).

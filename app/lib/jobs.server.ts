@@ -16,9 +16,9 @@ export const QUEUES = {
   billingSweep: "billing-sweep",
   /** Expired sessions, tokens and rate-limit rows; the embedded database's vacuum (hourly, and at start). */
   purge: "purge",
-  /** One 10-second preview cut (services/media-jobs.server.ts); key = the MediaJob row. */
-  mediaPreview: "media-preview",
-  /** Previews nobody queued, and rows the queue may have lost (every ten minutes, and at start). */
+  /** One transcode of a master into its media set (services/media-jobs.server.ts); key = the MediaJob row. */
+  mediaTranscode: "media-transcode",
+  /** Transcodes nobody queued, and rows the queue may have lost (every ten minutes, and at start). */
   mediaScan: "media-scan",
 } as const;
 
@@ -46,8 +46,9 @@ async function openBoss(): Promise<Boss> {
     { name: QUEUES.campaign, policy: "singleton", retryLimit: 20, retryDelay: 5, expireInSeconds: CAMPAIGN_JOB_EXPIRY_SECONDS },
     { name: QUEUES.billingSweep, policy: "singleton", retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
     { name: QUEUES.purge, policy: "singleton", retryLimit: 2, retryDelay: 60, expireInSeconds: 15 * 60 },
-    // Longer than a cut may take (ffmpeg is stopped at 5 minutes) and than a row's lock lives.
-    { name: QUEUES.mediaPreview, policy: "singleton", retryLimit: 3, retryDelay: 5, expireInSeconds: MEDIA_JOB_EXPIRY_SECONDS },
+    // A long 4K master may transcode for an hour: the row's own lock, refreshed every 30 s, tells
+    // a dead run from a slow one (the scan resends a stale row), not the queue's expiry.
+    { name: QUEUES.mediaTranscode, policy: "singleton", retryLimit: 3, retryDelay: 5, expireInSeconds: MEDIA_JOB_EXPIRY_SECONDS },
     { name: QUEUES.mediaScan, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 15 * 60 },
   ] satisfies PgBoss.Queue[]) {
     await ensureQueue(boss, queue);
@@ -67,7 +68,7 @@ async function ensureQueue(boss: Boss, queue: PgBoss.Queue) {
  */
 export const CAMPAIGN_SLICE_MS = 30_000;
 export const CAMPAIGN_JOB_EXPIRY_SECONDS = 120;
-export const MEDIA_JOB_EXPIRY_SECONDS = 10 * 60;
+export const MEDIA_JOB_EXPIRY_SECONDS = 3 * 60 * 60;
 
 /** The server's queue also runs maintenance and the schedules; call before the first jobQueue(). */
 export function superviseJobs() {

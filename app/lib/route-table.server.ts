@@ -56,6 +56,8 @@ const SERVER_PATHS: ReadonlyArray<readonly [prefix: string, rule: RequestRule]> 
   ["/api/docs/assets/", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
   ["/objects/", { part: "server", methods: null, body: { kind: "raw", limit: null }, csrfExempt: null, compress: false, errors: "json" }],
   ["/embed-media/", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: false, errors: "json" }],
+  // The media pipeline's sets: segments, playlists, progressive MP4s, downloads (media-urls.server.ts).
+  ["/media/", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: false, errors: "json" }],
 ];
 
 // The embed player answers id-shaped paths only: anything else under /embed/ gets the pages'

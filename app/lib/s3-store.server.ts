@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { getEnv } from "./env.server.ts";
 import type { PresignedGetOptions } from "./storage.server.ts";
@@ -85,4 +85,40 @@ export async function put(id: string, body: Readable, contentType: string, size:
 
 export async function remove(id: string) {
   await s3Client().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key(id) }));
+}
+
+// ---- media sets (media-store.server.ts): keys media/{setId}/{file}, written once, never changed ----
+
+export async function putKey(key: string, body: Readable, contentType: string, size: number, cacheControl: string) {
+  await s3Client().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentLength: size, ContentType: contentType, CacheControl: cacheControl }));
+}
+
+export function presignGetKey(key: string, options: PresignedGetOptions, expiresIn: number) {
+  const command =
+    options.method === "HEAD"
+      ? new HeadObjectCommand({ Bucket: bucket(), Key: key })
+      : new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentDisposition: options.contentDisposition, ResponseCacheControl: options.cacheControl, ResponseContentType: options.contentType });
+  return getSignedUrl(s3Client(), command, { expiresIn });
+}
+
+export async function readKey(key: string): Promise<Buffer | null> {
+  try {
+    const got = await s3Client().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+    return Buffer.from(await got.Body!.transformToByteArray());
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (error as { name?: string }).name === "NoSuchKey") return null;
+    throw error;
+  }
+}
+
+/** Deletes every key under a prefix, a page of 1,000 at a time. */
+export async function removePrefix(prefix: string) {
+  for (;;) {
+    const listed = await s3Client().send(new ListObjectsV2Command({ Bucket: bucket(), Prefix: prefix, MaxKeys: 1000 }));
+    const keys = (listed.Contents ?? []).map((object) => ({ Key: object.Key! }));
+    if (keys.length === 0) return;
+    await s3Client().send(new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: keys, Quiet: true } }));
+    if (!listed.IsTruncated) return;
+  }
 }

@@ -13,6 +13,8 @@ export type ActiveSubscription = {
 };
 
 export type Access = {
+  /** Who, when signed in: media URLs are signed for this member (media-urls.server.ts). */
+  userId?: string;
   signedIn: boolean;
   isAdmin: boolean;
   accountType: "free" | "premium" | null;
@@ -34,7 +36,7 @@ export async function getAccess(
     where: { userId: user.id, status: "active", endDate: { gt: now } },
     select: { id: true, type: true, animationId: true, categoryId: true, endDate: true },
   });
-  return { signedIn: true, isAdmin: user.role === "admin", accountType: user.accountType, subscriptions };
+  return { userId: user.id, signedIn: true, isAdmin: user.role === "admin", accountType: user.accountType, subscriptions };
 }
 
 const viewerAccess = new WeakMap<Request, Promise<Access>>();

@@ -216,6 +216,8 @@ const embedAnimationSelect = {
   slug: true,
   title: true,
   fullVideo: true,
+  mediaSetId: true,
+  duration: true,
   coverImage: true,
   categoryId: true,
   category: { select: { parentId: true } },
@@ -246,6 +248,8 @@ export type EmbedDecision =
         /** The current medical review, or null: the player then claims none. */
         medicalReview: MedicalReviewClaim | null;
         captions: { language: string; label: string }[];
+        mediaSetId: string | null;
+        duration: number;
       };
     };
 
@@ -383,6 +387,9 @@ export async function resolveEmbed(
       coverImage: animation.coverImage,
       medicalReview: currentMedicalReview(animation, now),
       captions: animation.captions,
+      // The media pipeline's set, whose progressive MP4 the script-free player plays; null before the first.
+      mediaSetId: animation.mediaSetId,
+      duration: animation.duration,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { getDb } from "~/lib/db.server.ts";
+import { getEnv } from "~/lib/env.server.ts";
 import { CAMPAIGN_SLICE_MS, jobQueue, QUEUES, stopJobQueue, superviseJobs } from "~/lib/jobs.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { purgeRateLimits } from "~/lib/rate-limit.server.ts";
@@ -7,7 +8,7 @@ import { runBillingSweep } from "./billing-sweep.server.ts";
 import { runCampaign } from "./email-campaigns.server.ts";
 import { runMediaJob, scanMediaJobs } from "./media-jobs.server.ts";
 
-// The server's workers for the job queue (lib/jobs.server.ts): campaigns, preview cuts, the
+// The server's workers for the job queue (lib/jobs.server.ts): campaigns, transcodes, the
 // hourly billing sweep and purge. pg-boss hands each job to one worker across all instances; its schedules
 // fire once per hour across all of them too.
 
@@ -33,12 +34,16 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
     logger.info(await runBillingSweep(), "billing sweep");
   });
   await boss.work(QUEUES.purge, { pollingIntervalSeconds: 5 }, purge);
-  await boss.work<{ mediaJobId: string }>(QUEUES.mediaPreview, { pollingIntervalSeconds }, async ([job]) => {
-    await runMediaJob(job!.data.mediaJobId, { signal: stopping.signal });
-  });
+  // MEDIA_CONCURRENCY workers, each running one transcode at a time (0 on an instance that
+  // should stay responsive while others encode).
+  for (let i = 0; i < getEnv().MEDIA_CONCURRENCY; i++) {
+    await boss.work<{ mediaJobId: string }>(QUEUES.mediaTranscode, { pollingIntervalSeconds }, async ([job]) => {
+      await runMediaJob(job!.data.mediaJobId, { signal: stopping.signal });
+    });
+  }
   await boss.work(QUEUES.mediaScan, { pollingIntervalSeconds: 5 }, async () => {
     const scanned = await scanMediaJobs();
-    if (scanned.queued || scanned.resent) logger.info(scanned, "media scan queued previews");
+    if (scanned.queued || scanned.resent) logger.info(scanned, "media scan queued transcodes");
   });
 
   // The embedded database's vacuum and planner statistics belong to this process's database,

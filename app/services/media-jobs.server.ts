@@ -1,45 +1,37 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
+import { probeMedia, probeVideoSize } from "~/lib/ffmpeg.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import {
-  deleteObject,
-  localObjectFile,
-  objectIdFromPath,
-  presignedObjectUrl,
-  saveObject,
-  storageBackend,
-} from "~/lib/storage.server.ts";
+import { chooseRungs } from "~/lib/media-ladder.ts";
+import { deleteSet, mediaWorkDir, publishSet } from "~/lib/media-store.server.ts";
+import { localObjectFile, objectIdFromPath, presignedObjectUrl, storageBackend } from "~/lib/storage.server.ts";
 import { jobQueue, sendJob } from "~/lib/jobs.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
 import { forgetObjectAttachments } from "./access.server.ts";
+import { isStepDone, measureRenditions, runStep, STEP_ORDER, stepLabels, type StepName, type StepProgress } from "./media-pipeline/transcode.server.ts";
+import { setFileCacheControl } from "./media-urls.server.ts";
 
-// Server-made previews. When an animation has a full video and no preview, a MediaJob row (the
-// state the admin sees) is queued together with a job on the job queue (lib/jobs.server.ts,
-// queue "media-preview"), in one transaction. The queue hands the job to one worker across all
-// instances; the worker claims the row with a conditional update, cuts the first 10 seconds
-// with ffmpeg, checks the cut's duration, stores it and sets Animation.previewVideo. A job
-// whose process died is expired and retried by the queue, and its stale row claimed again.
-// Without ffmpeg a job fails with a clear message and viewers keep seeing the cover.
+// The media pipeline's jobs (decision 017). When an animation's master video is stored, a
+// MediaJob row (the state the admin sees) and a job on the queue (lib/jobs.server.ts, queue
+// "media-transcode") are written in one transaction. The queue hands the job to one worker
+// across all instances; the worker claims the row with a conditional update, probes the master,
+// runs the steps (media-pipeline/transcode.server.ts) in a work folder of its own, publishes
+// the set and, in one transaction, records its renditions and makes it the animation's current
+// set. The set's id is the job's id: a job run twice, or retried after a crash, can only ever
+// make that one set. Until then the animation keeps playing its previous set.
 
-/** "preview ... 10 seconds" (the issue's promise: no more than 10 s to viewers without the right). */
-export const PREVIEW_SECONDS = 10;
-/** A stream-copied cut ends on a frame boundary: allow one frame or so beyond 10 s. */
-const DURATION_TOLERANCE = 0.1;
-/**
- * A running row whose lock is older than this belongs to a process that died. The queue expires
- * a job after MEDIA_JOB_EXPIRY_SECONDS (lib/jobs.server.ts), longer than this, so its retry
- * always finds the lock stale; a live run holds a fresh lock and is never claimed twice.
- */
-const STALE_LOCK_MS = 9 * 60_000;
-/** A cut of 10 s takes a second or two; anything near this is stuck. */
-const FFMPEG_TIMEOUT_MS = 5 * 60_000;
+/** A running row whose lock was not refreshed for this long belongs to a process that died. */
+const STALE_LOCK_MS = 3 * 60_000;
+/** A running job refreshes its lock (and its progress) at least this often. */
+const HEARTBEAT_MS = 30_000;
+/** Progress is written at most this often while a step runs. */
+const PROGRESS_WRITE_MS = 2_000;
 /** Crash loops end: after this many claims a stale job fails for good. */
 const MAX_ATTEMPTS = 3;
 
-export const FFMPEG_MISSING = "ffmpeg not found: install ffmpeg (or set FFMPEG_PATH) to make previews";
+export { FFMPEG_MISSING } from "~/lib/ffmpeg.server.ts";
 
 type ClaimedJob = { id: string; animationId: string; sourcePath: string; attempts: number };
 
@@ -49,54 +41,87 @@ export function defaultInstanceId() {
 }
 
 /**
- * Queues a preview cut for an animation that has a full video and no preview, unless one is
- * already queued or running for that video. The row and the queue's job are written in one
- * transaction: a crash between them can lose neither. The admin animation form calls this after a save.
+ * Queues a transcode of the animation's master unless its current set was made from it or a
+ * job for it is queued or running. The row and the queue's job are written in one transaction:
+ * a crash between them can lose neither. The admin animation form calls this after a save.
  */
-export async function queuePreviewIfMissing(animationId: string) {
+export async function queueTranscode(animationId: string) {
   // Started outside the transaction: starting it inside would wait for the transaction's own lock.
   await jobQueue();
   return prisma.$transaction(async (tx) => {
     const animation = await tx.animation.findUnique({
       where: { id: animationId },
-      select: { fullVideo: true, previewVideo: true },
+      select: { fullVideo: true, mediaSet: { select: { sourcePath: true } } },
     });
-    if (!animation?.fullVideo || animation.previewVideo) return null;
+    if (!animation?.fullVideo || animation.mediaSet?.sourcePath === animation.fullVideo) return null;
     const pending = await tx.mediaJob.findFirst({
-      where: { animationId, kind: "preview", sourcePath: animation.fullVideo, status: { in: ["queued", "running"] } },
+      where: { animationId, kind: "transcode", sourcePath: animation.fullVideo, status: { in: ["queued", "running"] } },
     });
     if (pending) return pending;
-    const job = await tx.mediaJob.create({ data: { animationId, kind: "preview", sourcePath: animation.fullVideo } });
-    await sendJob("mediaPreview", { mediaJobId: job.id }, { singletonKey: job.id, tx });
+    const job = await tx.mediaJob.create({ data: { animationId, kind: "transcode", sourcePath: animation.fullVideo } });
+    await sendJob("mediaTranscode", { mediaJobId: job.id }, { singletonKey: job.id, tx });
     return job;
   });
 }
 
 /**
- * Queues previews for every animation still without one whose full video has no job yet (a
- * failed job is not retried by itself: the admin sees it and saves again).
+ * The admin's Retry: the newest failed job of the current master is queued again under its own
+ * id, so it resumes after its last finished step where its work folder is still there.
  */
-export async function queueMissingPreviews() {
-  const animations = await prisma.animation.findMany({
-    where: { fullVideo: { not: null }, previewVideo: null },
-    select: { id: true, fullVideo: true, mediaJobs: { where: { kind: "preview" }, select: { sourcePath: true } } },
+export async function retryTranscode(animationId: string) {
+  await jobQueue();
+  return prisma.$transaction(async (tx) => {
+    const animation = await tx.animation.findUnique({ where: { id: animationId }, select: { fullVideo: true } });
+    if (!animation?.fullVideo) return null;
+    const failed = await tx.mediaJob.findFirst({
+      where: { animationId, kind: "transcode", sourcePath: animation.fullVideo },
+      orderBy: { createdAt: "desc" },
+    });
+    if (failed?.status !== "failed") return null;
+    const job = await tx.mediaJob.update({ where: { id: failed.id }, data: { status: "queued", error: null, attempts: 0, lockedBy: null, lockedAt: null } });
+    await sendJob("mediaTranscode", { mediaJobId: job.id }, { singletonKey: job.id, tx });
+    return job;
   });
+}
+
+/**
+ * Queues transcodes for animations whose master has no set and no job yet (a failed job is not
+ * retried by itself: the admin sees it and retries). At most 100 a scan: the rest come next time.
+ */
+export async function queueMissingTranscodes() {
+  const animations = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT a."id" FROM "Animation" a
+    LEFT JOIN "MediaSet" s ON s."id" = a."mediaSetId"
+    WHERE a."fullVideo" IS NOT NULL
+      AND (s."id" IS NULL OR s."sourcePath" <> a."fullVideo")
+      AND NOT EXISTS (SELECT 1 FROM "MediaJob" j WHERE j."animationId" = a."id" AND j."kind" = 'transcode' AND j."sourcePath" = a."fullVideo")
+    ORDER BY a."createdAt" DESC
+    LIMIT 100`;
   let queued = 0;
-  for (const animation of animations) {
-    if (animation.mediaJobs.some((job) => job.sourcePath === animation.fullVideo)) continue;
-    if (await queuePreviewIfMissing(animation.id)) queued++;
-  }
+  for (const { id } of animations) if (await queueTranscode(id)) queued++;
   return queued;
 }
 
-/** The preview jobs of an animation, newest first, for the admin screen. */
-export function getMediaJobs(animationId: string) {
-  return prisma.mediaJob.findMany({
+export type MediaJobView = {
+  id: string;
+  kind: string;
+  status: "queued" | "running" | "done" | "failed";
+  error: string | null;
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+  progress: StepProgress[];
+};
+
+/** An animation's jobs, newest first, with each step's progress, for the admin screen. */
+export async function getMediaJobs(animationId: string): Promise<MediaJobView[]> {
+  const jobs = await prisma.mediaJob.findMany({
     where: { animationId },
     orderBy: { createdAt: "desc" },
     take: 20,
-    select: { id: true, kind: true, status: true, error: true, attempts: true, createdAt: true, updatedAt: true },
+    select: { id: true, kind: true, status: true, error: true, attempts: true, createdAt: true, updatedAt: true, progress: true },
   });
+  return jobs.map((job) => ({ ...job, progress: Array.isArray(job.progress) ? (job.progress as StepProgress[]) : [] }));
 }
 
 /**
@@ -120,86 +145,159 @@ export async function claimJob(id: string, instanceId: string, now = new Date())
 }
 
 /**
- * The queue's handler: claims and runs one preview job. A run stopped by a shutdown puts the
- * job back and throws, so the queue retries it (on this or another instance).
+ * The queue's handler: claims and runs one transcode. A run stopped by a shutdown puts the job
+ * back and throws, so the queue retries it (on this or another instance).
  */
 export async function runMediaJob(id: string, { instanceId = defaultInstanceId(), signal }: { instanceId?: string; signal?: AbortSignal } = {}) {
   const job = await claimJob(id, instanceId);
   if (!job) return "nothing" as const;
-  const outcome = await runPreviewJob(job, instanceId, signal);
-  if (outcome === "abandoned" && signal?.aborted) throw new Error("preview job stopped by a shutdown; it will be retried");
+  const outcome = await runTranscodeJob(job, instanceId, signal);
+  if (outcome === "abandoned" && signal?.aborted) throw new Error("transcode stopped by a shutdown; it will be retried");
   return outcome;
 }
 
 /**
- * Every few minutes and at start: queues previews nobody queued (an edit path that forgot to),
- * and hands the queue again the rows it may have lost (queued, or running with a stale lock:
- * e.g. left by the runner before the job queue). A duplicate is harmless: a row is claimed once.
+ * Every few minutes and at start: queues transcodes nobody queued, and hands the queue again
+ * the rows it may have lost (queued for a while, or running with a stale lock). A duplicate is
+ * harmless: a row is claimed once.
  */
 export async function scanMediaJobs(now = new Date()) {
-  const queued = await queueMissingPreviews();
+  const queued = await queueMissingTranscodes();
   const waiting = await prisma.mediaJob.findMany({
     where: { OR: [{ status: "queued", createdAt: { lt: new Date(now.getTime() - 60_000) } }, { status: "running", lockedAt: { lt: new Date(now.getTime() - STALE_LOCK_MS) } }] },
     select: { id: true },
     take: 100,
   });
-  for (const { id } of waiting) await sendJob("mediaPreview", { mediaJobId: id }, { singletonKey: id });
+  for (const { id } of waiting) await sendJob("mediaTranscode", { mediaJobId: id }, { singletonKey: id });
   return { queued, resent: waiting.length };
 }
 
 class JobAbandoned extends Error {}
 
 /** Runs one claimed job to done or failed. An abort (shutdown) puts it back in the queue. */
-export async function runPreviewJob(job: ClaimedJob, instanceId: string, signal?: AbortSignal) {
+export async function runTranscodeJob(job: ClaimedJob, instanceId: string, signal?: AbortSignal) {
   const mine = { id: job.id, status: "running" as const, lockedBy: instanceId };
-  const workDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "medanim-preview-"));
-  let storedId: string | null = null;
+  const workDir = mediaWorkDir(job.id);
+  let progress: StepProgress[] = [];
+  let published = false;
+  let lastWrite = 0;
+  const writeProgress = async (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastWrite < PROGRESS_WRITE_MS) return;
+    lastWrite = now;
+    const written = await prisma.mediaJob.updateMany({ where: mine, data: { progress: progress as Prisma.InputJsonValue, lockedAt: new Date(now) } });
+    if (written.count === 0) throw new JobAbandoned();
+  };
+  const heartbeat = setInterval(() => void writeProgress(true).catch(() => undefined), HEARTBEAT_MS);
+  heartbeat.unref();
   try {
-    const animation = await prisma.animation.findUnique({
-      where: { id: job.animationId },
-      select: { fullVideo: true, previewVideo: true },
-    });
-    // Nothing to do any more: the video changed or a preview exists.
-    if (!animation || animation.fullVideo !== job.sourcePath || animation.previewVideo) {
+    const animation = await prisma.animation.findUnique({ where: { id: job.animationId }, select: { fullVideo: true } });
+    // Nothing to do any more: the master changed or the animation is gone.
+    if (!animation || animation.fullVideo !== job.sourcePath) {
       await prisma.mediaJob.updateMany({ where: mine, data: { status: "done", lockedBy: null, lockedAt: null } });
       return "skipped" as const;
     }
-    const output = path.join(workDir, "preview.mp4");
-    await cutPreview(await sourceInput(job.sourcePath), output, signal);
-    const stored = await saveObject({ body: fs.createReadStream(output), contentType: "video/mp4", kind: "preview" });
-    storedId = stored.id;
+    await fs.promises.mkdir(workDir, { recursive: true });
+    const probe = await probeMedia(await sourceInput(job.sourcePath), signal);
+    const rungs = chooseRungs(probe, getEnv().MEDIA_LADDER);
+    const labels = stepLabels(rungs);
+    progress = STEP_ORDER.map((step) => {
+      const done = isStepDone(workDir, step);
+      return { step, label: labels[step], status: done ? "done" : "waiting", percent: done ? 100 : 0 };
+    });
+    await writeProgress(true);
+    for (const step of STEP_ORDER) {
+      const entry = progress.find((p) => p.step === step)!;
+      entry.status = entry.status === "done" ? "done" : "running";
+      await writeProgress(true);
+      try {
+        await runStep(step, {
+          // Per step: in S3 mode a presigned URL lives minutes, a transcode may take longer.
+          input: await sourceInput(job.sourcePath),
+          dir: workDir,
+          probe,
+          rungs,
+          signal,
+          onProgress: (fraction) => {
+            entry.percent = Math.floor(fraction * 100);
+            void writeProgress().catch(() => undefined);
+          },
+        });
+      } catch (error) {
+        if (!signal?.aborted && !(error instanceof JobAbandoned)) {
+          entry.status = "failed";
+          entry.error = (error as Error).message.slice(0, 500);
+        }
+        throw error;
+      }
+      entry.status = "done";
+      entry.percent = 100;
+    }
+    const renditions = await measureRenditions(workDir, rungs, signal);
+    await publishSet(job.id, workDir, setFileCacheControl);
+    published = true;
+    const top = renditions.filter((r) => r.kind === "hls").at(-1)!;
     const attached = await prisma.$transaction(async (tx) => {
       const finished = await tx.mediaJob.updateMany({
         where: mine,
-        data: { status: "done", error: null, lockedBy: null, lockedAt: null },
+        data: { status: "done", error: null, lockedBy: null, lockedAt: null, progress: progress as Prisma.InputJsonValue },
       });
-      // Requeued meanwhile as abandoned: the other run owns the job now.
+      // Claimed again meanwhile as stale: the other run owns the job (and makes this same set).
       if (finished.count === 0) throw new JobAbandoned();
-      const set = await tx.animation.updateMany({
-        where: { id: job.animationId, fullVideo: job.sourcePath, previewVideo: null },
-        data: { previewVideo: stored.path },
+      const current = await tx.animation.findUnique({ where: { id: job.animationId }, select: { fullVideo: true } });
+      if (current?.fullVideo !== job.sourcePath) return false;
+      await tx.mediaSet.upsert({
+        where: { id: job.id },
+        create: {
+          id: job.id,
+          animationId: job.animationId,
+          sourcePath: job.sourcePath,
+          sourceWidth: probe.width,
+          sourceHeight: probe.height,
+          duration: probe.duration,
+          frameRate: probe.frameRate,
+          hasAudio: probe.hasAudio,
+        },
+        update: {},
       });
-      return set.count === 1;
+      await tx.mediaRendition.createMany({ data: renditions.map((r) => ({ ...r, setId: job.id, bytes: BigInt(r.bytes) })), skipDuplicates: true });
+      // The claims ("4K", "1080p") name what is streamed: the ladder's top rung.
+      await tx.animation.update({ where: { id: job.animationId }, data: { mediaSetId: job.id, videoWidth: top.width, videoHeight: top.height } });
+      return true;
     });
-    if (attached) {
-      storedId = null;
-      forgetObjectAttachments(stored.path);
+    if (!attached) {
+      await deleteSet(job.id).catch(() => undefined);
+      return "skipped" as const;
     }
-    return attached ? ("done" as const) : ("skipped" as const);
+    forgetObjectAttachments();
+    await removeOlderSets(job.animationId, job.id);
+    await fs.promises.rm(workDir, { recursive: true, force: true });
+    return "done" as const;
   } catch (error) {
     if (error instanceof JobAbandoned) return "abandoned" as const;
+    if (published) await deleteSet(job.id).catch(() => undefined);
     if (signal?.aborted) {
       await prisma.mediaJob.updateMany({ where: mine, data: { status: "queued", lockedBy: null, lockedAt: null } });
       return "abandoned" as const;
     }
     const message = (error as Error).message.slice(0, 1000);
-    logger.warn({ jobId: job.id, animationId: job.animationId, error: message }, "preview job failed");
-    await prisma.mediaJob.updateMany({ where: mine, data: { status: "failed", error: message, lockedBy: null, lockedAt: null } });
+    logger.warn({ jobId: job.id, animationId: job.animationId, error: message }, "transcode failed");
+    await prisma.mediaJob.updateMany({
+      where: mine,
+      data: { status: "failed", error: message, lockedBy: null, lockedAt: null, progress: progress as Prisma.InputJsonValue },
+    });
     return "failed" as const;
   } finally {
-    // A preview that was stored but not attached is removed again.
-    if (storedId) await deleteObject(storedId).catch(() => undefined);
-    await fs.promises.rm(workDir, { recursive: true, force: true });
+    clearInterval(heartbeat);
+  }
+}
+
+/** The sets an animation no longer plays: their rows and files go once the new one is current. */
+async function removeOlderSets(animationId: string, keep: string) {
+  const older = await prisma.mediaSet.findMany({ where: { animationId, id: { not: keep } }, select: { id: true } });
+  for (const { id } of older) {
+    await deleteSet(id).catch((error: Error) => logger.warn({ setId: id, error: error.message }, "could not delete an old media set"));
+    await prisma.mediaSet.deleteMany({ where: { id, current: null } });
   }
 }
 
@@ -213,100 +311,17 @@ export async function sourceInput(sourcePath: string) {
   return file;
 }
 
-/**
- * Cuts the first PREVIEW_SECONDS into an MP4: stream copy first (fast, starts on the first
- * keyframe), re-encoded when copying fails or yields more than PREVIEW_SECONDS. The result's
- * measured duration is checked either way.
- */
-export async function cutPreview(input: string, output: string, signal?: AbortSignal) {
-  const common = ["-hide_banner", "-nostdin", "-y", "-i", input, "-t", String(PREVIEW_SECONDS), "-map", "0:v:0", "-map", "0:a:0?"];
-  const mp4 = ["-movflags", "+faststart", "-f", "mp4", output];
-  try {
-    await runTool(ffmpegPath(), [...common, "-c", "copy", ...mp4], signal);
-    const duration = await measureDuration(output, signal);
-    if (duration > 0 && duration <= PREVIEW_SECONDS + DURATION_TOLERANCE) return { duration, reencoded: false };
-  } catch (error) {
-    if (error instanceof ToolMissing || signal?.aborted) throw error;
-  }
-  const encode = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k"];
-  await runTool(ffmpegPath(), [...common, ...encode, ...mp4], signal);
-  const duration = await measureDuration(output, signal);
-  if (!(duration > 0)) throw new Error("ffmpeg produced an empty preview");
-  if (duration > PREVIEW_SECONDS + DURATION_TOLERANCE) {
-    throw new Error(`The preview is ${duration.toFixed(2)} s long, more than ${PREVIEW_SECONDS} s`);
-  }
-  return { duration, reencoded: true };
-}
+export { probeVideoSize };
+export type { StepName };
 
-function ffmpegPath() {
-  return getEnv().FFMPEG_PATH;
-}
-
-/** ffprobe beside ffmpeg (same directory, same naming). */
-function ffprobePath() {
-  const ffmpeg = ffmpegPath();
-  const base = path.basename(ffmpeg);
-  if (!/^ffmpeg(\.exe)?$/i.test(base)) return "ffprobe";
-  const probe = base.replace(/ffmpeg/i, "ffprobe");
-  return ffmpeg === base ? probe : path.join(path.dirname(ffmpeg), probe);
-}
-
-/** A media file's duration in seconds: ffprobe when present, else ffmpeg's own report. */
-export async function measureDuration(file: string, signal?: AbortSignal): Promise<number> {
-  try {
-    const { stdout } = await runTool(
-      ffprobePath(),
-      ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", file],
-      signal,
-    );
-    const seconds = Number.parseFloat(stdout.trim());
-    if (Number.isFinite(seconds)) return seconds;
-  } catch (error) {
-    if (!(error instanceof ToolMissing)) throw error;
-  }
-  // `ffmpeg -i file` prints "Duration: 00:00:10.00" and exits 1 (no output named).
-  const { stderr } = await runTool(ffmpegPath(), ["-hide_banner", "-nostdin", "-i", file], signal, { allowFailure: true });
-  const match = /Duration:\s*(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(stderr);
-  if (!match) throw new Error("Could not measure the preview's duration");
-  return Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3]);
-}
-
-/** The first video stream's frame size, as ffprobe reports it. */
-export async function probeVideoSize(file: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
-  const { stdout } = await runTool(
-    ffprobePath(),
-    ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=s=x:p=0", file],
-    signal,
-  );
-  const match = /^(\d+)x(\d+)/.exec(stdout.trim());
-  if (!match) throw new Error("ffprobe found no video stream");
-  return { width: Number(match[1]), height: Number(match[2]) };
-}
-
-class ToolMissing extends Error {}
-
-function runTool(command: string, args: string[], signal?: AbortSignal, { allowFailure = false } = {}) {
-  return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], signal, timeout: FFMPEG_TIMEOUT_MS, killSignal: "SIGKILL" });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (stdout.length < 64 * 1024) stdout += chunk.toString();
-    });
-    // Keep the tail: ffmpeg's reason for failing comes last.
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-16 * 1024);
-    });
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") {
-        const name = path.basename(command);
-        reject(new ToolMissing(name.startsWith("ffprobe") ? "ffprobe not found" : FFMPEG_MISSING));
-      } else reject(error);
-    });
-    child.on("close", (code, killedBy) => {
-      if (code === 0 || allowFailure) return resolve({ stdout, stderr });
-      const reason = stderr.trim().split("\n").slice(-3).join(" ").trim();
-      reject(new Error(`${path.basename(command)} failed (${killedBy ?? `exit ${code}`}): ${reason}`));
-    });
+/** The renditions of the set an animation plays, for the admin screen (largest first within a kind). */
+export async function getCurrentRenditions(animationId: string) {
+  const animation = await prisma.animation.findUnique({ where: { id: animationId }, select: { mediaSetId: true } });
+  if (!animation?.mediaSetId) return [];
+  const rows = await prisma.mediaRendition.findMany({
+    where: { setId: animation.mediaSetId },
+    orderBy: [{ kind: "asc" }, { height: "desc" }, { file: "asc" }],
+    select: { kind: true, file: true, width: true, height: true, bitrate: true, codec: true, bytes: true, duration: true },
   });
+  return rows.map((row) => ({ ...row, bytes: Number(row.bytes) }));
 }

@@ -16,10 +16,11 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { uploadRule } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { createAnimation, getAdminAnimation, getAnimationFormOptions, retryPreview, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
+import { createAnimation, getAdminAnimation, getAnimationFormOptions, retryMedia, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { listEmbedPlaysForAnimation } from "~/services/embeds.server.ts";
 import { getIndividualPriceWarning } from "~/services/offers.server.ts";
-import { getMediaJobs } from "~/services/media-jobs.server.ts";
+import { getCurrentRenditions, getMediaJobs } from "~/services/media-jobs.server.ts";
+import { MediaPanel } from "~/components/admin/media-panel.tsx";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
 import type { Route } from "./+types/animation-form";
 
@@ -33,25 +34,26 @@ const MEDIA = { coverImage: "cover", fullVideo: "video", downloadFile: "download
 
 export async function loader({ params }: Route.LoaderArgs) {
   const validId = params.id && /^[0-9a-f-]{36}$/i.test(params.id);
-  const [animation, options, jobs, embedPlays] = await Promise.all([
+  const [animation, options, jobs, embedPlays, renditions] = await Promise.all([
     params.id ? getAdminAnimation(params.id) : null,
     getAnimationFormOptions(),
     validId ? getMediaJobs(params.id!) : [],
     validId ? listEmbedPlaysForAnimation(params.id!) : [],
+    validId ? getCurrentRenditions(params.id!) : [],
   ]);
   if (params.id) invariantResponse(animation, "Animation not found", { status: 404 });
   const limits = { cover: uploadRule("cover").maxMB, video: uploadRule("video").maxMB, download: uploadRule("download").maxMB };
   const priceWarning = animation ? await getIndividualPriceWarning(animation) : null;
-  return { animation, ...options, jobs: jobs.slice(0, 5), limits, embedPlays, priceWarning };
+  return { animation, ...options, jobs: jobs.slice(0, 5), limits, embedPlays, priceWarning, renditions };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const upload = await readUploadForm(request, MEDIA);
-  if (upload.formData.get("intent") === "retry-preview" && params.id) {
+  if (upload.formData.get("intent") === "retry-media" && params.id) {
     try {
-      await retryPreview(admin, params.id);
-      return redirectWithToast(`/admin/animations/${params.id}`, { title: "Preview Queued", description: "The 10-second preview is being cut again." });
+      await retryMedia(admin, params.id);
+      return redirectWithToast(`/admin/animations/${params.id}`, { title: "Transcode Queued", description: "The renditions are being made again." });
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
       return redirectWithToast(`/admin/animations/${params.id}`, { title: "Failed to update animation", description: error.message, type: "error" });
@@ -81,10 +83,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
 }
 
-const JOB_TONES = { queued: "yellow", running: "blue", done: "green", failed: "red" } as const;
-
 export default function AnimationFormScreen({ loaderData, actionData }: Route.ComponentProps) {
-  const { animation, categories, doctors, jobs, limits, embedPlays, priceWarning } = loaderData;
+  const { animation, categories, doctors, jobs, limits, embedPlays, priceWarning, renditions } = loaderData;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: animation
@@ -96,7 +96,6 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
   });
   const [duration, setDuration] = useState(String(fields.duration.initialValue ?? "120"));
   const chosenDoctors = new Set([fields.doctorIds.initialValue ?? []].flat().filter(Boolean) as string[]);
-  const latestJob = jobs[0];
   return (
     <AdminPage
       title={animation ? `Edit “${animation.title}”` : "New Animation"}
@@ -110,22 +109,7 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
           </a>
         ) : null}
       </p>
-      {animation ? (
-        <Panel title="Preview">
-          <div className="flex flex-wrap items-center gap-3 text-sm">
-            {animation.previewVideo ? <Badge tone="green">10-second preview ready</Badge> : latestJob ? <Badge tone={JOB_TONES[latestJob.status]}>Preview {latestJob.status}</Badge> : <Badge>No preview yet</Badge>}
-            {latestJob ? <span className="text-slate-600">Last job {formatDateTime(latestJob.updatedAt)} · attempts {latestJob.attempts}</span> : null}
-            {latestJob?.status === "failed" ? <span className="text-red-700">{latestJob.error}</span> : null}
-            {!animation.previewVideo && latestJob?.status === "failed" ? (
-              <Form method="post">
-                <SubmitButton name="intent" value="retry-preview" variant="secondary" size="sm" pendingText="Queuing...">
-                  Retry
-                </SubmitButton>
-              </Form>
-            ) : null}
-          </div>
-        </Panel>
-      ) : null}
+      {animation ? <MediaPanel hasVideo={Boolean(animation.fullVideo)} job={jobs[0] ?? null} renditions={renditions} /> : null}
       <Panel>
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="grid max-w-3xl gap-5">
           <Field label="Title" {...getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />

@@ -110,7 +110,7 @@ export default function AdminAnimations({ loaderData, actionData }: Route.Compon
           { header: "Duration", cell: (a) => formatDuration(a.duration), className: "text-right" },
           { header: "Views", cell: (a) => a.views, className: "text-right" },
           { header: "Status", cell: (a) => <Badge tone={a.isActive ? "green" : "grey"}>{a.isActive ? "Published" : "Unpublished"}</Badge> },
-          { header: "Preview", cell: (a) => (a.previewVideo ? <Badge tone="green">ready</Badge> : a.previewJob ? <Badge tone={JOB_TONES[a.previewJob.status]}>{a.previewJob.status}</Badge> : <Badge>none</Badge>) },
+          { header: "Media", cell: (a) => (a.previewJob && a.previewJob.status !== "done" ? <Badge tone={JOB_TONES[a.previewJob.status]}>{a.previewJob.status}</Badge> : a.mediaSetId ? <Badge tone="green">ready</Badge> : <Badge>none</Badge>) },
         ]}
       />
       <Pager page={page} hasNext={hasNext} />

@@ -1,7 +1,9 @@
 import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { storageOrigin } from "~/lib/storage.server.ts";
+import { getEnv } from "~/lib/env.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { signEmbedMedia } from "~/services/embed-media.server.ts";
+import { embedPlaybackUrl } from "~/services/media-urls.server.ts";
 import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, NOT_LICENSED_HERE, resolveEmbed, type EmbedDecision } from "~/services/embeds.server.ts";
 import type { Route } from "./+types/embed";
 
@@ -25,11 +27,12 @@ const FRAME_ANCESTORS = { anywhere: "*", nowhere: "'none'" } as const;
 
 function policy(framing: Framing) {
   const storage = storageOrigin() ? ` ${storageOrigin()}` : "";
+  const mediaBase = getEnv().MEDIA_BASE_URL ? ` ${new URL(getEnv().MEDIA_BASE_URL!).origin}` : "";
   return [
     "default-src 'none'",
     "style-src 'unsafe-inline'",
     `img-src 'self'${storage}`,
-    `media-src 'self'${storage}`,
+    `media-src 'self'${storage}${mediaBase}`,
     "base-uri 'none'",
     "form-action 'none'",
     `frame-ancestors ${typeof framing === "string" ? FRAME_ANCESTORS[framing] : ["'self'", ...framing].join(" ")}`,
@@ -71,6 +74,11 @@ function player(decision: Extract<EmbedDecision, { kind: "play" }>) {
         `<track kind="captions" src="${escapeHtml(`${media}/captions/${encodeURIComponent(c.language)}?${signed}`)}" srclang="${escapeHtml(c.language)}" label="${escapeHtml(c.label)}"${i === 0 ? " default" : ""}>`,
     )
     .join("");
+  // Without scripts there is no hls.js: the set's progressive MP4 (720p at most), signed for
+  // this licence and site; before the first set, the stored video through the same signature.
+  const video = animation.mediaSetId
+    ? embedPlaybackUrl(animation.mediaSetId, animation.duration, licenceId, host)
+    : `${media}/video?${signed}`;
   const poster = animation.coverImage ? ` poster="${escapeHtml(animation.coverImage)}"` : "";
   // The review line only while the review is current; otherwise the player claims nothing.
   const review = animation.medicalReview ? `<p class="d">${escapeHtml(formatMedicalReview(animation.medicalReview))}</p>` : "";
@@ -79,7 +87,7 @@ function player(decision: Extract<EmbedDecision, { kind: "play" }>) {
   return documentHtml(
     animation.title,
     `<video controls preload="none" playsinline${poster} aria-label="${escapeHtml(animation.title)}">` +
-      `<source src="${escapeHtml(`${media}/video?${signed}`)}">${tracks}Your browser cannot play this video.</video>` +
+      `<source src="${escapeHtml(video)}" type="video/mp4">${tracks}Your browser cannot play this video.</video>` +
       `<header><h1>${escapeHtml(animation.title)}</h1>${review}</header>`,
   );
 }

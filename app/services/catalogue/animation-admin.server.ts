@@ -7,7 +7,7 @@ import { animationSlugFromTitle, type AnimationInput } from "~/validation/admin-
 import { type Actor, recordAudit } from "../audit.server.ts";
 import { clearMediaAccessCaches } from "../media.server.ts";
 import { recordMediaFacts } from "../media-facts.server.ts";
-import { queuePreviewIfMissing } from "../media-jobs.server.ts";
+import { queueTranscode, retryTranscode } from "../media-jobs.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 import { assertPublishable, isReviewRequiredToPublish } from "./medical-review.server.ts";
 
@@ -31,6 +31,7 @@ const listSelect = {
   views: true,
   isActive: true,
   previewVideo: true,
+  mediaSetId: true,
   category: { select: { name: true } },
   mediaJobs: { orderBy: { createdAt: "desc" }, take: 1, select: { status: true, error: true } },
 } satisfies Prisma.AnimationSelect;
@@ -144,8 +145,8 @@ async function afterWrite(animationId: string, changed: { video: boolean; downlo
   await recordMediaFacts(animationId, changed);
   invalidateCatalogue();
   clearMediaAccessCaches();
-  // A new full video (or one without a preview yet) gets its 10-second cut.
-  return queuePreviewIfMissing(animationId);
+  // A new master (or one without a set yet) is transcoded: ladder, preview, downloads, storyboard.
+  return queueTranscode(animationId);
 }
 
 /**
@@ -265,14 +266,17 @@ export async function deleteAnimation(actor: Actor, id: string, now = new Date()
   return current;
 }
 
-/** Queues the preview cut again after a failed job (the admin's Retry). */
-export async function retryPreview(actor: Actor, id: string) {
+/**
+ * The admin's Retry: a failed transcode of the current master runs again (resuming after its
+ * last finished step where its work folder is still there), or one is queued if none exists.
+ */
+export async function retryMedia(actor: Actor, id: string) {
   const current = await getAdminAnimation(id);
   if (!current) throw notFound(NOT_FOUND.animation);
   if (!current.fullVideo) throw new ServiceError("Upload a full video first", 400);
+  const job = (await retryTranscode(id)) ?? (await queueTranscode(id));
   await prisma.$transaction(async (tx) => {
-    await tx.animation.update({ where: { id }, data: { previewVideo: null } });
-    await recordAudit(tx, actor, { action: "animation.preview_retry", entityType: "animation", entityId: id, summary: `Retried the preview of “${current.title}”` });
+    await recordAudit(tx, actor, { action: "animation.media_retry", entityType: "animation", entityId: id, summary: `Retried the renditions of “${current.title}”` });
   });
-  return queuePreviewIfMissing(id);
+  return job;
 }

@@ -8,6 +8,7 @@ import { cached, type CategoryTree, findCategory, getCategoryTree, NOT_FOUND, sl
 import { loadPlayerTracks } from "./captions.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "./medical-review.server.ts";
 import { mediaClaimsOf } from "./media-claims.ts";
+import { downloadFormatsOf, downloadsFor, getCurrentSet, playbackFor, previewUrls } from "../media-urls.server.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -17,6 +18,8 @@ import type {
   AnimationSummaryDto,
   CaptionTrackDto,
   DoctorSummary,
+  DownloadDto,
+  PlaybackDto,
 } from "./types.ts";
 import { recordView } from "./views.server.ts";
 
@@ -35,6 +38,7 @@ export const cardSelect = {
   title: true,
   coverImage: true,
   previewVideo: true,
+  mediaSetId: true,
   duration: true,
   categoryId: true,
   individualPrice: true,
@@ -63,7 +67,8 @@ export function toCardDto(row: CardRow, tree: CategoryTree): AnimationCardDto {
     slug: row.slug,
     title: row.title,
     coverImage: row.coverImage,
-    previewVideo: row.previewVideo,
+    // The pipeline's preview (cut from its 720p rung) once a set exists, the stored one before.
+    previewVideo: row.mediaSetId ? previewUrls(row.mediaSetId).mp4 : row.previewVideo,
     duration: row.duration,
     categoryId: row.categoryId,
     categoryName: row.categoryId ? (tree.byId.get(row.categoryId)?.name ?? null) : null,
@@ -258,7 +263,7 @@ export async function getAnimation(
 ): Promise<AnimationDetailDto> {
   const [tree, found] = await Promise.all([getCategoryTree(), cached(`animation:${slugOrIdValue}`, () => loadAnimation(slugOrIdValue))]);
   if (!found) throw notFound(NOT_FOUND.animation);
-  const { row, doctors, tracks, transcript } = found;
+  const { row, doctors, tracks, transcript, set } = found;
   // Within /category/{main}/{sub}/{slug} the animation must belong to that subcategory.
   if (path) {
     const sub = row.categoryId ? tree.byId.get(row.categoryId) : undefined;
@@ -275,22 +280,24 @@ export async function getAnimation(
     transcript,
     // Judged per request, not cached: a review stops being claimed the moment its next date passes.
     medicalReview: currentMedicalReview(row),
-    media: mediaClaimsOf(row),
+    media: mediaClaimsOf({ ...row, downloadFormats: [...new Set([...row.downloadFormats, ...(set ? downloadFormatsOf(set) : [])])] }),
+    playback: set ? playbackFor(set, access.userId ? { userId: access.userId, watch: dto.hasAccess } : null) : null,
   };
 }
 
 async function loadAnimation(slugOrIdValue: string) {
   const row = await prisma.animation.findFirst({ where: { isActive: true, ...slugOrId(slugOrIdValue) }, select: detailSelect });
   if (!row) return null;
-  const [doctors, { tracks, transcript }] = await Promise.all([
+  const [doctors, { tracks, transcript }, set] = await Promise.all([
     prisma.doctor.findMany({
       where: { isActive: true, animations: { some: { animationId: row.id } } },
       orderBy: { name: "asc" },
       select: doctorSummarySelect,
     }),
     loadPlayerTracks(row.id, { withTranscript: true }),
+    getCurrentSet(row.mediaSetId),
   ]);
-  return { row, doctors, tracks, transcript };
+  return { row, doctors, tracks, transcript, set };
 }
 
 /** What a side-column entry shows: no preview, price or category (every page carries eight). */
@@ -363,6 +370,9 @@ export type Playable =
         /** Only with a download right (a licence); null otherwise. */
         downloadFile: string | null;
         captions: CaptionTrackDto[];
+        playback: PlaybackDto | null;
+        /** The package and the pipeline's MP4 and WebM, with a download right; empty otherwise. */
+        downloads: DownloadDto[];
       };
     }
   /** No right to the full video: the animation's own page, with its preview. */
@@ -385,6 +395,7 @@ export async function getPlayableAnimation(id: string, access: Access): Promise<
         downloadFile: true,
         duration: true,
         categoryId: true,
+        mediaSetId: true,
         category: { select: { name: true, parentId: true } },
       },
     }),
@@ -392,14 +403,20 @@ export async function getPlayableAnimation(id: string, access: Access): Promise<
   ]);
   if (!row) throw notFound(NOT_FOUND.animation);
   if (!canWatch(access, row)) return { watchable: false, pageHref: `/animations/${row.slug || row.id}` };
-  const { categoryId: _, category, downloadFile, ...shown } = row;
+  const { categoryId: _, category, downloadFile, mediaSetId, ...shown } = row;
+  const set = await getCurrentSet(mediaSetId);
+  const download = canDownload(access, row);
+  const userId = access.userId;
+  const packageDownload: DownloadDto[] = download && downloadFile ? [{ label: "Licensed package (ZIP)", format: "ZIP", href: downloadFile, bytes: null }] : [];
   return {
     watchable: true,
     animation: {
       ...shown,
       categoryName: category?.name ?? null,
-      downloadFile: canDownload(access, row) ? downloadFile : null,
+      downloadFile: download ? downloadFile : null,
       captions: tracks,
+      playback: set && userId ? playbackFor(set, { userId, watch: true }) : null,
+      downloads: [...packageDownload, ...(set && userId && download ? downloadsFor(set, userId) : [])],
     },
   };
 }

@@ -39,7 +39,14 @@ export function getCatalogueClaims({ categoryIds, now = new Date() }: { category
       SELECT max(LEAST("videoWidth", "videoHeight")) AS "lines",
              count(*) FILTER (WHERE "createdAt" > ${new Date(now.getTime() - WEEK_DAYS * DAY_MS)}) AS "week",
              count(*) FILTER (WHERE "createdAt" > ${new Date(now.getTime() - NEW_DAYS * DAY_MS)}) AS "month",
-             array(SELECT DISTINCT unnest("downloadFormats") FROM "Animation" WHERE "isActive" ${scope} ORDER BY 1) AS "formats"
+             array(
+               SELECT unnest("downloadFormats") FROM "Animation" WHERE "isActive" ${scope}
+               UNION
+               -- The pipeline's download renditions of the sets animations play (download.mp4, download.webm).
+               SELECT upper(substring(r."file" from '\.([a-z0-9]+)$')) FROM "MediaRendition" r
+               JOIN "Animation" ON "Animation"."mediaSetId" = r."setId"
+               WHERE r."kind" = 'download' AND "isActive" ${scope}
+               ORDER BY 1) AS "formats"
       FROM "Animation" WHERE "isActive" ${scope}`;
     const newThisWeek = Number(row?.week ?? 0);
     const newThisMonth = Number(row?.month ?? 0);

@@ -78,6 +78,8 @@ export type AnimationDetailDto = AnimationDto & {
   medicalReview: MedicalReviewClaim | null;
   /** This animation's own files: its video's resolution and its download's formats. */
   media: { resolution: string | null; formats: string | null };
+  /** The media pipeline's playback for this viewer (full or preview); null before its first set. */
+  playback: PlaybackDto | null;
 };
 
 export type AnimationList<T> = { animations: T[]; hasMore: boolean; total: number };
