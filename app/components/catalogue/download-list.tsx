@@ -1,4 +1,4 @@
-import { formatFileSize } from "~/lib/format.ts";
+import { formatFileSize, formatFileTypes } from "~/lib/format.ts";
 import type { DownloadDto } from "~/services/catalogue/types.ts";
 
 /**
@@ -21,7 +21,8 @@ export function DownloadList({ downloads }: { downloads: DownloadDto[] }) {
               {download.label}
             </a>
             <span className="text-sm text-slate-600">
-              {download.format}
+              {/* "WEBM" as people write it: WebM. */}
+              {formatFileTypes([download.format])}
               {download.bytes !== null ? ` · ${formatFileSize(download.bytes)}` : ""}
             </span>
           </li>

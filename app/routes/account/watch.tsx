@@ -3,6 +3,7 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
+import { DownloadList } from "~/components/catalogue/download-list.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
@@ -47,6 +48,7 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
         <VideoPlayer
           videoId={animation.id}
           src={animation.fullVideo}
+          playback={animation.playback}
           poster={animation.coverImage}
           title={animation.title}
           isPreview={false}
@@ -54,15 +56,15 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
         />
       </div>
       <div className="mt-6 flex flex-wrap gap-3">
-        {animation.downloadFile ? (
-          <a href={animation.downloadFile} download className={buttonClass()}>
-            Download
-          </a>
-        ) : null}
         <Link to={`/animations/${animation.slug || animation.id}`} className={buttonClass({ variant: "secondary" })}>
           Animation details
         </Link>
       </div>
+      {animation.downloads.length ? (
+        <div className="mt-6">
+          <DownloadList downloads={animation.downloads} />
+        </div>
+      ) : null}
       <p className="mt-6 whitespace-pre-line text-slate-700">{animation.description}</p>
     </main>
   );
