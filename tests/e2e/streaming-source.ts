@@ -22,6 +22,10 @@ export const LADDER_OF_720P = ["720p", "540p", "360p"];
 // storyboard of a 6-second source) shares two cores with the server and two browsers.
 export const TRANSCODE_WAIT_MS = 150_000;
 
+/** The animation's English captions: one cue over the whole 6 seconds, so any moment shows it. */
+export const CAPTION_TEXT = "The ladder starts on its lowest rung.";
+const CAPTIONS = `WEBVTT\n\n00:00.000 --> 00:06.000\n${CAPTION_TEXT}\n`;
+
 const RECORD = path.join(DATA_DIR, "streaming-animation.json");
 const LOCK = path.join(DATA_DIR, "streaming-animation.lock");
 
@@ -101,6 +105,14 @@ async function uploadAndTranscode(browser: Browser): Promise<StreamingAnimation>
     const id = new URL(page.url()).pathname.split("/").at(-1)!;
     const href = await page.getByRole("link", { name: "View public page (new tab)" }).getAttribute("href");
     const slug = decodeURIComponent(href!.split("/").at(-1)!);
+
+    // An English track, so the specs can see captions survive hls.js taking over the <video>.
+    await page.getByRole("link", { name: "Captions & medical review" }).click();
+    await page.getByLabel("Language").selectOption("en");
+    await page.getByLabel("Caption file (.vtt)").setInputFiles({ name: "captions-en.vtt", mimeType: "text/vtt", buffer: Buffer.from(CAPTIONS) });
+    await page.getByRole("button", { name: "Upload captions" }).click();
+    await expect(page.getByRole("region", { name: "Notification" }).getByText("Caption uploaded")).toBeVisible();
+    await page.goto(`/admin/animations/${id}`);
 
     // The admin page's media panel names the newest transcode's state; a failure stops the wait at once.
     const deadline = Date.now() + TRANSCODE_WAIT_MS;
