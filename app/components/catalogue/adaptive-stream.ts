@@ -72,7 +72,12 @@ export function useAdaptiveStream(video: RefObject<HTMLVideoElement | null>, pla
     const cleanups: (() => void)[] = [];
     import("hls.js/light")
       .then(({ default: HlsPlayer }) => {
-        if (stopped || !HlsPlayer.isSupported()) return;
+        if (stopped) return;
+        if (!HlsPlayer.isSupported()) {
+          // Media Source without the codecs hls.js needs: the browser's own HLS, if it has one.
+          if (media.canPlayType(HLS_TYPE)) switchSource(media, hlsUrl);
+          return;
+        }
         const { time, playing } = positionOf(media);
         const hls = new HlsPlayer({
           // A worker would need the CSP's worker-src (blob:); transmuxing is not needed for
