@@ -158,7 +158,8 @@ async function cutPreview({ dir, rungs, probe, signal, onProgress }: StepContext
 /** What a licensee downloads: the master's own size, at a quality meant for editing, not streaming. */
 async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: StepContext) {
   await runFfmpeg(
-    ["-i", input, "-map", "0:v:0", "-map", "0:a:0?", ...H264, "-preset", "fast", "-crf", "18", ...AAC, "-movflags", "+faststart", path.join(dir, "download.mp4")],
+    // No forced keyframes: an editor's file needs no segment boundaries, and they cost bytes.
+    ["-i", input, "-map", "0:v:0", "-map", "0:a:0?", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-profile:v", "high", "-preset", "fast", "-crf", "18", ...AAC, "-movflags", "+faststart", path.join(dir, "download.mp4")],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
   );
 }
