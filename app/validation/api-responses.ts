@@ -227,6 +227,18 @@ export const AnimationDetail = named(
     media: z
       .object({ resolution: z.string().nullable().describe('"4K", "1080p (Full HD)", "480p"'), formats: z.string().nullable().describe('"MP4 and WebM"') })
       .describe("what this animation's files are, as probed when they were stored; null where unknown"),
+    playback: z
+      .object({
+        isPreview: z.boolean().describe("true: the public 10-second preview; false: the full video, signed for the caller"),
+        hls: z.string().describe("HLS master playlist (H.264/AAC, fMP4 segments)"),
+        mp4: z.string().describe("progressive MP4, 720p or the master's size if smaller"),
+        storyboard: z.string().nullable().describe("WebVTT of seek thumbnails (sprite#xywh cues); null for the preview"),
+        rungs: z.array(z.object({ height: z.number().int(), bitrate: z.number().int().describe("bits per second, measured") })).describe("the ladder, lowest first; empty for the preview"),
+        width: z.number().int(),
+        height: z.number().int(),
+      })
+      .nullable()
+      .describe("what a player plays, from the media pipeline's renditions; signed URLs live at least 30 minutes and are re-checked against the caller's right on every request. null until the animation's first transcode is complete"),
   }),
 );
 

@@ -24,6 +24,9 @@ import {
   TRANSCODE_PRIORITY,
 } from "~/services/media-jobs.server.ts";
 import { masterCodecs, playlistDuration } from "~/services/media-pipeline/transcode.server.ts";
+import * as formScreen from "~/routes/admin/animation-form.tsx";
+import { createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { callRoute } from "../helpers/route.ts";
 import { startMediaApp } from "./media-helpers.ts";
 
 // The media pipeline with real ffmpeg on tiny generated sources (testsrc2 with a tone, a few
@@ -215,7 +218,7 @@ describe("transcoding with ffmpeg", () => {
     await queueTranscode(animation.id);
     expect(await runOne()).toBe("done");
     const first = (await currentSet(animation.id)).mediaSetId!;
-    const replacement = await saveObject({ body: fs.createReadStream(small), contentType: "video/mp4", kind: "video" });
+    const replacement = await saveObject({ body: fs.createReadStream(hd), contentType: "video/mp4", kind: "video" });
     await prisma.animation.update({ where: { id: animation.id }, data: { fullVideo: replacement.path } });
     const second = await queueTranscode(animation.id);
     expect(second!.id).not.toBe(first);
@@ -330,5 +333,29 @@ describe("the worker", () => {
     const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => claimJob(job!.id, `racer-${i}`)));
     expect(claims.filter(Boolean)).toHaveLength(1);
     await prisma.mediaJob.deleteMany({ where: { animationId: animation.id } });
+  });
+});
+
+describe("the admin animation page", () => {
+  it("shows each step of a failed transcode with its error, and its Retry form queues the same job again", async () => {
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    const animation = await prisma.animation.create({
+      data: { title: "Broken master", slug: `broken_${crypto.randomBytes(4).toString("hex")}`, description: "x", fullVideo: (await saveObject({ body: Buffer.from("not a video at all"), contentType: "video/mp4", kind: "video" })).path },
+    });
+    const job = await queueTranscode(animation.id);
+    expect(await runOne()).toBe("failed");
+
+    const page = await callRoute(formScreen, `/admin/animations/${animation.id}`, { cookie, params: { id: animation.id } });
+    expect(page.status).toBe(200);
+    const shown = JSON.stringify(page.body);
+    expect(shown).toContain("failed");
+    expect(shown).toMatch(/ffprobe/);
+
+    const retried = await callRoute(formScreen, `/admin/animations/${animation.id}`, { cookie, params: { id: animation.id }, form: { intent: "retry-media" } });
+    expect(retried.status).toBe(302);
+    expect(await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).toMatchObject({ status: "queued", attempts: 0, error: null });
+    expect(await prisma.mediaJob.count({ where: { animationId: animation.id } })).toBe(1);
+    expect(await prisma.auditLog.count({ where: { entityId: animation.id, action: "animation.media_retry" } })).toBe(1);
   });
 });

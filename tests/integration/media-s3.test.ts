@@ -1,4 +1,6 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +9,8 @@ import { prisma } from "~/lib/db.server.ts";
 import { getEnv, resetEnv } from "~/lib/env.server.ts";
 import { objectIdFromPath, saveObject, storageOrigin } from "~/lib/storage.server.ts";
 import { confirmUpload } from "~/lib/upload.server.ts";
+import { publishSet } from "~/lib/media-store.server.ts";
+import { setFileCacheControl, signGrant } from "~/services/media-urls.server.ts";
 import * as upload from "~/routes/api/objects.upload.ts";
 import { callRoute } from "../helpers/route.ts";
 import { createS3Mock } from "../mocks/s3.ts";
@@ -187,5 +191,53 @@ describe("GET /objects/uploads/{id} in S3 mode", () => {
     expect((await get(missing)).status).toBe(401);
     expect((await get(missing, world.cookies.free)).status).toBe(403);
     expect(objectIdFromPath(missing)).not.toBeNull();
+  });
+});
+
+describe("media pipeline sets in S3 mode", () => {
+  it("are published to media/{set}/… in the bucket; playlists are relayed, everything else is a 302 to a presigned GET", async () => {
+    const setId = crypto.randomUUID();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-s3-set-"));
+    const files: Record<string, string | Buffer> = {
+      "hls/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,CODECS=\"avc1.64001e,mp4a.40.2\"\n360p/index.m3u8\n",
+      "hls/360p/index.m3u8": "#EXTM3U\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:4.0,\nseg-00000.m4s\n#EXT-X-ENDLIST\n",
+      "hls/360p/init.mp4": fileBytes("mp4", 800),
+      "hls/360p/seg-00000.m4s": crypto.randomBytes(2000),
+      "preview.mp4": fileBytes("mp4", 1500),
+      ".done/hls": "",
+    };
+    for (const [name, body] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), body);
+    }
+    await publishSet(setId, dir, setFileCacheControl);
+    expect(s3.objects.get(`media/${setId}/hls/master.m3u8`)?.contentType).toBe("application/vnd.apple.mpegurl");
+    expect(s3.objects.get(`media/${setId}/hls/360p/seg-00000.m4s`)?.contentType).toBe("video/iso.segment");
+    // The job's markers stay on the worker's disk.
+    expect(s3.objects.has(`media/${setId}/.done/hls`)).toBe(false);
+    await prisma.mediaSet.create({
+      data: { id: setId, animationId: world.animation.id, sourcePath: world.animation.fullVideo!, sourceWidth: 640, sourceHeight: 360, duration: 4, frameRate: 25, hasAudio: true },
+    });
+
+    const grant = signGrant(setId, { kind: "u", userId: world.users.premium.id }, 600);
+    const master = await fetch(`${app.url}/media/${setId}/${grant}/hls/master.m3u8`, { redirect: "manual" });
+    expect(master.status).toBe(200);
+    expect(await master.text()).toContain("360p/index.m3u8");
+    const segment = await fetch(`${app.url}/media/${setId}/${grant}/hls/360p/seg-00000.m4s`, { redirect: "manual" });
+    expect(segment.status).toBe(302);
+    const location = new URL(segment.headers.get("location")!);
+    expect(location.origin + location.pathname).toBe(`${ENDPOINT}/${BUCKET}/media/${setId}/hls/360p/seg-00000.m4s`);
+    expect(location.searchParams.get("X-Amz-Signature")).toBeTruthy();
+    expect(segment.headers.get("cache-control")).toBe("private, no-store");
+    const bytes = await fetch(location);
+    expect(Buffer.from(await bytes.arrayBuffer()).equals(files["hls/360p/seg-00000.m4s"] as Buffer)).toBe(true);
+
+    const preview = await fetch(`${app.url}/media/${setId}/public/preview.mp4`, { redirect: "manual" });
+    expect(preview.status).toBe(302);
+    expect(preview.headers.get("cache-control")).toBe("public, max-age=60");
+    // Without the right, no redirect is handed out.
+    const stranger = signGrant(setId, { kind: "u", userId: world.users.free.id }, 600);
+    expect((await fetch(`${app.url}/media/${setId}/${stranger}/hls/360p/seg-00000.m4s`, { redirect: "manual" })).status).toBe(403);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
