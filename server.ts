@@ -43,9 +43,12 @@ function securityHeaders(mode: "production" | "development") {
       "default-src 'self'",
       `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${stripeScripts}${dev ? " 'unsafe-eval'" : ""}`,
       "style-src 'self' 'unsafe-inline'",
-      `img-src 'self' data: blob: https:${storage}`,
-      `media-src 'self' blob: https:${storage}`,
-      // hls.js fetches playlists and segments: from MEDIA_BASE_URL (a CDN) when set.
+      // MEDIA_BASE_URL (a CDN) serves the players' files: the progressive MP4 and previews
+      // (media-src), the storyboard's sprite (img-src), and what hls.js and the storyboard fetch
+      // (connect-src; blob: in media-src is hls.js's MediaSource). Named even though https:
+      // covers it, so an http origin (a local CDN, a test) works too.
+      `img-src 'self' data: blob: https:${storage}${mediaBase}`,
+      `media-src 'self' blob: https:${storage}${mediaBase}`,
       `connect-src 'self'${dev ? " ws: wss:" : ""}${stripeApi}${storage}${mediaBase}`,
       `frame-src 'self'${stripeFrames}`,
       "font-src 'self' data:",

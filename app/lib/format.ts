@@ -183,3 +183,22 @@ export function formatFileTypes(types: readonly string[]): string {
   if (names.length <= 1) return names[0] ?? "";
   return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
+
+const SIZE_UNITS = ["B", "KB", "MB", "GB", "TB"] as const;
+
+/**
+ * A file's size as a download list shows it, in steps of 1024 (as operating systems and the
+ * admin's upload limits count): "812 B", "4.2 MB", "37 MB" (one decimal below 10 only).
+ */
+export function formatFileSize(bytes: number): string {
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 || value >= 10 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, "");
+  // 1023.6 KB rounds to "1024 KB": say "1 MB" instead.
+  if (shown === "1024" && unit < SIZE_UNITS.length - 1) return `1 ${SIZE_UNITS[unit + 1]}`;
+  return `${shown} ${SIZE_UNITS[unit]}`;
+}

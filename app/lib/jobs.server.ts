@@ -100,10 +100,14 @@ type Tx = { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): P
  * exactly when the transaction's rows do. The queue must be started (jobQueue()) before the
  * transaction begins: on PGlite, starting it inside would wait for the transaction's own lock.
  */
-export async function sendJob(queue: QueueName, data: object, { singletonKey, tx }: { singletonKey?: string; tx?: Tx } = {}) {
+export async function sendJob(
+  queue: QueueName,
+  data: object,
+  { singletonKey, tx, priority }: { singletonKey?: string; tx?: Tx; /** Higher runs first (pg-boss's order); 0 by default. */ priority?: number } = {},
+) {
   const boss = await jobQueue();
   const db = tx ? { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }) } : undefined;
-  return boss.send(QUEUES[queue], data, { singletonKey, ...(db ? { db } : {}) });
+  return boss.send(QUEUES[queue], data, { singletonKey, ...(priority ? { priority } : {}), ...(db ? { db } : {}) });
 }
 
 export function enqueueCampaign(campaignId: string) {

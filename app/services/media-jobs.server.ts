@@ -33,6 +33,13 @@ const MAX_ATTEMPTS = 3;
 
 export { FFMPEG_MISSING } from "~/lib/ffmpeg.server.ts";
 
+/**
+ * The queue's order: a master an admin just saved (or retried) is encoded before the backlog the
+ * scan finds (a fresh demo database queues every demo video at once: 35 of them, minutes of
+ * work on two cores), so the admin does not wait behind animations nobody is looking at.
+ */
+export const TRANSCODE_PRIORITY = { save: 10, backfill: 0 } as const;
+
 type ClaimedJob = { id: string; animationId: string; sourcePath: string; attempts: number };
 
 /** This process's worker id: stable across restarts on one host and port, so a restart can reclaim its own jobs. */
@@ -45,7 +52,7 @@ export function defaultInstanceId() {
  * job for it is queued or running. The row and the queue's job are written in one transaction:
  * a crash between them can lose neither. The admin animation form calls this after a save.
  */
-export async function queueTranscode(animationId: string) {
+export async function queueTranscode(animationId: string, { priority = TRANSCODE_PRIORITY.save }: { priority?: number } = {}) {
   // Started outside the transaction: starting it inside would wait for the transaction's own lock.
   await jobQueue();
   return prisma.$transaction(async (tx) => {
@@ -59,7 +66,7 @@ export async function queueTranscode(animationId: string) {
     });
     if (pending) return pending;
     const job = await tx.mediaJob.create({ data: { animationId, kind: "transcode", sourcePath: animation.fullVideo } });
-    await sendJob("mediaTranscode", { mediaJobId: job.id }, { singletonKey: job.id, tx });
+    await sendJob("mediaTranscode", { mediaJobId: job.id }, { singletonKey: job.id, tx, priority });
     return job;
   });
 }
@@ -79,7 +86,7 @@ export async function retryTranscode(animationId: string) {
     });
     if (failed?.status !== "failed") return null;
     const job = await tx.mediaJob.update({ where: { id: failed.id }, data: { status: "queued", error: null, attempts: 0, lockedBy: null, lockedAt: null } });
-    await sendJob("mediaTranscode", { mediaJobId: job.id }, { singletonKey: job.id, tx });
+    await sendJob("mediaTranscode", { mediaJobId: job.id }, { singletonKey: job.id, tx, priority: TRANSCODE_PRIORITY.save });
     return job;
   });
 }
@@ -98,7 +105,7 @@ export async function queueMissingTranscodes() {
     ORDER BY a."createdAt" DESC
     LIMIT 100`;
   let queued = 0;
-  for (const { id } of animations) if (await queueTranscode(id)) queued++;
+  for (const { id } of animations) if (await queueTranscode(id, { priority: TRANSCODE_PRIORITY.backfill })) queued++;
   return queued;
 }
 

@@ -15,11 +15,13 @@ import {
   claimJob,
   FFMPEG_MISSING,
   getMediaJobs,
+  queueMissingTranscodes,
   queueTranscode,
   retryTranscode,
   runMediaJob,
   runTranscodeJob,
   scanMediaJobs,
+  TRANSCODE_PRIORITY,
 } from "~/services/media-jobs.server.ts";
 import { masterCodecs, playlistDuration } from "~/services/media-pipeline/transcode.server.ts";
 import * as formScreen from "~/routes/admin/animation-form.tsx";
@@ -87,6 +89,25 @@ describe("queueing", () => {
     expect((await queueTranscode(animation.id))?.id).toBe(job!.id);
     expect(await getMediaJobs(animation.id)).toHaveLength(1);
     await prisma.mediaJob.deleteMany({ where: { animationId: animation.id } });
+  });
+
+  it("puts a master an admin saved ahead of the scan's backlog on the queue", async () => {
+    const saved = await animationWithVideo();
+    const backlog = await animationWithVideo();
+    const mine = await queueTranscode(saved.id);
+    await queueMissingTranscodes();
+    const found = await prisma.mediaJob.findFirstOrThrow({ where: { animationId: backlog.id } });
+    const priorities = await prisma.$queryRawUnsafe<{ id: string; priority: number }[]>(
+      `SELECT data->>'mediaJobId' AS id, priority FROM pgboss.job WHERE data->>'mediaJobId' IN ($1, $2)`,
+      mine!.id,
+      found.id,
+    );
+    expect(Object.fromEntries(priorities.map((row) => [row.id, row.priority]))).toEqual({
+      [mine!.id]: TRANSCODE_PRIORITY.save,
+      [found.id]: TRANSCODE_PRIORITY.backfill,
+    });
+    expect(TRANSCODE_PRIORITY.save).toBeGreaterThan(TRANSCODE_PRIORITY.backfill);
+    await prisma.mediaJob.deleteMany({ where: { animationId: { in: [saved.id, backlog.id] } } });
   });
 
   it("queues nothing without a master, or for an unknown animation", async () => {

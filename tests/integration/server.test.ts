@@ -60,6 +60,33 @@ describe("security headers", () => {
     }
   });
 
+  it("names MEDIA_BASE_URL's origin where the players fetch from it: media, images and hls.js's requests", async () => {
+    // An http origin on purpose: https: alone would already cover an https CDN.
+    Object.assign(process.env, { MEDIA_BASE_URL: "http://cdn.medanim.test:8080/base/" });
+    resetEnv();
+    let server: Server | undefined;
+    try {
+      const app = await createApp({ mode: "production", build: (await testApp()).build });
+      server = app.listen(0);
+      await new Promise((resolve) => server!.once("listening", resolve));
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const directives = new Map(
+        res.headers
+          .get("content-security-policy")!
+          .split("; ")
+          .map((d) => [d.split(" ")[0]!, d.split(" ").slice(1)] as const),
+      );
+      for (const name of ["media-src", "img-src", "connect-src"]) expect(directives.get(name), name).toContain("http://cdn.medanim.test:8080");
+      // hls.js plays from a MediaSource: its blob: URL stays allowed, and no worker is needed.
+      expect(directives.get("media-src")).toContain("blob:");
+      expect(directives.has("worker-src")).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      delete process.env.MEDIA_BASE_URL;
+      resetEnv();
+    }
+  });
+
   it("compresses responses", async () => {
     const res = await fetch(`${base}/`, { headers: { "Accept-Encoding": "gzip" } });
     expect(res.headers.get("content-encoding")).toBe("gzip");

@@ -109,3 +109,19 @@ describe("formatCompact (admin dashboard: K above 1,000 and M above 1,000,000, o
     expect(formatCompact(12.5)).toBe("12.50");
   });
 });
+
+describe("formatFileSize (download lists: steps of 1024, one decimal below 10)", () => {
+  it.each([
+    [0, "0 B"],
+    [812, "812 B"],
+    [1024, "1 KB"],
+    [1536, "1.5 KB"],
+    [4.2 * 1024 * 1024, "4.2 MB"],
+    [37.4 * 1024 * 1024, "37 MB"],
+    [1024 * 1024 - 300, "1 MB"],
+    [3 * 1024 ** 3, "3 GB"],
+  ])("%s bytes → %s", async (bytes, expected) => {
+    const { formatFileSize } = await import("~/lib/format.ts");
+    expect(formatFileSize(bytes)).toBe(expected);
+  });
+});

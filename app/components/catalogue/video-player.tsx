@@ -1,7 +1,9 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button.tsx";
 import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
-import type { CaptionTrackDto } from "~/services/catalogue/types.ts";
+import type { CaptionTrackDto, PlaybackDto } from "~/services/catalogue/types.ts";
+import { type AdaptiveStream, useAdaptiveStream } from "./adaptive-stream.ts";
+import { SeekPreview } from "./seek-preview.tsx";
 
 /**
  * The detail page's player. The caller passes the full video only for an entitled viewer and
@@ -10,28 +12,40 @@ import type { CaptionTrackDto } from "~/services/catalogue/types.ts";
  * (the first, English when there is one, on by default). With `offers` (a viewer without access),
  * the preview's end shows them: over the picture from 1280 px, under it where the picture is too
  * small to hold them (a phone's is about 200 px high).
+ *
+ * With `playback` (the media pipeline's renditions) the server renders its progressive MP4,
+ * which plays without JavaScript; once hydrated a full video moves to its HLS ladder, with a
+ * quality menu when hls.js plays it and the storyboard's thumbnails while seeking
+ * (adaptive-stream.ts). Without `playback` (no finished set yet) `src` plays as it is.
  */
-export function VideoPlayer({
-  videoId,
-  src,
-  poster,
-  title,
-  isPreview,
-  tracks = [],
-  offers,
-}: {
+export function VideoPlayer(props: VideoPlayerProps) {
+  // A new animation, or the full video after the preview, is a new player: the old one's
+  // hls.js, ended state and frozen URLs go with it.
+  return <Player key={`${props.videoId}:${props.playback?.isPreview ?? props.isPreview}`} {...props} />;
+}
+
+type VideoPlayerProps = {
   /** Slow loads of this video are reported (PerformanceReporter in the root). */
   videoId: string;
   src: string | null;
+  /** The pipeline's renditions for this viewer; null until the animation has a finished set. */
+  playback?: PlaybackDto | null;
   poster: string | null;
   title: string;
   isPreview: boolean;
   tracks?: CaptionTrackDto[];
   /** Premium and the licences for this animation, offered when the preview ends. */
   offers?: ReactNode;
-}) {
+};
+
+function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster, title, isPreview, tracks = [], offers }: VideoPlayerProps) {
   const video = useRef<HTMLVideoElement>(null);
   const [ended, setEnded] = useState(false);
+  // Signed URLs differ at each load of the page's data: the player keeps those it started with,
+  // so a revalidation never swaps the source under a playing video (hls.js owns it by then).
+  const [playback] = useState(latestPlayback);
+  const stream = useAdaptiveStream(video, playback);
+  const src = playback ? playback.mp4 : fileSrc;
   if (!src) {
     return (
       <div className="relative flex aspect-video items-center justify-center overflow-hidden rounded-xl bg-slate-900">
@@ -79,6 +93,8 @@ export function VideoPlayer({
             10-second preview
           </span>
         ) : null}
+        {playback && !playback.isPreview ? <SeekPreview video={video} storyboard={playback.storyboard} /> : null}
+        <QualityMenu stream={stream} />
       </div>
       {ended ? (
         <PreviewEnd
@@ -92,6 +108,34 @@ export function VideoPlayer({
         </PreviewEnd>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Auto, then the ladder's rungs, highest first. Over the picture's top corner, so it takes no
+ * room from the page when it appears (after hls.js has read the ladder); only while hls.js
+ * plays, since the browser's own HLS cannot be steered.
+ */
+function QualityMenu({ stream }: { stream: AdaptiveStream }) {
+  if (stream.rungs.length === 0) return null;
+  return (
+    <label className="absolute top-3 right-3 flex items-center gap-1.5 rounded-full bg-black/70 py-1 pr-2 pl-3 text-xs font-semibold text-white">
+      Quality
+      <select
+        value={stream.level}
+        onChange={(event) => stream.chooseLevel(Number(event.currentTarget.value))}
+        className="rounded bg-transparent font-semibold text-white focus-visible:outline-2 focus-visible:outline-white"
+      >
+        <option value={-1} className="text-slate-900">
+          Auto
+        </option>
+        {stream.rungs.map((rung) => (
+          <option key={rung.level} value={rung.level} className="text-slate-900">
+            {rung.height}p
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

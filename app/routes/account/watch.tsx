@@ -3,7 +3,8 @@ import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
-import { CaptionTracks } from "~/components/catalogue/video-player.tsx";
+import { DownloadList } from "~/components/catalogue/download-list.tsx";
+import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { getAccess } from "~/services/access.server.ts";
@@ -43,33 +44,27 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
         {animation.categoryName ? `${animation.categoryName} · ` : ""}
         {formatDuration(animation.duration)}
       </p>
-      <div className="mt-6 overflow-hidden rounded-2xl bg-black">
-        {animation.fullVideo ? (
-          <video
-            src={animation.fullVideo}
-            poster={animation.coverImage ?? undefined}
-            controls
-            preload="metadata"
-            playsInline
-            controlsList="nodownload"
-            className="aspect-video w-full"
-          >
-            <CaptionTracks tracks={animation.captions} />
-          </video>
-        ) : (
-          <p className="flex aspect-video items-center justify-center text-white">The video is not available yet.</p>
-        )}
+      <div className="mt-6">
+        <VideoPlayer
+          videoId={animation.id}
+          src={animation.fullVideo}
+          playback={animation.playback}
+          poster={animation.coverImage}
+          title={animation.title}
+          isPreview={false}
+          tracks={animation.captions}
+        />
       </div>
       <div className="mt-6 flex flex-wrap gap-3">
-        {animation.downloadFile ? (
-          <a href={animation.downloadFile} download className={buttonClass()}>
-            Download
-          </a>
-        ) : null}
         <Link to={`/animations/${animation.slug || animation.id}`} className={buttonClass({ variant: "secondary" })}>
           Animation details
         </Link>
       </div>
+      {animation.downloads.length ? (
+        <div className="mt-6">
+          <DownloadList downloads={animation.downloads} />
+        </div>
+      ) : null}
       <p className="mt-6 whitespace-pre-line text-slate-700">{animation.description}</p>
     </main>
   );

@@ -150,6 +150,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
           <VideoPlayer
             videoId={animation.id}
             src={src}
+            playback={animation.playback}
             poster={animation.coverImage}
             title={animation.title}
             isPreview={isPreview}
