@@ -5,12 +5,13 @@ export type LadderRung = { height: number; videoKbps: number };
 export type Rung = { name: string; width: number; height: number; videoKbps: number };
 
 /**
- * Heights and H.264 video bitrates (kbit/s). 360p at 800 kbit/s plus 128 kbit/s of sound fits a
- * 1.6 Mbit/s phone line with room to spare, so playback can start on it; the upper rungs follow
- * the usual per-title ladders for animation (flat shading compresses well).
+ * Heights and H.264 video bitrates (kbit/s). Playback starts on the lowest rung: 360p at 600
+ * kbit/s plus 128 kbit/s of sound makes a first 2 s segment of ~180 KB, under a second on a
+ * 1.6 Mbit/s phone line, and leaves room to spare for steady play. The upper rungs follow the
+ * usual per-title ladders for animation (flat shading compresses well).
  */
 export const DEFAULT_LADDER: readonly LadderRung[] = [
-  { height: 360, videoKbps: 800 },
+  { height: 360, videoKbps: 600 },
   { height: 540, videoKbps: 1400 },
   { height: 720, videoKbps: 2800 },
   { height: 1080, videoKbps: 5000 },

@@ -76,7 +76,10 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
           poster={poster ?? undefined}
           controls
           playsInline
-          preload="metadata"
+          // A full video moves to its HLS ladder once hydrated: metadata preloaded from the MP4
+          // first cost 600 KB on a throttled phone before the ladder's first ~200 KB segment
+          // (bench/playback.ts). Without JavaScript the MP4 loads when play is pressed.
+          preload={playback && !playback.isPreview ? "none" : "metadata"}
           controlsList="nodownload"
           className="aspect-video w-full"
           aria-label={isPreview ? `Preview of ${title}` : title}
