@@ -9,7 +9,8 @@ import { DEMO_1080P_SLUG, DEMO_MEDIA_DIR, demoFile, demoVideoSize } from "../pri
 // (probe, every step, measurements, publish, the set switched in). A throwaway DATA_DIR and an
 // in-memory database. Each step's time is read from the job's progress row while it runs.
 //
-//   npx tsx bench/demo-transcode.ts [slug ...]   (default: the 1080p demo master and a 480×270 one)
+//   npx tsx bench/demo-transcode.ts [slug ... | --all]   (default: the 1080p demo master and a
+//                                                       480×270 one; --all: every demo master)
 
 /** The 480×270 master measured by default: the one the e2e specs buy, a mid-length video. */
 const ORDINARY_SLUG = "open_rhinoplasty_reshaping_the_nasal_framework";
@@ -22,6 +23,8 @@ export type DemoTranscodeFigure = {
   /** From the job's start to its preview step being done: a playable preview. */
   previewSeconds: number | null;
   steps: Record<string, number>;
+  /** ffmpeg's and ffprobe's CPU time (user + system) for the job: steadier than wall time on a shared machine. */
+  cpuSeconds: number | null;
   outcome: string;
 };
 
@@ -63,7 +66,9 @@ export async function runDemoTranscodeBench(slugs = [DEMO_1080P_SLUG, ORDINARY_S
         });
       }, 100);
       const jobStarted = performance.now();
+      const cpuBefore = childrenCpuSeconds();
       const outcome = await runTranscodeJob(claimed!, "bench:0");
+      const cpuAfter = childrenCpuSeconds();
       clearInterval(watch);
       const ended = performance.now();
       const steps: Record<string, number> = {};
@@ -81,6 +86,7 @@ export async function runDemoTranscodeBench(slugs = [DEMO_1080P_SLUG, ORDINARY_S
         totalSeconds: (ended - began) / 1000,
         previewSeconds: stepStarted["download-mp4"] ? (stepStarted["download-mp4"] - jobStarted) / 1000 : null,
         steps,
+        cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
         outcome,
       });
     }
@@ -98,20 +104,36 @@ export async function runDemoTranscodeBench(slugs = [DEMO_1080P_SLUG, ORDINARY_S
   }
 }
 
+/** CPU time of this process's finished children (ffmpeg, ffprobe), from /proc; null elsewhere. */
+function childrenCpuSeconds() {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, in USER_HZ ticks
+  } catch {
+    return null;
+  }
+}
+
 export function formatDemoTranscodeBench(figures: DemoTranscodeFigure[]) {
+  const sum = (values: number[]) => values.reduce((total, n) => total + n, 0);
+  const cpu = figures.every((f) => f.cpuSeconds !== null) ? `, ffmpeg CPU ${sum(figures.map((f) => f.cpuSeconds!)).toFixed(1)} s` : "";
+  const total = figures.length > 1 ? [`${figures.length} masters, ${sum(figures.map((f) => f.seconds))} s of video: ${sum(figures.map((f) => f.totalSeconds)).toFixed(1)} s one after another${cpu}`] : [];
   return figures
     .map((f) =>
       [
         `${f.slug} (${f.size}, ${f.seconds} s): ${f.outcome} in ${f.totalSeconds.toFixed(1)} s (${(f.seconds / f.totalSeconds).toFixed(1)}× realtime); ` +
-          `preview ready after ${f.previewSeconds?.toFixed(1) ?? "?"} s`,
+          `preview made after ${f.previewSeconds?.toFixed(1) ?? "?"} s` +
+          (f.cpuSeconds === null ? "" : `; ffmpeg CPU ${f.cpuSeconds.toFixed(1)} s`),
         `  ${Object.entries(f.steps).map(([step, s]) => `${step} ${s.toFixed(1)} s`).join(" · ")}`,
       ].join("\n"),
     )
+    .concat(total)
     .join("\n");
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const slugs = process.argv.slice(2);
+  const slugs = process.argv.includes("--all") ? ANIMATIONS.map((a) => animationSlug(a.title)) : process.argv.slice(2);
   const figures = await runDemoTranscodeBench(slugs.length ? slugs : undefined);
   console.log(`${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   console.log(formatDemoTranscodeBench(figures));
