@@ -1,4 +1,4 @@
-// `npm run bench [-- --large] [-- --duration=5 --connections=20 --no-build]`
+// `npm run bench [-- --large] [-- --duration=5 --connections=20 --no-build --quick]`
 //
 // Starts the production build on a freshly seeded database and drives four targets with
 // autocannon: the home page, an animation page, /api/animations?page=1&limit=6&light=true and
@@ -9,8 +9,10 @@
 // Targets: HTML >= 60% of the floor page, JSON >= 80% of the floor resource route.
 // `--large` adds 10,000 animations and checks that home, search and category pages stay
 // within 2x of their small-catalogue latency, with the catalogue cache off (database work only).
-// Finally it runs the media streaming benchmark (bench/stream.ts) when present, and a bulk
-// e-mail campaign of 10,000 recipients to a local SMTP sink (bench/campaign.ts).
+// Finally it runs the media streaming benchmark (bench/stream.ts) when present, the media
+// pipeline's transcoding speed (bench/transcode.ts; a 60 s 1080p source, 20 s with `--quick`;
+// skipped without ffmpeg), and a bulk e-mail campaign of 10,000 recipients to a local SMTP
+// sink (bench/campaign.ts).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -584,6 +586,12 @@ async function main() {
     if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") log("\n(bench/stream.ts not found: streaming benchmark skipped)");
     else throw error;
   }
+
+  // The media pipeline's speed (issue 24): × realtime and the preview's time to playable.
+  const transcode = (await import(path.join(root, "bench/transcode.ts"))) as typeof import("./transcode.ts");
+  log("\nTranscoding benchmark (bench/transcode.ts)...");
+  const transcoded = await transcode.runTranscodeBench({ seconds: flag("quick") ? 20 : 60 });
+  log(transcoded ? transcode.formatTranscodeBench(transcoded) : "(ffmpeg not found: transcoding benchmark skipped)");
 
   // Bulk e-mail: a campaign of 10,000 recipients to a local SMTP sink (issue 12).
   const campaign = (await import(path.join(root, "bench/campaign.ts"))) as typeof import("./campaign.ts");

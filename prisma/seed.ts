@@ -15,7 +15,7 @@ import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
 import { readDownloadFormats } from "../app/services/media-facts.server.ts";
 import { DEMO_SETTING_VALUES } from "../app/services/settings.server.ts";
-import { DEMO_MEDIA_DIR, DEMO_VIDEO_SIZE, contentTypeOf, demoCaptions, demoFile, demoPackage } from "./seed-data/demo-media.ts";
+import { DEMO_MEDIA_DIR, contentTypeOf, demoCaptions, demoFile, demoPackage, demoVideoSize } from "./seed-data/demo-media.ts";
 import { DOCTORS } from "./seed-data/doctors.ts";
 import { seedEmailTemplates } from "./seed-data/email-templates.ts";
 import { FAQ_CATEGORIES } from "./seed-data/faqs.ts";
@@ -205,8 +205,9 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
     for (const [field, store] of Object.entries(missing)) if (store) mediaPaths[field] = await store();
     // What the stored files are, as an admin upload records it: the demo video's size, and the
     // formats read back from the package's own ZIP directory.
+    const videoSize = demoVideoSize(slug);
     const mediaFacts = {
-      ...(mediaPaths.fullVideo ? { videoWidth: DEMO_VIDEO_SIZE.width, videoHeight: DEMO_VIDEO_SIZE.height } : {}),
+      ...(mediaPaths.fullVideo ? { videoWidth: videoSize.width, videoHeight: videoSize.height } : {}),
       ...(mediaPaths.downloadFile ? { downloadFormats: await readDownloadFormats(mediaPaths.downloadFile) } : {}),
     };
 

@@ -3,25 +3,29 @@
 // palette, a soft abstract shape placed from the slug's own seed, its title, its subcategory
 // and a "DEMO" badge), a slide-style full video exactly as long as its catalogue `duration`
 // (title, section headings in turn, "Demo animation – Medanim", a running clock and a progress
-// bar) and a 10-second preview cut from it. Also one thumbnail per main category and the doctor
-// photos. Everything is drawn by ffmpeg (lavfi sources, geq and drawtext with DejaVu fonts),
-// nothing is downloaded, reruns are byte-identical (fixed seeds, bitexact) and the whole set
-// stays under 6 MB. The output is committed, so the seed works on machines without ffmpeg;
-// the seed builds each animation's download package (a zip) from these files. This script is
-// only needed to change the files.
+// bar; 480x270, one animation at 1920x1080: demoVideoSize) and a 10-second preview cut from
+// it. Also one thumbnail per main category and the doctor photos. Everything is drawn by
+// ffmpeg (lavfi sources, geq and drawtext with DejaVu fonts), nothing is downloaded, reruns
+// are byte-identical (fixed seeds, bitexact) and the whole set stays under 6 MB. The output
+// is committed, so the seed works on machines without ffmpeg; the seed builds each
+// animation's download package (a zip) from these files. This script is only needed to
+// change the files.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { chooseRungs, previewRung } from "../app/lib/media-ladder.ts";
 import { ANIMATIONS, animationSlug } from "../prisma/seed-data/animations.ts";
 import { CATEGORIES } from "../prisma/seed-data/categories.ts";
 import {
-  DEMO_VIDEO_SIZE,
+  DEMO_LAYOUT_SIZE,
   DEMO_MEDIA_DIR,
   DOCTOR_PHOTO_COUNT,
+  type FrameSize,
   MEDIA_LOOKS,
   PREVIEW_SECONDS,
   demoFile,
+  demoVideoSize,
   formatDuration,
   type MediaLook,
   sectionHeadings,
@@ -33,8 +37,10 @@ const FONT = `${FONT_DIR}/DejaVuSans.ttf`;
 const FONT_BOLD = `${FONT_DIR}/DejaVuSans-Bold.ttf`;
 const MAX_TOTAL_BYTES = 6 * 1024 * 1024;
 
-const VIDEO = { ...DEMO_VIDEO_SIZE, fps: 5 };
+const FPS = 5;
 const COVER = { width: 640, height: 360 };
+/** Category thumbnails share the slide's 16:9 layout frame. */
+const THUMBNAIL = DEMO_LAYOUT_SIZE;
 const PHOTO_SIZE = 300;
 
 // A slide changes once a second (clock, progress bar) and at each section heading, so a low
@@ -43,7 +49,7 @@ const PHOTO_SIZE = 300;
 // thread keep reruns byte-stable.
 const H264 = [
   "-c:v", "libx264", "-preset", "slow", "-crf", "34",
-  "-g", String(VIDEO.fps * 60), "-sc_threshold", "0",
+  "-g", String(FPS * 60), "-sc_threshold", "0",
   "-pix_fmt", "yuv420p", "-profile:v", "main", "-movflags", "+faststart", "-an",
   "-threads", "1", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
 ];
@@ -76,34 +82,38 @@ function random(seedText: string) {
 
 /**
  * The background: a linear gradient in the specialty's colours with a soft abstract shape in
- * its accent (two glows and a few thin rings), all placed by the seed. Drawn at cover size; the
- * video scales it down.
+ * its accent (two glows and a few thin rings), all placed by the seed. Designed at cover size;
+ * drawn larger for a video larger than the cover, every length scaled alike, so the rings stay
+ * as sharp as on the cover instead of being upscaled.
  */
-function backgroundGraph(look: MediaLook, seedText: string) {
+function backgroundGraph(look: MediaLook, seedText: string, size: FrameSize = COVER) {
   const next = random(seedText);
   const between = (min: number, max: number) => min + (max - min) * next();
   const round = (n: number) => Math.round(n);
   const palette = PALETTES[look];
-  const { width: W, height: H } = COVER;
+  const { width: W, height: H } = size;
+  const k = W / COVER.width;
   const mid = palette.mid[Math.floor(next() * palette.mid.length)]!;
   // The gradient runs from a dark left edge (where the text sits) to the lighter right.
   const [x0, y0] = [0, round(between(0.3, 1) * H)];
   const [x1, y1] = [W, round(between(0, 0.7) * H)];
   const cx = round(between(0.6, 0.85) * W);
   const cy = round(between(0.15, 0.75) * H);
-  const glow = round(between(90, 130));
+  const glow = round(between(90, 130) * k);
   const gx = round(between(0.55, 0.95) * W);
   const gy = cy > H / 2 ? round(between(0, 0.25) * H) : round(between(0.75, 1) * H);
   const rings = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, i) => ({
-    r: round(glow * (1.15 + 0.35 * i) + between(0, 20)),
+    r: round(glow * (1.15 + 0.35 * i) + between(0, 20) * k),
     alpha: (0.34 - 0.08 * i).toFixed(2),
   }));
-  const ringX = cx + round(between(-25, 25));
-  const ringY = cy + round(between(-20, 20));
+  const ringX = cx + round(between(-25, 25) * k);
+  const ringY = cy + round(between(-20, 20) * k);
+  const glow2 = 70 * k;
+  const ringWidth = Number((2.6 * k * k).toFixed(3));
   const shape = [
     `0.42*exp(-(pow(X-${cx},2)+pow(Y-${cy},2))/${2 * glow * glow})`,
-    `0.28*exp(-(pow(X-${gx},2)+pow(Y-${gy},2))/${2 * 70 * 70})`,
-    ...rings.map(({ r, alpha }) => `${alpha}*exp(-pow(hypot(X-${ringX},Y-${ringY})-${r},2)/2.6)`),
+    `0.28*exp(-(pow(X-${gx},2)+pow(Y-${gy},2))/${2 * glow2 * glow2})`,
+    ...rings.map(({ r, alpha }) => `${alpha}*exp(-pow(hypot(X-${ringX},Y-${ringY})-${r},2)/${ringWidth})`),
   ].join("+");
   const [ar, ag, ab] = rgb(palette.accent);
   const channel = (ch: "r" | "g" | "b", accent: number) => `${ch}(X,Y)+min(1,${shape})*(${accent}-${ch}(X,Y))`;
@@ -209,63 +219,81 @@ async function makeAnimationMedia(job: AnimationJob, tmp: string) {
   await ffmpeg(["-i", background, "-vf", coverText.join(","), ...JPEG, out(demoFile.cover(slug))]);
 
   // Full video: the same background and title as a slide; section headings in turn, a clock
-  // that counts whole seconds up to the catalogue duration and a progress bar under it.
-  const { width: W, height: H } = VIDEO;
-  const videoTitle = wrapTitle(title, W - 40, [22, 20, 18]);
+  // that counts whole seconds up to the catalogue duration and a progress bar under it. The
+  // slide is laid out at 480×270; a larger video draws the same layout, every font size,
+  // offset and the bar multiplied by one factor.
+  const { width: W, height: H } = demoVideoSize(slug);
+  const scale = W / DEMO_LAYOUT_SIZE.width;
+  if (H !== DEMO_LAYOUT_SIZE.height * scale) throw new Error(`${slug}: ${W}x${H} is not the slide's 16:9 layout scaled`);
+  const px = (layoutPixels: number) => layoutPixels * scale;
+  // Wrapped in layout units, so a title breaks into the same lines at any size.
+  const videoTitle = wrapTitle(title, DEMO_LAYOUT_SIZE.width - 40, [22, 20, 18]);
   const chapters = headings.length ? ["Overview", ...headings] : [];
   const chapterText = chapters.map((heading, i) => {
     const start = Math.round((duration * i) / chapters.length);
     const end = Math.round((duration * (i + 1)) / chapters.length);
     return drawtext({
       file: text(`${i + 1}/${chapters.length}   ${heading}`),
-      size: 15,
+      size: px(15),
       color: "white@0.92",
-      x: 20,
-      y: 58 + videoTitle.lines.length * (videoTitle.size + 6) + 28,
+      x: px(20),
+      y: px(58 + videoTitle.lines.length * (videoTitle.size + 6) + 28),
       extra: `enable='gte(t,${start})*lt(t,${end})'`,
     });
   });
-  const bar = W - 40;
+  const bar = W - px(40);
+  const barHeight = px(3);
   const clock = text(`%{pts:gmtime:0:%M\\:%S} / ${formatDuration(duration).padStart(5, "0")}`);
+  // A video wider than the cover gets a background drawn at its own size: the cover's, scaled
+  // up, would blur the thin rings.
+  const videoBackground = W > COVER.width ? path.join(tmp, `${slug}-background-${W}.png`) : background;
+  if (videoBackground !== background) {
+    await ffmpeg([...lavfi(backgroundGraph(look, slug, { width: W, height: H })), "-frames:v", "1", videoBackground]);
+  }
   const graph = [
     `[0:v]scale=${W}:${H}:flags=bicubic,format=rgb24,` +
       [
-        drawtext({ file: text(label), size: 11, color: palette.accent, x: 20, y: 22 }),
+        drawtext({ file: text(label), size: px(11), color: palette.accent, x: px(20), y: px(22) }),
         drawtext({
           file: text(videoTitle.lines.join("\n")),
           font: FONT_BOLD,
-          size: videoTitle.size,
+          size: px(videoTitle.size),
           color: "white",
-          x: 20,
-          y: 48,
-          extra: "line_spacing=6",
+          x: px(20),
+          y: px(48),
+          extra: `line_spacing=${px(6)}`,
         }),
         ...chapterText,
-        drawtext({ file: text("Demo animation – Medanim"), size: 11, color: "white@0.85", x: 20, y: "h-40" }),
-        drawtext({ file: clock, size: 11, color: "white@0.85", x: "w-tw-20", y: "h-40" }).replace(":expansion=none", ""),
+        drawtext({ file: text("Demo animation – Medanim"), size: px(11), color: "white@0.85", x: px(20), y: `h-${px(40)}` }),
+        drawtext({ file: clock, size: px(11), color: "white@0.85", x: `w-tw-${px(20)}`, y: `h-${px(40)}` }).replace(":expansion=none", ""),
       ].join(",") +
       "[slide]",
     // The bar: filled and empty halves side by side, a bar-wide window sliding over them once a second.
-    `color=c=${palette.accent}:s=${bar}x3:r=${VIDEO.fps},format=rgba[done]`,
-    `color=c=white@0.3:s=${bar}x3:r=${VIDEO.fps},format=rgba[todo]`,
-    `[done][todo]hstack,crop=w=${bar}:h=3:x='${bar}-${bar}*floor(t)/${duration}':y=0[bar]`,
-    `[slide][bar]overlay=x=20:y=H-20:shortest=1,format=yuv420p[video]`,
+    `color=c=${palette.accent}:s=${bar}x${barHeight}:r=${FPS},format=rgba[done]`,
+    `color=c=white@0.3:s=${bar}x${barHeight}:r=${FPS},format=rgba[todo]`,
+    `[done][todo]hstack,crop=w=${bar}:h=${barHeight}:x='${bar}-${bar}*floor(t)/${duration}':y=0[bar]`,
+    `[slide][bar]overlay=x=${px(20)}:y=H-${px(20)}:shortest=1,format=yuv420p[video]`,
   ].join(";");
   await ffmpeg([
-    "-loop", "1", "-framerate", String(VIDEO.fps), "-i", background,
+    "-loop", "1", "-framerate", String(FPS), "-i", videoBackground,
     "-filter_complex", graph, "-map", "[video]", "-t", String(duration),
     ...H264, out(demoFile.fullVideo(slug)),
   ]);
   // Re-encoded rather than stream-copied: a copy cut lands on packet boundaries and can run
-  // past 10 s; this gives exactly the first 10 seconds.
-  await ffmpeg(["-i", out(demoFile.fullVideo(slug)), "-t", String(PREVIEW_SECONDS), ...H264, out(demoFile.preview(slug))]);
+  // past 10 s; this gives exactly the first 10 seconds. A video above 720p has its preview
+  // scaled to the rung the pipeline cuts previews from (720p): this file is what cards play on
+  // hover and what plays until the pipeline's own preview exists, and a preview is never made
+  // at a master's full size (decision 017).
+  const preview = previewRung(chooseRungs({ width: W, height: H }));
+  const shrink = preview.width === W ? [] : ["-vf", `scale=${preview.width}:${preview.height}:flags=bicubic`];
+  await ffmpeg(["-i", out(demoFile.fullVideo(slug)), "-t", String(PREVIEW_SECONDS), ...shrink, ...H264, out(demoFile.preview(slug))]);
 }
 
 /** A category thumbnail: the specialty's background without text (the site writes the name). */
 async function makeThumbnail(look: MediaLook) {
   await ffmpeg([
     ...lavfi(backgroundGraph(look, `thumbnail-${look}`)),
-    "-vf", `scale=${VIDEO.width}:${VIDEO.height}:flags=bicubic`,
+    "-vf", `scale=${THUMBNAIL.width}:${THUMBNAIL.height}:flags=bicubic`,
     ...JPEG, out(demoFile.thumbnail(look)),
   ]);
 }

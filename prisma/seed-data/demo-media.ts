@@ -17,8 +17,22 @@ export type MediaLook = (typeof MEDIA_LOOKS)[number];
 
 export const DOCTOR_PHOTO_COUNT = 6;
 
-/** Every demo video's frame size: the generator draws at it, the seed records it (no ffmpeg needed to seed). */
-export const DEMO_VIDEO_SIZE = { width: 480, height: 270 } as const;
+export type FrameSize = { readonly width: number; readonly height: number };
+
+/** The frame the demo slide is laid out at, and the size of every demo video but one. */
+export const DEMO_LAYOUT_SIZE: FrameSize = { width: 480, height: 270 };
+
+/**
+ * The one demo animation with a 1080p master (issue 24), so a fresh start shows the pipeline's
+ * whole ladder and the player's quality menu. One nobody's test names, and short: every start
+ * on a fresh database transcodes it.
+ */
+export const DEMO_1080P_SLUG = "how_acne_forms_inside_the_pore";
+
+/** An animation's demo video frame: the generator draws at it, the seed records it (no ffmpeg needed to seed). */
+export function demoVideoSize(slug: string): FrameSize {
+  return slug === DEMO_1080P_SLUG ? { width: 1920, height: 1080 } : DEMO_LAYOUT_SIZE;
+}
 
 /** Preview capped at 10 seconds: the preview is the first 10 s of the full video. */
 export const PREVIEW_SECONDS = 10;

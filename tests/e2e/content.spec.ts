@@ -99,8 +99,8 @@ test.describe("premium and licence pages", () => {
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Individual Animation License");
     await expect(main.getByText(/^\$\d+$/).first()).toBeVisible();
-    // The demo's files are 480×270 MP4s: the page claims what they are, and no more.
-    for (const benefit of ["Access to the full animation in up to 270p", "Download of the files (MP4)", "Commercial usage rights"]) {
+    // The demo's files are MP4s, 480×270 and one 1920×1080: the page claims what they are, and no more.
+    for (const benefit of ["Access to the full animation in up to 1080p (Full HD)", "Download of the files (MP4)", "Commercial usage rights"]) {
       await expect(main.getByText(benefit, { exact: true })).toBeVisible();
     }
     await expectOneOpenFaq(page);

@@ -8,7 +8,7 @@ import { localObjectFile, objectIdFromPath } from "~/lib/storage.server.ts";
 import { probeVideoSize } from "~/services/media-jobs.server.ts";
 import { DEMO_SETTING_VALUES } from "~/services/settings.server.ts";
 import { EMAIL_TEMPLATES } from "../../prisma/seed-data/email-templates.ts";
-import { DEMO_MEDIA_DIR, PREVIEW_SECONDS, demoFile, demoPackageEntry, sectionHeadings } from "../../prisma/seed-data/demo-media.ts";
+import { DEMO_1080P_SLUG, DEMO_MEDIA_DIR, PREVIEW_SECONDS, demoFile, demoPackageEntry, demoVideoSize, sectionHeadings } from "../../prisma/seed-data/demo-media.ts";
 import { ANIMATIONS, animationSlug } from "../../prisma/seed-data/animations.ts";
 import { DEMO_MEMBER, seed } from "../../prisma/seed.ts";
 import { verifyPassword } from "~/lib/crypto.server.ts";
@@ -132,17 +132,25 @@ describe("seed", () => {
     }
   });
 
-  it("records what the demo files are: the video's 480×270 frame (as ffprobe reads it) and the MP4 in each package", async () => {
+  it("records what the demo files are: each video's own frame (480×270, one 1920×1080, as ffprobe reads them) and the MP4 in each package", async () => {
     const animations = await prisma.animation.findMany({ select: { slug: true, fullVideo: true, videoWidth: true, videoHeight: true, downloadFormats: true } });
     for (const { slug, videoWidth, videoHeight, downloadFormats } of animations) {
-      expect({ videoWidth, videoHeight, downloadFormats }, slug).toEqual({ videoWidth: 480, videoHeight: 270, downloadFormats: ["MP4"] });
+      const { width, height } = demoVideoSize(slug);
+      expect({ videoWidth, videoHeight, downloadFormats }, slug).toEqual({ videoWidth: width, videoHeight: height, downloadFormats: ["MP4"] });
     }
-    // The generator draws every video alike: a few probed stand for all (one ffprobe each is slow on a busy machine).
+    // Exactly the one named: a misspelt slug would leave every video at 480×270.
+    expect(animations.filter((a) => a.videoHeight === 1080).map((a) => a.slug)).toEqual([DEMO_1080P_SLUG]);
+    // The generator draws the 480×270 videos alike: a few probed stand for all (one ffprobe each is slow on a busy machine).
     if (hasFfprobe) {
-      for (const { slug, fullVideo } of animations.slice(0, 3)) {
-        expect(await probeVideoSize(localObjectFile(objectIdFromPath(fullVideo)!)), slug).toEqual({ width: 480, height: 270 });
+      const probed = [...animations.filter((a) => a.slug !== DEMO_1080P_SLUG).slice(0, 3), animations.find((a) => a.slug === DEMO_1080P_SLUG)!];
+      for (const { slug, fullVideo } of probed) {
+        expect(await probeVideoSize(localObjectFile(objectIdFromPath(fullVideo)!)), slug).toEqual(demoVideoSize(slug));
       }
     }
+  });
+
+  it("cuts the 1080p demo master's preview at 1280×720, as the pipeline cuts previews (720p at most)", async () => {
+    if (hasFfprobe) expect(await probeVideoSize(path.join(DEMO_MEDIA_DIR, demoFile.preview(DEMO_1080P_SLUG)))).toEqual({ width: 1280, height: 720 });
   });
 
   it("keeps every preview within 10 seconds", async () => {
