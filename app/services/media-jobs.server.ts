@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { probeMedia, probeVideoSize } from "~/lib/ffmpeg.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { chooseRungs } from "~/lib/media-ladder.ts";
 import { deleteSet, mediaWorkDir, publishSet } from "~/lib/media-store.server.ts";
-import { localObjectFile, objectIdFromPath, presignedObjectUrl, storageBackend } from "~/lib/storage.server.ts";
+import { deleteObject, localObjectFile, objectIdFromPath, presignedObjectUrl, saveObject, storageBackend } from "~/lib/storage.server.ts";
 import { jobQueue, sendJob } from "~/lib/jobs.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { forgetObjectAttachments } from "./access.server.ts";
@@ -239,6 +240,7 @@ export async function runTranscodeJob(job: ClaimedJob, instanceId: string, signa
       }
       entry.status = "done";
       entry.percent = 100;
+      if (step === "preview") await attachEarlyPreview(job, workDir);
     }
     const renditions = await measureRenditions(workDir, rungs, signal);
     await publishSet(job.id, workDir, setFileCacheControl);
@@ -297,6 +299,21 @@ export async function runTranscodeJob(job: ClaimedJob, instanceId: string, signa
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * A set is published whole, after its slowest steps (the downloads): minutes for a long 4K
+ * master. Visitors need not wait that long for a preview: an animation without one gets the
+ * set's preview as its stored preview as soon as it is cut (a public object, as an uploaded
+ * preview is), unless the master changed meanwhile.
+ */
+async function attachEarlyPreview(job: ClaimedJob, workDir: string) {
+  const animation = await prisma.animation.findUnique({ where: { id: job.animationId }, select: { fullVideo: true, previewVideo: true } });
+  if (!animation || animation.previewVideo || animation.fullVideo !== job.sourcePath) return;
+  const stored = await saveObject({ body: fs.createReadStream(path.join(workDir, "preview.mp4")), contentType: "video/mp4", kind: "preview" });
+  const set = await prisma.animation.updateMany({ where: { id: job.animationId, fullVideo: job.sourcePath, previewVideo: null }, data: { previewVideo: stored.path } });
+  if (set.count === 1) forgetObjectAttachments(stored.path);
+  else await deleteObject(stored.id).catch(() => undefined);
 }
 
 /** The sets an animation no longer plays: their rows and files go once the new one is current. */

@@ -100,7 +100,8 @@ test.describe("premium and licence pages", () => {
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Individual Animation License");
     await expect(main.getByText(/^\$\d+$/).first()).toBeVisible();
     // The demo's files are MP4s, 480×270 and one 1920×1080: the page claims what they are, and no more.
-    for (const benefit of ["Access to the full animation in up to 1080p (Full HD)", "Download of the files (MP4)", "Commercial usage rights"]) {
+    // WebM joins the claim once the run's server has transcoded a demo master (its download renditions).
+    for (const benefit of ["Access to the full animation in up to 1080p (Full HD)", /^Download of the files \((MP4|MP4 and WebM)\)$/, "Commercial usage rights"]) {
       await expect(main.getByText(benefit, { exact: true })).toBeVisible();
     }
     await expectOneOpenFaq(page);

@@ -173,6 +173,10 @@ describe("transcoding with ffmpeg", () => {
       ["hls", "done", 100], ["progressive", "done", 100], ["preview", "done", 100],
       ["download-mp4", "done", 100], ["download-webm", "done", 100], ["storyboard", "done", 100],
     ]);
+    // The animation had no preview: the set's was attached as soon as it was cut, before the downloads.
+    const attached = await prisma.animation.findUniqueOrThrow({ where: { id: animation.id }, select: { previewVideo: true } });
+    expect(attached.previewVideo).toMatch(/^\/objects\/uploads\/[0-9a-f-]{36}$/);
+    expect((await fetch(`${app.url}${attached.previewVideo}`)).headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     // The work folder is gone once the set is published.
     expect(fs.existsSync(mediaWorkDir(job!.id))).toBe(false);
   }, 120_000);
