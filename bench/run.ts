@@ -11,8 +11,9 @@
 // within 2x of their small-catalogue latency, with the catalogue cache off (database work only).
 // Finally it runs the media streaming benchmark (bench/stream.ts) when present, the media
 // pipeline's transcoding speed (bench/transcode.ts; a 60 s 1080p source, 20 s with `--quick`;
-// skipped without ffmpeg), and a bulk e-mail campaign of 10,000 recipients to a local SMTP
-// sink (bench/campaign.ts).
+// skipped without ffmpeg), with `--playback` a 2160p master played on a throttled phone, HLS
+// against the one file (bench/playback.ts), and a bulk e-mail campaign of 10,000 recipients to
+// a local SMTP sink (bench/campaign.ts).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -592,6 +593,15 @@ async function main() {
   log("\nTranscoding benchmark (bench/transcode.ts)...");
   const transcoded = await transcode.runTranscodeBench({ seconds: flag("quick") ? 20 : 60 });
   log(transcoded ? transcode.formatTranscodeBench(transcoded) : "(ffmpeg not found: transcoding benchmark skipped)");
+
+  // Playback on a throttled phone, HLS against the one file (issue 24): a 2160p transcode and
+  // two Chromium sessions, about five minutes, so only with --playback. Its own process: it
+  // runs the production build in-process with an environment of its own.
+  if (flag("playback")) {
+    log("\nPlayback benchmark (bench/playback.ts)...");
+    const played = spawnSync(tsx, [path.join(root, "bench/playback.ts")], { cwd: root, encoding: "utf8", env: { ...process.env, BUILD_DIR } });
+    log(played.status === 0 ? played.stdout.trim() : `(playback benchmark failed: ${played.stderr.trim().split("\n").slice(-3).join(" ")})`);
+  }
 
   // Bulk e-mail: a campaign of 10,000 recipients to a local SMTP sink (issue 12).
   const campaign = (await import(path.join(root, "bench/campaign.ts"))) as typeof import("./campaign.ts");
