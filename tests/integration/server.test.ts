@@ -144,3 +144,32 @@ describe("cross-site request refusal", () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe("APP_ROLE=worker", () => {
+  it("runs as `npm run serve` does but answers only its health: pages and the API belong to web instances", async () => {
+    const { spawn } = await import("node:child_process");
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-worker-"));
+    const port = 3400 + Math.floor(Math.random() * 500);
+    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server.ts"], {
+      env: { ...process.env, APP_ROLE: "worker", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "silent", NODE_ENV: "development" },
+      stdio: "ignore",
+    });
+    try {
+      await expect
+        .poll(async () => (await fetch(`http://localhost:${port}/healthz`).catch(() => null))?.status ?? 0, { timeout: 60_000, interval: 250 })
+        .toBe(200);
+      expect(await (await fetch(`http://localhost:${port}/healthz`)).json()).toEqual({ status: "ok", role: "worker" });
+      const page = await fetch(`http://localhost:${port}/`);
+      expect(page.status).toBe(404);
+      expect(await page.json()).toEqual({ message: "This instance runs jobs only" });
+      expect((await fetch(`http://localhost:${port}/api/animations`)).status).toBe(404);
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
