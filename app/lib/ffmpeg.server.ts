@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { getEnv } from "./env.server.ts";
 
@@ -26,6 +27,13 @@ export function ffprobePath() {
   return ffmpeg === base ? probe : path.join(path.dirname(ffmpeg), probe);
 }
 
+/**
+ * Transcodes run at a lower CPU priority (nice 10) than the process that serves requests: on an
+ * instance that does both (APP_ROLE=all) a page never waits behind an encode; the encode takes
+ * what the requests leave. A worker-only process gives them everything anyway.
+ */
+const TOOL_NICENESS = 10;
+
 type RunOptions = {
   signal?: AbortSignal;
   allowFailure?: boolean;
@@ -37,6 +45,13 @@ type RunOptions = {
 export function runTool(command: string, args: string[], { signal, allowFailure = false, timeoutMs = DEFAULT_TIMEOUT_MS, onProgress }: RunOptions = {}) {
   return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], signal, timeout: timeoutMs, killSignal: "SIGKILL" });
+    if (child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, TOOL_NICENESS);
+      } catch {
+        // Not permitted here (or already gone): it runs at the server's own priority.
+      }
+    }
     let stdout = "";
     let stderr = "";
     let pending = "";
