@@ -3,12 +3,12 @@ import path from "node:path";
 import { Router, type Request, type Response } from "express";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { isObjectId, localObjectFile, objectPath, presignedObjectUrl, PRESIGNED_GET_SECONDS, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
+import { isObjectId, localObjectFile, objectPath, presignedKeyUrl, presignedObjectUrl, PRESIGNED_GET_SECONDS, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
 import { localSetFile, mediaType, presignedSetFileUrl, readSetText } from "~/lib/media-store.server.ts";
 import { decideSetFile, type SetFileDecision } from "~/services/media-urls.server.ts";
 import { getEmbedMediaDelivery, recordEmbedPlay } from "~/services/embed-media.server.ts";
-import { isRenditionSource, renditionFile } from "~/lib/image-renditions.server.ts";
-import { parseRenditionName, RENDITION_TYPES } from "~/lib/image-renditions.ts";
+import { bucketRendition, isRenditionSource, renditionFile } from "~/lib/image-renditions.server.ts";
+import { parseRenditionName, RENDITION_TYPES, type RenditionSpec } from "~/lib/image-renditions.ts";
 import { receiveSignedUpload, uploadRule } from "~/lib/upload.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 
@@ -66,6 +66,7 @@ async function sendRendition(req: Request, res: Response) {
     delivery = await getObjectDelivery(id, { cookie: req.headers.cookie, authorization: req.headers.authorization });
     if (!delivery.ok) return sendDelivery(req, res, delivery);
     if (!isRenditionSource(delivery.info)) return notFound(res);
+    if (storageBackend() === "s3") return await redirectToBucketRendition(req, res, delivery, spec);
     file = await renditionFile(delivery.info!, spec);
   } catch (error) {
     logger.error({ err: error, id }, "making an image rendition failed");
@@ -101,6 +102,19 @@ async function sendRendition(req: Request, res: Response) {
       res.destroy();
     })
     .pipe(res);
+}
+
+/** S3 mode: a 302 to the rendition in the bucket, presigned, with the original's cache rule. */
+async function redirectToBucketRendition(req: Request, res: Response, delivery: Extract<ObjectDelivery, { ok: true }>, spec: RenditionSpec) {
+  const type = "og" in spec ? RENDITION_TYPES.jpg : RENDITION_TYPES[spec.format];
+  const key = await bucketRendition(delivery.info!, spec, type, delivery.cacheControl);
+  if (!key) {
+    res.set("Cache-Control", "no-store").redirect(302, objectPath(delivery.id));
+    return;
+  }
+  const url = await presignedKeyUrl(key, { method: req.method === "HEAD" ? "HEAD" : "GET", cacheControl: delivery.cacheControl, contentType: type });
+  const isPublic = delivery.cacheControl.startsWith("public");
+  res.set("Cache-Control", isPublic ? "public, max-age=60" : "private, no-store").redirect(302, url);
 }
 
 async function sendEmbedMedia(req: Request, res: Response, track: { kind: "video" } | { kind: "caption"; language: string }) {

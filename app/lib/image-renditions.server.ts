@@ -48,6 +48,30 @@ export async function renditionFile(info: StoredObjectInfo, spec: RenditionSpec)
   return pending;
 }
 
+/**
+ * S3 mode: the rendition's key in the bucket (renditions/{id}/{name}, beside uploads/{id}), made
+ * on this instance's disk and put there on its first request, so the bytes are sent by the
+ * bucket (or a CDN in front of it), not by Node. A marker beside the local file spares later
+ * requests on this instance a look at the bucket; another instance finds the key with a HEAD.
+ * Null for an original that does not decode.
+ */
+export async function bucketRendition(info: StoredObjectInfo, spec: RenditionSpec, contentType: string, cacheControl: string): Promise<string | null> {
+  const name = renditionName(spec);
+  const key = `renditions/${info.id}/${name}`;
+  const marker = path.join(renditionsDir(info.id), `${name}.in-bucket`);
+  if (await fs.promises.access(marker).then(() => true, () => false)) return key;
+  const store = await import("./s3-store.server.ts");
+  if (!(await store.hasKey(key))) {
+    const file = await renditionFile(info, spec);
+    if (!file) return null;
+    const { size } = await fs.promises.stat(file);
+    await store.putKey(key, fs.createReadStream(file), contentType, size, cacheControl);
+  }
+  await fs.promises.mkdir(path.dirname(marker), { recursive: true });
+  await fs.promises.writeFile(marker, "");
+  return key;
+}
+
 async function makeRendition(info: StoredObjectInfo, spec: RenditionSpec, file: string): Promise<string | null> {
   const sharp = await loadSharp();
   const input = storageBackend() === "s3" ? await readObjectRange(info.id, 0, info.size) : localObjectFile(info.id);

@@ -122,3 +122,15 @@ export async function removePrefix(prefix: string) {
     if (!listed.IsTruncated) return;
   }
 }
+
+/** Whether a key exists (a HEAD). */
+export async function hasKey(key: string) {
+  try {
+    await s3Client().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+    return true;
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (error as { name?: string }).name === "NotFound") return false;
+    throw error;
+  }
+}

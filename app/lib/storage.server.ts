@@ -89,6 +89,11 @@ export async function presignedObjectUrl(id: string, options: PresignedGetOption
   return (await s3Store()).presignGet(id, options, PRESIGNED_GET_SECONDS);
 }
 
+/** A presigned GET (or HEAD) of any key of the bucket (derived files: image renditions), valid PRESIGNED_GET_SECONDS. */
+export async function presignedKeyUrl(key: string, options: PresignedGetOptions = {}) {
+  return (await s3Store()).presignGetKey(key, options, PRESIGNED_GET_SECONDS);
+}
+
 /**
  * A presigned PUT for a new object. The content type (and the size, when known) are signed,
  * so the store refuses a different one.

@@ -241,3 +241,28 @@ describe("media pipeline sets in S3 mode", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe("image renditions in S3 mode", () => {
+  it("are put in the bucket beside the original on first request and sent from there by a presigned 302", async () => {
+    const { default: sharp } = await import("sharp");
+    const jpeg = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#336699" } }).jpeg().toBuffer();
+    const stored = await saveObject({ body: jpeg, contentType: "image/jpeg", kind: "cover" });
+    await prisma.animation.update({ where: { id: world.animation.id }, data: { coverImage: stored.path } });
+
+    const first = await fetch(`${app.url}${stored.path}/16x9-320.webp`, { redirect: "manual" });
+    expect(first.status).toBe(302);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=60");
+    const location = new URL(first.headers.get("location")!);
+    expect(location.origin + location.pathname).toBe(`${ENDPOINT}/${BUCKET}/renditions/${stored.id}/16x9-320.webp`);
+    expect(location.searchParams.get("X-Amz-Signature")).toBeTruthy();
+    expect(location.searchParams.get("response-cache-control")).toBe("public, max-age=31536000, immutable");
+    const object = s3.objects.get(`renditions/${stored.id}/16x9-320.webp`)!;
+    expect(object.contentType).toBe("image/webp");
+    expect(await sharp(object.body).metadata()).toMatchObject({ format: "webp", width: 320, height: 180 });
+
+    // Made once: the next request is a redirect with no new PUT.
+    const puts = s3.requests.filter((r) => r.method === "PUT").length;
+    expect((await fetch(`${app.url}${stored.path}/16x9-320.webp`, { redirect: "manual" })).status).toBe(302);
+    expect(s3.requests.filter((r) => r.method === "PUT").length).toBe(puts);
+  });
+});
