@@ -38,8 +38,9 @@ async function firstCardSlug(page: Page) {
 test.describe("home", () => {
   test("shows the headline, premium call to action, the New shelf and a first page of cards", async ({ page }) => {
     await page.goto("/");
-    // The demo has animations from the last 30 days (5, 9 and 21 days old), newest first.
-    await expect(page.getByTestId("new-shelf").getByTestId("animation-card")).toHaveCount(3);
+    // The demo has animations from the last 30 days (5, 9 and 21 days old), newest first (beside
+    // the one the streaming specs upload during the run).
+    await expect(page.getByTestId("new-shelf").getByTestId("animation-card").filter({ hasNotText: /Streaming Ladder/ })).toHaveCount(3);
     await expect(page.getByRole("heading", { level: 1, name: "The World's Most Advanced Doctor-Verified Medical Animations" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
     const cards = listCards(page);

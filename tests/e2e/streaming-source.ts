@@ -112,6 +112,11 @@ async function uploadAndTranscode(browser: Browser): Promise<StreamingAnimation>
     await page.getByLabel("Caption file (.vtt)").setInputFiles({ name: "captions-en.vtt", mimeType: "text/vtt", buffer: Buffer.from(CAPTIONS) });
     await page.getByRole("button", { name: "Upload captions" }).click();
     await expect(page.getByRole("region", { name: "Notification" }).getByText("Caption uploaded")).toBeVisible();
+    // A current medical review, as every demo animation has: without it the catalogue stops
+    // claiming "doctor-verified", which other specs read.
+    await page.getByLabel("Reviewed on").fill(new Date().toISOString().slice(0, 10));
+    await page.getByRole("button", { name: "Save review" }).click();
+    await expectToast(page, "Medical review saved");
     await page.goto(`/admin/animations/${id}`);
 
     // The admin page's media panel names the newest transcode's state; a failure stops the wait at once.

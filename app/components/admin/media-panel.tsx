@@ -68,59 +68,65 @@ export function MediaPanel({ hasVideo, job, renditions }: { hasVideo: boolean; j
       </div>
       {job?.status === "failed" && job.error ? <p className="mt-2 text-sm text-red-700">{job.error}</p> : null}
       {job && job.progress.length && job.status !== "done" ? (
-        <table className="mt-3 w-full max-w-2xl text-left text-sm">
-          <caption className="sr-only">Transcode steps</caption>
-          <thead className="text-slate-600">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Rendition</th>
-              <th className="py-1 pr-3 font-medium">Status</th>
-              <th className="py-1 font-medium">Progress</th>
-            </tr>
-          </thead>
-          <tbody>
-            {job.progress.map((step) => (
-              <tr key={step.step} className="border-t border-slate-100 align-top">
-                <td className="py-1 pr-3">{step.label}</td>
-                <td className="py-1 pr-3">
-                  <Badge tone={TONES[step.status]}>{step.status}</Badge>
-                  {step.error ? <span className="mt-1 block text-xs text-red-700">{step.error}</span> : null}
-                </td>
-                <td className="py-1">
-                  <progress max={100} value={step.percent} aria-label={`${step.label}: ${step.percent}%`} className="mr-2 align-middle" />
-                  {step.percent}%
-                </td>
+        // A phone's column is narrower than the tables: they scroll in their own box (reachable
+        // by keyboard), not the page.
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Transcode steps">
+          <table className="mt-3 w-full max-w-2xl text-left text-sm">
+            <caption className="sr-only">Transcode steps</caption>
+            <thead className="text-slate-600">
+              <tr>
+                <th className="py-1 pr-3 font-medium">Rendition</th>
+                <th className="py-1 pr-3 font-medium">Status</th>
+                <th className="py-1 font-medium">Progress</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {job.progress.map((step) => (
+                <tr key={step.step} className="border-t border-slate-100 align-top">
+                  <td className="py-1 pr-3">{step.label}</td>
+                  <td className="py-1 pr-3">
+                    <Badge tone={TONES[step.status]}>{step.status}</Badge>
+                    {step.error ? <span className="mt-1 block text-xs text-red-700">{step.error}</span> : null}
+                  </td>
+                  <td className="py-1">
+                    <progress max={100} value={step.percent} aria-label={`${step.label}: ${step.percent}%`} className="mr-2 align-middle" />
+                    {step.percent}%
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       {renditions.length ? (
-        <table className="mt-3 w-full max-w-2xl text-left text-sm" data-testid="renditions">
-          <caption className="py-1 text-left font-medium">Playing now</caption>
-          <thead className="text-slate-600">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Kind</th>
-              <th className="py-1 pr-3 font-medium">Size</th>
-              <th className="py-1 pr-3 font-medium">Bitrate</th>
-              <th className="py-1 pr-3 font-medium">Codec</th>
-              <th className="py-1 font-medium">Bytes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {renditions.map((r) => (
-              <tr key={r.file} className="border-t border-slate-100">
-                <td className="py-1 pr-3">
-                  {KIND_LABELS[r.kind] ?? r.kind}
-                  {r.kind === "download" ? ` ${r.file.split(".").pop()!.toUpperCase()}` : ""}
-                </td>
-                <td className="py-1 pr-3">{r.width && r.height ? `${r.width}×${r.height}` : "—"}</td>
-                <td className="py-1 pr-3">{r.bitrate ? `${Math.round(r.bitrate / 1000)} kbit/s` : "—"}</td>
-                <td className="py-1 pr-3">{r.codec}</td>
-                <td className="py-1">{formatBytes(r.bytes)}</td>
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Renditions playing now">
+          <table className="mt-3 w-full max-w-2xl text-left text-sm" data-testid="renditions">
+            <caption className="py-1 text-left font-medium">Playing now</caption>
+            <thead className="text-slate-600">
+              <tr>
+                <th className="py-1 pr-3 font-medium">Kind</th>
+                <th className="py-1 pr-3 font-medium">Size</th>
+                <th className="py-1 pr-3 font-medium">Bitrate</th>
+                <th className="py-1 pr-3 font-medium">Codec</th>
+                <th className="py-1 font-medium">Bytes</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {renditions.map((r) => (
+                <tr key={r.file} className="border-t border-slate-100">
+                  <td className="py-1 pr-3">
+                    {KIND_LABELS[r.kind] ?? r.kind}
+                    {r.kind === "download" ? ` ${r.file.split(".").pop()!.toUpperCase()}` : ""}
+                  </td>
+                  <td className="py-1 pr-3">{r.width && r.height ? `${r.width}×${r.height}` : "—"}</td>
+                  <td className="py-1 pr-3">{r.bitrate ? `${Math.round(r.bitrate / 1000)} kbit/s` : "—"}</td>
+                  <td className="py-1 pr-3 break-all">{r.codec}</td>
+                  <td className="py-1">{formatBytes(r.bytes)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </Panel>
   );

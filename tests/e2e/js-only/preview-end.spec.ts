@@ -13,7 +13,12 @@ async function playToTheEnd(page: Page) {
   const video = page.getByTestId("animation-video");
   await video.evaluate(async (v: HTMLVideoElement) => {
     v.muted = true;
-    if (v.readyState < 1) await new Promise((resolve) => v.addEventListener("loadedmetadata", resolve, { once: true }));
+    // A full video preloads nothing (its ladder starts on play): play, then skip to the end.
+    if (v.readyState < 1) {
+      const loaded = new Promise((resolve) => v.addEventListener("loadedmetadata", resolve, { once: true }));
+      void v.play().catch(() => undefined);
+      await loaded;
+    }
     v.currentTime = v.duration - 0.5;
     await v.play();
   });

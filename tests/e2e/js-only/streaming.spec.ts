@@ -45,7 +45,7 @@ test("a premium member's full animation plays through hls.js, with a quality men
 
   // A rung chosen by hand: the picture comes from it.
   await quality.selectOption({ label: "540p" });
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoHeight), { timeout: 15_000 }).toBe(540);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoHeight), { timeout: 30_000 }).toBe(540);
   await expect.poll(() => segments.some((s) => /\/540p\/seg-\d+\.m4s$/.test(s.path))).toBe(true);
 
   // Seeking shows the storyboard's thumbnail of the target time, then it goes. The target is
