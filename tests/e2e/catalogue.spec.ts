@@ -11,11 +11,13 @@ type ApiAnimation = { id: string; slug: string; title: string; previewVideo: str
 /**
  * What a member's player is given for the full video: the stored master until the run's server
  * has transcoded it, then the set's progressive MP4 at a URL signed for the member (never the
- * preview). Which one depends on how far the demo backlog got.
+ * preview), which with JavaScript hls.js replaces by its media source (a blob: URL) once the
+ * page has hydrated. Which one depends on how far the demo backlog got.
  */
 function fullVideoSource(animation: ApiAnimation) {
   const master = animation.fullVideo!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^(${master}|/media/[0-9a-f-]{36}/u\\.[^/]+/progressive\\.mp4)$`);
+  const hls = isJs() ? "|blob:.+" : "";
+  return new RegExp(`^(${master}|/media/[0-9a-f-]{36}/u\\.[^/]+/progressive\\.mp4${hls})$`);
 }
 
 async function apiAnimation(page: Page, slug: string): Promise<ApiAnimation> {

@@ -196,8 +196,9 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
               <tbody>
                 {embedPlays.map((row) => (
                   <tr key={`${row.licenceId}|${row.host}`} className="border-b border-slate-100">
-                    <td className="py-1.5 pr-4">{row.email}</td>
-                    <td className="py-1.5 pr-4"><code>{row.host}</code></td>
+                    {/* Long addresses and hosts wrap: a phone's column is narrower than they are. */}
+                    <td className="py-1.5 pr-4 break-all">{row.email}</td>
+                    <td className="py-1.5 pr-4 break-all"><code>{row.host}</code></td>
                     <td className="py-1.5 text-right tabular-nums">{row.plays}</td>
                   </tr>
                 ))}
