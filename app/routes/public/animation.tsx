@@ -5,6 +5,7 @@ import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
 import { CheaperCategoryNote } from "~/components/marketing.tsx";
 import { RelatedList } from "~/components/catalogue/related-list.tsx";
+import { ShareControl } from "~/components/catalogue/share-control.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
@@ -13,7 +14,7 @@ import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
-import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
+import { formatCount, formatDuration, formatPrice, parseDescription } from "~/lib/format.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { hasRenditions, OG_SIZE, ogImageUrl } from "~/lib/image-renditions.ts";
 import { logger } from "~/lib/logger.server.ts";
@@ -46,10 +47,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const [related, offers] = await Promise.all([listRelatedAnimations(animation, doctor?.id ?? null), getAnimationOffers(animation)]);
   // Link previews need an absolute URL: the configured site address, or the one asked for.
   const cover = animation.coverImage;
-  const ogImage = cover && hasRenditions(cover) ? new URL(ogImageUrl(cover), getEnv().APP_URL ?? request.url).href : null;
+  const origin = getEnv().APP_URL ?? request.url;
+  const ogImage = cover && hasRenditions(cover) ? new URL(ogImageUrl(cover), origin).href : null;
+  // Shared links name the animation's one address, whichever of its paths was visited.
+  const shareUrl = new URL(`/animations/${encodeURIComponent(animation.slug || animation.id)}`, origin).href;
   return {
     animation,
     ogImage,
+    shareUrl,
     related: { ...related, doctorName: doctor?.name ?? null },
     premium: hasGlobalAccess(access),
     offers,
@@ -164,7 +169,10 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
               <TextLink to="#unlock">see the offers</TextLink>.
             </p>
           )}
-          <h1 className="text-3xl font-bold tracking-tight">{animation.title}</h1>
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <h1 className="text-3xl font-bold tracking-tight">{animation.title}</h1>
+            <ShareControl url={loaderData.shareUrl} title={animation.title} text={shareText(animation.description)} />
+          </div>
         </div>
         <div className="flex flex-col gap-4 lg:col-start-3 lg:row-start-1">
           {animation.canDownload && animation.downloadFile ? (
@@ -313,6 +321,17 @@ function LicenceOffers({
       <TextLink to="/category-license" className="text-center text-sm">About category licenses</TextLink>
     </div>
   );
+}
+
+/**
+ * What a shared link says under its title: the first sentence of the description's first
+ * paragraph (its headings are not sentences), at most 200 characters.
+ */
+function shareText(description: string) {
+  const first = parseDescription(description).find((block) => block.kind === "paragraph")?.text ?? "";
+  const plain = first.replace(/\s+/g, " ").trim();
+  const sentence = plain.match(/^.+?[.!?](?=\s|$)/)?.[0] ?? plain;
+  return sentence.length <= 200 ? sentence : `${sentence.slice(0, 199).trimEnd()}…`;
 }
 
 type CategoryOffer = { name: string; slug: string; price: number; animationCount: number };
