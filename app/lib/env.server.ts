@@ -47,6 +47,12 @@ const EnvSchema = z.object({
     }),
   // How many transcodes this process runs at once (0: none, as on a web-only instance).
   MEDIA_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+  // Whether the media scan queues transcodes for masters that have no set (the backlog after an
+  // upgrade or an import). Off, only saves and Retry queue them.
+  MEDIA_BACKFILL: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
   // all: serve and run jobs; web: serve only; worker: run jobs only (no HTTP but /healthz).
   APP_ROLE: z.enum(["all", "web", "worker"]).default("all"),
   // Origin (a CDN in front of this app or the bucket) that pages name for /media/ files.

@@ -165,12 +165,13 @@ export async function runMediaJob(id: string, { instanceId = defaultInstanceId()
 }
 
 /**
- * Every few minutes and at start: queues transcodes nobody queued, and hands the queue again
+ * Every few minutes and at start: queues transcodes nobody queued (unless MEDIA_BACKFILL is
+ * off), and hands the queue again
  * the rows it may have lost (queued for a while, or running with a stale lock). A duplicate is
  * harmless: a row is claimed once.
  */
 export async function scanMediaJobs(now = new Date()) {
-  const queued = await queueMissingTranscodes();
+  const queued = getEnv().MEDIA_BACKFILL ? await queueMissingTranscodes() : 0;
   const waiting = await prisma.mediaJob.findMany({
     where: { OR: [{ status: "queued", createdAt: { lt: new Date(now.getTime() - 60_000) } }, { status: "running", lockedAt: { lt: new Date(now.getTime() - STALE_LOCK_MS) } }] },
     select: { id: true },

@@ -123,9 +123,9 @@ test("a licensee embeds its animation on its own site only, until the licence en
     await expect(video).toBeVisible();
     await expect(frame.getByText(/^Medically reviewed by Dr\. .+ on .+ · next review .+$/)).toBeVisible();
     const src = await frame.locator("video source").getAttribute("src");
-    // The stored video before the run's server has transcoded it, its set's progressive MP4 after:
-    // either way signed for this licence.
-    expect(src).toMatch(/^(\/embed-media\/[0-9a-f-]{36}\/video\?licence=|\/media\/[0-9a-f-]{36}\/l\.[0-9a-f-]{36}\.[^/]+\/progressive\.mp4$)/);
+    // The stored video (the run's server leaves the demo backlog untranscoded), signed for this
+    // licence; streaming.spec.ts plays a set's progressive MP4 in an embed.
+    expect(src).toMatch(/^\/embed-media\/[0-9a-f-]{36}\/video\?licence=/);
     if (jsOn()) {
       // Press play (muted, as browsers allow without a gesture): the video's metadata loads.
       await video.evaluate((v: HTMLVideoElement) => {

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
-import { getEnv } from "~/lib/env.server.ts";
+import { getEnv, resetEnv } from "~/lib/env.server.ts";
 import { measureDuration, probeMedia } from "~/lib/ffmpeg.server.ts";
 import { localSetDir, localSetFile, mediaWorkDir } from "~/lib/media-store.server.ts";
 import { saveObject } from "~/lib/storage.server.ts";
@@ -329,6 +329,26 @@ describe("the worker", () => {
     expect(scanned.resent).toBeGreaterThanOrEqual(1);
     expect(await prisma.mediaJob.count({ where: { animationId: other.id, status: "queued" } })).toBe(1);
     await prisma.mediaJob.deleteMany({ where: { animationId: { in: [animation.id, other.id] } } });
+  });
+
+  it("with MEDIA_BACKFILL off the scan leaves the backlog alone and still resends lost rows", async () => {
+    process.env.MEDIA_BACKFILL = "false";
+    resetEnv();
+    try {
+      const lost = await animationWithVideo();
+      await prisma.mediaJob.create({
+        data: { animationId: lost.id, kind: "transcode", sourcePath: lost.fullVideo!, status: "queued", createdAt: new Date(Date.now() - 120_000) },
+      });
+      const backlog = await animationWithVideo();
+      const scanned = await scanMediaJobs();
+      expect(scanned).toMatchObject({ queued: 0 });
+      expect(scanned.resent).toBeGreaterThanOrEqual(1);
+      expect(await prisma.mediaJob.count({ where: { animationId: backlog.id } })).toBe(0);
+      await prisma.mediaJob.deleteMany({ where: { animationId: lost.id } });
+    } finally {
+      delete process.env.MEDIA_BACKFILL;
+      resetEnv();
+    }
   });
 
   it("runs a job once when several workers race for it", async () => {
