@@ -1,7 +1,7 @@
 import { prisma } from "~/lib/db.server.ts";
 import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
-import type { CategoryTree } from "./categories.server.ts";
+import { cached, type CategoryTree } from "./categories.server.ts";
 
 // Catalogue search that forgives typos. The term as typed is matched first, exactly as before
 // (a substring of title or description, through the lowercased `searchText` and its trigram
@@ -117,7 +117,7 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 type Filter = { categoryIds: string[] | null };
 
 function categoryFilter({ categoryIds }: Filter) {
-  return categoryIds ? Prisma.sql`AND a."categoryId" IN (${Prisma.join(categoryIds.map((id) => Prisma.sql`${id}::uuid`))})` : Prisma.empty;
+  return categoryIds ? Prisma.sql`AND a."categoryId" IN (${uuidList(categoryIds)})` : Prisma.empty;
 }
 
 /** One page of ids ranked by `order`, with the number of matches (one scan: a window count). */
@@ -133,23 +133,33 @@ async function rankedPage(matches: Prisma.Sql, order: Prisma.Sql, skip: number, 
   return { ids: [], total: Number(count?.total ?? 0) };
 }
 
+/** Active doctors' names, for matching words to doctors without a join per search (a short list). */
+function getDoctorNames(): Promise<Array<{ id: string; name: string }>> {
+  return cached("search-doctors", async () =>
+    (await prisma.doctor.findMany({ where: { isActive: true }, select: { id: true, name: true } })).map((d) => ({ id: d.id, name: d.name.toLowerCase() })),
+  );
+}
+
+const uuidList = (ids: string[]) => Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`));
+
 /**
  * An animation matches a word when its title or description holds it, its category (or that
  * category's main category) is named with it, or one of its active doctors is; a word that
- * occurs nowhere literally may instead match by trigram word similarity.
+ * occurs nowhere literally may instead match by trigram word similarity. Category and doctor
+ * names are matched here, not in SQL, so the common case (no name holds the word) stays one
+ * condition the trigram index serves.
  */
-function wordMatch(word: string, fuzzy: boolean, tree: CategoryTree): Prisma.Sql {
-  const pattern = likePattern(word);
+function wordMatch(word: string, fuzzy: boolean, tree: CategoryTree, doctors: Array<{ id: string; name: string }>): Prisma.Sql {
   const named = [...tree.byId.values()].filter((node) => node.name.toLowerCase().includes(word));
   const categoryIds = [...new Set(named.flatMap((node) => [node.id, ...(tree.childrenOf.get(node.id) ?? []).map((child) => child.id)]))];
-  const inCategory = categoryIds.length
-    ? Prisma.sql`OR a."categoryId" IN (${Prisma.join(categoryIds.map((id) => Prisma.sql`${id}::uuid`))})`
+  const doctorIds = doctors.filter((doctor) => doctor.name.includes(word)).map((doctor) => doctor.id);
+  const inCategory = categoryIds.length ? Prisma.sql`OR a."categoryId" IN (${uuidList(categoryIds)})` : Prisma.empty;
+  const byDoctor = doctorIds.length
+    ? Prisma.sql`OR a."id" IN (SELECT ad."animationId" FROM "AnimationDoctor" AS ad WHERE ad."doctorId" IN (${uuidList(doctorIds)}))`
     : Prisma.empty;
   // `<%` (word similarity over the threshold, 0.6 by default) is served by the trigram index; similarity() in a WHERE is not.
   const similar = fuzzy ? Prisma.sql`OR ${word} OPERATOR(public.<%) a."searchText"` : Prisma.empty;
-  return Prisma.sql`(a."searchText" LIKE ${pattern} ${inCategory} ${similar}
-    OR a."id" IN (SELECT ad."animationId" FROM "AnimationDoctor" AS ad JOIN "Doctor" AS d ON d."id" = ad."doctorId"
-                  WHERE d."isActive" AND lower(d."name") LIKE ${pattern}))`;
+  return Prisma.sql`(a."searchText" LIKE ${likePattern(word)} ${inCategory} ${byDoctor} ${similar})`;
 }
 
 /** Which words occur literally in some active animation's title or description (one statement). */
@@ -203,7 +213,8 @@ export async function searchAnimations(term: string, filter: Filter, tree: Categ
     .map((w) => ({ word: corrections.get(w) ?? w, fuzzy: similar.has(w) }));
   if (!searched.length) return { ids: [], total: 0 };
 
-  const matches = searched.map(({ word, fuzzy }) => wordMatch(word, fuzzy, tree));
+  const doctors = await getDoctorNames();
+  const matches = searched.map(({ word, fuzzy }) => wordMatch(word, fuzzy, tree, doctors));
   const inTitle = Prisma.join(
     searched.map(({ word }) => Prisma.sql`(lower(a."title") LIKE ${likePattern(word)})::int`),
     " + ",
