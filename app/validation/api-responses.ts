@@ -206,6 +206,10 @@ export const AnimationList = named(
     animations: z.array(z.union([Animation, AnimationCard])).describe("cards without access fields when light=true"),
     hasMore: z.boolean(),
     total: z.number().int(),
+    suggestion: z
+      .string()
+      .optional()
+      .describe("with search: the term with its misspellings corrected, present only when the term as typed matched nothing and these results are for the correction"),
   }),
 );
 

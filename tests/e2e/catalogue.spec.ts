@@ -97,6 +97,32 @@ test.describe("search", () => {
     if (!isJs()) await box.press("Enter");
     await expect(page.getByText("No Results Found")).toBeVisible();
   });
+
+  // Misspelt terms find the animations of the word meant, and offer it as a plain link.
+  for (const [typed, meant] of [
+    ["rhinoplsty", "rhinoplasty"],
+    ["facelfit", "facelift"],
+    ["cardiak", "cardiac"],
+  ]) {
+    test(`forgives "${typed}": shows the ${meant} animations and Did you mean ${meant}`, async ({ page }) => {
+      await page.goto("/search");
+      const box = page.getByRole("searchbox", { name: "Search animations" });
+      await box.fill(typed);
+      if (!isJs()) await box.press("Enter");
+      await expect(page).toHaveURL(new RegExp(`/search\\?q=${typed}$`));
+      const titles = page.getByTestId("animation-card").getByRole("heading");
+      await expect(titles.first()).toContainText(meant, { ignoreCase: true });
+      await expect(page.getByText(`nothing matched “${typed}”`)).toBeVisible();
+      const didYouMean = page.getByRole("status").filter({ hasText: "Did you mean" });
+      await didYouMean.getByRole("link", { name: meant, exact: true }).click();
+
+      await expect(page).toHaveURL(new RegExp(`/search\\?q=${meant}$`));
+      await expect(box).toHaveValue(meant);
+      await expect(page.getByRole("status").filter({ hasText: "for “" })).toHaveText(new RegExp(`results? for “${meant}”$`));
+      await expect(page.getByText("Did you mean")).toHaveCount(0);
+      await expect(titles.first()).toContainText(meant, { ignoreCase: true });
+    });
+  }
 });
 
 test.describe("animation detail", () => {

@@ -13,7 +13,8 @@ import { AdminAnimation } from "~/validation/api-responses-admin.ts";
 const isLight = (url: URL) => ["true", "1"].includes(url.searchParams.get("light") ?? "");
 
 /**
- * GET /api/animations?category=&search=&page=&limit=&light= → `{ animations, hasMore, total }`.
+ * GET /api/animations?category=&search=&page=&limit=&light= → `{ animations, hasMore, total }`,
+ * with `suggestion` when a misspelt search term was corrected (services/catalogue/search.server.ts).
  * `light=true` (the home page) carries cards without any access-dependent field, so it is
  * public; the full list is shaped for the caller.
  * POST (admins): the animation's fields with doctorIds → 201 with the animation (admin shape).
@@ -21,7 +22,7 @@ const isLight = (url: URL) => ["true", "1"].includes(url.searchParams.get("light
 export const loader = apiRoute({
   GET: endpoint({
     summary: "List animations: by category, search, page; light=true for public home cards",
-    description: "Lists active animations, filtered by category (id or slug) and search words, a page at a time, with whether more follow and the total. The access fields of each card (hasAccess, canDownload) are those of the caller: a member's licenses and premium, an admin's everything, nothing for an anonymous caller. With light=true the cards carry no access field and may be cached by anyone. Changes nothing.",
+    description: "Lists active animations, filtered by category (id or slug) and search words, a page at a time, with whether more follow and the total. A search term matches titles and descriptions as typed; when that finds nothing, its words are matched one by one (also against category and doctor names), misspelt words are corrected from the catalogue's vocabulary and the corrected term is returned as suggestion. The access fields of each card (hasAccess, canDownload) are those of the caller: a member's licenses and premium, an admin's everything, nothing for an anonymous caller. With light=true the cards carry no access field and may be cached by anyone. Changes nothing.",
     auth: getUser,
     response: AnimationList,
     query: AnimationListQuerySchema,

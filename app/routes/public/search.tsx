@@ -32,6 +32,10 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
   { title: pageTitle(matches, loaderData?.q ? `Search: ${loaderData.q}` : "Search") },
 ];
 
+function searchHref(q: string, page = 1) {
+  return `/search?${new URLSearchParams(page > 1 ? { q, page: String(page) } : { q })}`;
+}
+
 export default function Search({ loaderData: { q, page, premium, results } }: Route.ComponentProps) {
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -49,6 +53,13 @@ export default function Search({ loaderData: { q, page, premium, results } }: Ro
     timer.current = setTimeout(() => {
       if (form.current) submit(form.current, { replace: true, preventScrollReset: true });
     }, DEBOUNCE_MS);
+  }
+
+  function showTerm(value: string) {
+    clearTimeout(timer.current);
+    setTerm(value);
+    const box = form.current?.elements.namedItem("q");
+    if (box instanceof HTMLInputElement) box.value = value;
   }
 
   const blank = !term.trim();
@@ -94,9 +105,28 @@ export default function Search({ loaderData: { q, page, premium, results } }: Ro
           <EmptyState title="No Results Found" message="Try another term, or browse all animations on the home page." />
         ) : (
           <>
-            <p className="mb-4 text-sm text-slate-600" role="status">
-              {pluralize(results.total, "result")} for “{q}”
-            </p>
+            {results.suggestion ? (
+              <div className="mb-4 text-sm text-slate-600" role="status">
+                <p className="text-base text-slate-800">
+                  Did you mean{" "}
+                  <Link
+                    to={searchHref(results.suggestion)}
+                    // The box keeps what was typed across navigations; following the correction replaces it.
+                    onClick={() => showTerm(results.suggestion!)}
+                    className="font-semibold text-brand-700 italic underline hover:text-brand-800">
+                    {results.suggestion}
+                  </Link>
+                  ?
+                </p>
+                <p className="mt-1">
+                  Showing {pluralize(results.total, "result")} for “{results.suggestion}”: nothing matched “{q}”.
+                </p>
+              </div>
+            ) : (
+              <p className="mb-4 text-sm text-slate-600" role="status">
+                {pluralize(results.total, "result")} for “{q}”
+              </p>
+            )}
             <CardGrid>
               {results.animations.map((animation) => (
                 <AnimationCard key={animation.id} animation={animation} premium={premium} />
@@ -105,7 +135,7 @@ export default function Search({ loaderData: { q, page, premium, results } }: Ro
             {results.hasMore ? (
               <div className="mt-8 flex justify-center">
                 <Link
-                  to={`/search?${new URLSearchParams({ q, page: String(page + 1) })}`}
+                  to={searchHref(q, page + 1)}
                   preventScrollReset
                   className="rounded-lg bg-white px-5 py-2.5 text-sm font-semibold text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
                 >

@@ -21,6 +21,7 @@ import type {
   DownloadDto,
   PlaybackDto,
 } from "./types.ts";
+import { searchAnimations } from "./search.server.ts";
 import { recordView } from "./views.server.ts";
 
 // Animations of the public catalogue: lists (cards, summaries, full), one animation's detail.
@@ -129,6 +130,8 @@ function listWhere(query: AnimationListQuery, tree: CategoryTree) {
 // Newest first, matching the (isActive, createdAt desc, id) and (isActive, categoryId, ...) indexes.
 export const listOrder = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.AnimationOrderByWithRelationInput[];
 
+type ListPage<Row> = { rows: Row[]; total: number; hasMore: boolean; suggestion?: string };
+
 /**
  * One page of rows and the total. The count reads the index, not the rows; past the end there
  * is nothing to fetch. Cached per query (viewer-independent rows only).
@@ -140,11 +143,11 @@ function fetchPage<S extends Prisma.AnimationSelect>(kind: string, select: S, qu
   const term = query.search?.trim() ?? "";
   const key = `list:${kind}:${JSON.stringify(where.categoryId ?? null)}:${term.toLowerCase()}:${skip}:${take}`;
   type Row = Prisma.AnimationGetPayload<{ select: S }>;
-  return cached(key, async () => {
-    if (term) return searchPage<Row>(where, term, skip, take, select);
+  return cached(key, async (): Promise<ListPage<Row>> => {
+    if (term) return searchPage<Row>(where, term, skip, take, select, tree);
     const total = await countListed(where, tree);
     const rows = skip >= total ? [] : await prisma.animation.findMany({ where, orderBy: listOrder, skip, take, select });
-    return { rows: rows as Row[], total, hasMore: skip + take < total };
+    return { rows: rows as Row[], total, hasMore: skip + take < total, };
   });
 }
 
@@ -165,36 +168,16 @@ async function countListed(where: Prisma.AnimationWhereInput, tree: CategoryTree
 }
 
 /**
- * Search matches title or description anywhere, case-insensitively, through the lowercased
- * `searchText` column (a trigger keeps it). A common term matches thousands of rows, so the
- * text is scanned once: the page of ids and the number of matches come from one statement
- * (a window count), then the page's rows by primary key.
+ * A search's page (searchAnimations ranks and counts the matches in SQL), then the page's rows
+ * by primary key, in rank order.
  */
-async function searchPage<Row>(where: Prisma.AnimationWhereInput, term: string, skip: number, take: number, select: Prisma.AnimationSelect) {
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const categories =
-    where.categoryId === undefined
-      ? Prisma.empty
-      : Prisma.sql`AND a."categoryId" IN (${Prisma.join(
-          (typeof where.categoryId === "string" ? [where.categoryId] : (where.categoryId as { in: string[] }).in).map((id) => Prisma.sql`${id}::uuid`),
-        )})`;
-  const matches = Prisma.sql`a."isActive" AND a."searchText" LIKE lower(${pattern}) ${categories}`;
-  const page = await prisma.$queryRaw<Array<{ id: string; total: bigint | number }>>`
-    SELECT a."id", count(*) OVER () AS "total"
-    FROM "Animation" AS a
-    WHERE ${matches}
-    ORDER BY a."createdAt" DESC, a."id" DESC
-    LIMIT ${take} OFFSET ${skip}`;
-  const total = page.length
-    ? Number(page[0]!.total)
-    : skip === 0
-      ? 0
-      : Number((await prisma.$queryRaw<Array<{ total: bigint | number }>>`SELECT count(*) AS "total" FROM "Animation" AS a WHERE ${matches}`)[0]?.total ?? 0);
-  const ids = page.map((r) => r.id);
+async function searchPage<Row>(where: Prisma.AnimationWhereInput, term: string, skip: number, take: number, select: Prisma.AnimationSelect, tree: CategoryTree) {
+  const categoryIds = where.categoryId === undefined ? null : typeof where.categoryId === "string" ? [where.categoryId] : (where.categoryId as { in: string[] }).in;
+  const { ids, total, suggestion } = await searchAnimations(term, { categoryIds }, tree, skip, take);
   const found = ids.length ? ((await prisma.animation.findMany({ where: { id: { in: ids } }, select })) as unknown as Array<Row & { id: string }>) : [];
   const byId = new Map(found.map((row) => [row.id, row]));
   const rows = ids.map((id) => byId.get(id)).filter((row): row is Row & { id: string } => row !== undefined);
-  return { rows: rows as Row[], total, hasMore: skip + take < total };
+  return { rows: rows as Row[], total, hasMore: skip + take < total, ...(suggestion ? { suggestion } : {}) };
 }
 
 /** Cards for the home page, search and `light=true` calls: no access-dependent fields at all. */
@@ -202,17 +185,17 @@ export async function listAnimationCards(query: AnimationListQuery, tree?: Categ
   const t = tree ?? (await getCategoryTree());
   // Cards carry nothing viewer-specific: the finished list is cached, not only its rows.
   return cached(`cards:${JSON.stringify([query.category ?? "", query.search?.trim().toLowerCase() ?? "", query.page, query.limit, query.pages ?? 1])}`, async () => {
-    const { rows, total, hasMore } = await fetchPage("card", cardSelect, query, t);
-    return { animations: rows.map((row) => toCardDto(row, t)), hasMore, total };
+    const { rows, total, hasMore, suggestion } = await fetchPage("card", cardSelect, query, t);
+    return { animations: rows.map((row) => toCardDto(row, t)), hasMore, total, ...(suggestion ? { suggestion } : {}) };
   });
 }
 
 /** Full animations shaped for this viewer (`light=false` calls). */
 export async function listAnimations(query: AnimationListQuery, access: Access): Promise<AnimationList<AnimationDto>> {
   const tree = await getCategoryTree();
-  const { rows, total, hasMore } = await fetchPage("full", fullSelect, query, tree);
+  const { rows, total, hasMore, suggestion } = await fetchPage("full", fullSelect, query, tree);
   const doctors = await doctorsFor(rows.map((r) => r.id));
-  return { animations: rows.map((row) => toAnimationDto(row, doctors.get(row.id) ?? [], access, tree)), hasMore, total };
+  return { animations: rows.map((row) => toAnimationDto(row, doctors.get(row.id) ?? [], access, tree)), hasMore, total, ...(suggestion ? { suggestion } : {}) };
 }
 
 const summarySelect = { ...cardSelect, description: true, views: true } satisfies Prisma.AnimationSelect;

@@ -82,7 +82,13 @@ export type AnimationDetailDto = AnimationDto & {
   playback: PlaybackDto | null;
 };
 
-export type AnimationList<T> = { animations: T[]; hasMore: boolean; total: number };
+export type AnimationList<T> = {
+  animations: T[];
+  hasMore: boolean;
+  total: number;
+  /** The search term with its misspellings corrected, when the results are for it (the term as typed matched nothing). */
+  suggestion?: string;
+};
 
 export type SubcategoryDto = {
   id: string;
