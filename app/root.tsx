@@ -10,6 +10,7 @@ import { getLayoutData } from "./services/content.server.ts";
 import { getCategoryTree } from "./services/catalogue/categories.server.ts";
 import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
+import { getEnv } from "./lib/env.server.ts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -35,6 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       year: new Date().getUTCFullYear(),
       // The header's Categories menu: the cached category tree's main categories, in the admin's order.
       categories: tree.mains.map(({ slug, name }) => ({ slug, name })),
+      // Canonical and social URLs are absolute: the configured site address, else the one asked for.
+      origin: new URL(getEnv().APP_URL ?? request.url).origin,
       ...layout,
     },
     { headers },

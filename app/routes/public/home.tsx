@@ -10,6 +10,7 @@ import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animat
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts";
 import { listNewAnimationCards } from "~/services/catalogue/claims.server.ts";
+import { pageHead, siteStructuredData } from "~/lib/seo.ts";
 import type { Route } from "./+types/home";
 
 /** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */
@@ -59,10 +60,16 @@ const headline = (allReviewed: boolean) =>
 const premiumLine = (allReviewed: boolean) =>
   allReviewed ? "Enjoy unlimited access to all doctor-verified medical animations" : "Enjoy unlimited access to every medical animation in the library";
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [
-  { title: loaderData?.copy.title ?? "Medanim | Medical Animations" },
-  { name: "description", content: `${loaderData?.copy.headline ?? headline(false)}.` },
-];
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
+  pageHead(matches, {
+    title: loaderData?.copy.title ?? "Medanim | Medical Animations",
+    fullTitle: true,
+    description: `${loaderData?.copy.headline ?? headline(false)}.`,
+    // "Load More" (?page=N) renders pages 1..N, and ?category= narrows the list to what its
+    // category page shows: neither is a page of its own, so both name the home page.
+    canonicalPath: "/",
+    jsonLd: siteStructuredData(matches, { logoPath: "/favicon.svg", searchPath: "/search?q=" }),
+  });
 
 /** The count behind the claim, from the review records. */
 function reviewCount({ reviewed, published, all }: { reviewed: number; published: number; all: boolean }) {
