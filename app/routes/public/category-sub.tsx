@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = ({ data: screen, matches }) =>
   screen
     ? pageHead(matches, {
         title: screen.category.name,
-        description: screen.category.description || `Medical animations of ${screen.category.name}: each procedure explained step by step.`,
+        description: `${screen.category.name}: ${screen.category.description ? `${screen.category.description} ` : ""}${pluralize(screen.category.animationCount, "medical animation")}, each procedure explained step by step.`,
         // At most 50 animations on one page, no ?page=: the category has one URL.
         canonicalPath: `/category/${encodeURIComponent(screen.category.parent?.slug ?? "")}/${encodeURIComponent(screen.category.slug)}`,
       })

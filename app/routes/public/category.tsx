@@ -37,7 +37,7 @@ export const meta: Route.MetaFunction = ({ data: screen, matches }) =>
   screen
     ? pageHead(matches, {
         title: screen.category.name,
-        description: screen.category.description || `Medical animations of ${screen.category.name}: its subcategories and procedures.`,
+        description: categoryDescription(screen),
         // At most 50 animations on one page, no ?page=: the category has one URL. A subcategory
         // asked for by its own slug is the listing of /category/{main}/{sub}.
         canonicalPath: screen.category.parent
@@ -45,6 +45,15 @@ export const meta: Route.MetaFunction = ({ data: screen, matches }) =>
           : `/category/${encodeURIComponent(screen.category.slug)}`,
       })
     : [{ title: pageTitle(matches, "Category Not Found") }];
+
+/** The category's own text, then what the page lists: a main category its subcategories, a listing its animations. */
+function categoryDescription({ kind, category }: Screen) {
+  const lists =
+    kind === "main" && category.subcategories.length
+      ? `Procedures: ${category.subcategories.map((sub) => sub.name).join(", ")}.`
+      : `${pluralize(category.animationCount, "medical animation")}, each procedure explained step by step.`;
+  return `${category.name}: ${category.description ? `${category.description} ` : ""}${lists}`;
+}
 
 export default function CategoryScreen({ loaderData }: Route.ComponentProps) {
   const loading = useLoadingPath("/category/");
