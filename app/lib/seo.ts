@@ -191,3 +191,6 @@ export function siteStructuredData(matches: ReadonlyArray<Match>, { logoPath, se
   const website: WithContext<WebSite> = { "@context": "https://schema.org", "@type": "WebSite", name, url, potentialAction: search };
   return [organization, website];
 }
+
+/** Signed-in pages (account, checkout, admin): never in an index, even if a crawler gets in. */
+export const NOINDEX = { name: "robots", content: "noindex" } as const;

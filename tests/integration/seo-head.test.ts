@@ -6,7 +6,7 @@ import { ROUTE_RULES } from "~/route-rules.ts";
 import { unsubscribeUrl } from "~/services/email-campaigns.server.ts";
 import { sendToApp, testApp } from "../helpers/app.ts";
 import { createAnimation, createCatalogue } from "../helpers/catalogue.ts";
-import { createPaidSubscription, createUser } from "../helpers/factories.ts";
+import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 
 // Every page route of app/routes.ts, fetched through the app's front door as an anonymous
 // visitor, must carry its own head: one <title>, a description of its own, one absolute
@@ -23,6 +23,7 @@ type Sample = { path: () => string; canonical: () => string; robots: Robots };
 let c: Awaited<ReturnType<typeof createCatalogue>>;
 let licenceId = "";
 let unsubscribePath = "";
+let adminHeaders = new Headers();
 
 const page = (path: string, robots: Robots = "index", canonical = path): Sample => ({ path: () => path, canonical: () => canonical, robots });
 
@@ -66,6 +67,7 @@ beforeAll(async () => {
       { title: "Privacy Policy", slug: "privacy", type: "legal", content: "<p>How we handle your data.</p>", metaDescription: "What we collect, why, and your rights over it." },
     ],
   });
+  adminHeaders = new Headers({ Cookie: await sessionCookieFor((await createUser({ role: "admin" })).id) });
   const user = await createUser();
   licenceId = (await createPaidSubscription(user.id, { type: "individual", animationId: c.rhinoplasty.id })).subscription.id;
   const link = new URL(unsubscribeUrl(user.id, "newsletter"));
@@ -152,10 +154,14 @@ describe("every page route of app/routes.ts has a head of its own", async () => 
         expect((await fetchHead("/no/such/page/here")).status).toBe(404);
       });
     } else if (PRIVATE.some((re) => re.test(pattern))) {
-      it(`${pattern}: private, an anonymous visitor is sent to sign in`, async () => {
-        const response = await sendToApp(pattern.replace(/:\w+/g, "00000000-0000-4000-8000-000000000000"), {});
+      it(`${pattern}: private, an anonymous visitor is sent to sign in, a signed-in one gets noindex`, async () => {
+        const path = pattern.replace(/:\w+/g, "00000000-0000-4000-8000-000000000000");
+        const response = await sendToApp(path, {});
         expect(response.status, pattern).toBeGreaterThanOrEqual(300);
         expect(response.status, pattern).toBeLessThan(400);
+        const signedIn = await sendToApp(path, { headers: adminHeaders });
+        // Some send even an admin on (a redirect); every page that renders says noindex.
+        if (signedIn.status < 300 || signedIn.status >= 400) expect(readHead(signedIn.body.toString()).named("robots"), pattern).toEqual(["noindex"]);
       });
     } else {
       it(`${pattern} (${route.id}) is classified`, () => {
