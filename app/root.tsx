@@ -11,6 +11,7 @@ import { getCategoryTree } from "./services/catalogue/categories.server.ts";
 import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
 import { getEnv } from "./lib/env.server.ts";
+import { NOINDEX } from "./lib/seo.ts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -100,9 +101,12 @@ export default function App() {
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
+// The head of a screen no route below renders itself: an error caught here (a page that threw
+// without a boundary of its own). An error screen never belongs in an index.
+export const meta: Route.MetaFunction = ({ data, error }) => [
   { title: data?.platformName ?? "Medanim" },
   { name: "description", content: "Medical and plastic-surgery animations for patient education." },
+  ...(error ? [NOINDEX] : []),
 ];
 
 export function ErrorBoundary() {
