@@ -10,8 +10,7 @@ import { getLayoutData } from "./services/content.server.ts";
 import { getCategoryTree } from "./services/catalogue/categories.server.ts";
 import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
-import { getEnv } from "./lib/env.server.ts";
-import { NOINDEX } from "./lib/seo.ts";
+import { siteOrigin } from "./lib/seo.server.ts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -37,8 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       year: new Date().getUTCFullYear(),
       // The header's Categories menu: the cached category tree's main categories, in the admin's order.
       categories: tree.mains.map(({ slug, name }) => ({ slug, name })),
-      // Canonical and social URLs are absolute: the configured site address, else the one asked for.
-      origin: new URL(getEnv().APP_URL ?? request.url).origin,
+      // Canonical and social URLs are absolute (lib/seo.ts siteOf).
+      origin: siteOrigin(request),
       ...layout,
     },
     { headers },
@@ -102,11 +101,12 @@ export default function App() {
 }
 
 // The head of a screen no route below renders itself: an error caught here (a page that threw
-// without a boundary of its own). An error screen never belongs in an index.
+// without a boundary of its own). An error screen never belongs in an index. (Written out, not
+// lib/seo.ts's NOINDEX: importing it would put that module on the home page's first load.)
 export const meta: Route.MetaFunction = ({ data, error }) => [
   { title: data?.platformName ?? "Medanim" },
   { name: "description", content: "Medical and plastic-surgery animations for patient education." },
-  ...(error ? [NOINDEX] : []),
+  ...(error ? [{ name: "robots", content: "noindex" }] : []),
 ];
 
 export function ErrorBoundary() {

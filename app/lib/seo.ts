@@ -5,7 +5,9 @@ import type { BreadcrumbList, Organization, Person, SearchAction, Thing, VideoOb
 // and description, one absolute canonical URL, robots where a page must stay out of the index,
 // Open Graph and Twitter card tags, and JSON-LD typed with schema-dts so a property schema.org
 // does not have fails the typecheck. Routes describe their page with plain values; this module
-// turns them into meta descriptors. The origin and the platform name come from the root loader.
+// turns them into meta descriptors. The origin and the platform name come from the root loader
+// (siteOf(matches)); the home page builds its head in its loader instead, so that its first load
+// carries no more JavaScript.
 
 /** Search engines cut descriptions at about 160 characters; Lighthouse wants one per page. */
 export const DESCRIPTION_MAX = 160;
@@ -13,19 +15,19 @@ export const DESCRIPTION_MAX = 160;
 export const OG_LOCALE = "en_US";
 
 type Match = { id: string; data: unknown } | undefined;
-type RootHead = { platformName?: string; origin?: string };
 
-function rootHead(matches: ReadonlyArray<Match>): RootHead {
-  return (matches.find((m) => m?.id === "root")?.data as RootHead | undefined) ?? {};
+/** Whose pages these are: the origin (lib/seo.server.ts siteOrigin) and the platform_name setting. */
+export type Site = { origin: string; platformName: string };
+
+/** The site as the root loader gives it to every page's meta. */
+export function siteOf(matches: ReadonlyArray<Match>): Site {
+  const root = matches.find((m) => m?.id === "root")?.data as Partial<Site> | undefined;
+  return { origin: root?.origin ?? "http://localhost", platformName: root?.platformName ?? "Medanim" };
 }
 
-export function platformNameOf(matches: ReadonlyArray<Match>) {
-  return rootHead(matches).platformName ?? "Medanim";
-}
-
-/** An absolute URL on the site's origin (APP_URL when set, else the request's; see root.tsx). */
-export function absoluteUrl(matches: ReadonlyArray<Match>, pathOrUrl: string) {
-  return new URL(pathOrUrl, rootHead(matches).origin ?? "http://localhost").href;
+/** An absolute URL on the site's origin; an absolute URL (a CDN's) stays as it is. */
+export function absoluteUrl(site: Site, pathOrUrl: string) {
+  return new URL(pathOrUrl, site.origin).href;
 }
 
 /**
@@ -69,13 +71,13 @@ export type PageHead = {
   jsonLd?: Array<WithContext<Thing>>;
 };
 
-export function pageHead(matches: ReadonlyArray<Match>, head: PageHead): MetaDescriptor[] {
-  const siteName = platformNameOf(matches);
+export function pageHead(site: Site, head: PageHead): MetaDescriptor[] {
+  const siteName = site.platformName;
   const title = head.fullTitle ? head.title : `${head.title} | ${siteName}`;
   const description = describe(head.description);
-  const url = absoluteUrl(matches, head.canonicalPath);
-  const image = head.image ? { ...head.image, url: absoluteUrl(matches, head.image.url) } : null;
-  const video = head.video ? { ...head.video, url: absoluteUrl(matches, head.video.url) } : null;
+  const url = absoluteUrl(site, head.canonicalPath);
+  const image = head.image ? { ...head.image, url: absoluteUrl(site, head.image.url) } : null;
+  const video = head.video ? { ...head.video, url: absoluteUrl(site, head.video.url) } : null;
   return [
     { title },
     { name: "description", content: description },
@@ -117,7 +119,7 @@ export function pageHead(matches: ReadonlyArray<Match>, head: PageHead): MetaDes
           { name: "twitter:image:alt", content: image.alt },
         ]
       : []),
-    ...(head.links ?? []).map((link) => ({ tagName: "link", ...link, href: absoluteUrl(matches, link.href) })),
+    ...(head.links ?? []).map((link) => ({ tagName: "link", ...link, href: absoluteUrl(site, link.href) })),
     ...(head.jsonLd ?? []).map((thing) => ({ "script:ld+json": thing })),
   ];
 }
@@ -132,7 +134,7 @@ export function isoDuration(totalSeconds: number) {
 }
 
 /** The trail a page shows as its breadcrumbs, as absolute URLs; the last item is the page itself. */
-export function breadcrumbList(matches: ReadonlyArray<Match>, items: Array<{ name: string; path: string }>): WithContext<BreadcrumbList> {
+export function breadcrumbList(site: Site, items: Array<{ name: string; path: string }>): WithContext<BreadcrumbList> {
   return {
     "@context": "https://schema.org",
     "@type": "BreadcrumbList",
@@ -140,38 +142,38 @@ export function breadcrumbList(matches: ReadonlyArray<Match>, items: Array<{ nam
       "@type": "ListItem",
       position: index + 1,
       name: item.name,
-      item: absoluteUrl(matches, item.path),
+      item: absoluteUrl(site, item.path),
     })),
   };
 }
 
 /** A person with a profile page on this site (the doctors). */
 export function personOnSite(
-  matches: ReadonlyArray<Match>,
+  site: Site,
   person: { name: string; path: string; jobTitle?: string | null; description?: string | null; image?: string | null },
 ): Exclude<Person, string> {
   return {
     "@type": "Person",
     name: person.name,
-    url: absoluteUrl(matches, person.path),
+    url: absoluteUrl(site, person.path),
     ...(person.jobTitle ? { jobTitle: person.jobTitle } : {}),
     ...(person.description ? { description: describe(person.description) } : {}),
-    ...(person.image ? { image: absoluteUrl(matches, person.image) } : {}),
+    ...(person.image ? { image: absoluteUrl(site, person.image) } : {}),
   };
 }
 
 export function videoObject(
-  matches: ReadonlyArray<Match>,
+  site: Site,
   video: { name: string; description: string; thumbnailUrl: string; uploadDate: string; durationSeconds: number; contentUrl?: string | null },
 ): VideoObject {
   return {
     "@type": "VideoObject",
     name: video.name,
     description: describe(video.description),
-    thumbnailUrl: absoluteUrl(matches, video.thumbnailUrl),
+    thumbnailUrl: absoluteUrl(site, video.thumbnailUrl),
     uploadDate: video.uploadDate,
     duration: isoDuration(video.durationSeconds),
-    ...(video.contentUrl ? { contentUrl: absoluteUrl(matches, video.contentUrl) } : {}),
+    ...(video.contentUrl ? { contentUrl: absoluteUrl(site, video.contentUrl) } : {}),
   };
 }
 
@@ -179,13 +181,13 @@ export function videoObject(
  * The site itself, for the home page: who publishes it and how to search it. schema-dts lacks
  * SearchAction's "query-input" (a Google extension), hence the intersection.
  */
-export function siteStructuredData(matches: ReadonlyArray<Match>, { logoPath, searchPath }: { logoPath: string; searchPath: string }) {
-  const name = platformNameOf(matches);
-  const url = absoluteUrl(matches, "/");
-  const organization: WithContext<Organization> = { "@context": "https://schema.org", "@type": "Organization", name, url, logo: absoluteUrl(matches, logoPath) };
+export function siteStructuredData(site: Site, { logoPath, searchPath }: { logoPath: string; searchPath: string }) {
+  const name = site.platformName;
+  const url = absoluteUrl(site, "/");
+  const organization: WithContext<Organization> = { "@context": "https://schema.org", "@type": "Organization", name, url, logo: absoluteUrl(site, logoPath) };
   const search: SearchAction & { "query-input": string } = {
     "@type": "SearchAction",
-    target: { "@type": "EntryPoint", urlTemplate: `${absoluteUrl(matches, searchPath)}{search_term_string}` },
+    target: { "@type": "EntryPoint", urlTemplate: `${absoluteUrl(site, searchPath)}{search_term_string}` },
     "query-input": "required name=search_term_string",
   };
   const website: WithContext<WebSite> = { "@context": "https://schema.org", "@type": "WebSite", name, url, potentialAction: search };

@@ -1,7 +1,7 @@
 import { describe as group, expect, it } from "vitest";
 import { absoluteUrl, DESCRIPTION_MAX, describe, isoDuration, pageHead } from "~/lib/seo.ts";
 
-const matches = [{ id: "root", data: { platformName: "Medanim", origin: "https://medanim.example" } }];
+const site = { platformName: "Medanim", origin: "https://medanim.example" };
 
 group("describe", () => {
   it("keeps a short text as plain text on one line", () => {
@@ -27,19 +27,19 @@ group("isoDuration", () => {
 
 group("pageHead", () => {
   it("makes the canonical and social URLs absolute on the root's origin and adds robots only when not indexable", () => {
-    const indexable = pageHead(matches, { title: "Rhinoplasty", description: "Reshaping the nose.", canonicalPath: "/animations/rhinoplasty" });
+    const indexable = pageHead(site, { title: "Rhinoplasty", description: "Reshaping the nose.", canonicalPath: "/animations/rhinoplasty" });
     expect(indexable).toContainEqual({ tagName: "link", rel: "canonical", href: "https://medanim.example/animations/rhinoplasty" });
     expect(indexable).toContainEqual({ property: "og:url", content: "https://medanim.example/animations/rhinoplasty" });
     expect(indexable).toContainEqual({ title: "Rhinoplasty | Medanim" });
     expect(indexable.some((d) => "name" in d && d.name === "robots")).toBe(false);
     expect(indexable).toContainEqual({ name: "twitter:card", content: "summary" });
 
-    const search = pageHead(matches, { title: "Search", description: "Results.", canonicalPath: "/search", robots: "noindex, follow" });
+    const search = pageHead(site, { title: "Search", description: "Results.", canonicalPath: "/search", robots: "noindex, follow" });
     expect(search).toContainEqual({ name: "robots", content: "noindex, follow" });
   });
 
   it("keeps an absolute media URL (a CDN) as it is", () => {
-    expect(absoluteUrl(matches, "https://cdn.example/media/x/public/preview.mp4")).toBe("https://cdn.example/media/x/public/preview.mp4");
-    expect(absoluteUrl(matches, "/objects/uploads/a/og.jpg")).toBe("https://medanim.example/objects/uploads/a/og.jpg");
+    expect(absoluteUrl(site, "https://cdn.example/media/x/public/preview.mp4")).toBe("https://cdn.example/media/x/public/preview.mp4");
+    expect(absoluteUrl(site, "/objects/uploads/a/og.jpg")).toBe("https://medanim.example/objects/uploads/a/og.jpg");
   });
 });

@@ -17,7 +17,7 @@ import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
 import { hasRenditions, OG_SIZE, ogImageUrl } from "~/lib/image-renditions.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { absoluteUrl, breadcrumbList, describe, pageHead, personOnSite, videoObject } from "~/lib/seo.ts";
+import { absoluteUrl, breadcrumbList, describe, pageHead, personOnSite, siteOf, videoObject } from "~/lib/seo.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
@@ -89,6 +89,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   if (!loaderData) return [{ title: pageTitle(matches, "Animation Not Found") }];
   const { animation, ogImage, previewSeconds } = loaderData;
+  const site = siteOf(matches);
   // /category/{main}/{sub}/{slug} shows the same animation: both name the one /animations/{slug}.
   const path = `/animations/${encodeURIComponent(animation.slug)}`;
   const category = animation.category;
@@ -101,7 +102,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   // else a notice, so it is not an embeddable video for a search engine's purposes.
   const video =
     thumbnail && preview
-      ? videoObject(matches, {
+      ? videoObject(site, {
           name: animation.title,
           description: animation.description,
           thumbnailUrl: thumbnail,
@@ -125,7 +126,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
       : []),
     { name: animation.title, path },
   ];
-  return pageHead(matches, {
+  return pageHead(site, {
     title: animation.title,
     description: animation.description,
     canonicalPath: path,
@@ -134,19 +135,19 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
     video: preview ? { url: preview, type: preview.endsWith(".webm") ? "video/webm" : "video/mp4" } : null,
     // oEmbed discovery for licensees' tools: the endpoint answers only with `&licence={id}` of an
     // active licence, which the tool adds; without one it answers 404 (README, "Found and shared").
-    links: [{ rel: "alternate", type: "application/json+oembed", href: `/api/oembed?url=${encodeURIComponent(absoluteUrl(matches, path))}&format=json`, title: animation.title }],
+    links: [{ rel: "alternate", type: "application/json+oembed", href: `/api/oembed?url=${encodeURIComponent(absoluteUrl(site, path))}&format=json`, title: animation.title }],
     jsonLd: [
       {
         "@context": "https://schema.org",
         "@type": "MedicalWebPage",
         name: animation.title,
         description: describe(animation.description),
-        url: absoluteUrl(matches, path),
+        url: absoluteUrl(site, path),
         about: { "@type": "MedicalProcedure", name: animation.title },
         // Only a current review is claimed (services/catalogue/medical-review.server.ts decides).
         ...(review
           ? {
-              reviewedBy: personOnSite(matches, {
+              reviewedBy: personOnSite(site, {
                 name: review.doctor.name,
                 path: `/doctors/${encodeURIComponent(review.doctor.slug || review.doctor.id)}`,
                 jobTitle: review.doctor.specialty,
@@ -156,7 +157,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
           : {}),
         ...(video ? { video } : {}),
       },
-      breadcrumbList(matches, trail),
+      breadcrumbList(site, trail),
     ],
   });
 };

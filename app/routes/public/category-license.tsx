@@ -11,11 +11,11 @@ import {
   getSingleAnimationOption,
   listLicensableCategories,
 } from "~/services/offers.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category-license";
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: data?.title ?? "Category License – Annual Plan",
     description: "License a whole specialty: every animation in the category, downloads, commercial rights and Premium access.",
     // ?category= prices one category on the same offer: the offer has one URL.

@@ -11,7 +11,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { getViewerAccess } from "~/services/access.server.ts";
 import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
 import { getCategoryByPath, getCategoryTree } from "~/services/catalogue/categories.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category-sub";
 
 // /category/{mainSlug}/{subSlug}: the subcategory screen.
@@ -25,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data: screen, matches }) =>
   screen
-    ? pageHead(matches, {
+    ? pageHead(siteOf(matches), {
         title: screen.category.name,
         description: `${screen.category.name}: ${screen.category.description ? `${screen.category.description} ` : ""}${pluralize(screen.category.animationCount, "medical animation")}, each procedure explained step by step.`,
         // At most 50 animations on one page, no ?page=: the category has one URL.

@@ -14,7 +14,7 @@ import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogu
 import { getViewerAccess } from "~/services/access.server.ts";
 import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
 import { getCategory, getCategoryTree } from "~/services/catalogue/categories.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category";
 
 // /category/{slug}: a main category shows its screen (Specialties); a subcategory shows the
@@ -35,7 +35,7 @@ export async function loader({ request, params }: Route.LoaderArgs): Promise<Scr
 
 export const meta: Route.MetaFunction = ({ data: screen, matches }) =>
   screen
-    ? pageHead(matches, {
+    ? pageHead(siteOf(matches), {
         title: screen.category.name,
         description: categoryDescription(screen),
         // At most 50 animations on one page, no ?page=: the category has one URL. A subcategory

@@ -10,11 +10,11 @@ import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getSupportDetails, submitContactMessage } from "~/services/content.server.ts";
 import { CONTACT_CATEGORIES, CONTACT_SUCCESS, ContactSchema, type ContactInput } from "~/validation/content.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageHead(matches, { title: "Contact Support", description: "Contact our support team. We respond within 24 hours.", canonicalPath: "/contact" });
+  pageHead(siteOf(matches), { title: "Contact Support", description: "Contact our support team. We respond within 24 hours.", canonicalPath: "/contact" });
 
 // Contact Support: open to any visitor.
 export async function loader({ request, url }: Route.LoaderArgs) {

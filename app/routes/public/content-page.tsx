@@ -4,7 +4,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getPage } from "~/services/content.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/content-page";
 import { invariantResponse } from "~/lib/errors.server.ts";
 
@@ -32,7 +32,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   if (!loaderData) return [{ title: pageTitle(matches, "Page Not Found") }];
   const { page } = loaderData;
-  return pageHead(matches, {
+  return pageHead(siteOf(matches), {
     title: page.title,
     description: page.metaDescription || page.html,
     canonicalPath: page.path,

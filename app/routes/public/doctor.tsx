@@ -11,7 +11,7 @@ import { Section } from "~/components/ui/section.tsx";
 import { instagramLink } from "~/lib/format.ts";
 import { hasRenditions, renditionUrl } from "~/lib/image-renditions.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { pageHead, personOnSite } from "~/lib/seo.ts";
+import { pageHead, personOnSite, siteOf } from "~/lib/seo.ts";
 import { getDoctor } from "~/services/catalogue/doctors.server.ts";
 import type { Route } from "./+types/doctor";
 
@@ -27,9 +27,10 @@ const PHOTO_PREVIEW_WIDTH = 640;
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   if (!loaderData) return [{ title: pageTitle(matches, "Doctor Not Found") }];
   const { doctor } = loaderData;
+  const site = siteOf(matches);
   const path = `/doctors/${encodeURIComponent(doctor.slug || doctor.id)}`;
   const photo = doctor.photo && hasRenditions(doctor.photo) ? renditionUrl(doctor.photo, "1x1", PHOTO_PREVIEW_WIDTH, "jpg") : null;
-  return pageHead(matches, {
+  return pageHead(site, {
     title: doctor.name,
     description: `${doctor.name}, ${doctor.specialty}.${doctor.description ? ` ${doctor.description}` : ""}`,
     canonicalPath: path,
@@ -38,7 +39,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
     jsonLd: [
       {
         "@context": "https://schema.org",
-        ...personOnSite(matches, { name: doctor.name, path, jobTitle: doctor.specialty, description: doctor.description, image: doctor.photo }),
+        ...personOnSite(site, { name: doctor.name, path, jobTitle: doctor.specialty, description: doctor.description, image: doctor.photo }),
       },
     ],
   });

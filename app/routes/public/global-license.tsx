@@ -3,11 +3,11 @@ import { buttonClass } from "~/components/ui/button.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { listLicensableCategories } from "~/services/offers.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/global-license";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: "Choose a Category to License",
     description: "Pick the medical specialty to license: each category's animations with downloads and commercial rights for a year.",
     canonicalPath: "/global-license",

@@ -7,11 +7,11 @@ import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admi
 import { Badge } from "~/components/admin/data-table.tsx";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { groupFaqs, listFaqCategories, listFaqs, listFaqsForAdmin, registerFaqView } from "~/services/content.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/help";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: "Help Center",
     description: "Answers to common questions about animations, subscriptions, licenses and your account.",
     // ?q=, ?category= and ?faq= show parts of this one page.

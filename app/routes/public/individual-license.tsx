@@ -5,11 +5,11 @@ import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/content.server.ts";
 import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/offers.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/individual-license";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: "Individual Animation License",
     description: "License one animation for a year: download, commercial rights and Premium access included.",
     // ?animation= prices one animation on the same offer: the offer has one URL.

@@ -14,11 +14,11 @@ import { getIndividualLicenceFromPrice, getPremiumPrice } from "~/services/offer
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import { productName, untilIfPaidNow } from "~/services/checkout.server.ts";
 import type { CatalogueClaims } from "~/services/catalogue/claims.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/premium";
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: "Premium Access",
     description: `Unlimited streaming of every medical animation${data?.claims.resolution ? ` in up to ${data.claims.resolution}` : ""}. $9/month, billed annually.`,
     canonicalPath: "/premium",

@@ -11,11 +11,11 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: "Reset Password",
     description: "Choose a new password for your account with the link we e-mailed you.",
     canonicalPath: "/reset-password",

@@ -8,7 +8,7 @@ import { pluralize } from "~/lib/format.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree } from "~/services/catalogue/categories.server.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/search";
 
 const PAGE_SIZE = 24;
@@ -29,7 +29,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: loaderData?.q ? `Search: ${loaderData.q}` : "Search",
     description: loaderData?.q
       ? `Medical animations matching “${loaderData.q}”: procedures, doctors and categories.`

@@ -3,11 +3,11 @@ import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { readUnsubscribeLink, unsubscribe } from "~/services/email-campaigns.server.ts";
 import { CAMPAIGN_KIND_LABELS } from "~/validation/admin-email.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/unsubscribe";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: "Unsubscribe",
     description: "Stop receiving this kind of e-mail from us with your unsubscribe link.",
     canonicalPath: "/unsubscribe",

@@ -7,11 +7,11 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { ALREADY_VERIFIED_MESSAGE, resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/account.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { NO_VERIFY_TOKEN } from "~/validation/account.ts";
-import { pageHead } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/verify-email";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageHead(matches, {
+  pageHead(siteOf(matches), {
     title: "Verify Email",
     description: "Confirm your e-mail address with the link we sent you.",
     canonicalPath: "/verify-email",
