@@ -10,6 +10,7 @@ import { getLayoutData } from "./services/content.server.ts";
 import { getCategoryTree } from "./services/catalogue/categories.server.ts";
 import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
+import { siteOrigin } from "./lib/seo.server.ts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -35,6 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       year: new Date().getUTCFullYear(),
       // The header's Categories menu: the cached category tree's main categories, in the admin's order.
       categories: tree.mains.map(({ slug, name }) => ({ slug, name })),
+      // Canonical and social URLs are absolute (lib/seo.ts siteOf).
+      origin: siteOrigin(request),
       ...layout,
     },
     { headers },
@@ -97,9 +100,13 @@ export default function App() {
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
+// The head of a screen no route below renders itself: an error caught here (a page that threw
+// without a boundary of its own). An error screen never belongs in an index. (Written out, not
+// lib/seo.ts's NOINDEX: importing it would put that module on the home page's first load.)
+export const meta: Route.MetaFunction = ({ data, error }) => [
   { title: data?.platformName ?? "Medanim" },
   { name: "description", content: "Medical and plastic-surgery animations for patient education." },
+  ...(error ? [{ name: "robots", content: "noindex" }] : []),
 ];
 
 export function ErrorBoundary() {

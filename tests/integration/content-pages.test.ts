@@ -63,9 +63,16 @@ describe("content pages (/{slug}, /about, /pages/{slug})", () => {
       metaDescription: "The terms",
       isPublished: true,
       updatedAt: "November 21, 2026",
+      path: "/terms-of-service",
     });
-    const meta = contentPage.meta({ data: res.body, matches: [{ id: "root", data: { platformName: "Medanim" } }] } as never);
-    expect(meta).toEqual([{ title: "Terms of Service | Medanim" }, { name: "description", content: "The terms" }]);
+    const meta = contentPage.meta({ data: res.body, matches: [{ id: "root", data: { platformName: "Medanim", origin: "https://medanim.example" } }] } as never);
+    expect(meta).toEqual(
+      expect.arrayContaining([
+        { title: "Terms of Service | Medanim" },
+        { name: "description", content: "The terms" },
+        { tagName: "link", rel: "canonical", href: "https://medanim.example/terms-of-service" },
+      ]),
+    );
   });
 
   it("serves /about from the about page record", async () => {

@@ -16,10 +16,11 @@ import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTotalSpent, listPaymentsWithRefunds } from "~/services/payments.server.ts";
 import { REFUND_WINDOW_DAYS } from "~/services/refunds.server.ts";
 import { getBillingPortalUrl, hasBillingPortal, listActiveSubscriptions, setAutoRenew } from "~/services/subscriptions.server.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/billing";
 import { readFormData } from "~/lib/form.server.ts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }];
+export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }, NOINDEX];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -10,9 +10,10 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatMoney } from "~/lib/format.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getDashboardStats } from "~/services/library.server.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/dashboard";
 
-export const meta: Route.MetaFunction = () => [{ title: "Dashboard | Medanim" }];
+export const meta: Route.MetaFunction = () => [{ title: "Dashboard | Medanim" }, NOINDEX];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

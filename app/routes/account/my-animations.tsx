@@ -16,9 +16,10 @@ import { addEmbedDomain, listEmbedLicences, removeEmbedDomain } from "~/services
 import { getLibrary } from "~/services/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
 import { AddEmbedDomainSchema, EmbedChoiceSchema, RemoveEmbedDomainSchema } from "~/validation/embed-domains.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/my-animations";
 
-export const meta: Route.MetaFunction = () => [{ title: "My Animations | Medanim" }];
+export const meta: Route.MetaFunction = () => [{ title: "My Animations | Medanim" }, NOINDEX];
 
 const PAGE_SIZE = 24;
 

@@ -9,10 +9,11 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getPreferences, updatePreferences } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { PREFERENCE_KEYS, PreferencesFormSchema } from "~/validation/account.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/notifications";
 import { readFormData } from "~/lib/form.server.ts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Notifications | Medanim" }];
+export const meta: Route.MetaFunction = () => [{ title: "Notifications | Medanim" }, NOINDEX];
 
 const SWITCHES: Record<(typeof PREFERENCE_KEYS)[number], { label: string; description: string }> = {
   emailNewAnimations: { label: "New animations", description: "Hear when new doctor-verified animations are added to the library." },

@@ -15,9 +15,10 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/profile";
 
-export const meta: Route.MetaFunction = () => [{ title: "Profile Settings | Medanim" }];
+export const meta: Route.MetaFunction = () => [{ title: "Profile Settings | Medanim" }, NOINDEX];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -10,6 +10,7 @@ import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { findLicensableAnimation, findLicensableCategory, mainCategoryNotSold } from "~/services/offers.server.ts";
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/purchase";
 import { invariantResponse } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
@@ -20,7 +21,7 @@ import { type CheckoutItem, productName, untilIfPaidNow } from "~/services/check
 // "Product decisions"). The button is a POST form (→ 303 to the hosted checkout) that, with
 // JavaScript, opens the embedded form instead.
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }, NOINDEX];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);

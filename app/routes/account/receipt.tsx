@@ -8,11 +8,12 @@ import { parseParams } from "~/lib/params.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getReceipt, PAYMENT_NOT_FOUND, RECEIPT_STATUS_LABEL } from "~/services/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/receipt";
 
 const ReceiptParams = z.object({ paymentId: z.string().regex(UUID_RE) });
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data ? `Receipt ${data.receipt.number}` : "Receipt"} | Medanim` }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data ? `Receipt ${data.receipt.number}` : "Receipt"} | Medanim` }, NOINDEX];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -15,9 +15,10 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getRefundForm, requestRefund } from "~/services/refunds.server.ts";
 import { REFUND_REASONS, RefundRequestSchema } from "~/validation/account.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/refund";
 
-export const meta: Route.MetaFunction = () => [{ title: "Request Refund | Medanim" }];
+export const meta: Route.MetaFunction = () => [{ title: "Request Refund | Medanim" }, NOINDEX];
 
 const FAILED = "Failed to submit refund request";
 

@@ -11,12 +11,13 @@ import { getAccess } from "~/services/access.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getPlayableAnimation } from "~/services/catalogue/animations.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/watch";
 import { asRouteError } from "~/lib/errors.server.ts";
 
 const WatchParams = z.object({ id: z.string().regex(UUID_RE) });
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation.title ?? "Watch"} | Medanim` }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation.title ?? "Watch"} | Medanim` }, NOINDEX];
 
 /**
  * The full player (the target of My Animations cards). Only an entitled viewer gets the full

@@ -21,13 +21,14 @@ import { getIndividualPriceWarning } from "~/services/offers.server.ts";
 import { getCurrentRenditions, getMediaJobs } from "~/services/media-jobs.server.ts";
 import { MediaPanel } from "~/components/admin/media-panel.tsx";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/animation-form";
 
 // /admin/animations/new and /admin/animations/:id (the form's fields, the
 // uploads' states, duration default 120 shown as m:ss). Files: multipart without JavaScript,
 // direct uploads with a percentage with it (components/admin/file-field.tsx).
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation ? "Edit Animation" : "New Animation"} | Admin` }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation ? "Edit Animation" : "New Animation"} | Admin` }, NOINDEX];
 
 const MEDIA = { coverImage: "cover", fullVideo: "video", downloadFile: "download" } as const;
 

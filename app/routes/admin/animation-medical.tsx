@@ -27,6 +27,7 @@ import {
   MedicalReviewSchema,
   REVIEW_INTERVAL_MONTHS,
 } from "~/validation/admin-captions.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/animation-medical";
 
 // /admin/animations/:id/medical: an animation's caption tracks (WebVTT per language) and its
@@ -57,6 +58,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData?.animation.title ?? "Animation"} · Captions and medical review | Admin` },
+  NOINDEX,
 ];
 
 export async function action({ request, params }: Route.ActionArgs) {

@@ -19,9 +19,10 @@ import {
   setAnimationPublished,
 } from "~/services/catalogue/animation-admin.server.ts";
 import { AnimationListQuerySchema } from "~/validation/admin-catalogue.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/animations";
 
-export const meta: Route.MetaFunction = () => [{ title: "Animations | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Animations | Admin" }, NOINDEX];
 
 export async function loader({ url }: Route.LoaderArgs) {
   const query = AnimationListQuerySchema.parse(Object.fromEntries(url.searchParams));

@@ -5,6 +5,7 @@ import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin
 import { formatDateTime } from "~/lib/format.ts";
 import { listAuditLog } from "~/services/audit.server.ts";
 import { AUDIT_ENTITY_TYPES } from "~/validation/audit.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/audit";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -22,7 +23,7 @@ export async function loader({ url }: Route.LoaderArgs) {
   return { filter, ...(await listAuditLog(filter)) };
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Audit Log | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Audit Log | Admin" }, NOINDEX];
 
 const ENTITY_LABELS = AUDIT_ENTITY_TYPES.map((type) => ({ value: type, label: type.replace("_", " ") }));
 

@@ -10,9 +10,10 @@ import { backToList, confirmTarget, runListAction } from "~/lib/list-query.serve
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteCategory, getAdminCategory, listAdminCategories, type AdminCategory } from "~/services/catalogue/category-admin.server.ts";
 import { AdminListQuerySchema } from "~/validation/admin-catalogue.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/categories";
 
-export const meta: Route.MetaFunction = () => [{ title: "Categories | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Categories | Admin" }, NOINDEX];
 
 export async function loader({ url }: Route.LoaderArgs) {
   const query = AdminListQuerySchema.parse(Object.fromEntries(url.searchParams));

@@ -15,13 +15,14 @@ import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createCategory, getAdminCategory, listMainCategoryOptions, updateCategory } from "~/services/catalogue/category-admin.server.ts";
 import { CATEGORY_NAME_REQUIRED, CategorySchema } from "~/validation/admin-catalogue.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/category-form";
 import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 // /admin/categories/new?type=main|sub and /admin/categories/:id. Main categories have no parent
 // and no price (decision 009): their form has neither field.
 
-export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: `${loaded?.category ? "Edit Category" : "New Category"} | Admin` }];
+export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: `${loaded?.category ? "Edit Category" : "New Category"} | Admin` }, NOINDEX];
 
 export async function loader({ params, url }: Route.LoaderArgs) {
   const [category, mains] = await Promise.all([params.id ? getAdminCategory(params.id) : null, listMainCategoryOptions()]);

@@ -6,13 +6,14 @@ import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatCompact, formatCount, formatDate, formatMoney } from "~/lib/format.ts";
 import { getDashboard } from "~/services/admin-dashboard.server.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/dashboard";
 
 export async function loader() {
   return getDashboard();
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard" }];
+export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard" }, NOINDEX];
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue } = loaderData;

@@ -13,12 +13,13 @@ import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createDoctor, getAdminDoctor, updateDoctor } from "~/services/catalogue/doctor-admin.server.ts";
 import { DoctorSchema } from "~/validation/admin-catalogue.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/doctor-form";
 import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 // /admin/doctors/new and /admin/doctors/:id: one form for both.
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.doctor ? "Edit Doctor" : "New Doctor"} | Admin` }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.doctor ? "Edit Doctor" : "New Doctor"} | Admin` }, NOINDEX];
 
 export async function loader({ params }: Route.LoaderArgs) {
   if (!params.id) return { doctor: null };

@@ -9,9 +9,10 @@ import { backToList, confirmTarget, runListAction } from "~/lib/list-query.serve
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteDoctor, getAdminDoctor, listAdminDoctors, type AdminDoctor } from "~/services/catalogue/doctor-admin.server.ts";
 import { AdminListQuerySchema } from "~/validation/admin-catalogue.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/doctors";
 
-export const meta: Route.MetaFunction = () => [{ title: "Doctors | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Doctors | Admin" }, NOINDEX];
 
 export async function loader({ url }: Route.LoaderArgs) {
   const query = AdminListQuerySchema.parse(Object.fromEntries(url.searchParams));

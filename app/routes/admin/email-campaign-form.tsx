@@ -18,6 +18,7 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
 import { getCampaignTemplate } from "~/services/email-manager.server.ts";
 import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED, templateDisplayName } from "~/validation/admin-email.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-campaign-form";
 
 // "Send Bulk Email Campaign" (the e-mail manager's campaign dialog, as a page): target group or
@@ -25,7 +26,7 @@ import type { Route } from "./+types/email-campaign-form";
 // HTML content. Three buttons: Preview (rendered here by the server), Send Test (one message,
 // subject prefixed [TEST]) and Send Campaign (a background job; its progress page follows).
 
-export const meta: Route.MetaFunction = () => [{ title: "Send Bulk Email | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Send Bulk Email | Admin" }, NOINDEX];
 
 const FAILED = "Failed to send bulk emails";
 

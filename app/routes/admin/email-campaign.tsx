@@ -11,12 +11,13 @@ import { confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { cancelCampaign, requireCampaign } from "~/services/email-campaigns.server.ts";
 import { AUDIENCE_LABELS, type Audience, CAMPAIGN_KIND_LABELS, type CampaignKind } from "~/validation/admin-email.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-campaign";
 
 // A campaign's progress: sent, failed and left, refreshed every few seconds while it runs (with
 // JavaScript by revalidating; without, by a refresh the page asks for in <noscript>).
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.campaign.subject ?? "Campaign"} | Admin` }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.campaign.subject ?? "Campaign"} | Admin` }, NOINDEX];
 
 const REFRESH_SECONDS = 3;
 

@@ -11,12 +11,13 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listCampaigns } from "~/services/email-campaigns.server.ts";
 import { deleteTemplate, emailStats, getTemplate, isSystemTemplate, listEmailLogs, listTemplates } from "~/services/email-manager.server.ts";
 import { AUDIENCE_LABELS, type Audience, DELETE_TEMPLATE_CONFIRM, LOG_STATUSES, LogListQuerySchema, TemplateListQuerySchema, templateDisplayName } from "~/validation/admin-email.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-manager";
 
 // The e-mail manager (/admin/email-manager and /admin/emails are the same
 // screen): the stat cards of both layouts, and tabs as links: templates, logs, campaigns.
 
-export const meta: Route.MetaFunction = () => [{ title: "Email Manager | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Email Manager | Admin" }, NOINDEX];
 
 const TABS = ["templates", "logs", "campaigns"] as const;
 type Tab = (typeof TABS)[number];

@@ -15,13 +15,14 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createTemplate, getTemplate, previewTemplate, updateTemplate } from "~/services/email-manager.server.ts";
 import { TemplateSchema, templateDisplayName } from "~/validation/admin-email.ts";
 import { uncheckedAsFalse } from "~/validation/fields.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-template-form";
 
 // /admin/email-manager/templates/new and /:id: the template's fields, and beside an existing
 // one its preview as sent: subject, variables, rendered HTML and plain text (layout B's side
 // panel).
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.template ? "Edit Template" : "New Template"} | Admin` }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.template ? "Edit Template" : "New Template"} | Admin` }, NOINDEX];
 
 export async function loader({ params }: Route.LoaderArgs) {
   if (!params.id) return { template: null, preview: null };

@@ -13,12 +13,13 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createFaq, getAdminFaq, listFaqCategoryOptions, updateFaq } from "~/services/content-admin.server.ts";
 import { FaqSchema } from "~/validation/admin-content.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/faq-form";
 import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 // /admin/faqs/new and /admin/faqs/:id, reached from the Help Center's admin controls.
 
-export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: `${loaded?.faq ? "Edit FAQ" : "Add FAQ"} | Admin` }];
+export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: `${loaded?.faq ? "Edit FAQ" : "Add FAQ"} | Admin` }, NOINDEX];
 
 export async function loader({ params }: Route.LoaderArgs) {
   const [faq, categories] = await Promise.all([params.id ? getAdminFaq(params.id) : null, listFaqCategoryOptions()]);

@@ -14,6 +14,7 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { createPage, getAdminPage, updatePage } from "~/services/content-admin.server.ts";
 import { pageSlugFromTitle, PageSchema } from "~/validation/admin-content.ts";
 import { PAGE_TYPES } from "~/validation/content.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/page-form";
 import { uncheckedAsFalse } from "~/validation/fields.ts";
 
@@ -21,7 +22,7 @@ import { uncheckedAsFalse } from "~/validation/fields.ts";
 // from the title only when creating: live as the title is typed with JavaScript, on the server
 // when it is left blank without.
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.page ? "Edit Page" : "New Page"} | Admin` }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.page ? "Edit Page" : "New Page"} | Admin` }, NOINDEX];
 
 export async function loader({ params }: Route.LoaderArgs) {
   if (!params.id) return { page: null };

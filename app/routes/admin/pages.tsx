@@ -11,9 +11,10 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deletePage, getAdminPage, listAdminPages } from "~/services/content-admin.server.ts";
 import { PageListQuerySchema } from "~/validation/admin-content.ts";
 import { PAGE_TYPES } from "~/validation/content.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/pages";
 
-export const meta: Route.MetaFunction = () => [{ title: "Pages | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Pages | Admin" }, NOINDEX];
 
 export async function loader({ url }: Route.LoaderArgs) {
   const query = PageListQuerySchema.parse(Object.fromEntries(url.searchParams));

@@ -14,12 +14,13 @@ import { getRefundRequest } from "~/services/refund-admin.server.ts";
 import { approveRefund, rejectRefund } from "~/services/refunds.server.ts";
 import { REFUND_REASONS } from "~/validation/account.ts";
 import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/refund-decision";
 
 // The decision step of a pending refund: it shows the user, amount, payment and reason, and
 // requires admin notes. A page of its own, so it is the same with and without JavaScript.
 
-export const meta: Route.MetaFunction = () => [{ title: "Refund Request | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Refund Request | Admin" }, NOINDEX];
 
 export async function loader({ params, url }: Route.LoaderArgs) {
   const request = await getRefundRequest(params.id);

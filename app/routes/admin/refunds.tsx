@@ -7,9 +7,10 @@ import { formatCount, formatDate, formatMoney } from "~/lib/format.ts";
 import { listRefundRequests, refundStats } from "~/services/refund-admin.server.ts";
 import { REFUND_REASONS } from "~/validation/account.ts";
 import { REFUND_STATUSES, RefundListQuerySchema } from "~/validation/admin-refunds.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/refunds";
 
-export const meta: Route.MetaFunction = () => [{ title: "Refunds | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Refunds | Admin" }, NOINDEX];
 
 export async function loader({ url }: Route.LoaderArgs) {
   const query = RefundListQuerySchema.parse(Object.fromEntries(url.searchParams));

@@ -11,9 +11,10 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listAdminSettings, saveSettings } from "~/services/settings.server.ts";
 import { PublicDetailsSchema, roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/settings";
 
-export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin" }, NOINDEX];
 
 export async function loader() {
   const settings = await listAdminSettings();

@@ -14,9 +14,10 @@ import {
   SubscriptionListQuerySchema,
   type SubscriptionIntent,
 } from "~/validation/admin-subscriptions.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/subscriptions";
 
-export const meta: Route.MetaFunction = () => [{ title: "Subscriptions | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Subscriptions | Admin" }, NOINDEX];
 
 
 export async function loader({ url }: Route.LoaderArgs) {

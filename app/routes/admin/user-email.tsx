@@ -11,12 +11,13 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { getAdminUser, sendUserEmail } from "~/services/user-admin.server.ts";
 import { UserEmailSchema } from "~/validation/admin-users.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/user-email";
 
 // "Send Email" of the users list: a message to one user, really sent and logged
 // (docs/architecture.md, "Product decisions": the menu item does something).
 
-export const meta: Route.MetaFunction = () => [{ title: "Send Email | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Send Email | Admin" }, NOINDEX];
 
 export async function loader({ params }: Route.LoaderArgs) {
   const user = await getAdminUser(params.id);

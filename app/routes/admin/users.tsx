@@ -8,9 +8,10 @@ import { backToList, confirmTarget, runListAction, type ListIntent } from "~/lib
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { getAdminUser, listUsers, setUserBlocked, setUserRole } from "~/services/user-admin.server.ts";
 import { USER_INTENTS, UserListQuerySchema, userStatus, type UserIntent } from "~/validation/admin-users.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/users";
 
-export const meta: Route.MetaFunction = () => [{ title: "Users | Admin" }];
+export const meta: Route.MetaFunction = () => [{ title: "Users | Admin" }, NOINDEX];
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);

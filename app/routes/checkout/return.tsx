@@ -8,6 +8,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getCheckoutResult } from "~/services/checkout.server.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/return";
 
 // /checkout/return?checkout={id}: the one confirmation of every purchase, where a hosted checkout
@@ -16,7 +17,7 @@ import type { Route } from "./+types/return";
 // reads: the payment itself is granted by fulfilment (a webhook, a test-mode button), so a Stripe
 // return that beats its webhook says "still confirming".
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }, NOINDEX];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -8,6 +8,7 @@ import { formatLongDate, formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTestCheckout, payTestCheckout, untilIfPaidNow } from "~/services/checkout.server.ts";
+import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/test";
 import { readFormData } from "~/lib/form.server.ts";
 
@@ -15,7 +16,7 @@ import { readFormData } from "~/lib/form.server.ts";
 // the app's one checkout screen. Its two buttons are plain forms; each becomes the events a Stripe
 // webhook would bring, applied by the same fulfilment. Only the buyer may open it; in Stripe mode it does not exist (404).
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Test payment") }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Test payment") }, NOINDEX];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -15,10 +15,11 @@ import { formError, readFormData } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { formatCount, formatDuration, formatPrice, parseDescription } from "~/lib/format.ts";
-import { getEnv } from "~/lib/env.server.ts";
 import { hasRenditions, OG_SIZE, ogImageUrl } from "~/lib/image-renditions.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { pageTitle } from "~/lib/meta.ts";
+import { absoluteUrl, breadcrumbList, describe, pageHead, personOnSite, siteOf, videoObject } from "~/lib/seo.ts";
+import { siteOrigin } from "~/lib/seo.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
@@ -26,6 +27,7 @@ import { getAnimation, listRelatedAnimations } from "~/services/catalogue/animat
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
+import { PREVIEW_SECONDS } from "~/services/media-pipeline/transcode.server.ts";
 import { getAnimationOffers } from "~/services/offers.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/animation";
@@ -45,16 +47,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Beside the animation: more of its subcategory and of its first doctor (cached with the catalogue).
   const doctor = animation.doctors[0];
   const [related, offers] = await Promise.all([listRelatedAnimations(animation, doctor?.id ?? null), getAnimationOffers(animation)]);
-  // Link previews need an absolute URL: the configured site address, or the one asked for.
+  // Link previews get the cover's 1200×630 rendition (made absolute by the head, lib/seo.ts).
   const cover = animation.coverImage;
-  const origin = getEnv().APP_URL ?? request.url;
-  const ogImage = cover && hasRenditions(cover) ? new URL(ogImageUrl(cover), origin).href : null;
-  // Shared links name the animation's one address, whichever of its paths was visited.
-  const shareUrl = new URL(`/animations/${encodeURIComponent(animation.slug || animation.id)}`, origin).href;
+  const ogImage = cover && hasRenditions(cover) ? ogImageUrl(cover) : null;
   return {
     animation,
     ogImage,
-    shareUrl,
+    // What anybody can play: the preview is cut to its first 10 seconds (the spec's promise).
+    previewSeconds: Math.min(PREVIEW_SECONDS, animation.duration),
+    // Shared links name the animation's one address (its canonical URL), whichever path was visited.
+    shareUrl: new URL(`/animations/${encodeURIComponent(animation.slug || animation.id)}`, siteOrigin(request)).href,
     related: { ...related, doctorName: doctor?.name ?? null },
     premium: hasGlobalAccess(access),
     offers,
@@ -90,19 +92,78 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   if (!loaderData) return [{ title: pageTitle(matches, "Animation Not Found") }];
-  const { animation } = loaderData;
-  return [
-    { title: pageTitle(matches, animation.title) },
-    { name: "description", content: animation.description.slice(0, 160) },
-    ...(loaderData.ogImage
+  const { animation, ogImage, previewSeconds } = loaderData;
+  const site = siteOf(matches);
+  // /category/{main}/{sub}/{slug} shows the same animation: both name the one /animations/{slug}.
+  const path = `/animations/${encodeURIComponent(animation.slug)}`;
+  const category = animation.category;
+  const thumbnail = ogImage ?? animation.coverImage;
+  const review = animation.medicalReview;
+  const preview = animation.previewVideo;
+  // The VideoObject is what anybody can play here, the public preview: its contentUrl and its
+  // length are the preview's, never the licensed full video's. No embedUrl: /embed/{id} plays
+  // only for a licence holder on the licensed site (routes/public/embed.ts) and shows everybody
+  // else a notice, so it is not an embeddable video for a search engine's purposes.
+  const video =
+    thumbnail && preview
+      ? videoObject(site, {
+          name: animation.title,
+          description: animation.description,
+          thumbnailUrl: thumbnail,
+          uploadDate: animation.createdAt,
+          durationSeconds: previewSeconds,
+          contentUrl: preview,
+        })
+      : null;
+  const trail = [
+    { name: "Home", path: "/" },
+    ...(category?.parent ? [{ name: category.parent.name, path: `/category/${encodeURIComponent(category.parent.slug)}` }] : []),
+    ...(category
       ? [
-          { property: "og:title", content: animation.title },
-          { property: "og:image", content: loaderData.ogImage },
-          { property: "og:image:width", content: String(OG_SIZE.width) },
-          { property: "og:image:height", content: String(OG_SIZE.height) },
+          {
+            name: category.name,
+            path: category.parent
+              ? `/category/${encodeURIComponent(category.parent.slug)}/${encodeURIComponent(category.slug)}`
+              : `/category/${encodeURIComponent(category.slug || category.id)}`,
+          },
         ]
       : []),
+    { name: animation.title, path },
   ];
+  return pageHead(site, {
+    title: animation.title,
+    description: animation.description,
+    canonicalPath: path,
+    ogType: "video.other",
+    image: ogImage ? { url: ogImage, ...OG_SIZE, alt: `${animation.title}: cover image` } : null,
+    video: preview ? { url: preview, type: preview.endsWith(".webm") ? "video/webm" : "video/mp4" } : null,
+    // oEmbed discovery for licensees' tools: the endpoint answers only with `&licence={id}` of an
+    // active licence, which the tool adds; without one it answers 404 (README, "Found and shared").
+    links: [{ rel: "alternate", type: "application/json+oembed", href: `/api/oembed?url=${encodeURIComponent(absoluteUrl(site, path))}&format=json`, title: animation.title }],
+    jsonLd: [
+      {
+        "@context": "https://schema.org",
+        "@type": "MedicalWebPage",
+        name: animation.title,
+        description: describe(animation.description),
+        url: absoluteUrl(site, path),
+        about: { "@type": "MedicalProcedure", name: animation.title },
+        // Only a current review is claimed (services/catalogue/medical-review.server.ts decides).
+        ...(review
+          ? {
+              reviewedBy: personOnSite(site, {
+                name: review.doctor.name,
+                path: `/doctors/${encodeURIComponent(review.doctor.slug || review.doctor.id)}`,
+                jobTitle: review.doctor.specialty,
+              }),
+              lastReviewed: review.reviewedAt.slice(0, 10),
+            }
+          : {}),
+        ...(video ? { video } : {}),
+      },
+      breadcrumbList(site, trail),
+    ],
+  });
 };
 
 export default function AnimationDetail({ loaderData, actionData }: Route.ComponentProps) {

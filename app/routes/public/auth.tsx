@@ -15,9 +15,16 @@ import { requireAnonymous } from "~/services/auth/guards.server.ts";
 import { signIn } from "~/services/auth/sign-in.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth-forms.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/auth";
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in | Medanim" }];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Sign in",
+    description: "Sign in to your Medanim account or create one to stream, license and download medical animations.",
+    canonicalPath: "/auth",
+    robots: "noindex",
+  });
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);

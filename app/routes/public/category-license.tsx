@@ -2,7 +2,6 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq, type MediaClaims } from "~/components/marketing.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
-import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/content.server.ts";
@@ -12,12 +11,16 @@ import {
   getSingleAnimationOption,
   listLicensableCategories,
 } from "~/services/offers.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category-license";
 
-export const meta: Route.MetaFunction = ({ data, matches }) => [
-  { title: pageTitle(matches, data?.title ?? "Category License – Annual Plan") },
-  { name: "description", content: "License a whole specialty: every animation in the category, downloads, commercial rights and Premium access." },
-];
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageHead(siteOf(matches), {
+    title: data?.title ?? "Category License – Annual Plan",
+    description: "License a whole specialty: every animation in the category, downloads, commercial rights and Premium access.",
+    // ?category= prices one category on the same offer: the offer has one URL.
+    canonicalPath: "/category-license",
+  });
 
 // /category-license[?category={slug or id}]: the title is the category name plus
 // "License – Annual Plan" at the category's licence price (its yearlyPrice, default 299). Only a

@@ -11,6 +11,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { getViewerAccess } from "~/services/access.server.ts";
 import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
 import { getCategoryByPath, getCategoryTree } from "~/services/catalogue/categories.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category-sub";
 
 // /category/{mainSlug}/{subSlug}: the subcategory screen.
@@ -22,10 +23,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { category, animations: list.animations };
 }
 
-export const meta: Route.MetaFunction = ({ data: screen, matches }) => [
-  { title: pageTitle(matches, screen ? screen.category.name : "Category Not Found") },
-  ...(screen?.category.description ? [{ name: "description", content: screen.category.description.slice(0, 160) }] : []),
-];
+export const meta: Route.MetaFunction = ({ data: screen, matches }) =>
+  screen
+    ? pageHead(siteOf(matches), {
+        title: screen.category.name,
+        description: `${screen.category.name}: ${screen.category.description ? `${screen.category.description} ` : ""}${pluralize(screen.category.animationCount, "medical animation")}, each procedure explained step by step.`,
+        // At most 50 animations on one page, no ?page=: the category has one URL.
+        canonicalPath: `/category/${encodeURIComponent(screen.category.parent?.slug ?? "")}/${encodeURIComponent(screen.category.slug)}`,
+      })
+    : [{ title: pageTitle(matches, "Category Not Found") }];
 
 export default function SubcategoryScreen({ loaderData: { category, animations }, params }: Route.ComponentProps) {
   const loading = useLoadingPath("/category/");

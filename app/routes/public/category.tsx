@@ -14,6 +14,7 @@ import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogu
 import { getViewerAccess } from "~/services/access.server.ts";
 import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
 import { getCategory, getCategoryTree } from "~/services/catalogue/categories.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category";
 
 // /category/{slug}: a main category shows its screen (Specialties); a subcategory shows the
@@ -32,10 +33,27 @@ export async function loader({ request, params }: Route.LoaderArgs): Promise<Scr
   return { kind: "listing", category, animations: list.animations };
 }
 
-export const meta: Route.MetaFunction = ({ data: screen, matches }) => [
-  { title: pageTitle(matches, screen ? screen.category.name : "Category Not Found") },
-  ...(screen?.category.description ? [{ name: "description", content: screen.category.description.slice(0, 160) }] : []),
-];
+export const meta: Route.MetaFunction = ({ data: screen, matches }) =>
+  screen
+    ? pageHead(siteOf(matches), {
+        title: screen.category.name,
+        description: categoryDescription(screen),
+        // At most 50 animations on one page, no ?page=: the category has one URL. A subcategory
+        // asked for by its own slug is the listing of /category/{main}/{sub}.
+        canonicalPath: screen.category.parent
+          ? `/category/${encodeURIComponent(screen.category.parent.slug)}/${encodeURIComponent(screen.category.slug)}`
+          : `/category/${encodeURIComponent(screen.category.slug)}`,
+      })
+    : [{ title: pageTitle(matches, "Category Not Found") }];
+
+/** The category's own text, then what the page lists: a main category its subcategories, a listing its animations. */
+function categoryDescription({ kind, category }: Screen) {
+  const lists =
+    kind === "main" && category.subcategories.length
+      ? `Procedures: ${category.subcategories.map((sub) => sub.name).join(", ")}.`
+      : `${pluralize(category.animationCount, "medical animation")}, each procedure explained step by step.`;
+  return `${category.name}: ${category.description ? `${category.description} ` : ""}${lists}`;
+}
 
 export default function CategoryScreen({ loaderData }: Route.ComponentProps) {
   const loading = useLoadingPath("/category/");

@@ -6,17 +6,15 @@ import { buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { formError, readFormData } from "~/lib/form.server.ts";
-import { pageTitle } from "~/lib/meta.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getSupportDetails, submitContactMessage } from "~/services/content.server.ts";
 import { CONTACT_CATEGORIES, CONTACT_SUCCESS, ContactSchema, type ContactInput } from "~/validation/content.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/contact";
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: pageTitle(matches, "Contact Support") },
-  { name: "description", content: "Contact our support team. We respond within 24 hours." },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), { title: "Contact Support", description: "Contact our support team. We respond within 24 hours.", canonicalPath: "/contact" });
 
 // Contact Support: open to any visitor.
 export async function loader({ request, url }: Route.LoaderArgs) {

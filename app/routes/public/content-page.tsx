@@ -4,6 +4,7 @@ import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getPage } from "~/services/content.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/content-page";
 import { invariantResponse } from "~/lib/errors.server.ts";
 
@@ -22,6 +23,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       metaDescription: page.metaDescription,
       isPublished: page.isPublished,
       updatedAt: formatLongDate(page.updatedAt),
+      // /pages/{slug} shows the same page as /{slug}, the address the footer links to.
+      path: `/${encodeURIComponent(slug)}`,
     },
   };
 }
@@ -29,10 +32,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   if (!loaderData) return [{ title: pageTitle(matches, "Page Not Found") }];
   const { page } = loaderData;
-  return [
-    { title: pageTitle(matches, page.title) },
-    ...(page.metaDescription ? [{ name: "description", content: page.metaDescription }] : []),
-  ];
+  return pageHead(siteOf(matches), {
+    title: page.title,
+    description: page.metaDescription || page.html,
+    canonicalPath: page.path,
+    // A draft is shown to admins only, as a preview.
+    robots: page.isPublished ? "index" : "noindex",
+  });
 };
 
 export default function ContentPage({ loaderData: { page } }: Route.ComponentProps) {

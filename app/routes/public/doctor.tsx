@@ -9,7 +9,9 @@ import { asRouteError } from "~/lib/errors.server.ts";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { instagramLink } from "~/lib/format.ts";
+import { hasRenditions, renditionUrl } from "~/lib/image-renditions.ts";
 import { pageTitle } from "~/lib/meta.ts";
+import { pageHead, personOnSite, siteOf } from "~/lib/seo.ts";
 import { getDoctor } from "~/services/catalogue/doctors.server.ts";
 import type { Route } from "./+types/doctor";
 
@@ -19,10 +21,29 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { doctor: await getDoctor(params.slugOrId).catch(asRouteError) };
 }
 
-export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
-  { title: pageTitle(matches, loaderData ? loaderData.doctor.name : "Doctor Not Found") },
-  ...(loaderData?.doctor.description ? [{ name: "description", content: loaderData.doctor.description.slice(0, 160) }] : []),
-];
+/** The profile photo's square rendition that link previews show (the avatar's own widths stop below it). */
+const PHOTO_PREVIEW_WIDTH = 640;
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
+  if (!loaderData) return [{ title: pageTitle(matches, "Doctor Not Found") }];
+  const { doctor } = loaderData;
+  const site = siteOf(matches);
+  const path = `/doctors/${encodeURIComponent(doctor.slug || doctor.id)}`;
+  const photo = doctor.photo && hasRenditions(doctor.photo) ? renditionUrl(doctor.photo, "1x1", PHOTO_PREVIEW_WIDTH, "jpg") : null;
+  return pageHead(site, {
+    title: doctor.name,
+    description: `${doctor.name}, ${doctor.specialty}.${doctor.description ? ` ${doctor.description}` : ""}`,
+    canonicalPath: path,
+    ogType: "profile",
+    image: photo ? { url: photo, width: PHOTO_PREVIEW_WIDTH, height: PHOTO_PREVIEW_WIDTH, alt: doctor.name } : null,
+    jsonLd: [
+      {
+        "@context": "https://schema.org",
+        ...personOnSite(site, { name: doctor.name, path, jobTitle: doctor.specialty, description: doctor.description, image: doctor.photo }),
+      },
+    ],
+  });
+};
 
 /** Only web links become buttons: an admin typo must never produce a javascript: link. */
 function safeWebsite(value: string | null) {

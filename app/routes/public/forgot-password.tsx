@@ -12,9 +12,16 @@ import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requestPasswordReset } from "~/services/account.server.ts";
 import { ForgotPasswordSchema, RESET_EMAIL_SENT } from "~/validation/account.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/forgot-password";
 
-export const meta: Route.MetaFunction = () => [{ title: "Reset Password | Medanim" }];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Reset Password",
+    description: "Forgot your password? Enter your account's e-mail address and we send you a link to choose a new one.",
+    canonicalPath: "/forgot-password",
+    robots: "noindex",
+  });
 
 export async function loader({ url }: Route.LoaderArgs) {
   // After a request the form is replaced by the notice (post/redirect/get: works without JS).

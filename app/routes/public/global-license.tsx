@@ -1,12 +1,17 @@
 import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
-import { pageTitle } from "~/lib/meta.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { listLicensableCategories } from "~/services/offers.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/global-license";
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Choose a Category to License") }];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Choose a Category to License",
+    description: "Pick the medical specialty to license: each category's animations with downloads and commercial rights for a year.",
+    canonicalPath: "/global-license",
+  });
 
 // /global-license is "choose a category to licence", the step after the category licence
 // page (docs/architecture.md, "Product decisions"). Each sub-category leads to its checkout

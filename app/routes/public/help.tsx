@@ -2,18 +2,21 @@ import { useRef } from "react";
 import { Form, Link, useSubmit } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
-import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
 import { Badge } from "~/components/admin/data-table.tsx";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { groupFaqs, listFaqCategories, listFaqs, listFaqsForAdmin, registerFaqView } from "~/services/content.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/help";
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: pageTitle(matches, "Help Center") },
-  { name: "description", content: "Answers to common questions about animations, subscriptions, licenses and your account." },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Help Center",
+    description: "Answers to common questions about animations, subscriptions, licenses and your account.",
+    // ?q=, ?category= and ?faq= show parts of this one page.
+    canonicalPath: "/help",
+  });
 
 // Help Center. Search and category filter are a GET form.
 // Opening an FAQ registers a view: with JavaScript the <details> toggle posts to

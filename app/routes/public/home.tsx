@@ -10,6 +10,9 @@ import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animat
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts";
 import { listNewAnimationCards } from "~/services/catalogue/claims.server.ts";
+import { pageHead, siteStructuredData } from "~/lib/seo.ts";
+import { siteOrigin } from "~/lib/seo.server.ts";
+import { getLayoutData } from "~/services/content.server.ts";
 import type { Route } from "./+types/home";
 
 /** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */
@@ -23,7 +26,13 @@ function pageParam(value: string | null) {
 export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || null;
   const page = pageParam(url.searchParams.get("page"));
-  const [access, tree, pageSize, reviews] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize(), getReviewCoverage()]);
+  const [access, tree, pageSize, reviews, layout] = await Promise.all([
+    getViewerAccess(request),
+    getCategoryTree(),
+    getHomePageSize(),
+    getReviewCoverage(),
+    getLayoutData(),
+  ]);
   // The "New" shelf belongs to the whole catalogue: a category filter hides it.
   const newShelf = category ? Promise.resolve([]) : listNewAnimationCards(tree);
   // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded).
@@ -48,7 +57,21 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     reviewCount: reviewCount(reviews),
     premiumLine: premiumLine(reviews.all),
   };
-  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, copy, newAnimations: await newShelf, ...list };
+  // Built here, on the server, so lib/seo.ts stays off the home page's first load (its JavaScript is measured).
+  const site = { origin: siteOrigin(request), platformName: layout.platformName };
+  const head = pageHead(
+    site,
+    {
+      title: copy.title,
+      fullTitle: true,
+      description: `${copy.headline}.`,
+      // "Load More" (?page=N) renders pages 1..N, and ?category= narrows the list to what its
+      // category page shows: neither is a page of its own, so both name the home page.
+      canonicalPath: "/",
+      jsonLd: siteStructuredData(site, { logoPath: "/favicon.svg", searchPath: "/search?q=" }),
+    },
+  );
+  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, copy, head, newAnimations: await newShelf, ...list };
 }
 
 // "Doctor-verified" is said of the library only while every published animation has a current
@@ -59,10 +82,8 @@ const headline = (allReviewed: boolean) =>
 const premiumLine = (allReviewed: boolean) =>
   allReviewed ? "Enjoy unlimited access to all doctor-verified medical animations" : "Enjoy unlimited access to every medical animation in the library";
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [
-  { title: loaderData?.copy.title ?? "Medanim | Medical Animations" },
-  { name: "description", content: `${loaderData?.copy.headline ?? headline(false)}.` },
-];
+// The head is built in the loader (see there): the meta function only hands it over.
+export const meta: Route.MetaFunction = ({ data: loaderData }) => loaderData?.head ?? [{ title: "Medanim | Medical Animations" }];
 
 /** The count behind the claim, from the review records. */
 function reviewCount({ reviewed, published, all }: { reviewed: number; published: number; all: boolean }) {

@@ -1,17 +1,20 @@
 import { Link } from "react-router";
 import { BenefitList, CheaperCategoryNote, FaqList, formatsAnswer, Guarantees, type MediaClaims, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { formatPrice } from "~/lib/format.ts";
-import { pageTitle } from "~/lib/meta.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/content.server.ts";
 import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/offers.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/individual-license";
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: pageTitle(matches, "Individual Animation License") },
-  { name: "description", content: "License one animation for a year: download, commercial rights and Premium access included." },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Individual Animation License",
+    description: "License one animation for a year: download, commercial rights and Premium access included.",
+    // ?animation= prices one animation on the same offer: the offer has one URL.
+    canonicalPath: "/individual-license",
+  });
 
 // /individual-license?animation={id}: the page's button goes to /purchase/individual/{animation}
 // when signed in with an animation, to / when signed in without one, else to /auth. With an

@@ -6,11 +6,18 @@ import { parseParams } from "~/lib/params.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { LICENCE_NOT_FOUND, LICENCE_STATE_REASON, verifyLicence } from "~/services/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/licence-verify";
 
 const VerifyParams = z.object({ id: z.string().regex(UUID_RE) });
 
-export const meta: Route.MetaFunction = () => [{ title: "License verification | Medanim" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ params, matches }) =>
+  pageHead(siteOf(matches), {
+    title: "License verification",
+    description: "Check that a Medanim license certificate is genuine: who holds it, what it covers and until when.",
+    canonicalPath: `/licences/${encodeURIComponent(params.id)}/verify`,
+    robots: "noindex",
+  });
 
 /**
  * Public: anyone handed a certificate can check it, signed in or not. The answer is about today,

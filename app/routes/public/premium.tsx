@@ -5,7 +5,6 @@ import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { formatLongDate, formatPrice } from "~/lib/format.ts";
-import { pageTitle } from "~/lib/meta.ts";
 import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/content.server.ts";
@@ -15,15 +14,15 @@ import { getIndividualLicenceFromPrice, getPremiumPrice } from "~/services/offer
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import { productName, untilIfPaidNow } from "~/services/checkout.server.ts";
 import type { CatalogueClaims } from "~/services/catalogue/claims.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/premium";
 
-export const meta: Route.MetaFunction = ({ data, matches }) => [
-  { title: pageTitle(matches, "Premium Access") },
-  {
-    name: "description",
-    content: `Unlimited streaming of every medical animation${data?.claims.resolution ? ` in up to ${data.claims.resolution}` : ""}. $9/month, billed annually.`,
-  },
-];
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Premium Access",
+    description: `Unlimited streaming of every medical animation${data?.claims.resolution ? ` in up to ${data.claims.resolution}` : ""}. $9/month, billed annually.`,
+    canonicalPath: "/premium",
+  });
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);

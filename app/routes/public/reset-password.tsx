@@ -11,9 +11,16 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/reset-password";
 
-export const meta: Route.MetaFunction = () => [{ title: "Reset Password | Medanim" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Reset Password",
+    description: "Choose a new password for your account with the link we e-mailed you.",
+    canonicalPath: "/reset-password",
+    robots: "noindex",
+  });
 
 type View = "missing" | "invalid" | "form" | "done";
 

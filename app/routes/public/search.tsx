@@ -5,10 +5,10 @@ import { GridSkeleton } from "~/components/catalogue/grid-skeleton.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { pluralize } from "~/lib/format.ts";
-import { pageTitle } from "~/lib/meta.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree } from "~/services/catalogue/categories.server.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/search";
 
 const PAGE_SIZE = 24;
@@ -28,9 +28,16 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   return { q, page, premium: hasGlobalAccess(access), results };
 }
 
-export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
-  { title: pageTitle(matches, loaderData?.q ? `Search: ${loaderData.q}` : "Search") },
-];
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
+  pageHead(siteOf(matches), {
+    title: loaderData?.q ? `Search: ${loaderData.q}` : "Search",
+    description: loaderData?.q
+      ? `Medical animations matching “${loaderData.q}”: procedures, doctors and categories.`
+      : "Search the medical animation library by procedure, doctor or category.",
+    // A result list is not a page for the index, but its links lead to the animations.
+    canonicalPath: "/search",
+    robots: "noindex, follow",
+  });
 
 function searchHref(q: string, page = 1) {
   return `/search?${new URLSearchParams(page > 1 ? { q, page: String(page) } : { q })}`;

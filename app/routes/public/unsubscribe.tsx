@@ -3,9 +3,16 @@ import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { readUnsubscribeLink, unsubscribe } from "~/services/email-campaigns.server.ts";
 import { CAMPAIGN_KIND_LABELS } from "~/validation/admin-email.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/unsubscribe";
 
-export const meta: Route.MetaFunction = () => [{ title: "Unsubscribe | Medanim" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Unsubscribe",
+    description: "Stop receiving this kind of e-mail from us with your unsubscribe link.",
+    canonicalPath: "/unsubscribe",
+    robots: "noindex",
+  });
 
 // The unsubscribe link of every campaign mail (?u=user&k=kind&t=signature). It works without
 // signing in: the signature names the user and the kind of mail. Opening the link only asks

@@ -7,9 +7,16 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { ALREADY_VERIFIED_MESSAGE, resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/account.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { NO_VERIFY_TOKEN } from "~/validation/account.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/verify-email";
 
-export const meta: Route.MetaFunction = () => [{ title: "Verify Email | Medanim" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageHead(siteOf(matches), {
+    title: "Verify Email",
+    description: "Confirm your e-mail address with the link we sent you.",
+    canonicalPath: "/verify-email",
+    robots: "noindex",
+  });
 
 // The token is single use and unguessable, so the landing page verifies in its loader: one click
 // from the mail, no JavaScript needed (read the token, then show success or
