@@ -50,6 +50,7 @@ async function auditHead(page: Page, path: string, robots: "index" | "noindex, f
 test.describe("what Lighthouse's SEO audit checks", () => {
   test("the home page and search", async ({ page }) => {
     await auditHead(page, "/");
+    await auditHead(page, "/search");
     await auditHead(page, "/search?q=face", "noindex, follow");
   });
 
@@ -66,7 +67,7 @@ test.describe("what Lighthouse's SEO audit checks", () => {
 
   test("the offers, help, contact and sign-in pages", async ({ page }) => {
     for (const path of ["/premium", "/individual-license", "/category-license", "/global-license", "/help", "/contact"]) await auditHead(page, path);
-    await auditHead(page, "/auth", "noindex");
+    await auditHead(page, "/auth");
   });
 
   test("an animation's social preview and structured data", async ({ page }) => {

@@ -29,7 +29,7 @@ const page = (path: string, robots: Robots = "index", canonical = path): Sample 
 
 const SAMPLES: Record<string, Sample> = {
   "/": page("/?page=2&utm_source=newsletter", "index", "/"),
-  "/auth": page("/auth?mode=signup", "noindex", "/auth"),
+  "/auth": page("/auth?mode=signup", "index", "/auth"),
   "/search": page("/search?q=rhinoplasty&page=2", "noindex, follow", "/search"),
   "/animations/:slug": page("/animations/rhinoplasty?utm_campaign=x", "index", "/animations/rhinoplasty"),
   "/category/:slug": page("/category/plastic-surgery"),
@@ -263,6 +263,9 @@ describe("JSON-LD", () => {
     // The template's query parameter is the one /search reads.
     const search = await fetchHead("/search?q=rhinoplasty");
     expect(search.html).toContain("Rhinoplasty");
+    // Where the action leads is a page of its own; its result lists are not.
+    expect(search.head.named("robots")).toEqual(["noindex, follow"]);
+    expect((await fetchHead("/search")).head.named("robots")).toEqual([]);
   });
 
   it("text from the database cannot close the script element", async () => {

@@ -22,8 +22,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageHead(siteOf(matches), {
     title: "Sign in",
     description: "Sign in to your Medanim account or create one to stream, license and download medical animations.",
+    // Indexable: people look for the way in by the site's name. ?mode=signup and ?redirectTo=
+    // are the same page (the canonical says so).
     canonicalPath: "/auth",
-    robots: "noindex",
   });
 
 export async function loader({ request }: Route.LoaderArgs) {

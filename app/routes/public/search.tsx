@@ -34,9 +34,10 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
     description: loaderData?.q
       ? `Medical animations matching “${loaderData.q}”: procedures, doctors and categories.`
       : "Search the medical animation library by procedure, doctor or category.",
-    // A result list is not a page for the index, but its links lead to the animations.
+    // The search page itself is a page of the site; a result list is not one for the index, but
+    // its links lead to the animations.
     canonicalPath: "/search",
-    robots: "noindex, follow",
+    robots: loaderData?.q ? "noindex, follow" : "index",
   });
 
 function searchHref(q: string, page = 1) {
