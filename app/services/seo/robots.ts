@@ -21,8 +21,8 @@ const PRIVATE_PATHS = [
   "/checkout",
   // Certificates and their verification: one licence's record, reached from the document, not from search.
   "/licences",
-  // Sign-in and the e-mailed token links: every page links /auth (with its own ?redirectTo), so
-  // crawling it costs one request per page for a form with nothing to index.
+  // Sign-in and the e-mailed token links: every page links /auth, and sales pages and guarded
+  // pages add their own ?redirectTo, so crawling it costs requests for a form with nothing to index.
   "/auth",
   "/sign-out",
   "/forgot-password",
