@@ -9,6 +9,7 @@ import {
   sitemapIndex,
   siteOrigin,
   streamAnimationFile,
+  urlsetXml,
 } from "~/services/seo/sitemap.server.ts";
 import type { Route } from "./+types/sitemap";
 
@@ -27,11 +28,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     case SITEMAP_FILES.index:
       return cachedText(request, await sitemapIndex(origin), XML, POLICY);
     case SITEMAP_FILES.pages:
-      return cachedText(request, (await pagesSitemap(origin)).xml, XML, POLICY);
+      return cachedText(request, urlsetXml(await pagesSitemap(), origin), XML, POLICY);
     case SITEMAP_FILES.categories:
-      return cachedText(request, (await categoriesSitemap(origin)).xml, XML, POLICY);
+      return cachedText(request, urlsetXml(await categoriesSitemap(), origin), XML, POLICY);
     case SITEMAP_FILES.doctors:
-      return cachedText(request, (await doctorsSitemap(origin)).xml, XML, POLICY);
+      return cachedText(request, urlsetXml(await doctorsSitemap(), origin), XML, POLICY);
     case SITEMAP_FILES.animations: {
       // Only the addresses the index lists: ?page=1, 2, ... as plain digits.
       const page = url.searchParams.get("page") ?? "";

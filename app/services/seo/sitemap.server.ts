@@ -44,7 +44,8 @@ const MAX_URLS = 50_000;
 /** Rows read per query while an animation file is written. */
 const BATCH = 1000;
 
-export type SmallSitemap = { xml: string; lastmod: Date | null; urls: number };
+/** A small sitemap's entries as paths: the origin is the request's, added when it is written. */
+export type SmallSitemap = { entries: Array<{ path: string; lastmod: Date | null }>; lastmod: Date | null };
 
 /** The origin every <loc> starts with: APP_URL when set, else the request's own. */
 export function siteOrigin(request: Request) {
@@ -59,54 +60,58 @@ function newest(dates: Array<Date | null>) {
   return latest;
 }
 
-function urlset(entries: Array<{ loc: string; lastmod: Date | null }>): SmallSitemap {
-  const body = entries.map((e) => urlEntry(e.loc, e.lastmod)).join("");
-  return { xml: xmlHeader("urlset") + body + xmlFooter("urlset"), lastmod: newest(entries.map((e) => e.lastmod)), urls: entries.length };
+function smallSitemap(entries: SmallSitemap["entries"]): SmallSitemap {
+  return { entries, lastmod: newest(entries.map((e) => e.lastmod)) };
+}
+
+export function urlsetXml(sitemap: SmallSitemap, origin: string) {
+  return xmlHeader("urlset") + sitemap.entries.map((e) => urlEntry(absolute(origin, e.path), e.lastmod)).join("") + xmlFooter("urlset");
 }
 
 // ---- pages, categories, doctors ----
 
 /** The static public pages and the published content pages, at the address the site links to. */
-export function pagesSitemap(origin: string): Promise<SmallSitemap> {
+export function pagesSitemap(): Promise<SmallSitemap> {
   // Under the pages' cache prefix ("*" is never in a slug): a page write forgets it.
-  return memo(`${PAGE_CACHE_PREFIX}*sitemap:${origin}`, sharedCacheMs(), async () => {
+  return memo(`${PAGE_CACHE_PREFIX}*sitemap`, sharedCacheMs(), async () => {
     const pages = await prisma.page.findMany({
       where: { isPublished: true, slug: { notIn: RESERVED_PAGE_SLUGS } },
       orderBy: { slug: "asc" },
       take: MAX_URLS - STATIC_PUBLIC_PATHS.length,
       select: { slug: true, updatedAt: true },
     });
-    return urlset([
-      ...STATIC_PUBLIC_PATHS.map((path) => ({ loc: absolute(origin, path), lastmod: null })),
+    return smallSitemap([
+      ...STATIC_PUBLIC_PATHS.map((path) => ({ path, lastmod: null })),
       // The footer links /about and /{slug} (the same page as /pages/{slug}, which is not linked).
-      ...pages.map((page) => ({ loc: absolute(origin, `/${page.slug}`), lastmod: page.updatedAt })),
+      ...pages.map((page) => ({ path: `/${page.slug}`, lastmod: page.updatedAt })),
     ]);
   });
 }
 
 /** Main categories at /category/{slug}, subcategories at /category/{main}/{sub}. */
-export function categoriesSitemap(origin: string): Promise<SmallSitemap> {
-  return cached(`sitemap:categories:${origin}`, async () => {
+export function categoriesSitemap(): Promise<SmallSitemap> {
+  return cached("sitemap:categories", async () => {
     const tree = await getCategoryTree();
     const ids = [...tree.byId.keys()];
     const rows = ids.length ? await prisma.category.findMany({ where: { id: { in: ids } }, select: { id: true, updatedAt: true } }) : [];
     const updatedAt = new Map(rows.map((row) => [row.id, row.updatedAt]));
-    const entries = tree.mains.flatMap((main) => [
-      { loc: absolute(origin, `/category/${encodeURIComponent(main.slug)}`), lastmod: updatedAt.get(main.id) ?? null },
-      ...(tree.childrenOf.get(main.id) ?? []).map((sub) => ({
-        loc: absolute(origin, `/category/${encodeURIComponent(main.slug)}/${encodeURIComponent(sub.slug)}`),
-        lastmod: updatedAt.get(sub.id) ?? null,
-      })),
-    ]);
-    return urlset(entries);
+    return smallSitemap(
+      tree.mains.flatMap((main) => [
+        { path: `/category/${encodeURIComponent(main.slug)}`, lastmod: updatedAt.get(main.id) ?? null },
+        ...(tree.childrenOf.get(main.id) ?? []).map((sub) => ({
+          path: `/category/${encodeURIComponent(main.slug)}/${encodeURIComponent(sub.slug)}`,
+          lastmod: updatedAt.get(sub.id) ?? null,
+        })),
+      ]),
+    );
   });
 }
 
 /** Active doctors' profiles (the condition of doctors.server.ts listDoctors and getDoctor). */
-export function doctorsSitemap(origin: string): Promise<SmallSitemap> {
-  return cached(`sitemap:doctors:${origin}`, async () => {
+export function doctorsSitemap(): Promise<SmallSitemap> {
+  return cached("sitemap:doctors", async () => {
     const doctors = await prisma.doctor.findMany({ where: { isActive: true }, orderBy: { slug: "asc" }, take: MAX_URLS, select: { slug: true, updatedAt: true } });
-    return urlset(doctors.map((d) => ({ loc: absolute(origin, `/doctors/${encodeURIComponent(d.slug)}`), lastmod: d.updatedAt })));
+    return smallSitemap(doctors.map((d) => ({ path: `/doctors/${encodeURIComponent(d.slug)}`, lastmod: d.updatedAt })));
   });
 }
 
@@ -248,12 +253,12 @@ export function streamAnimationFile(file: AnimationFilePlan, origin: string): Re
 // ---- the index ----
 
 export async function sitemapIndex(origin: string): Promise<string> {
-  const [pages, categories, doctors, plan] = await Promise.all([pagesSitemap(origin), categoriesSitemap(origin), doctorsSitemap(origin), animationPlan()]);
+  const [pages, categories, doctors, plan] = await Promise.all([pagesSitemap(), categoriesSitemap(), doctorsSitemap(), animationPlan()]);
   const refs = [
     sitemapRef(absolute(origin, SITEMAP_FILES.pages), pages.lastmod),
     // A kind with nothing public is left out rather than listed empty.
-    categories.urls ? sitemapRef(absolute(origin, SITEMAP_FILES.categories), categories.lastmod) : "",
-    doctors.urls ? sitemapRef(absolute(origin, SITEMAP_FILES.doctors), doctors.lastmod) : "",
+    categories.entries.length ? sitemapRef(absolute(origin, SITEMAP_FILES.categories), categories.lastmod) : "",
+    doctors.entries.length ? sitemapRef(absolute(origin, SITEMAP_FILES.doctors), doctors.lastmod) : "",
     ...plan.map((file) => sitemapRef(absolute(origin, `${SITEMAP_FILES.animations}?page=${file.page}`), file.lastmod)),
   ];
   return xmlHeader("sitemapindex") + refs.join("") + xmlFooter("sitemapindex");
