@@ -154,9 +154,14 @@ describe("the sitemap lists exactly what is public", () => {
     ]);
   });
 
-  it("every listed URL answers 200 (a page a crawler is sent to exists)", async () => {
+  it("every listed URL answers 200 and does not ask to stay out of the index", async () => {
     const { locs } = await readSitemap();
-    for (const loc of locs) expect((await get(new URL(loc).pathname)).status, loc).toBe(200);
+    for (const loc of locs) {
+      const page = await get(new URL(loc).pathname);
+      expect(page.status, loc).toBe(200);
+      // A sitemap that lists a noindex page sends crawlers contradictory signals.
+      expect(page.body.toString(), loc).not.toMatch(/<meta[^>]+name="robots"[^>]+noindex/);
+    }
   });
 
   it("lastmod comes from the rows: an animation's updatedAt, a page's, a category's", async () => {
@@ -228,7 +233,11 @@ describe("the sitemap lists exactly what is public", () => {
     const post = await sendToApp("/sitemap.xml", { method: "POST", headers: new Headers({ "Content-Type": "application/x-www-form-urlencoded" }), body: "a=1" });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD");
-    expect((await sendToApp("/sitemap.xml", { method: "HEAD" })).status).toBe(200);
+    for (const target of ["/sitemap.xml", "/sitemap-animations.xml?page=1", "/robots.txt", "/manifest.webmanifest"]) {
+      const head = await sendToApp(target, { method: "HEAD" });
+      expect(head.status, target).toBe(200);
+      expect(head.body.length, target).toBe(0);
+    }
     for (const target of ["/sitemap-animations.xml", "/sitemap-animations.xml?page=0", "/sitemap-animations.xml?page=2", "/sitemap-animations.xml?page=x"]) {
       expect((await get(target)).status, target).toBe(404);
     }
