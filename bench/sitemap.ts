@@ -5,9 +5,9 @@ import path from "node:path";
 // Sitemap benchmark (issue 25): a catalogue of 100,000 active animations (every one with a cover
 // and a public preview, so every entry carries its video extension; descriptions of about 600
 // characters with text to escape), then the whole sitemap as a crawler reads it: the index, then
-// every file it lists, through the route's loader (app/routes/public/sitemap.ts) with the
-// catalogue cache off, so each file is the database work and the XML writing itself. Reports the
-// files, URLs and bytes per file, and the time.
+// every file it lists, through the route's loader (app/routes/public/sitemap.ts), with the
+// caches as in production: the index pays for the plan (one scan of the active animations),
+// each file then for its own rows and XML. Reports the files, URLs and bytes per file, and the time.
 //
 //   npx tsx bench/sitemap.ts [animations]   (or `npm run bench -- --large`, which calls runSitemapBench)
 
@@ -27,7 +27,7 @@ const MAX_BYTES = 50 * MB;
 export async function runSitemapBench(animations = 100_000): Promise<SitemapBenchResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-sitemap-"));
   const saved = { DATA_DIR: process.env.DATA_DIR, LOG_LEVEL: process.env.LOG_LEVEL, CATALOGUE_CACHE_MS: process.env.CATALOGUE_CACHE_MS, APP_URL: process.env.APP_URL };
-  Object.assign(process.env, { DATA_DIR: dataDir, LOG_LEVEL: "silent", CATALOGUE_CACHE_MS: "0", APP_URL: "https://medanim.example" });
+  Object.assign(process.env, { DATA_DIR: dataDir, LOG_LEVEL: "silent", CATALOGUE_CACHE_MS: "2000", APP_URL: "https://medanim.example" });
   const { resetEnv } = await import("../app/lib/env.server.ts");
   resetEnv();
   const dbModule = await import("../app/lib/db.server.ts");
@@ -90,8 +90,8 @@ export function formatSitemapBench(r: SitemapBenchResult) {
   const animationFiles = r.files.filter((f) => f.path.startsWith("/sitemap-animations"));
   const largest = Math.max(...r.files.map((f) => f.bytes));
   return [
-    `The sitemap of ${fmt(r.animations)} animations (each with a video entry), catalogue cache off (rows inserted in ${fmt(r.insertMs / 1000, 1)} s):`,
-    `  index in ${fmt(r.indexMs)} ms; ${r.files.length} files, ${animationFiles.length} of animations of at most ${fmt(Math.max(...animationFiles.map((f) => f.urls)))} URLs (limit ${fmt(MAX_URLS)});`,
+    `The sitemap of ${fmt(r.animations)} animations (each with a video entry; rows inserted in ${fmt(r.insertMs / 1000, 1)} s):`,
+    `  index (with the plan's scan) in ${fmt(r.indexMs)} ms; ${r.files.length} files, ${animationFiles.length} of animations of at most ${fmt(Math.max(...animationFiles.map((f) => f.urls)))} URLs (limit ${fmt(MAX_URLS)});`,
     `  largest file ${fmt(largest / MB, 1)} MB (limit 50 MB); an animation file in ${fmt(Math.min(...animationFiles.map((f) => f.ms)))}-${fmt(Math.max(...animationFiles.map((f) => f.ms)))} ms;`,
     `  the whole sitemap (index and every file) in ${fmt(r.totalMs / 1000, 1)} s`,
   ].join("\n");

@@ -133,9 +133,21 @@ export type AnimationFilePlan = {
   firstId: string;
 };
 
+/**
+ * How long the plan is kept when the caches are on: five minutes, as long as a shared cache may
+ * keep a file (Cache-Control). Why longer than the catalogue's seconds: the plan is a scan of
+ * every active animation (about 2 s at 100,000, bench/README.md), and a crawler reads the index
+ * and then each file over minutes; with the catalogue's TTL every file would pay for the scan
+ * again. A write on this instance still drops it at once (invalidateCatalogue); other instances
+ * and the media pipeline's set switch show in the plan's lastmod and boundaries within the five
+ * minutes (the rows themselves are read fresh for every file).
+ */
+const PLAN_CACHE_MS = 5 * 60_000;
+
 /** Where each animation file starts: one scan of the active animations in (createdAt, id) order. */
 export function animationPlan(): Promise<AnimationFilePlan[]> {
   const perFile = getEnv().SITEMAP_URLS_PER_FILE;
+  const ttl = sharedCacheMs() && Math.max(sharedCacheMs(), PLAN_CACHE_MS);
   return cached(`sitemap:animation-plan:${perFile}`, async () => {
     const rows = await prisma.$queryRaw<Array<{ file: bigint | number; urls: bigint | number; lastmod: Date | null; firstCreatedAt: string; firstId: string }>>`
       WITH ranked AS (
@@ -157,7 +169,7 @@ export function animationPlan(): Promise<AnimationFilePlan[]> {
       firstCreatedAt: row.firstCreatedAt,
       firstId: row.firstId,
     }));
-  });
+  }, ttl);
 }
 
 type AnimationRow = {
