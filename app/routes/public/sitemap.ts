@@ -34,7 +34,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     case SITEMAP_FILES.doctors:
       return cachedText(request, urlsetXml(await doctorsSitemap(), origin), XML, POLICY);
     case SITEMAP_FILES.animations: {
-      // Only the addresses the index lists: ?page=1, 2, ... as plain digits.
+      // Only the addresses the index lists: ?page=1, 2, ... as plain digits. A query, since a
+      // route parameter is a whole path segment (no /sitemap-animations-2.xml), and a sitemap
+      // under a folder could only list URLs under that folder.
       const page = url.searchParams.get("page") ?? "";
       if (!/^[1-9]\d{0,5}$/.test(page)) return notFound();
       const file = await animationFile(Number(page));
