@@ -11,12 +11,16 @@ import { getCategoryTree } from "./services/catalogue/categories.server.ts";
 import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
 import { siteOrigin } from "./lib/seo.server.ts";
+import { THEME_COLOR } from "./lib/brand.ts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   // public/favicon.ico (32 px, made from the SVG with ffmpeg) answers browsers that ask without a link.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installing the site and home-screen icons (scripts/make-icons.ts makes the PNGs).
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -52,6 +56,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content={THEME_COLOR} />
         <Meta />
         <Links />
       </head>

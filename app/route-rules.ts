@@ -34,6 +34,9 @@ const ANIMATION_FORM = uploadForm("cover", "video", "download");
 const CATEGORY_FORM = uploadForm("thumbnail");
 const DOCTOR_FORM = uploadForm("doctor-photo");
 
+/** Files for crawlers and browsers, made from the data: read only, no body. */
+const READ_ONLY_FILE: RouteRuleOverride = { methods: ["GET", "HEAD"], body: () => ({ kind: "none", limit: 0 }) };
+
 /** Route paths (as written in app/routes.ts) whose rules differ from their part's defaults. */
 export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
   "admin/animations/new": { body: ANIMATION_FORM },
@@ -45,5 +48,12 @@ export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
   "admin/doctors/:id": { body: DOCTOR_FORM },
   // Read byte for byte: the signature covers the raw body.
   "api/webhooks/stripe": { body: () => ({ kind: "raw", limit: MB }), csrfExempt: "sent by the payment provider, verified by its signature" },
+  "robots.txt": READ_ONLY_FILE,
+  "sitemap.xml": READ_ONLY_FILE,
+  "sitemap-pages.xml": READ_ONLY_FILE,
+  "sitemap-categories.xml": READ_ONLY_FILE,
+  "sitemap-doctors.xml": READ_ONLY_FILE,
+  "sitemap-animations.xml": READ_ONLY_FILE,
+  "manifest.webmanifest": READ_ONLY_FILE,
   "unsubscribe": { csrfExempt: "authorised by its signed link, not a cookie (RFC 8058: the mail provider posts it)" },
 };

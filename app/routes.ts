@@ -30,6 +30,15 @@ export default [
   route("licences/:id/verify", "routes/public/licence-verify.tsx"),
   // The licensed embed player (a resource route: a small HTML document, no framework bundle).
   route("embed/:animationId", "routes/public/embed.ts"),
+  // For crawlers and browsers, made from the data (resource routes, GET/HEAD only): robots.txt
+  // names the sitemap index, which lists one file per kind (animations split in pages).
+  route("robots.txt", "routes/public/robots.ts"),
+  route("sitemap.xml", "routes/public/sitemap.ts"),
+  route("sitemap-pages.xml", "routes/public/sitemap.ts", { id: "sitemap-pages" }),
+  route("sitemap-categories.xml", "routes/public/sitemap.ts", { id: "sitemap-categories" }),
+  route("sitemap-doctors.xml", "routes/public/sitemap.ts", { id: "sitemap-doctors" }),
+  route("sitemap-animations.xml", "routes/public/sitemap.ts", { id: "sitemap-animations" }),
+  route("manifest.webmanifest", "routes/public/manifest.ts"),
   // Content pages by slug (footer legal links): after every specific public route.
   route(":slug", "routes/public/content-page.tsx"),
 

@@ -8,7 +8,8 @@
 //   - the ceiling: a bare node:http server answering the same bytes (for reference).
 // Targets: HTML >= 60% of the floor page, JSON >= 80% of the floor resource route.
 // `--large` adds 10,000 animations and checks that home, search and category pages stay
-// within 2x of their small-catalogue latency, with the catalogue cache off (database work only).
+// within 2x of their small-catalogue latency, with the catalogue cache off (database work only),
+// and reads the whole sitemap of 100,000 animations (bench/sitemap.ts; `--sitemap-animations=N`).
 // Finally it runs the media streaming benchmark (bench/stream.ts) when present, the media
 // pipeline's transcoding speed (bench/transcode.ts; a 60 s 1080p source, 20 s with `--quick`;
 // skipped without ffmpeg), with `--playback` a 2160p master played on a throttled phone, HLS
@@ -574,6 +575,11 @@ async function main() {
     });
     log(`\nLarge database (${fmt(total)} animations, ${fmt(LARGE_USERS)} more users, ${fmt(LARGE_PAYMENTS)} payments), catalogue cache off: small vs large\n`);
     log(table(["page", "req/s", "mean latency", "CPU per request", "large/small", "<= 2x"], largeRows));
+
+    // The sitemap at 100,000 animations (issue 25): a database of its own, read through the route.
+    const sitemap = (await import(path.join(root, "bench/sitemap.ts"))) as typeof import("./sitemap.ts");
+    log("\nSitemap benchmark (bench/sitemap.ts)...");
+    log(sitemap.formatSitemapBench(await sitemap.runSitemapBench(option("sitemap-animations", 100_000))));
   }
   await stop(app);
 

@@ -85,6 +85,10 @@ const EnvSchema = z.object({
     }),
   // How long (ms) the public catalogue's shared reads are kept in memory; 0 turns it off.
   CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  // Animations per file of the sitemap (/sitemap-animations.xml?page=N). At most 10,000: each
+  // entry is held under 5,000 bytes, so a file stays under the protocol's 50 MB (its 50,000-URL
+  // cap is then never reached either). Smaller only to exercise the split in tests.
+  SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(10_000).default(10_000),
 }).superRefine((env, ctx) => {
   // Without the signing secret no webhook can be verified, and Stripe's webhooks are what
   // record renewals, failed renewals, cancellations and refunds: refuse to start half-configured.

@@ -53,14 +53,38 @@ export function cachedJson(request: Request, body: unknown, policy: CachePolicy,
   const { json, etag } = serialise(body, policy);
   const headers = new Headers(extraHeaders);
   headers.set("Content-Type", "application/json; charset=utf-8");
+  return conditional(request, { body: json, etag, headers, policy, status });
+}
+
+/** A text body (XML, robots.txt, a web manifest) with the same caching as cachedJson: a strong ETag of its bytes. */
+export function cachedText(request: Request, text: string, contentType: string, policy: CachePolicy) {
+  const etag = `"${crypto.createHash("sha1").update(text).digest("base64url")}"`;
+  return conditional(request, { body: text, etag, headers: new Headers({ "Content-Type": contentType }), policy });
+}
+
+/**
+ * A body sent as it is made (a stream), validated by an ETag the caller derives from what the
+ * body is made of (weak: the bytes are not hashed). A match answers 304 before anything is read.
+ */
+export function cachedStream(request: Request, open: () => ReadableStream<Uint8Array>, opts: { etag: string; contentType: string; policy: CachePolicy }) {
+  const headers = new Headers({ "Content-Type": opts.contentType });
+  return conditional(request, { body: open, etag: `W/"${opts.etag}"`, headers, policy: opts.policy });
+}
+
+function conditional(
+  request: Request,
+  { body, etag, headers, policy, status = 200 }: { body: string | (() => ReadableStream<Uint8Array>); etag: string; headers: Headers; policy: CachePolicy; status?: number },
+) {
   headers.set("Cache-Control", cacheControl(policy));
   headers.set("ETag", etag);
   if (policy.scope !== "public" || policy.vary) headers.set("Vary", "Cookie, Authorization");
   const ifNoneMatch = request.headers.get("If-None-Match");
-  if (status === 200 && ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).some((tag) => tag === etag || tag === `W/${etag}` || tag === "*")) {
+  // If-None-Match compares weakly (RFC 9110 section 13.1.2): W/"x" matches "x".
+  const bare = etag.replace(/^W\//, "");
+  if (status === 200 && ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).some((tag) => tag.replace(/^W\//, "") === bare || tag === "*")) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(json, { status, headers });
+  return new Response(typeof body === "string" ? body : body(), { status, headers });
 }
 
 /** Whether the response may be public: nobody signed in and nothing personal in it. */

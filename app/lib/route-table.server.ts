@@ -31,7 +31,12 @@ export type RequestRule = {
   errors: "json" | "html";
 };
 
-export type RouteRuleOverride = { body?: () => BodyRule; csrfExempt?: string };
+export type RouteRuleOverride = {
+  body?: () => BodyRule;
+  csrfExempt?: string;
+  /** A page-part resource that is only read (robots.txt, sitemaps): other methods get 405 at the edge. */
+  methods?: readonly string[];
+};
 
 const READ_ONLY = ["GET", "HEAD"];
 // Pages are read (loaders) and posted to by forms (actions); anything else makes React Router's
@@ -157,7 +162,12 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
     .sort(([a], [b]) => staticSegments(b) - staticSegments(a))
     .map(([path, override]) => {
       const base = PART_DEFAULTS[partOf(samplePath(`/${path}`))];
-      const rule: RequestRule = { ...base, body: override.body?.() ?? base.body, csrfExempt: override.csrfExempt ?? base.csrfExempt };
+      const rule: RequestRule = {
+        ...base,
+        methods: override.methods ?? base.methods,
+        body: override.body?.() ?? base.body,
+        csrfExempt: override.csrfExempt ?? base.csrfExempt,
+      };
       return { pattern: `/${path}`, rule };
     });
   const manifestPath = build.routeDiscovery?.manifestPath ?? "/__manifest";

@@ -32,10 +32,17 @@ describe("the route table", () => {
   });
 
   it("decides a request's rule from its path and method", () => {
-    const table = createRouteTable(buildOf({ id: "form", path: "admin/doctors/new" }, { id: "hook", path: "api/hook" }, { id: "page", path: "help" }), {
-      "admin/doctors/new": { body: () => ({ kind: "multipart", limit: 70 * MB }) },
-      "api/hook": { csrfExempt: "signed by the provider" },
-    });
+    const table = createRouteTable(
+      buildOf({ id: "form", path: "admin/doctors/new" }, { id: "hook", path: "api/hook" }, { id: "page", path: "help" }, { id: "robots", path: "robots.txt" }),
+      {
+        "admin/doctors/new": { body: () => ({ kind: "multipart", limit: 70 * MB }) },
+        "api/hook": { csrfExempt: "signed by the provider" },
+        "robots.txt": { methods: ["GET", "HEAD"], body: () => ({ kind: "none", limit: 0 }) },
+      },
+    );
+    // A read-only resource of the pages part: a write is refused by its methods, GET passes.
+    expect(table.ruleFor("/robots.txt", "POST")).toMatchObject({ part: "pages", methods: ["GET", "HEAD"], body: { kind: "none", limit: 0 }, errors: "html" });
+    expect(table.ruleFor("/robots.txt", "GET").methods).toContain("GET");
     expect(table.ruleFor("/help", "POST")).toMatchObject({ part: "pages", methods: ["GET", "HEAD", "POST"], body: { kind: "form", limit: MB }, errors: "html" });
     expect(table.ruleFor("/admin/doctors/new", "POST").body).toEqual({ kind: "multipart", limit: 70 * MB });
     // The browser router posts a form to the page's data URL.

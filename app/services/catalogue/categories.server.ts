@@ -28,8 +28,8 @@ export function slugOrId(value: string) {
 
 const CACHE_PREFIX = "catalogue:";
 
-export function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-  return memo(CACHE_PREFIX + key, sharedCacheMs(), load);
+export function cached<T>(key: string, load: () => Promise<T>, ttlMs = sharedCacheMs()): Promise<T> {
+  return memo(CACHE_PREFIX + key, ttlMs, load);
 }
 
 /** Call after writing animations, categories, doctors or settings on this instance. */
