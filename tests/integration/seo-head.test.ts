@@ -248,7 +248,7 @@ describe("JSON-LD", () => {
   it("the home page: the Organization and the WebSite with its SearchAction on /search?q=", async () => {
     const { head } = await fetchHead("/");
     expect(ofType(head.jsonLd, "Organization")).toEqual([
-      { "@context": "https://schema.org", "@type": "Organization", name: "Medanim", url: `${ORIGIN}/`, logo: `${ORIGIN}/favicon.svg` },
+      { "@context": "https://schema.org", "@type": "Organization", name: "Medanim", url: `${ORIGIN}/`, logo: `${ORIGIN}/icon-512.png` },
     ]);
     const [site] = ofType(head.jsonLd, "WebSite");
     expect(site).toMatchObject({

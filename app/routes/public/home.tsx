@@ -68,7 +68,8 @@ export async function loader({ request, url }: Route.LoaderArgs) {
       // "Load More" (?page=N) renders pages 1..N, and ?category= narrows the list to what its
       // category page shows: neither is a page of its own, so both name the home page.
       canonicalPath: "/",
-      jsonLd: siteStructuredData(site, { logoPath: "/favicon.svg", searchPath: "/search?q=" }),
+      // Google wants a raster logo of at least 112 px: the 512 px icon (scripts/make-icons.ts).
+      jsonLd: siteStructuredData(site, { logoPath: "/icon-512.png", searchPath: "/search?q=" }),
     },
   );
   return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, copy, head, newAnimations: await newShelf, ...list };
