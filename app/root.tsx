@@ -18,9 +18,9 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   // public/favicon.ico (32 px, made from the SVG with ffmpeg) answers browsers that ask without a link.
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  // Installing the site and home-screen icons (scripts/make-icons.ts makes the PNGs).
+  // Installing the site (scripts/make-icons.ts makes its PNGs). No apple-touch-icon link: Safari
+  // asks for /apple-touch-icon.png at the root by itself, and the home page's script may not grow.
   { rel: "manifest", href: "/manifest.webmanifest" },
-  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
