@@ -5,11 +5,16 @@ import { inflateSync } from "node:zlib";
  * of each text-showing operation joined; operations are separated by `separator`.
  */
 export function pdfText(bytes: Buffer, separator = "\n") {
-  const streams = [...bytes.toString("latin1").matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)].map(([, body]) => {
+  // Each stream is read as exactly its dictionary's /Length bytes: compressed data can hold any
+  // byte, so finding its end by the "endstream" keyword failed for about one PDF in 150.
+  const raw = bytes.toString("latin1");
+  const streams = [...raw.matchAll(/\/Length (\d+)\b[^]*?>>\s*stream\r?\n/g)].map((match) => {
+    const start = match.index + match[0].length;
+    const body = Buffer.from(raw.slice(start, start + Number(match[1])), "latin1");
     try {
-      return inflateSync(Buffer.from(body!, "latin1")).toString("latin1");
+      return inflateSync(body).toString("latin1");
     } catch {
-      return body!;
+      return body.toString("latin1");
     }
   });
   return streams
