@@ -41,7 +41,8 @@ export default defineConfig({
   projects: [
     // tests/e2e/js-only/ holds behaviour that exists only with JavaScript (hydration, hotkeys).
     { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, testIgnore: /js-only\// },
-    { name: "js", use: { ...chromium, javaScriptEnabled: true } },
+    // routes.spec.ts speaks HTTP only, no page: the no-js project's run is enough.
+    { name: "js", use: { ...chromium, javaScriptEnabled: true }, testIgnore: /\/routes\.spec\.ts$/ },
   ],
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && tsx scripts/start.ts --no-build`,
