@@ -58,6 +58,7 @@ export default defineConfig({
       APP_URL: `http://localhost:${PORT}`,
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       JWT_SECRET: "e2e-jwt-secret-0123456789abcdef0123456789",
+      MFA_ENCRYPTION_KEY: "e2e-mfa-key-0123456789abcdef0123456789",
       LOG_LEVEL: "warn",
       SIGNUPS_PER_HOUR: "1000",
       // The demo's 35 masters stay as stored: transcoding them took ~320 CPU-seconds of the run's

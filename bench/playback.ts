@@ -46,6 +46,7 @@ export async function runPlaybackBench({ seconds = 32 } = {}): Promise<PlaybackB
     NODE_ENV: "production",
     SESSION_SECRET: process.env.SESSION_SECRET ?? "bench-session-secret-0123456789abcdef",
     JWT_SECRET: process.env.JWT_SECRET ?? "bench-jwt-secret-0123456789abcdef0123456789",
+    MFA_ENCRYPTION_KEY: process.env.MFA_ENCRYPTION_KEY ?? "bench-mfa-key-0123456789abcdef0123456789",
     MEDIA_CONCURRENCY: "0",
   });
   delete process.env.S3_BUCKET;
@@ -89,7 +90,7 @@ export async function runPlaybackBench({ seconds = 32 } = {}): Promise<PlaybackB
     server = http.createServer(app);
     await new Promise<void>((resolve) => server!.listen(0, resolve));
     const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-    const cookie = (await createSession(member.id, new Request(`${origin}/`))).split(";")[0]!;
+    const cookie = (await createSession(member.id)).split(";")[0]!;
 
     const { chromium } = await import("@playwright/test");
     const shell = "/usr/bin/chromium-headless-shell";

@@ -141,6 +141,7 @@ function get(url: string): Promise<Got> {
 const secrets = {
   SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
   JWT_SECRET: crypto.randomBytes(24).toString("hex"),
+  MFA_ENCRYPTION_KEY: crypto.randomBytes(24).toString("hex"),
 };
 
 async function withDatabase<T>(dataDir: string, fn: (prisma: import("../app/generated/prisma/client.ts").PrismaClient) => Promise<T>) {

@@ -68,7 +68,7 @@ export async function runStreamBench(options: Options = {}): Promise<StreamBench
     const user = await prisma.user.create({
       data: { email: "bench@example.com", username: "bench", firstName: "B", lastName: "B", password: "x", accountType: "premium" },
     });
-    const cookie = (await createSession(user.id, new Request("http://localhost/"))).split(";")[0]!;
+    const cookie = (await createSession(user.id)).split(";")[0]!;
 
     const app = express();
     app.use(mediaRouter());

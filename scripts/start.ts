@@ -1,6 +1,6 @@
 // `npm start`: build when the sources changed, apply migrations, seed the demo data on first
 // run, then serve the production build. Set NODE_ENV=production yourself for a real deployment:
-// then SESSION_SECRET and JWT_SECRET are required instead of generated.
+// then SESSION_SECRET, JWT_SECRET and MFA_ENCRYPTION_KEY are required instead of generated.
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -13,7 +13,7 @@ const dataDir = process.env.DATA_DIR ?? "data";
 if (process.env.NODE_ENV !== "production") {
   // A local run of the production build: keep generated secrets under DATA_DIR so sessions
   // survive restarts, as development mode does.
-  for (const name of ["SESSION_SECRET", "JWT_SECRET"]) {
+  for (const name of ["SESSION_SECRET", "JWT_SECRET", "MFA_ENCRYPTION_KEY"]) {
     if (process.env[name]) continue;
     const file = path.join(dataDir, "secrets", `${name.toLowerCase()}.txt`);
     if (!fs.existsSync(file)) {

@@ -154,22 +154,32 @@ export function apiErrorResponse(error: unknown): Response {
   if (isDataWithResponseInit(error)) {
     const init = error.init ?? {};
     const message = typeof error.data?.message === "string" ? error.data.message : "Request failed";
-    return errorResponse(new ServiceError(message, init.status ?? 500), init.headers);
+    return errorResponse(new ServiceError(message, init.status ?? 500), init.headers, undefined, refusalFlags(error.data));
   }
   if (isRouteErrorResponse(error)) return errorResponse(new ServiceError(String(error.data?.message ?? error.statusText), error.status));
   logger.error({ err: error }, "unexpected error in an /api call");
   return errorResponse(new ServiceError("Something went wrong. Please try again later.", 500));
 }
 
-function errorResponse(error: ServiceError, headers?: HeadersInit, errors?: Record<string, string[]>) {
+/**
+ * The documented flags a guard's refusal carries beside its message, so a client knows what to
+ * do next: `stepUpRequired` (confirm a second factor), `secondFactorRequired` (set one up).
+ */
+const REFUSAL_FLAGS = ["stepUpRequired", "secondFactorRequired"] as const;
+function refusalFlags(data: Record<string, unknown> | null) {
+  const flags: Record<string, true> = Object.fromEntries(REFUSAL_FLAGS.filter((flag) => data?.[flag] === true).map((flag) => [flag, true as const]));
+  return Object.keys(flags).length ? flags : undefined;
+}
+
+function errorResponse(error: ServiceError, headers?: HeadersInit, errors?: Record<string, string[]>, flags?: Record<string, true>) {
   const fieldErrors = errors ?? (error.field ? { [error.field]: [error.message] } : undefined);
-  const body = fieldErrors ? { message: error.message, errors: fieldErrors } : { message: error.message };
+  const body = { ...(fieldErrors ? { message: error.message, errors: fieldErrors } : { message: error.message }), ...flags };
   const response = Response.json(body, { status: error.status, headers });
   response.headers.set("Cache-Control", "no-store");
   return response;
 }
 
-type DataWithResponseInit = { type: "DataWithResponseInit"; data: { message?: unknown } | null; init: ResponseInit | null };
+type DataWithResponseInit = { type: "DataWithResponseInit"; data: ({ message?: unknown } & Record<string, unknown>) | null; init: ResponseInit | null };
 function isDataWithResponseInit(value: unknown): value is DataWithResponseInit {
   return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "DataWithResponseInit";
 }

@@ -13,6 +13,15 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
   SESSION_SECRET: z.string().min(16).optional(),
   JWT_SECRET: z.string().min(32).optional(),
+  // Encrypts the authenticator-app secrets (lib/secret-box.server.ts). Changing it makes every
+  // enrolled authenticator unreadable: those users then sign in with a recovery code or a passkey.
+  MFA_ENCRYPTION_KEY: z.string().min(32).optional(),
+  // A header a trusted proxy (TRUST_PROXY) sets to the client's approximate place, such as
+  // Cloudflare's cf-ipcountry: the sessions list shows it. Unset, the list shows only addresses.
+  GEO_HEADER: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim().toLowerCase() || undefined),
   APP_URL: z.string().url().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Medanim <no-reply@medanim.local>"),
@@ -127,7 +136,7 @@ export function parseTrustProxy(value: string | undefined): boolean | number | s
   return valid ? entries : null;
 }
 
-export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; JWT_SECRET: string };
+export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; JWT_SECRET: string; MFA_ENCRYPTION_KEY: string };
 
 function loadEnv(): Env {
   const parsed = EnvSchema.safeParse(process.env);
@@ -140,6 +149,7 @@ function loadEnv(): Env {
     ...env,
     SESSION_SECRET: env.SESSION_SECRET ?? devSecret(env, "SESSION_SECRET"),
     JWT_SECRET: env.JWT_SECRET ?? devSecret(env, "JWT_SECRET"),
+    MFA_ENCRYPTION_KEY: env.MFA_ENCRYPTION_KEY ?? devSecret(env, "MFA_ENCRYPTION_KEY"),
   };
 }
 
@@ -148,7 +158,7 @@ function loadEnv(): Env {
  * everyone out at each restart and differ between instances. In development and tests the
  * secret is generated once and kept under DATA_DIR.
  */
-function devSecret(env: z.infer<typeof EnvSchema>, name: "SESSION_SECRET" | "JWT_SECRET"): string {
+function devSecret(env: z.infer<typeof EnvSchema>, name: "SESSION_SECRET" | "JWT_SECRET" | "MFA_ENCRYPTION_KEY"): string {
   if (env.NODE_ENV === "production") {
     throw new Error(
       `${name} is not set. In production the server refuses to start without it: set ${name} to a random string of at least 32 characters (for example: openssl rand -hex 32).`,

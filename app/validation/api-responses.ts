@@ -57,6 +57,14 @@ export const UserResponse = named("UserResponse", z.object({ user: User }));
 export const UserMessageResponse = z.object({ message: z.string(), user: User });
 export const Tokens = named("Tokens", z.object({ accessToken: z.string().describe("JWT, 15 minutes"), refreshToken: z.string().describe("opaque, 30 days, single use") }));
 export const SignInResponse = Tokens.extend({ user: User });
+export const MfaChallengeResponse = named(
+  "MfaChallenge",
+  z.object({
+    mfaRequired: z.literal(true),
+    mfaToken: z.string().describe("single use, 5 minutes: send it with a code to POST /api/auth/mfa/verify"),
+  }),
+);
+export const LoginResponse = z.union([SignInResponse, MfaChallengeResponse]);
 export const RegisterResponse = SignInResponse.extend({ message: z.string() });
 
 export const NotificationPreferences = named(

@@ -14,6 +14,8 @@ export const AUDIT_ENTITY_TYPES = [
   "refund",
   "email_template",
   "email_campaign",
+  // Second factors, step-ups and ended sessions of any account (issue 26).
+  "security",
 ] as const;
 
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

@@ -70,3 +70,17 @@ export function safeRedirect(to: unknown, fallback = "/dashboard") {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
   return to;
 }
+
+/** A code of the second step: six digits from the authenticator app, or a recovery code. */
+export const SecondFactorCodeSchema = z
+  .string({ error: "Enter the code from your authenticator app" })
+  .trim()
+  .min(1, "Enter the code from your authenticator app")
+  .max(32, "That code is not valid. Check your authenticator app and try again.");
+
+export const SecondStepSchema = z.object({ code: SecondFactorCodeSchema });
+
+export const MfaVerifySchema = z.object({
+  mfaToken: z.string({ error: "mfaToken is required" }).min(1, "mfaToken is required").max(512),
+  code: SecondFactorCodeSchema,
+});

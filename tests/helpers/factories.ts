@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import { hashPassword } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { createSession } from "~/lib/session.server.ts";
+import { generate, generateSecret } from "otplib";
+import { sealSecret } from "~/lib/secret-box.server.ts";
 import { issueTokens } from "~/services/auth/credentials.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 
@@ -9,11 +11,15 @@ export const TEST_PASSWORD = "correct-horse-1";
 
 let passwordHash: Promise<string> | undefined;
 
-/** A user with the password TEST_PASSWORD (hashed once per file: argon2 is slow on purpose). */
-export async function createUser(overrides: Partial<Prisma.UserCreateInput> = {}) {
+/**
+ * A user with the password TEST_PASSWORD (hashed once per file: argon2 is slow on purpose). An
+ * admin gets an authenticator app, as every admin must have before using the back office
+ * (decision 019), unless `secondFactor: false`; its secret is `totpSecrets.get(user.id)`.
+ */
+export async function createUser(overrides: Partial<Prisma.UserCreateInput> = {}, options: { secondFactor?: boolean } = {}) {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const n = crypto.randomBytes(4).toString("hex");
-  return prisma.user.create({
+  const user = await prisma.user.create({
     data: {
       email: `user-${n}@example.com`,
       username: `user_${n}`,
@@ -25,16 +31,38 @@ export async function createUser(overrides: Partial<Prisma.UserCreateInput> = {}
       ...overrides,
     },
   });
+  if (options.secondFactor ?? user.role === "admin") await enrolTotp(user.id);
+  return user;
 }
 
-/** A signed-in browser: the session cookie header for this user. */
-export async function sessionCookieFor(userId: string) {
-  const setCookie = await createSession(userId, new Request("http://localhost:3000/"));
+/** The authenticator secrets set up by enrolTotp, by user id. */
+export const totpSecrets = new Map<string, string>();
+
+/** A confirmed authenticator app for the user, as /profile leaves it; returns the secret. */
+export async function enrolTotp(userId: string) {
+  const secret = generateSecret();
+  await prisma.totpFactor.create({ data: { userId, secret: sealSecret(secret), confirmedAt: new Date() } });
+  totpSecrets.set(userId, secret);
+  return secret;
+}
+
+/** The authenticator's code for `secret`, `steps` 30-s windows from now. */
+export function totpCode(secret: string, steps = 0) {
+  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+}
+
+/**
+ * A signed-in browser: the session cookie header for this user. The session confirmed a
+ * second factor just now, as a sign-in with one does, unless `stepUp: false`.
+ */
+export async function sessionCookieFor(userId: string, { stepUp = true }: { stepUp?: boolean } = {}) {
+  const setCookie = await createSession(userId, { userAgent: "vitest", stepUpAt: stepUp ? new Date() : null });
   return setCookie.split(";")[0]!;
 }
 
-export async function accessTokenFor(userId: string) {
-  return (await issueTokens(userId)).accessToken;
+/** An /api access token; its family confirmed a second factor just now unless `stepUp: false`. */
+export async function accessTokenFor(userId: string, { stepUp = true }: { stepUp?: boolean } = {}) {
+  return (await issueTokens(userId, { stepUpAt: stepUp ? new Date() : null })).accessToken;
 }
 
 // ---- account / billing (issue 5) ----

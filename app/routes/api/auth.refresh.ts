@@ -2,6 +2,7 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { clientAddress, enforceRateLimit, REFRESH_RULE } from "~/lib/rate-limit.server.ts";
 import { rotateRefreshToken } from "~/services/auth/credentials.server.ts";
+import { signInClient } from "~/services/auth/device.server.ts";
 import { RefreshSchema } from "~/validation/auth-forms.ts";
 import { Tokens } from "~/validation/api-responses.ts";
 
@@ -15,9 +16,9 @@ export const loader = apiRoute({
     response: Tokens,
     errors: [401, 429],
     body: RefreshSchema,
-    run: async ({ body, context }) => {
+    run: async ({ request, body, context }) => {
       await enforceRateLimit(`refresh:${clientAddress(context)}`, REFRESH_RULE);
-      return rotateRefreshToken(body.refreshToken);
+      return rotateRefreshToken(body.refreshToken, signInClient(request, context));
     },
   }),
 });

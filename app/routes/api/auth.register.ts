@@ -1,3 +1,5 @@
+import { signInClient } from "~/services/auth/device.server.ts";
+import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
@@ -15,11 +17,13 @@ export const loader = apiRoute({
     errors: [409, 429],
     body: SignUpSchema,
     status: 201,
-    run: async ({ body, context }) => {
+    run: async ({ request, body, context }) => {
       await enforceRateLimit(`signup:${clientAddress(context)}`, signUpRule());
       const user = await registerUser(body);
       await sendVerificationEmail(user);
-      const tokens = await issueTokens(user.id);
+      const client = signInClient(request, context);
+      const tokens = await issueTokens(user.id, { client });
+      await noteSignIn(user, client);
       return { ...tokens, user, message: "Account created. Please check your email to verify your account." };
     },
   }),

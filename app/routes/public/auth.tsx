@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, Link, redirect, useSearchParams } from "react-router";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { FormScreen } from "~/components/account/account-screen.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
@@ -8,11 +8,14 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { useIsPending } from "~/components/ui/use-is-pending.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
-import { createSession } from "~/lib/session.server.ts";
+import { createSession, setSecondStepToken } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { registerUser } from "~/services/auth/credentials.server.ts";
-import { requireAnonymous } from "~/services/auth/guards.server.ts";
-import { signIn } from "~/services/auth/sign-in.server.ts";
+import { signInClient } from "~/services/auth/device.server.ts";
+import { requireAnonymous, TWO_STEP_SETUP_PATH } from "~/services/auth/guards.server.ts";
+import { hasSecondFactor } from "~/services/auth/second-factor.server.ts";
+import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
+import { beginSecondStep, SECOND_STEP_PATH, signIn } from "~/services/auth/sign-in.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth-forms.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
@@ -46,11 +49,24 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (error) {
       return formError(submission, error, { intent, hideFields: ["password"] });
     }
-    return redirectWithToast(
-      safeRedirect(submission.value.redirectTo),
-      { title: "Welcome back!", description: "You have been successfully logged in." },
-      { headers: { "Set-Cookie": await createSession(user.id, request) } },
-    );
+    const redirectTo = safeRedirect(submission.value.redirectTo);
+    if (await hasSecondFactor(user.id)) {
+      // The password was right; the session waits for the second step.
+      const token = await beginSecondStep(user.id, redirectTo);
+      return redirect(SECOND_STEP_PATH, { headers: { "Set-Cookie": await setSecondStepToken(token) } });
+    }
+    const client = signInClient(request, context);
+    const cookie = await createSession(user.id, client);
+    await noteSignIn(user, client);
+    if (user.role === "admin") {
+      // Admins set up a second factor before the back office opens (decision 019).
+      return redirectWithToast(
+        `${TWO_STEP_SETUP_PATH}?redirectTo=${encodeURIComponent(redirectTo)}`,
+        { title: "Set up two-step sign-in", description: "Admins need an authenticator app or a passkey. It takes a minute." },
+        { headers: { "Set-Cookie": cookie } },
+      );
+    }
+    return redirectWithToast(redirectTo, { title: "Welcome back!", description: "You have been successfully logged in." }, { headers: { "Set-Cookie": cookie } });
   }
 
   const submission = parseWithZod(formData, { schema: SignUpSchema });
@@ -64,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithToast(
       safeRedirect(submission.value.redirectTo),
       { title: "Account Created!", description: "Please check your email to verify your account." },
-      { headers: { "Set-Cookie": await createSession(user.id, request) } },
+      { headers: { "Set-Cookie": await createSession(user.id, signInClient(request, context)) } },
     );
   } catch (error) {
     return formError(submission, error, { intent, hideFields: ["password", "confirmPassword"] });

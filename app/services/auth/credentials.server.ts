@@ -6,6 +6,7 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import type { SignUpInput } from "~/validation/auth-forms.ts";
+import type { SignInClient } from "./device.server.ts";
 
 // Credentials: accounts created and checked, /api access and refresh tokens, every way of being
 // signed in ended or purged. The HTTP guards are in guards.server.ts, the sign-in limits in
@@ -91,8 +92,22 @@ function jwtKey() {
   return new TextEncoder().encode(getEnv().JWT_SECRET);
 }
 
-export async function issueTokens(userId: string, familyId: string = crypto.randomUUID()) {
-  const accessToken = await new jose.SignJWT({})
+export type TokenFamily = {
+  familyId?: string;
+  /** The family's first sign-in (kept across rotations). */
+  familyCreatedAt?: Date;
+  client?: SignInClient;
+  /** When a second factor was last confirmed for the family: at a sign-in that asked for one. */
+  stepUpAt?: Date | null;
+};
+
+/**
+ * A new access token and refresh token. The access token names its family (`fam`), so a
+ * revoked family's access tokens stop working at once, not only when they expire.
+ */
+export async function issueTokens(userId: string, family: TokenFamily = {}) {
+  const familyId = family.familyId ?? crypto.randomUUID();
+  const accessToken = await new jose.SignJWT({ fam: familyId })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -103,19 +118,29 @@ export async function issueTokens(userId: string, familyId: string = crypto.rand
     .sign(jwtKey());
   const { token: refreshToken, tokenHash } = createOpaqueToken();
   await prisma.refreshToken.create({
-    data: { userId, tokenHash, familyId, expiresAt: new Date(Date.now() + REFRESH_TTL_MS) },
+    data: {
+      userId,
+      tokenHash,
+      familyId,
+      expiresAt: new Date(Date.now() + REFRESH_TTL_MS),
+      familyCreatedAt: family.familyCreatedAt ?? new Date(),
+      userAgent: family.client?.userAgent ?? null,
+      ipAddress: family.client?.ipAddress ?? null,
+      place: family.client?.place ?? null,
+      stepUpAt: family.stepUpAt ?? null,
+    },
   });
   return { accessToken, refreshToken };
 }
 
-export async function verifyAccessToken(token: string): Promise<string | null> {
+export async function verifyAccessToken(token: string): Promise<{ userId: string; familyId: string } | null> {
   try {
     const { payload } = await jose.jwtVerify(token, jwtKey(), {
       algorithms: ["HS256"],
       audience: AUDIENCE,
       issuer: ISSUER,
     });
-    return typeof payload.sub === "string" ? payload.sub : null;
+    return typeof payload.sub === "string" && typeof payload.fam === "string" ? { userId: payload.sub, familyId: payload.fam } : null;
   } catch {
     return null;
   }
@@ -127,7 +152,7 @@ export const INVALID_REFRESH = "Invalid or expired refresh token";
  * Rotation: each refresh token works once. Presenting one that was already rotated means it
  * leaked, so the whole family (every token descended from the same sign-in) is revoked.
  */
-export async function rotateRefreshToken(token: string) {
+export async function rotateRefreshToken(token: string, client?: SignInClient) {
   const tokenHash = hashToken(token);
   const outcome = await prisma.$transaction(async (tx) => {
     const row = await tx.refreshToken.findUnique({ where: { tokenHash }, include: { user: true } });
@@ -141,7 +166,16 @@ export async function rotateRefreshToken(token: string) {
     });
     return claimed.count === 1 ? { ok: true as const, row } : { ok: false as const, reusedFamily: row.familyId };
   });
-  if (outcome.ok) return issueTokens(outcome.row.userId, outcome.row.familyId);
+  if (outcome.ok) {
+    const { row } = outcome;
+    return issueTokens(row.userId, {
+      familyId: row.familyId,
+      familyCreatedAt: row.familyCreatedAt,
+      // The newest address and device: the list shows where the family was last used.
+      client: client ?? { userAgent: row.userAgent, ipAddress: row.ipAddress, place: row.place },
+      stepUpAt: row.stepUpAt,
+    });
+  }
   // Revoked outside the transaction above, which only reads: the revocation must persist.
   if (outcome.reusedFamily) {
     await prisma.refreshToken.updateMany({
@@ -155,14 +189,17 @@ export async function rotateRefreshToken(token: string) {
 /**
  * Sign-out of an /api client. The live refresh token is its own proof of possession; when the
  * call also carries a signed-in caller, only that caller's token is revoked, so nobody can end
- * another account's sign-in with a token that is not theirs. Returns whether one was revoked.
+ * another account's sign-in with a token that is not theirs. The whole family ends with it, so
+ * its access tokens stop working too. Returns whether one was revoked.
  */
 export async function revokeRefreshToken(token: string, callerId?: string, now = new Date()) {
-  const { count } = await prisma.refreshToken.updateMany({
+  const live = await prisma.refreshToken.findFirst({
     where: { tokenHash: hashToken(token), revokedAt: null, rotatedAt: null, expiresAt: { gt: now }, ...(callerId ? { userId: callerId } : {}) },
-    data: { revokedAt: now },
+    select: { familyId: true },
   });
-  return count === 1;
+  if (!live) return false;
+  const { count } = await prisma.refreshToken.updateMany({ where: { familyId: live.familyId, revokedAt: null }, data: { revokedAt: now } });
+  return count > 0;
 }
 
 /** Ends every way the user is signed in (after a password reset, a block). */
@@ -172,12 +209,13 @@ export async function endAllSessions(userId: string, tx: Prisma.TransactionClien
 }
 
 export async function purgeExpiredCredentials(now = new Date()) {
-  const [sessions, refresh, oneTime] = await prisma.$transaction([
+  const [sessions, refresh, oneTime, challenges] = await prisma.$transaction([
     prisma.session.deleteMany({ where: { expiresAt: { lt: now } } }),
     prisma.refreshToken.deleteMany({ where: { expiresAt: { lt: now } } }),
     // A used link is kept until it expires: a verification link opened again in that time says
     // "already verified" (issue 13), which it could not once the hourly purge had removed its row.
     prisma.oneTimeToken.deleteMany({ where: { expiresAt: { lt: now } } }),
+    prisma.authChallenge.deleteMany({ where: { expiresAt: { lt: now } } }),
   ]);
-  return { sessions: sessions.count, refreshTokens: refresh.count, oneTimeTokens: oneTime.count };
+  return { sessions: sessions.count, refreshTokens: refresh.count, oneTimeTokens: oneTime.count, authChallenges: challenges.count };
 }

@@ -3,6 +3,7 @@ import { apiErrorResponse, assertCallerMayBeRead, defineGuard } from "~/lib/api-
 import { prisma } from "~/lib/db.server.ts";
 import { getSessionId } from "~/lib/session.server.ts";
 import { publicUserSelect, type PublicUser, verifyAccessToken } from "./credentials.server.ts";
+import { hasSecondFactor } from "./second-factor.server.ts";
 
 // Guards. One requireUser for browser routes and /api alike: a session cookie or a bearer token.
 // `require*` throws a redirect (HTML) or a 401/403 JSON answer (/api); `getUser` returns null.
@@ -22,35 +23,65 @@ function bearerToken(request: Request) {
   return match?.[1]?.trim() || null;
 }
 
-const userCache = new WeakMap<Request, Promise<PublicUser | null>>();
+/**
+ * How the caller is signed in: a browser session or an /api token family. The sessions list
+ * marks it as "this device", and step-up reads when it last confirmed a second factor.
+ */
+export type Credential = { kind: "session"; id: string; stepUpAt: Date | null } | { kind: "token"; familyId: string; stepUpAt: Date | null };
+type Caller = { user: PublicUser; credential: Credential };
 
-/** The signed-in user or null. Memoised per request: root and route loaders share one lookup. */
-export const getUser = defineGuard("optional", (request: Request): Promise<PublicUser | null> => {
-  assertCallerMayBeRead(request);
-  let pending = userCache.get(request);
+const callerCache = new WeakMap<Request, Promise<Caller | null>>();
+
+function getCaller(request: Request): Promise<Caller | null> {
+  let pending = callerCache.get(request);
   if (!pending) {
-    pending = lookUpUser(request);
-    userCache.set(request, pending);
+    pending = lookUpCaller(request);
+    callerCache.set(request, pending);
   }
   return pending;
+}
+
+/** The signed-in user or null. Memoised per request: root and route loaders share one lookup. */
+export const getUser = defineGuard("optional", async (request: Request): Promise<PublicUser | null> => {
+  assertCallerMayBeRead(request);
+  return (await getCaller(request))?.user ?? null;
 });
 
-async function lookUpUser(request: Request): Promise<PublicUser | null> {
+/** The caller's session or token family (null when anonymous). */
+export async function getCredential(request: Request): Promise<Credential | null> {
+  return (await getCaller(request))?.credential ?? null;
+}
+
+/** How often a session's "last used" is written: the list needs minutes, not every request. */
+const TOUCH_EVERY_MS = 5 * 60 * 1000;
+
+async function lookUpCaller(request: Request): Promise<Caller | null> {
+  const now = new Date();
   const bearer = bearerToken(request);
   if (bearer) {
-    const userId = await verifyAccessToken(bearer);
-    if (!userId) return null;
-    const user = await prisma.user.findUnique({ where: { id: userId }, select: publicUserSelect });
-    return user?.isActive ? user : null;
+    const claims = await verifyAccessToken(bearer);
+    if (!claims) return null;
+    // The family's newest row: a revoked family (signed out, ended from /profile, a reused
+    // refresh token) ends its access tokens at once.
+    const family = await prisma.refreshToken.findFirst({
+      where: { familyId: claims.familyId, userId: claims.userId, revokedAt: null },
+      orderBy: { createdAt: "desc" },
+      select: { stepUpAt: true, user: { select: publicUserSelect } },
+    });
+    if (!family?.user.isActive) return null;
+    return { user: family.user, credential: { kind: "token", familyId: claims.familyId, stepUpAt: family.stepUpAt } };
   }
   const sessionId = await getSessionId(request);
   if (!sessionId) return null;
   const session = await prisma.session.findUnique({
     where: { id: sessionId },
-    select: { expiresAt: true, user: { select: publicUserSelect } },
+    select: { expiresAt: true, lastUsedAt: true, stepUpAt: true, user: { select: publicUserSelect } },
   });
-  if (!session || session.expiresAt < new Date() || !session.user.isActive) return null;
-  return session.user;
+  if (!session || session.expiresAt < now || !session.user.isActive) return null;
+  if (now.getTime() - session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+    await prisma.session.updateMany({ where: { id: sessionId }, data: { lastUsedAt: now } });
+  }
+  return { user: session.user, credential: { kind: "session", id: sessionId, stepUpAt: session.stepUpAt } };
 }
 
 export const requireUser = defineGuard("user", async (request: Request): Promise<PublicUser> => {
@@ -74,13 +105,26 @@ export function pagePath(request: Request) {
   return `${pathname}${url.search}`;
 }
 
+export const SECOND_FACTOR_REQUIRED = "Set up two-step sign-in (an authenticator app or a passkey) on your profile before using admin features.";
+
+/**
+ * An admin who has set up a second factor (decision 019). Non-admins: 403 (/api) or home. An
+ * admin without one: 403 with `secondFactorRequired` (/api), or the set-up walk-through.
+ */
 export const requireAdmin = defineGuard("admin", async (request: Request): Promise<PublicUser> => {
   const user = await requireUser(request);
-  if (user.role === "admin") return user;
-  if (isApiRequest(request)) throw data({ message: "Admin access required" }, { status: 403 });
-  // Non-admins are sent home.
-  throw redirect("/");
+  if (user.role !== "admin") {
+    if (isApiRequest(request)) throw data({ message: "Admin access required" }, { status: 403 });
+    // Non-admins are sent home.
+    throw redirect("/");
+  }
+  if (await hasSecondFactor(user.id)) return user;
+  if (isApiRequest(request)) throw data({ message: SECOND_FACTOR_REQUIRED, secondFactorRequired: true }, { status: 403 });
+  throw redirect(`${TWO_STEP_SETUP_PATH}?redirectTo=${encodeURIComponent(pagePath(request))}`);
 });
+
+/** Where an admin without a second factor is walked through setting one up. */
+export const TWO_STEP_SETUP_PATH = "/profile/two-step";
 
 export async function requireAnonymous(request: Request) {
   if (await getUser(request)) throw redirect("/dashboard");

@@ -1,6 +1,9 @@
-import { tooManyRequests } from "~/lib/errors.server.ts";
+import { prisma } from "~/lib/db.server.ts";
+import { ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
 import { clearRateLimit, consumeRateLimit, SIGN_IN_RULE, tooManyAttemptsMessage, type RateLimitRule } from "~/lib/rate-limit.server.ts";
-import { type PublicUser, verifyLogin } from "./credentials.server.ts";
+import { consumeChallenge, countFailedAttempt, createChallenge, openChallenge } from "./challenges.server.ts";
+import { ACCOUNT_BLOCKED, publicUserSelect, type PublicUser, verifyLogin } from "./credentials.server.ts";
+import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts";
 
 // Sign-in for the /auth form and POST /api/auth/login alike: the limits, the credential check,
 // and the limits forgotten on success (so only failures add up).
@@ -27,4 +30,37 @@ export async function signIn(credentials: { email: string; password: string }, c
   const user = await verifyLogin(credentials.email, credentials.password);
   await clearRateLimit(clientKey, accountKey);
   return user;
+}
+
+// ---- the second step (issue 26) ----
+
+export const SIGN_IN_STEP_EXPIRED = "Your sign-in has expired. Please sign in again.";
+/** The browser's page for the second step. */
+export const SECOND_STEP_PATH = "/auth/two-step";
+
+/** After a right password: the single-use token of the second step (5 minutes). */
+export function beginSecondStep(userId: string, redirectTo?: string | null) {
+  return createChallenge("sign_in", { userId, redirectTo: redirectTo ?? null });
+}
+
+/**
+ * The second step with a code (authenticator or recovery): the user and where the browser
+ * continues. The token works once; wrong codes count against it (five end it) and against the
+ * account and address limits. A blocked account's factors do not help.
+ */
+export async function completeSecondStep(token: string | null | undefined, code: string, client: string) {
+  const challenge = await openChallenge(token, "sign_in");
+  if (!challenge?.userId) throw new ServiceError(SIGN_IN_STEP_EXPIRED, 401);
+  const user = await prisma.user.findUnique({ where: { id: challenge.userId }, select: publicUserSelect });
+  if (!user) throw new ServiceError(SIGN_IN_STEP_EXPIRED, 401);
+  if (!user.isActive) throw new ServiceError(ACCOUNT_BLOCKED, 403);
+  let kind: CodeKind;
+  try {
+    kind = await verifySecondFactorCode(user.id, code, client);
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 400) await countFailedAttempt(challenge.id);
+    throw error;
+  }
+  if (!(await consumeChallenge(challenge.id))) throw new ServiceError(SIGN_IN_STEP_EXPIRED, 401);
+  return { user, redirectTo: challenge.redirectTo, kind };
 }

@@ -1,0 +1,69 @@
+import { data } from "react-router";
+import { prisma } from "~/lib/db.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
+import { recordAudit } from "~/services/audit.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
+import type { PublicUser } from "./credentials.server.ts";
+import { type Credential, getCredential, pagePath, requireUser } from "./guards.server.ts";
+import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts";
+
+// Step-up (decision 019): the back office's most dangerous actions (roles, blocking, refunds,
+// prices, settings, campaigns, deleting an animation) need a second factor confirmed in this
+// session or token family within the last ten minutes. A sign-in that asked for a factor counts.
+
+export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
+export const STEP_UP_PATH = "/auth/step-up";
+export const STEP_UP_REQUIRED = "Confirm it's you: enter a code from your authenticator app to continue.";
+
+export function stepUpIsRecent(credential: Credential | null, now = Date.now()) {
+  return Boolean(credential?.stepUpAt && now - credential.stepUpAt.getTime() < STEP_UP_WINDOW_MS);
+}
+
+/**
+ * The caller, when a second factor was confirmed recently; otherwise /api answers 403 with
+ * `stepUpRequired: true` and a page is sent to the step-up form, which returns to it.
+ */
+export async function requireStepUp(request: Request): Promise<PublicUser> {
+  const user = await requireUser(request);
+  if (stepUpIsRecent(await getCredential(request))) return user;
+  if (new URL(request.url).pathname.startsWith("/api/")) {
+    throw data({ message: STEP_UP_REQUIRED, stepUpRequired: true }, { status: 403 });
+  }
+  // A POST's form data cannot survive the detour: the page is shown again and the admin
+  // repeats the action, now within the window.
+  const back = pagePath(request);
+  throw await redirectWithToast(`${STEP_UP_PATH}?redirectTo=${encodeURIComponent(back)}`, {
+    title: "Confirm it's you",
+    description: "This action needs a code from your authenticator app.",
+  });
+}
+
+type Tx = Prisma.TransactionClient;
+
+const METHOD_WORDS: Record<CodeKind | "passkey", string> = { totp: "an authenticator code", recovery: "a recovery code", passkey: "a passkey" };
+
+/** Marks the credential as stepped up now, with its audit entry, in one transaction. */
+export async function recordStepUp(user: PublicUser, credential: Credential, method: CodeKind | "passkey", tx?: Tx) {
+  const write = async (db: Tx) => {
+    const now = new Date();
+    if (credential.kind === "session") await db.session.updateMany({ where: { id: credential.id, userId: user.id }, data: { stepUpAt: now } });
+    else await db.refreshToken.updateMany({ where: { familyId: credential.familyId, userId: user.id }, data: { stepUpAt: now } });
+    await recordAudit(db, user, {
+      action: "security.step_up",
+      entityType: "security",
+      entityId: user.id,
+      summary: `Confirmed a second factor (${METHOD_WORDS[method]}) for a protected action`,
+    });
+  };
+  return tx ? write(tx) : prisma.$transaction(write);
+}
+
+/** Step-up with a typed code (authenticator or recovery). Throws INVALID_CODE, 429, or 401. */
+export async function stepUpWithCode(request: Request, code: string, client: string) {
+  const user = await requireUser(request);
+  const credential = await getCredential(request);
+  if (!credential) throw data({ message: "Authentication required" }, { status: 401 });
+  const kind = await verifySecondFactorCode(user.id, code, client);
+  await recordStepUp(user, credential, kind);
+  return user;
+}
