@@ -51,6 +51,7 @@ export default [
   route("billing/receipts/:paymentId/pdf", "routes/account/receipt-pdf.ts"),
   route("licences/:id/certificate", "routes/account/certificate.ts"),
   route("profile", "routes/account/profile.tsx"),
+  route("profile/two-step", "routes/account/two-step.tsx"),
   route("auth/step-up", "routes/account/step-up.tsx"),
   route("notifications", "routes/account/notifications.tsx"),
   route("refund", "routes/account/refund.tsx"),

@@ -14,6 +14,8 @@ import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
+import { factorSummary } from "~/services/auth/second-factor.server.ts";
+import { TwoStepSection } from "~/components/account/two-step-section.tsx";
 import { ProfileSchema } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/profile";
@@ -22,7 +24,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Profile Settings | Meda
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { user };
+  return { user, factors: await factorSummary(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -56,7 +58,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function Profile({ loaderData: { user }, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData: { user, factors }, actionData }: Route.ComponentProps) {
   return (
     <AccountPage title="Profile Settings">
 
@@ -80,6 +82,8 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
       </Section>
 
       <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} />
+
+      <TwoStepSection summary={factors} isAdmin={user.role === "admin"} />
 
       <p className="mt-6 text-sm">
         <TextLink to="/notifications">Email notification preferences</TextLink>

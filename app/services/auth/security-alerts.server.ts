@@ -16,3 +16,6 @@ export async function noteSignIn(user: PublicUser, client: SignInClient) {
   });
   return !known;
 }
+
+/** The alert of a factor added or removed (the e-mail itself: services/auth/security-alerts). */
+export async function sendFactorChangeAlert(_user: PublicUser, _change: "added" | "removed", _what: string) {}

@@ -23,7 +23,7 @@ export function stepUpIsRecent(credential: Credential | null, now = Date.now()) 
  * The caller, when a second factor was confirmed recently; otherwise /api answers 403 with
  * `stepUpRequired: true` and a page is sent to the step-up form, which returns to it.
  */
-export async function requireStepUp(request: Request): Promise<PublicUser> {
+export async function requireStepUp(request: Request, { returnTo }: { returnTo?: string } = {}): Promise<PublicUser> {
   const user = await requireUser(request);
   if (stepUpIsRecent(await getCredential(request))) return user;
   if (new URL(request.url).pathname.startsWith("/api/")) {
@@ -31,7 +31,7 @@ export async function requireStepUp(request: Request): Promise<PublicUser> {
   }
   // A POST's form data cannot survive the detour: the page is shown again and the admin
   // repeats the action, now within the window.
-  const back = pagePath(request);
+  const back = returnTo ?? pagePath(request);
   throw await redirectWithToast(`${STEP_UP_PATH}?redirectTo=${encodeURIComponent(back)}`, {
     title: "Confirm it's you",
     description: "This action needs a code from your authenticator app.",
