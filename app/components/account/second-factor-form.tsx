@@ -40,7 +40,6 @@ export function SecondFactorForm({
         <Field
           label="Authentication code"
           autoComplete="one-time-code"
-          autoFocus
           spellCheck={false}
           autoCapitalize="off"
           hint="Six digits from your authenticator app. Lost your phone? Enter one of your recovery codes instead."
