@@ -39,10 +39,12 @@ export default defineConfig({
   // (the screens spec: 46 s → 19 s of it). CI keeps a trace of a failure's retry instead.
   use: { baseURL: `http://localhost:${PORT}`, trace: process.env.CI ? "on-first-retry" : "retain-on-failure" },
   projects: [
+    // The demo admin sets up its authenticator app first (admins must have a second factor).
+    { name: "setup", use: { ...chromium, javaScriptEnabled: false }, testMatch: /\.setup\.ts$/ },
     // tests/e2e/js-only/ holds behaviour that exists only with JavaScript (hydration, hotkeys).
-    { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, testIgnore: /js-only\// },
+    { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, testIgnore: /js-only\//, dependencies: ["setup"] },
     // routes.spec.ts speaks HTTP only, no page: the no-js project's run is enough.
-    { name: "js", use: { ...chromium, javaScriptEnabled: true }, testIgnore: /\/routes\.spec\.ts$/ },
+    { name: "js", use: { ...chromium, javaScriptEnabled: true }, testIgnore: /\/routes\.spec\.ts$/, dependencies: ["setup"] },
   ],
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && tsx scripts/start.ts --no-build`,

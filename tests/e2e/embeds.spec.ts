@@ -1,7 +1,7 @@
 import http from "node:http";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, request as playwrightRequest, test, type Browser, type Page } from "@playwright/test";
-import { ADMIN, expectToast, signUp } from "./helpers.ts";
+import { adminApiToken, expectToast, signUp } from "./helpers.ts";
 
 // Licensed embeds in the real Chromium, in both projects: a licensee buys a licence, names a
 // site on /my-animations (previewing and copying the snippet there), and a page on that site (a
@@ -170,9 +170,7 @@ test("a licensee embeds its animation on its own site only, until the licence en
     // The licence ends (an admin cancels it): the embed shows the ended card on its next load.
     const api = await playwrightRequest.newContext({ baseURL });
     try {
-      const login = await api.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password } });
-      expect(login.status()).toBe(200);
-      const { accessToken } = (await login.json()) as { accessToken: string };
+      const accessToken = await adminApiToken(api);
       const cancel = await api.put(`/api/admin/subscriptions/${licenceId}/cancel`, { headers: { Authorization: `Bearer ${accessToken}` } });
       expect(cancel.status()).toBe(200);
       // The signed URL handed out before stops working at once.

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN } from "./helpers.ts";
+import { adminApiToken } from "./helpers.ts";
 
 // The production build (npm run build, served as npm start serves it): every call the OpenAPI
 // document lists is answered by its own route, never by the /api catch-all's
@@ -8,9 +8,7 @@ import { ADMIN } from "./helpers.ts";
 
 // The js project leaves this file out (playwright.config.ts): no page, so no second run.
 test("every documented /api call reaches its route in the production build", async ({ request }) => {
-  const login = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password } });
-  expect(login.status()).toBe(200);
-  const { accessToken } = (await login.json()) as { accessToken: string };
+  const accessToken = await adminApiToken(request);
   const document = (await (await request.get("/api/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
   const paths = Object.entries(document.paths);
   expect(paths.length).toBeGreaterThan(50);

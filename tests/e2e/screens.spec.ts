@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { ADMIN, DATA_DIR, MEMBER, signUp } from "./helpers.ts";
+import { ADMIN, DATA_DIR, MEMBER, signIn, signUp } from "./helpers.ts";
 
 // Every screen, at a desktop and a phone width, in both browser projects: no serious or
 // critical accessibility violation (axe-core, WCAG 2.1 A/AA and best practices), no moderate one
@@ -135,11 +135,7 @@ async function sessionFor(browser: Browser, who: { email: string; password: stri
   if (fs.existsSync(file)) return file;
   const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
   const page = await context.newPage();
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signIn(page, who.email, who.password);
   await context.storageState({ path: file });
   await context.close();
   return file;
