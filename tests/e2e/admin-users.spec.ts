@@ -49,8 +49,10 @@ test("an admin promotes a member to admin and demotes them again, each after con
 
   await confirmOnRow(admin, member.email, "Promote to admin", "Promote");
   await expectToast(admin, "User Promoted");
+  // A new admin sets up a second factor before the back office opens.
   await page.goto("/admin");
-  await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
+  await expect(page).toHaveURL(/\/profile\/two-step\?redirectTo=%2Fadmin$/);
+  await expect(page.getByRole("heading", { name: "Set up two-step sign-in" })).toBeVisible();
 
   await confirmOnRow(admin, member.email, "Demote to user", "Demote");
   await expectToast(admin, "User Demoted");

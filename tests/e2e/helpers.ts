@@ -59,9 +59,10 @@ export async function signUp(page: Page, user = uniqueUser()) {
 
 /**
  * Signs in through /auth. The demo admin has an authenticator app (enrolled through the UI by
- * tests/e2e/admin-second-factor.setup.ts), so the second step asks for a code: the same worker
- * reuses its admin session while it is young enough for step-up (a sign-in with a code counts
- * as one for 10 minutes), which spares most sign-ins their code.
+ * tests/e2e/admin-second-factor.setup.ts), so the second step asks for a code. Every worker
+ * reuses one admin session while it is young enough for step-up (a sign-in with a code counts
+ * as one for 10 minutes): each window's code works once, and two projects' workers signing in
+ * for each test would wait for windows. No test signs the demo admin out.
  */
 export async function signIn(page: Page, email: string, password: string) {
   if (email === ADMIN.email && (await reuseAdminSession(page))) return;
@@ -74,23 +75,28 @@ export async function signIn(page: Page, email: string, password: string) {
     await page.getByLabel("Authentication code").fill(await adminCode());
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    adminSession = { cookies: (await page.context().cookies()).filter((cookie) => cookie.name === "medanim_session"), at: Date.now() };
+    const cookies = (await page.context().cookies()).filter((cookie) => cookie.name === "medanim_session");
+    fs.writeFileSync(ADMIN_SESSION_FILE(), JSON.stringify({ cookies, at: Date.now() }));
     return;
   }
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-// This worker's admin session, reused while it has at least two minutes of step-up left.
-let adminSession: { cookies: Awaited<ReturnType<ReturnType<Page["context"]>["cookies"]>>; at: number } | null = null;
+// The shared admin session, reused while it has at least two minutes of step-up left.
+const ADMIN_SESSION_FILE = () => path.join(DATA_DIR, "admin-session.json");
 const ADMIN_SESSION_REUSE_MS = 8 * 60 * 1000;
 
 async function reuseAdminSession(page: Page) {
-  if (!adminSession || Date.now() - adminSession.at > ADMIN_SESSION_REUSE_MS) return false;
-  await page.context().addCookies(adminSession.cookies);
+  let saved: { cookies: Parameters<ReturnType<Page["context"]>["addCookies"]>[0]; at: number };
+  try {
+    saved = JSON.parse(fs.readFileSync(ADMIN_SESSION_FILE(), "utf8"));
+  } catch {
+    return false;
+  }
+  if (Date.now() - saved.at > ADMIN_SESSION_REUSE_MS) return false;
+  await page.context().addCookies(saved.cookies);
   await page.goto("/dashboard");
-  // A test that signed out ended it: sign in afresh.
   if (new URL(page.url()).pathname === "/dashboard") return true;
-  adminSession = null;
   await page.context().clearCookies();
   return false;
 }
@@ -118,7 +124,10 @@ export async function adminCode(secret = adminTotpSecret()): Promise<string> {
         fs.writeFileSync(file, String(step));
         return generate({ secret, epoch: step * 30 });
       }
-      await new Promise((resolve) => setTimeout(resolve, ((current + 1) * 30 - now) * 1000 + 50));
+      // Waiting for a window is not the test's own time.
+      const waitMs = ((current + 1) * 30 - now) * 1000 + 50;
+      test.info().setTimeout(test.info().timeout + waitMs);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   });
 }
