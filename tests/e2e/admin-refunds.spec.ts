@@ -1,24 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, expectToast, signIn, signUp } from "./helpers.ts";
+import { ADMIN, buyPremiumAndAskForRefund, expectToast, signIn } from "./helpers.ts";
 
 // /admin/refunds in both projects: a member buys Premium in test mode and asks for a refund; an
 // admin approves it with notes (payment refunded, access gone) or rejects it (nothing changes).
-
-async function buyPremiumAndAskForRefund(page: Page, javaScriptEnabled: boolean) {
-  const member = await signUp(page);
-  await page.goto("/premium");
-  await page.getByRole("button", { name: "Get Premium Access" }).click();
-  await page.getByRole("button", { name: /^Pay \$\d+/ }).click();
-  if (javaScriptEnabled) await expectToast(page, "Welcome to Premium!");
-  else await expect(page.getByRole("heading", { name: "Welcome to Premium!" })).toBeVisible();
-  await page.goto("/billing");
-  await page.getByRole("link", { name: "Request Refund" }).first().click();
-  await page.getByLabel("Reason for refund").selectOption("not-satisfied");
-  await page.getByLabel("Detailed explanation").fill("The library does not cover my specialty yet.");
-  await page.getByRole("button", { name: "Submit Refund Request" }).click();
-  await expectToast(page, "Refund Request Submitted");
-  return member;
-}
 
 async function decide(admin: Page, email: string, decision: "Approve" | "Reject", notes: string) {
   await admin.goto(`/admin/refunds?search=${encodeURIComponent(email)}&status=pending`);

@@ -1,6 +1,6 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
 import { latestOutboxMail } from "../helpers/mail-parse.ts";
-import { ADMIN, DATA_DIR, expectToast, signIn, signUp } from "./helpers.ts";
+import { ADMIN, confirmOnRow, DATA_DIR, expectToast, signIn, signUp } from "./helpers.ts";
 
 // /admin/users in both projects: the confirmation step is a server-rendered view without
 // JavaScript and a dialog with it; the same buttons confirm.
@@ -10,16 +10,6 @@ async function adminPage(browser: Browser, javaScriptEnabled: boolean) {
   const page = await context.newPage();
   await signIn(page, ADMIN.email, ADMIN.password);
   return page;
-}
-
-/** Finds the user's row by their unique e-mail and starts one of its confirmed actions. */
-async function confirmOnRow(page: Page, email: string, action: string, confirmLabel: string) {
-  await page.goto(`/admin/users?search=${encodeURIComponent(email)}`);
-  const row = page.getByRole("row").filter({ hasText: email });
-  await row.getByRole("link", { name: action, exact: true }).click();
-  const step = page.getByRole("alertdialog").or(page.getByRole("dialog"));
-  await expect(step).toBeVisible();
-  await step.getByRole("button", { name: confirmLabel, exact: true }).click();
 }
 
 test("an admin blocks a member (whose open session ends at once), then unblocks them", async ({ browser, page, javaScriptEnabled }) => {

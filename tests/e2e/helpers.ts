@@ -115,21 +115,28 @@ export function adminTotpSecret() {
 export async function adminCode(secret = adminTotpSecret()): Promise<string> {
   return withFileLock("admin-totp.lock", async () => {
     const file = path.join(DATA_DIR, "admin-totp-last-step.txt");
-    for (;;) {
-      const last = fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : -1;
-      const now = Date.now() / 1000;
-      const current = Math.floor(now / 30);
-      const step = [current, current + 1].find((candidate) => candidate > last);
-      if (step !== undefined) {
-        fs.writeFileSync(file, String(step));
-        return generate({ secret, epoch: step * 30 });
-      }
-      // Waiting for a window is not the test's own time.
-      const waitMs = ((current + 1) * 30 - now) * 1000 + 50;
-      test.info().setTimeout(test.info().timeout + waitMs);
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
-    }
+    const last = fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : -1;
+    const { code, step } = await codeAfter(secret, last);
+    fs.writeFileSync(file, String(step));
+    return code;
   });
+}
+
+/**
+ * An authenticator code of a window after `lastStep` that the server takes now: this window's
+ * or the next (it allows a clock one window ahead). Waits for a new window when both are spent.
+ */
+export async function codeAfter(secret: string, lastStep: number): Promise<{ code: string; step: number }> {
+  for (;;) {
+    const now = Date.now() / 1000;
+    const current = Math.floor(now / 30);
+    const step = [current, current + 1].find((candidate) => candidate > lastStep);
+    if (step !== undefined) return { code: await generate({ secret, epoch: step * 30 }), step };
+    // Waiting for a window is not the test's own time.
+    const waitMs = ((current + 1) * 30 - now) * 1000 + 50;
+    test.info().setTimeout(test.info().timeout + waitMs);
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
 }
 
 /** An /api access token of the demo admin: the password, then the second step with a code. */
@@ -194,4 +201,31 @@ async function withFileLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/** A member who bought Premium in test mode and asked for its refund (in `page`). */
+export async function buyPremiumAndAskForRefund(page: Page, javaScriptEnabled: boolean) {
+  const member = await signUp(page);
+  await page.goto("/premium");
+  await page.getByRole("button", { name: "Get Premium Access" }).click();
+  await page.getByRole("button", { name: /^Pay \$\d+/ }).click();
+  if (javaScriptEnabled) await expectToast(page, "Welcome to Premium!");
+  else await expect(page.getByRole("heading", { name: "Welcome to Premium!" })).toBeVisible();
+  await page.goto("/billing");
+  await page.getByRole("link", { name: "Request Refund" }).first().click();
+  await page.getByLabel("Reason for refund").selectOption("not-satisfied");
+  await page.getByLabel("Detailed explanation").fill("The library does not cover my specialty yet.");
+  await page.getByRole("button", { name: "Submit Refund Request" }).click();
+  await expectToast(page, "Refund Request Submitted");
+  return member;
+}
+
+/** Finds the user's row by their unique e-mail and starts one of its confirmed actions. */
+export async function confirmOnRow(page: Page, email: string, action: string, confirmLabel: string) {
+  await page.goto(`/admin/users?search=${encodeURIComponent(email)}`);
+  const row = page.getByRole("row").filter({ hasText: email });
+  await row.getByRole("link", { name: action, exact: true }).click();
+  const step = page.getByRole("alertdialog").or(page.getByRole("dialog"));
+  await expect(step).toBeVisible();
+  await step.getByRole("button", { name: confirmLabel, exact: true }).click();
 }

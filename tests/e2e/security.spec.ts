@@ -1,0 +1,79 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN, buyPremiumAndAskForRefund, codeAfter, confirmOnRow, expectToast, signIn, signOut, signUp } from "./helpers.ts";
+
+// Two-step sign-in in both projects (issue 26): a member promoted to admin is walked through
+// setting up an authenticator app (the test computes codes from the secret the page shows),
+// approves a refund after a step-up, signs in with a code, and uses a recovery code once.
+
+/** Signs in with the password and answers the second step with `code`. */
+async function signInWithCode(page: Page, email: string, password: string, code: string) {
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/auth\/two-step$/);
+  await page.getByLabel("Authentication code").fill(code);
+  await page.getByRole("button", { name: "Verify" }).click();
+}
+
+test("a new admin sets up an authenticator app, steps up to approve a refund, signs in with a code and a recovery code once", async ({ browser, page, javaScriptEnabled }) => {
+  test.setTimeout(120_000);
+  const requester = await (await browser.newContext({ javaScriptEnabled })).newPage();
+  const member = await buyPremiumAndAskForRefund(requester, javaScriptEnabled);
+  const newAdmin = await signUp(page);
+  const demoAdmin = await (await browser.newContext({ javaScriptEnabled })).newPage();
+  await signIn(demoAdmin, ADMIN.email, ADMIN.password);
+  await confirmOnRow(demoAdmin, newAdmin.email, "Promote to admin", "Promote");
+  await expectToast(demoAdmin, "User Promoted");
+
+  // The back office waits for a second factor.
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/profile\/two-step\?redirectTo=%2Fadmin$/);
+  await page.getByRole("button", { name: "Set up authenticator app" }).click();
+  await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  const secret = (await page.getByLabel("Secret key").textContent())!.trim();
+  await page.getByLabel("Code from the app").fill("123456");
+  await page.getByRole("button", { name: "Turn on two-step sign-in" }).click();
+  await expect(page.getByText("That code is not valid. Check your authenticator app and try again.")).toBeVisible();
+  let used = await codeAfter(secret, -1);
+  await page.getByLabel("Code from the app").fill(used.code);
+  await page.getByRole("button", { name: "Turn on two-step sign-in" }).click();
+  const codes = await page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").allTextContents();
+  expect(codes).toHaveLength(10);
+  await expect(page.getByRole("link", { name: "Download as text" })).toHaveAttribute("download", "medanim-recovery-codes.txt");
+  await page.getByRole("link", { name: "I have saved them, continue" }).click();
+  await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
+
+  // This session began with the password alone: approving a refund asks for a code first.
+  await page.goto(`/admin/refunds?search=${encodeURIComponent(member.email)}&status=pending`);
+  await page.getByRole("row").filter({ hasText: member.email }).getByRole("link", { name: "Approve", exact: true }).click();
+  await page.getByLabel("Admin notes").fill("Within the 30-day window.");
+  await page.getByRole("button", { name: "Approve Refund" }).click();
+  await expect(page).toHaveURL(/\/auth\/step-up\?redirectTo=/);
+  await expectToast(page, "Confirm it's you", "This action needs a code from your authenticator app.");
+  used = await codeAfter(secret, used.step);
+  await page.getByLabel("Authentication code").fill(used.code);
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expectToast(page, "Confirmed");
+  await page.getByLabel("Admin notes").fill("Within the 30-day window.");
+  await page.getByRole("button", { name: "Approve Refund" }).click();
+  await expectToast(page, "Refund Approved");
+
+  // Signing in now takes the password and a code; a spent window's code is refused.
+  await signOut(page);
+  await signInWithCode(page, newAdmin.email, newAdmin.password, used.code);
+  await expect(page.getByText("That code is not valid. Check your authenticator app and try again.")).toBeVisible();
+  used = await codeAfter(secret, used.step);
+  await page.getByLabel("Authentication code").fill(used.code);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // A recovery code works once.
+  await signOut(page);
+  await signInWithCode(page, newAdmin.email, newAdmin.password, codes[0]!);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await signOut(page);
+  await signInWithCode(page, newAdmin.email, newAdmin.password, codes[0]!);
+  await expect(page.getByText("That code is not valid. Check your authenticator app and try again.")).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\/two-step$/);
+});
