@@ -49,6 +49,8 @@ const MEMBER_SCREENS = [
   "/my-animations",
   "/billing",
   "/profile",
+  "/profile/two-step",
+  "/auth/step-up?redirectTo=/profile",
   "/notifications",
   "/refund",
   `/purchase/individual/${ANIMATION}`,
