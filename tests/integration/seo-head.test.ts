@@ -52,12 +52,12 @@ const SAMPLES: Record<string, Sample> = {
   "/licences/:id/verify": { path: () => `/licences/${licenceId}/verify`, canonical: () => `/licences/${licenceId}/verify`, robots: "noindex" },
 };
 
-/** Pages that only send a visitor elsewhere: no head of their own. */
-const REDIRECTS = new Set(["/sign-out", "/animation/:slug", "/legacy/category/:slug"]);
+/** Pages that only send a visitor elsewhere: no head of their own (the second sign-in step without its cookie). */
+const REDIRECTS = new Set(["/sign-out", "/animation/:slug", "/legacy/category/:slug", "/auth/two-step"]);
 /** The not-found screen. */
 const CATCH_ALL = "/*";
 /** Private pages: an anonymous visitor (or crawler) is sent to sign in before any head is sent. */
-const PRIVATE = [/^\/admin(\/|$)/, /^\/(dashboard|my-animations|billing|profile|notifications|refund)(\/|$)/, /^\/(watch|purchase|checkout)\//];
+const PRIVATE = [/^\/admin(\/|$)/, /^\/auth\/step-up$/, /^\/(dashboard|my-animations|billing|profile|notifications|refund)(\/|$)/, /^\/(watch|purchase|checkout)\//];
 
 beforeAll(async () => {
   c = await createCatalogue();
