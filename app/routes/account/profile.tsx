@@ -14,6 +14,7 @@ import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
+import { listPasskeys } from "~/services/auth/passkeys.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/profile";
@@ -22,7 +23,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Profile Settings | Meda
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { user };
+  return { user, passkeys: await listPasskeys(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -106,7 +106,7 @@ export async function finishPasskeyRegistration(
       data: {
         id: info.credential.id,
         userId: user.id,
-        publicKey: info.credential.publicKey,
+        publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
         counter: info.credential.counter,
         transports: info.credential.transports ?? [],
         deviceType: info.credentialDeviceType,
@@ -188,7 +188,7 @@ export async function verifyPasskeyAuthentication(request: Request, token: strin
       expectedChallenge: challenge.challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
-      credential: { id: passkey.id, publicKey: passkey.publicKey, counter: Number(passkey.counter), transports: passkey.transports },
+      credential: { id: passkey.id, publicKey: Buffer.from(passkey.publicKey, "base64url"), counter: Number(passkey.counter), transports: passkey.transports },
       requireUserVerification: userId === null,
     });
   } catch {
