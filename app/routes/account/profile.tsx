@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
+import { PasskeysSection } from "~/components/account/passkeys-section.tsx";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
@@ -57,7 +58,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function Profile({ loaderData: { user }, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData: { user, passkeys }, actionData }: Route.ComponentProps) {
   return (
     <AccountPage title="Profile Settings">
 
@@ -81,6 +82,8 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
       </Section>
 
       <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} />
+
+      <PasskeysSection passkeys={passkeys} />
 
       <p className="mt-6 text-sm">
         <TextLink to="/notifications">Email notification preferences</TextLink>
