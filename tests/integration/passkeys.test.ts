@@ -12,6 +12,7 @@ import { ACCOUNT_BLOCKED } from "~/services/auth/credentials.server.ts";
 import { PASSKEY_EXPIRED, PASSKEY_NOT_VERIFIED, PASSKEY_UNKNOWN } from "~/services/auth/passkeys.server.ts";
 import { SIGN_IN_STEP_EXPIRED } from "~/services/auth/sign-in.server.ts";
 import { createUser, sessionCookieFor, TEST_PASSWORD } from "../helpers/factories.ts";
+import { sendToApp } from "../helpers/app.ts";
 import { callRoute, cookiesFrom } from "../helpers/route.ts";
 import { SoftwareAuthenticator } from "../helpers/webauthn-authenticator.ts";
 
@@ -275,5 +276,16 @@ describe("step-up with a passkey and removing one", () => {
     const res = await callRoute(removeRoute, "/profile/passkeys", { form: { passkeyId: theirs.authenticator.id }, cookie: await sessionCookieFor(mine.user.id) });
     expect(res.location).toBe("/profile#passkeys");
     expect(await prisma.passkey.count({ where: { id: theirs.authenticator.id } })).toBe(1);
+  });
+});
+
+describe("without JavaScript", () => {
+  it("the pages say passkeys need it, and Remove is a plain form", async () => {
+    const signIn = (await sendToApp("/auth", {})).body.toString("utf8");
+    expect(signIn).toContain("Passkeys need JavaScript in your browser.");
+    const { user, authenticator } = await userWithPasskey();
+    const profile = (await sendToApp("/profile", { headers: new Headers({ Cookie: await sessionCookieFor(user.id) }) })).body.toString("utf8");
+    expect(profile).toContain("Passkeys need JavaScript in your browser.");
+    expect(profile).toContain(`action="/profile/passkeys" method="post"><input type="hidden" name="passkeyId" value="${authenticator.id}"/>`);
   });
 });

@@ -114,7 +114,7 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
         <>
           <SignInForm key="signin" lastResult={lastResult} redirectTo={redirectTo} />
           <PasskeyButton purpose="sign-in" redirectTo={redirectTo || undefined}>
-            Sign in with a passkey
+            Continue with a passkey
           </PasskeyButton>
         </>
       )}
