@@ -132,6 +132,20 @@ describe("registering a passkey on /profile", () => {
 });
 
 describe("signing in with a passkey", () => {
+  it("answers 4xx, never 500, to a body that is not the expected JSON", async () => {
+    const notJson = await callRoute(passkeyAnswer, "/auth/passkey", { method: "POST", body: "{", headers: { "Content-Type": "application/json" } });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.message).toBe("Request body must be valid JSON");
+    const form = await callRoute(passkeyAnswer, "/auth/passkey", { form: { purpose: "sign-in" } });
+    expect(form.status).toBe(400);
+    const purpose = await callRoute(passkeyOptions, "/auth/passkey/options", { json: { purpose: "admin" } });
+    expect(purpose.status).toBe(400);
+    expect(purpose.body.message).toBe("Unknown passkey request");
+    const unknownToken = await answer("sign-in", "no-such-token", new SoftwareAuthenticator().assert({ challenge: "AAAA", rpId: "localhost" }));
+    expect(unknownToken.status).toBe(400);
+    expect(unknownToken.body.message).toBe(PASSKEY_EXPIRED);
+  });
+
   it("is a first factor on its own: a session that counts as a step-up, the counter and last use kept", async () => {
     const { user, authenticator } = await userWithPasskey();
     const { token, options, res: optionsRes } = await challenge("sign-in");
