@@ -74,7 +74,7 @@ function AddPasskey() {
     }
   };
   return (
-    <form onSubmit={submit} className="mt-4 flex flex-wrap items-end gap-3">
+    <form onSubmit={submit} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
       <Field
         label="Passkey name (optional)"
         name="passkeyName"
@@ -83,7 +83,7 @@ function AddPasskey() {
         value={name}
         onChange={(event) => setName(event.target.value)}
         errors={error ? [error] : undefined}
-        className="min-w-64 flex-1"
+        className="flex-1"
       />
       <Button type="submit" disabled={busy}>
         {busy ? "Waiting for your device..." : "Add a passkey"}
