@@ -37,6 +37,9 @@ const DOCTOR_FORM = uploadForm("doctor-photo");
 /** Files for crawlers and browsers, made from the data: read only, no body. */
 const READ_ONLY_FILE: RouteRuleOverride = { methods: ["GET", "HEAD"], body: () => ({ kind: "none", limit: 0 }) };
 
+/** A page-side call the browser's script sends as JSON (the passkey ceremonies). */
+const JSON_CALL: RouteRuleOverride = { body: () => ({ kind: "json", limit: 64 * 1024 }) };
+
 /** Route paths (as written in app/routes.ts) whose rules differ from their part's defaults. */
 export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
   "admin/animations/new": { body: ANIMATION_FORM },
@@ -48,6 +51,10 @@ export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
   "admin/doctors/:id": { body: DOCTOR_FORM },
   // Read byte for byte: the signature covers the raw body.
   "api/webhooks/stripe": { body: () => ({ kind: "raw", limit: MB }), csrfExempt: "sent by the payment provider, verified by its signature" },
+  "auth/passkey/options": JSON_CALL,
+  "auth/passkey": JSON_CALL,
+  "profile/passkeys/options": JSON_CALL,
+  "profile/passkeys/register": JSON_CALL,
   "robots.txt": READ_ONLY_FILE,
   "sitemap.xml": READ_ONLY_FILE,
   "sitemap-pages.xml": READ_ONLY_FILE,

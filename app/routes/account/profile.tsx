@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
+import { PasskeysSection } from "~/components/account/passkeys-section.tsx";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
@@ -16,6 +17,7 @@ import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/s
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { factorSummary } from "~/services/auth/second-factor.server.ts";
 import { TwoStepSection } from "~/components/account/two-step-section.tsx";
+import { listPasskeys } from "~/services/auth/passkeys.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/profile";
@@ -24,7 +26,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Profile Settings | Meda
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { user, factors: await factorSummary(user.id) };
+  const [factors, passkeys] = await Promise.all([factorSummary(user.id), listPasskeys(user.id)]);
+  return { user, factors, passkeys };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -58,7 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function Profile({ loaderData: { user, factors }, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData: { user, factors, passkeys }, actionData }: Route.ComponentProps) {
   return (
     <AccountPage title="Profile Settings">
 
@@ -84,6 +87,8 @@ export default function Profile({ loaderData: { user, factors }, actionData }: R
       <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} />
 
       <TwoStepSection summary={factors} isAdmin={user.role === "admin"} />
+
+      <PasskeysSection passkeys={passkeys} />
 
       <p className="mt-6 text-sm">
         <TextLink to="/notifications">Email notification preferences</TextLink>

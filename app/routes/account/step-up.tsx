@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { FormScreen } from "~/components/account/account-screen.tsx";
+import { PasskeyButton } from "~/components/account/passkey-button.tsx";
 import { SecondFactorForm } from "~/components/account/second-factor-form.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
@@ -8,7 +9,7 @@ import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { hasSecondFactor } from "~/services/auth/second-factor.server.ts";
+import { factorSummary } from "~/services/auth/second-factor.server.ts";
 import { stepUpWithCode } from "~/services/auth/step-up.server.ts";
 import { SecondStepSchema, safeRedirect } from "~/validation/auth-forms.ts";
 import type { Route } from "./+types/step-up";
@@ -17,7 +18,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Confirm it's you | Meda
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { hasFactor: await hasSecondFactor(user.id), redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/profile") };
+  const factors = await factorSummary(user.id);
+  return { hasFactor: factors.any, hasPasskey: factors.passkeys > 0, redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/profile") };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -34,11 +36,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithToast(redirectTo, { title: "Confirmed", description: "You can go ahead: protected actions need no new code for 10 minutes." });
 }
 
-export default function StepUp({ loaderData: { hasFactor, redirectTo }, actionData }: Route.ComponentProps) {
+export default function StepUp({ loaderData: { hasFactor, hasPasskey, redirectTo }, actionData }: Route.ComponentProps) {
   return (
     <FormScreen title="Confirm it's you" back={{ to: redirectTo, label: "Back" }} intro="This action is protected. Enter a code from your authenticator app to continue.">
       {hasFactor ? (
-        <SecondFactorForm id="step-up" lastResult={actionData?.result} submitLabel="Confirm" hidden={{ redirectTo }} />
+        <SecondFactorForm id="step-up" lastResult={actionData?.result} submitLabel="Confirm" hidden={{ redirectTo }}>
+          {hasPasskey ? (
+            <PasskeyButton purpose="step-up" redirectTo={redirectTo}>
+              Use a passkey
+            </PasskeyButton>
+          ) : null}
+        </SecondFactorForm>
       ) : (
         <p className="mt-6 text-sm text-slate-700">
           Your account has no second factor yet. <TextLink to="/profile/two-step">Set up two-step sign-in</TextLink> first.

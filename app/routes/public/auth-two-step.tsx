@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { FormScreen } from "~/components/account/account-screen.tsx";
+import { PasskeyButton } from "~/components/account/passkey-button.tsx";
 import { SecondFactorForm } from "~/components/account/second-factor-form.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
@@ -10,6 +11,7 @@ import { clearSecondStepToken, createSession, getSecondStepToken } from "~/lib/s
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { openChallenge } from "~/services/auth/challenges.server.ts";
 import { signInClient } from "~/services/auth/device.server.ts";
+import { factorSummary } from "~/services/auth/second-factor.server.ts";
 import { requireAnonymous } from "~/services/auth/guards.server.ts";
 import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
 import { completeSecondStep, SIGN_IN_STEP_EXPIRED } from "~/services/auth/sign-in.server.ts";
@@ -24,8 +26,9 @@ async function expired() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
-  if (!(await openChallenge(await getSecondStepToken(request), "sign_in"))) throw await expired();
-  return null;
+  const step = await openChallenge(await getSecondStepToken(request), "sign_in");
+  if (!step?.userId) throw await expired();
+  return { hasPasskey: (await factorSummary(step.userId)).passkeys > 0 };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -54,10 +57,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-export default function TwoStepSignIn({ actionData }: Route.ComponentProps) {
+export default function TwoStepSignIn({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <FormScreen title="Two-step sign-in" back={{ to: "/auth", label: "Back to sign in" }} intro="Your password was right. Now confirm it's you with your second factor.">
-      <SecondFactorForm id="two-step" lastResult={actionData?.result} submitLabel="Verify" />
+      <SecondFactorForm id="two-step" lastResult={actionData?.result} submitLabel="Verify">
+        {loaderData.hasPasskey ? <PasskeyButton purpose="two-step">Use a passkey instead</PasskeyButton> : null}
+      </SecondFactorForm>
     </FormScreen>
   );
 }

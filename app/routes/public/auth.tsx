@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { FormScreen } from "~/components/account/account-screen.tsx";
+import { PasskeyButton } from "~/components/account/passkey-button.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { useIsPending } from "~/components/ui/use-is-pending.ts";
@@ -110,7 +111,12 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
       {mode === "signup" ? (
         <SignUpForm key="signup" lastResult={lastResult} redirectTo={redirectTo} />
       ) : (
-        <SignInForm key="signin" lastResult={lastResult} redirectTo={redirectTo} />
+        <>
+          <SignInForm key="signin" lastResult={lastResult} redirectTo={redirectTo} />
+          <PasskeyButton purpose="sign-in" redirectTo={redirectTo || undefined}>
+            Continue with a passkey
+          </PasskeyButton>
+        </>
       )}
       <p className="mt-6 text-center text-sm">
         <Link to="/" className="text-slate-600 hover:underline">
