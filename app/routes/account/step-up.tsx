@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Confirm it's you | Meda
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const factors = await factorSummary(user.id);
-  return { hasFactor: factors.any, hasPasskey: factors.passkeys > 0, redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/profile") };
+  return { hasFactor: factors.any, acceptsCodes: factors.acceptsCodes, hasPasskey: factors.passkeys > 0, redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/profile") };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -36,10 +36,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithToast(redirectTo, { title: "Confirmed", description: "You can go ahead: protected actions need no new code for 10 minutes." });
 }
 
-export default function StepUp({ loaderData: { hasFactor, hasPasskey, redirectTo }, actionData }: Route.ComponentProps) {
+export default function StepUp({ loaderData: { hasFactor, acceptsCodes, hasPasskey, redirectTo }, actionData }: Route.ComponentProps) {
   return (
-    <FormScreen title="Confirm it's you" back={{ to: redirectTo, label: "Back" }} intro="This action is protected. Enter a code from your authenticator app to continue.">
-      {hasFactor ? (
+    <FormScreen
+      title="Confirm it's you"
+      back={{ to: redirectTo, label: "Back" }}
+      intro={acceptsCodes ? "This action is protected. Enter a code from your authenticator app to continue." : "This action is protected. Confirm with your passkey to continue."}
+    >
+      {hasFactor && !acceptsCodes ? (
+        <PasskeyButton purpose="step-up" redirectTo={redirectTo}>
+          Use a passkey
+        </PasskeyButton>
+      ) : hasFactor ? (
         <SecondFactorForm id="step-up" lastResult={actionData?.result} submitLabel="Confirm" hidden={{ redirectTo }}>
           {hasPasskey ? (
             <PasskeyButton purpose="step-up" redirectTo={redirectTo}>

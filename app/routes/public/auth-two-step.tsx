@@ -28,7 +28,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
   const step = await openChallenge(await getSecondStepToken(request), "sign_in");
   if (!step?.userId) throw await expired();
-  return { hasPasskey: (await factorSummary(step.userId)).passkeys > 0 };
+  const factors = await factorSummary(step.userId);
+  return { hasPasskey: factors.passkeys > 0, acceptsCodes: factors.acceptsCodes };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -60,9 +61,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function TwoStepSignIn({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <FormScreen title="Two-step sign-in" back={{ to: "/auth", label: "Back to sign in" }} intro="Your password was right. Now confirm it's you with your second factor.">
-      <SecondFactorForm id="two-step" lastResult={actionData?.result} submitLabel="Verify">
-        {loaderData.hasPasskey ? <PasskeyButton purpose="two-step">Use a passkey instead</PasskeyButton> : null}
-      </SecondFactorForm>
+      {loaderData.acceptsCodes ? (
+        <SecondFactorForm id="two-step" lastResult={actionData?.result} submitLabel="Verify">
+          {loaderData.hasPasskey ? <PasskeyButton purpose="two-step">Use a passkey instead</PasskeyButton> : null}
+        </SecondFactorForm>
+      ) : (
+        // A passkey is this account's only second factor (no app, no recovery codes yet).
+        <PasskeyButton purpose="two-step">Use your passkey</PasskeyButton>
+      )}
     </FormScreen>
   );
 }

@@ -32,7 +32,15 @@ export async function factorSummary(userId: string, tx: Tx = prisma) {
     tx.recoveryCode.count({ where: { userId, usedAt: null } }),
   ]);
   const totpEnabled = Boolean(totp?.confirmedAt);
-  return { totpEnabled, totpPending: Boolean(totp && !totp.confirmedAt), passkeys, recoveryCodesLeft, any: totpEnabled || passkeys > 0 };
+  return {
+    totpEnabled,
+    totpPending: Boolean(totp && !totp.confirmedAt),
+    passkeys,
+    recoveryCodesLeft,
+    any: totpEnabled || passkeys > 0,
+    // Whether a typed code can answer (the /api and pages without JavaScript have only that).
+    acceptsCodes: totpEnabled || recoveryCodesLeft > 0,
+  };
 }
 
 export async function hasSecondFactor(userId: string) {
