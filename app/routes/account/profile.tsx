@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
+import { SessionsSection } from "~/components/account/sessions-section.tsx";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
@@ -13,7 +14,8 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth/guards.server.ts";
+import { getCredential, requireUser } from "~/services/auth/guards.server.ts";
+import { listSignIns } from "~/services/auth/sessions.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/profile";
@@ -22,7 +24,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Profile Settings | Meda
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { user };
+  return { user, sessions: await listSignIns(user.id, await getCredential(request)) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -56,7 +58,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function Profile({ loaderData: { user }, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData: { user, sessions }, actionData }: Route.ComponentProps) {
   return (
     <AccountPage title="Profile Settings">
 
@@ -80,6 +82,8 @@ export default function Profile({ loaderData: { user }, actionData }: Route.Comp
       </Section>
 
       <ProfileForm key={`${user.firstName}|${user.lastName}|${user.username}|${user.email}`} user={user} lastResult={actionData?.result} />
+
+      <SessionsSection sessions={sessions} />
 
       <p className="mt-6 text-sm">
         <TextLink to="/notifications">Email notification preferences</TextLink>
