@@ -67,6 +67,26 @@ export const MfaChallengeResponse = named(
 export const LoginResponse = z.union([SignInResponse, MfaChallengeResponse]);
 export const RegisterResponse = SignInResponse.extend({ message: z.string() });
 
+/** One place the account is signed in: a browser session or an /api sign-in (a refresh-token family). */
+export const AccountSession = named(
+  "AccountSession",
+  z.object({
+    kind: z.enum(["session", "token"]).describe("session: a browser; token: an /api client's refresh-token family"),
+    id: z.string().describe("What DELETE /api/auth/sessions/{id} takes; not a credential"),
+    device: z.string().describe("From the user agent: \"Chrome on macOS\", or an API client's name"),
+    place: z.string().nullable().describe("Approximate, from the address, when the server knows it"),
+    ipAddress: z.string().nullable(),
+    createdAt: isoDate.describe("The sign-in"),
+    lastUsedAt: isoDate.describe("A session's last request (to within minutes), a family's last refresh"),
+    current: z.boolean().describe("The session or family of this call"),
+  }),
+);
+export const AccountSessions = named("AccountSessions", z.object({ sessions: z.array(AccountSession) }));
+export const AccountSessionsEnded = named(
+  "AccountSessionsEnded",
+  z.object({ message: z.string(), ended: z.number().int().describe("How many sessions and API sign-ins were ended") }),
+);
+
 export const NotificationPreferences = named(
   "NotificationPreferences",
   z.object({

@@ -3,6 +3,7 @@ import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { PasskeysSection } from "~/components/account/passkeys-section.tsx";
+import { SessionsSection } from "~/components/account/sessions-section.tsx";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
@@ -14,10 +15,11 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
-import { requireUser } from "~/services/auth/guards.server.ts";
+import { getCredential, requireUser } from "~/services/auth/guards.server.ts";
 import { factorSummary } from "~/services/auth/second-factor.server.ts";
 import { TwoStepSection } from "~/components/account/two-step-section.tsx";
 import { listPasskeys } from "~/services/auth/passkeys.server.ts";
+import { listSignIns } from "~/services/auth/sessions.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/profile";
@@ -26,8 +28,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Profile Settings | Meda
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [factors, passkeys] = await Promise.all([factorSummary(user.id), listPasskeys(user.id)]);
-  return { user, factors, passkeys };
+  const [factors, passkeys, sessions] = await Promise.all([factorSummary(user.id), listPasskeys(user.id), listSignIns(user.id, await getCredential(request))]);
+  return { user, factors, passkeys, sessions };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -61,7 +63,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function Profile({ loaderData: { user, factors, passkeys }, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData: { user, factors, passkeys, sessions }, actionData }: Route.ComponentProps) {
   return (
     <AccountPage title="Profile Settings">
 
@@ -89,6 +91,8 @@ export default function Profile({ loaderData: { user, factors, passkeys }, actio
       <TwoStepSection summary={factors} isAdmin={user.role === "admin"} />
 
       <PasskeysSection passkeys={passkeys} />
+
+      <SessionsSection sessions={sessions} />
 
       <p className="mt-6 text-sm">
         <TextLink to="/notifications">Email notification preferences</TextLink>

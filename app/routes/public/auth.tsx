@@ -78,10 +78,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit(`signup:${clientAddress(context)}`, signUpRule());
     const user = await registerUser(submission.value);
     await sendVerificationEmail(user);
+    const client = signInClient(request, context);
+    const cookie = await createSession(user.id, client);
+    // The account's first device: later sign-ins from others are announced by mail.
+    await noteSignIn(user, client);
     return redirectWithToast(
       safeRedirect(submission.value.redirectTo),
       { title: "Account Created!", description: "Please check your email to verify your account." },
-      { headers: { "Set-Cookie": await createSession(user.id, signInClient(request, context)) } },
+      { headers: { "Set-Cookie": cookie } },
     );
   } catch (error) {
     return formError(submission, error, { intent, hideFields: ["password", "confirmPassword"] });

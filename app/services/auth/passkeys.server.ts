@@ -11,6 +11,7 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import type { RateLimitRule } from "~/lib/rate-limit.server.ts";
 import { siteOrigin } from "~/lib/seo.server.ts";
 import { recordAudit } from "~/services/audit.server.ts";
+import { sendFactorChangeAlert } from "./security-alerts.server.ts";
 import { consumeChallenge, createChallenge, openChallenge } from "./challenges.server.ts";
 import { ACCOUNT_BLOCKED, publicUserSelect, type PublicUser } from "./credentials.server.ts";
 import { describeDevice } from "./device.server.ts";
@@ -98,7 +99,7 @@ export async function finishPasskeyRegistration(
   if (!verification.verified) throw new ServiceError(PASSKEY_NOT_VERIFIED, 400);
   const info = verification.registrationInfo;
   const name = input.name?.trim().slice(0, PASSKEY_NAME_MAX) || `Passkey on ${describeDevice(request.headers.get("user-agent"))}`;
-  return prisma.$transaction(async (tx) => {
+  const added = await prisma.$transaction(async (tx) => {
     if (await tx.passkey.findUnique({ where: { id: info.credential.id }, select: { id: true } })) {
       throw new ServiceError("This passkey is already registered.", 409);
     }
@@ -118,11 +119,13 @@ export async function finishPasskeyRegistration(
     await recordAudit(tx, user, { action: "security.passkey_add", entityType: "security", entityId: user.id, summary: `Added a passkey (“${name}”)` });
     return passkey;
   });
+  await sendFactorChangeAlert(user, "added", `the passkey “${added.name}”`);
+  return added;
 }
 
 /** Removes one of the user's passkeys; the recovery codes go with the last factor. */
 export async function removePasskey(user: PublicUser, passkeyId: string) {
-  return prisma.$transaction(async (tx) => {
+  const removed = await prisma.$transaction(async (tx) => {
     const passkey = await tx.passkey.findFirst({ where: { id: passkeyId, userId: user.id }, select: { id: true, name: true } });
     if (!passkey) throw new ServiceError("That passkey was not found. It may have been removed already.", 404);
     await tx.passkey.delete({ where: { id: passkey.id } });
@@ -139,6 +142,8 @@ export async function removePasskey(user: PublicUser, passkeyId: string) {
     });
     return passkey;
   });
+  await sendFactorChangeAlert(user, "removed", `the passkey “${removed.name}”`);
+  return removed;
 }
 
 // ---- authentication ----
