@@ -77,3 +77,28 @@ test("a new admin sets up an authenticator app, steps up to approve a refund, si
   await expect(page.getByText("That code is not valid. Check your authenticator app and try again.")).toBeVisible();
   await expect(page).toHaveURL(/\/auth\/two-step$/);
 });
+
+test("a member sees where they are signed in and signs another session out from /profile", async ({ browser, page, javaScriptEnabled }) => {
+  const member = await signUp(page);
+  const phone = await (
+    await browser.newContext({
+      javaScriptEnabled,
+      userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1",
+    })
+  ).newPage();
+  await signIn(phone, member.email, member.password);
+
+  await page.goto("/profile");
+  const list = page.getByRole("region", { name: "Where you're signed in" });
+  await expect(list.getByText("This device")).toBeVisible();
+  await expect(list.getByText("Safari on iPhone")).toBeVisible();
+  await list.getByRole("button", { name: "Sign out Safari on iPhone" }).click();
+  await expect(list.getByText("Safari on iPhone")).toHaveCount(0);
+  await expect(list.getByText("You are not signed in anywhere else.")).toBeVisible();
+
+  // The phone's next request is anonymous; this browser stays signed in.
+  await phone.goto("/dashboard");
+  await expect(phone).toHaveURL(/\/auth\?redirectTo=%2Fdashboard$/);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
