@@ -151,7 +151,7 @@ export async function adminApiToken(request: APIRequestContext) {
 
 export async function signOut(page: Page) {
   await page.getByLabel("Profile menu").click();
-  await page.getByRole("button", { name: "Sign Out" }).click();
+  await page.getByRole("button", { name: "Sign Out", exact: true }).click();
   await expectToast(page, "Logged Out", "You have been successfully logged out.");
 }
 
