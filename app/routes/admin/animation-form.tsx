@@ -15,6 +15,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { uploadRule } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp } from "~/services/auth/step-up.server.ts";
 import { createAnimation, getAdminAnimation, getAnimationFormOptions, retryMedia, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { listEmbedPlaysForAnimation } from "~/services/embeds.server.ts";
 import { getIndividualPriceWarning } from "~/services/offers.server.ts";
@@ -67,7 +68,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return formError(submission);
   }
   try {
-    const animation = params.id ? await updateAnimation(admin, params.id, submission.value) : await createAnimation(admin, submission.value);
+    const animation = params.id ? await updateAnimation(admin, params.id, submission.value, () => requireStepUp(request)) : await createAnimation(admin, submission.value);
     // Saved either way: a price that is not below its category licence is the admin's call.
     const priceWarning = await getIndividualPriceWarning(animation);
     return redirectWithToast("/admin/animations", {

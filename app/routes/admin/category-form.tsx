@@ -13,6 +13,7 @@ import { formError } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp } from "~/services/auth/step-up.server.ts";
 import { createCategory, getAdminCategory, listMainCategoryOptions, updateCategory } from "~/services/catalogue/category-admin.server.ts";
 import { CATEGORY_NAME_REQUIRED, CategorySchema } from "~/validation/admin-catalogue.ts";
 import { NOINDEX } from "~/lib/seo.ts";
@@ -53,7 +54,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return blankName ? data({ ...reply.data, toast: VALIDATION_TOAST }, reply.init ?? undefined) : reply;
   }
   try {
-    const category = params.id ? await updateCategory(admin, params.id, submission.value) : await createCategory(admin, submission.value);
+    const category = params.id ? await updateCategory(admin, params.id, submission.value, () => requireStepUp(request)) : await createCategory(admin, submission.value);
     const back = category.parentId ? "/admin/categories?tab=sub" : "/admin/categories";
     return redirectWithToast(back, { title: params.id ? "Category Updated" : "Category Created", description: `${category.name} was saved.` });
   } catch (error) {

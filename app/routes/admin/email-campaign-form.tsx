@@ -15,6 +15,7 @@ import { renderTemplate } from "~/lib/mail.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp } from "~/services/auth/step-up.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
 import { getCampaignTemplate } from "~/services/email-manager.server.ts";
 import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED, templateDisplayName } from "~/validation/admin-email.ts";
@@ -62,6 +63,8 @@ export async function action({ request }: Route.ActionArgs) {
     return data({ result: submission.reply(), toast: { title: "Test Email Sent", description: `“[TEST] ${input.subject}” was sent to ${input.testEmail}.` } });
   }
   if (!input.userIds && !input.targetGroup) return formErrorToast(submission, FAILED, new ServiceError(RECIPIENTS_REQUIRED, 400, "recipients"));
+  // A preview or a test message reaches no member; sending the campaign needs a recent second factor.
+  await requireStepUp(request);
   try {
     const campaign = await startCampaign(admin, input, enqueueCampaign);
     return redirectWithToast(`/admin/email-manager/campaigns/${campaign.id}`, {

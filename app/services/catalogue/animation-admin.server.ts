@@ -178,9 +178,15 @@ export async function createAnimation(actor: Actor, input: AnimationInput) {
   return toAdminAnimation(created);
 }
 
-export async function updateAnimation(actor: Actor, id: string, input: AnimationInput) {
+/**
+ * `confirmPriceChange` runs before anything is written when the price changes: a price is
+ * guarded by step-up (decision 019), the form's other fields are not, so an edit that keeps the
+ * price does not ask for a code.
+ */
+export async function updateAnimation(actor: Actor, id: string, input: AnimationInput, confirmPriceChange: () => Promise<unknown>) {
   const current = await getAdminAnimation(id);
   if (!current) throw notFound(NOT_FOUND.animation);
+  if (Number(input.individualPrice).toFixed(2) !== current.individualPrice.toFixed(2)) await confirmPriceChange();
   const values = await checkedValues({ ...input, slug: input.slug ?? current.slug });
   await confirmChangedUploads(values, current, MEDIA_FIELDS);
   const newVideo = values.fullVideo !== current.fullVideo;
