@@ -67,7 +67,7 @@ async function pendingRefund() {
 async function animation() {
   const sub = await subCategory();
   const row = await createAnimation({ title: `Knee ${unique()}`, categoryId: sub.id, individualPrice: 99 });
-  const fields = { title: row.title, description: row.description, coverImage: row.coverImage, fullVideo: row.fullVideo, downloadFile: row.downloadFile, duration: String(row.duration), categoryId: sub.id };
+  const fields = { title: row.title, description: row.description, coverImage: row.coverImage ?? "", fullVideo: row.fullVideo ?? "", downloadFile: row.downloadFile ?? "", duration: String(row.duration), categoryId: sub.id };
   return { row, fields, price: async () => (await prisma.animation.findUnique({ where: { id: row.id } }))?.individualPrice.toFixed(2) ?? null };
 }
 
