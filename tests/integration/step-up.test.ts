@@ -13,6 +13,8 @@ import * as refundApi from "~/routes/api/admin/refund-requests.decide.ts";
 import * as blockApi from "~/routes/api/admin/users.block.ts";
 import * as roleApi from "~/routes/api/admin/users.id.ts";
 import * as animationApi from "~/routes/api/animations.slug.ts";
+import * as animationsApi from "~/routes/api/animations.ts";
+import * as categoriesApi from "~/routes/api/categories.ts";
 import * as stepUpApi from "~/routes/api/auth.step-up.ts";
 import * as categoryApi from "~/routes/api/categories.slug.ts";
 import * as bulkApi from "~/routes/api/emails.bulk.ts";
@@ -22,6 +24,7 @@ import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor, totpCode, totpSecrets } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
 import { callRoute, type CallOptions } from "../helpers/route.ts";
+import { storeFile } from "./media-helpers.ts";
 
 // Step-up (decision 019) on every guarded admin action, as a page and as an /api call: without a
 // second factor confirmed in the last 10 minutes the page goes to /auth/step-up (which returns to
@@ -152,6 +155,34 @@ const GUARDED: Guarded[] = [
     },
   },
   {
+    name: "create a sub-category with a yearly price",
+    prepare: async () => {
+      const main = await prisma.category.create({ data: { name: `Main ${unique()}`, slug: `main-${unique()}` } });
+      const name = `Priced ${unique()}`;
+      return {
+        page: { mod: categoryFormScreen, url: "/admin/categories/new", form: { name, level: "sub", parentId: main.id, yearlyPrice: "149", isActive: "on" } },
+        api: { mod: categoriesApi, url: "/api/categories", method: "POST", json: { name, parentId: main.id, yearlyPrice: "149" } },
+        state: async () => (await prisma.category.findFirst({ where: { name } }))?.yearlyPrice?.toFixed(2) ?? null,
+        done: "149.00",
+      };
+    },
+  },
+  {
+    name: "create an animation (it goes on sale at its price)",
+    prepare: async () => {
+      const sub = await subCategory();
+      const [cover, video, download] = await Promise.all([storeFile("cover", "jpg", "image/jpeg"), storeFile("video", "mp4", "video/mp4"), storeFile("download", "zip", "application/zip")]);
+      const title = `Hip ${unique()}`;
+      const fields = { title, description: "The hip.", coverImage: cover.path, fullVideo: video.path, downloadFile: download.path, individualPrice: "79", categoryId: sub.id };
+      return {
+        page: { mod: animationFormScreen, url: "/admin/animations/new", form: fields },
+        api: { mod: animationsApi, url: "/api/animations", method: "POST", json: fields },
+        state: async () => (await prisma.animation.findFirst({ where: { title } }))?.individualPrice.toFixed(2) ?? null,
+        done: "79.00",
+      };
+    },
+  },
+  {
     name: "delete an animation",
     prepare: async () => {
       const { row, price } = await animation();
@@ -224,7 +255,7 @@ describe.each(GUARDED)("$name", ({ prepare }) => {
 });
 
 describe("what step-up asks for and what it leaves", () => {
-  it("an edit that keeps the price is not asked for a code, page or /api", async () => {
+  it("an edit that keeps the price, or a category without one, is not asked for a code", async () => {
     const admin = await createUser({ role: "admin" });
     const { row, fields } = await animation();
     const cookie = await sessionCookieFor(admin.id, { stepUp: false });
@@ -234,6 +265,11 @@ describe("what step-up asks for and what it leaves", () => {
     const api = await callRoute(animationApi, `/api/animations/${row.id}`, { method: "PUT", json: { ...fields, title: "Knee, again", individualPrice: 99 }, params: { slugOrId: row.id }, token });
     expect(api.status).toBe(200);
     expect((await prisma.animation.findUniqueOrThrow({ where: { id: row.id } })).title).toBe("Knee, again");
+
+    const main = await callRoute(categoriesApi, "/api/categories", { json: { name: `Main ${unique()}` }, token });
+    expect(main.status).toBe(201);
+    const unpriced = await callRoute(categoriesApi, "/api/categories", { json: { name: `Sub ${unique()}`, parentId: main.body.id }, token });
+    expect(unpriced.status).toBe(201);
 
     const sub = await subCategory(199);
     const category = await callRoute(categoryApi, `/api/categories/${sub.id}`, { method: "PUT", json: { name: `Renamed ${unique()}`, parentId: sub.parentId, yearlyPrice: "199.00" }, params: { slugOrId: sub.id }, token });

@@ -68,7 +68,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return formError(submission);
   }
   try {
-    const animation = params.id ? await updateAnimation(admin, params.id, submission.value, () => requireStepUp(request)) : await createAnimation(admin, submission.value);
+    const animation = params.id ? await updateAnimation(admin, params.id, submission.value, () => requireStepUp(request)) : await createAnimation(admin, submission.value, () => requireStepUp(request));
     // Saved either way: a price that is not below its category licence is the admin's call.
     const priceWarning = await getIndividualPriceWarning(animation);
     return redirectWithToast("/admin/animations", {

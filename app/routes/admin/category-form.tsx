@@ -54,7 +54,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return blankName ? data({ ...reply.data, toast: VALIDATION_TOAST }, reply.init ?? undefined) : reply;
   }
   try {
-    const category = params.id ? await updateCategory(admin, params.id, submission.value, () => requireStepUp(request)) : await createCategory(admin, submission.value);
+    const category = params.id ? await updateCategory(admin, params.id, submission.value, () => requireStepUp(request)) : await createCategory(admin, submission.value, () => requireStepUp(request));
     const back = category.parentId ? "/admin/categories?tab=sub" : "/admin/categories";
     return redirectWithToast(back, { title: params.id ? "Category Updated" : "Category Created", description: `${category.name} was saved.` });
   } catch (error) {

@@ -154,8 +154,10 @@ async function afterWrite(animationId: string, changed: { video: boolean; downlo
  * publish (setting require_medical_review): a new animation has none yet, so it starts as a draft
  * and is published after its review is recorded.
  */
-export async function createAnimation(actor: Actor, input: AnimationInput) {
+export async function createAnimation(actor: Actor, input: AnimationInput, confirmPriceChange: () => Promise<unknown>) {
   const values = await checkedValues(input);
+  // A new animation is put on sale at its price: a price written, as an edit's new price is.
+  await confirmPriceChange();
   await confirmChangedUploads(values, {}, MEDIA_FIELDS);
   const isActive = !(await isReviewRequiredToPublish());
   const created = await prisma

@@ -126,8 +126,10 @@ function uniqueConflict(error: unknown): never {
 
 const summaryOf = (values: { name: string; parentId: string | null }) => `${values.parentId ? "sub-category" : "main category"} “${values.name}”`;
 
-export async function createCategory(actor: Actor, input: CategoryInput) {
+/** `confirmPriceChange` runs before anything is written when the new sub-category names a price. */
+export async function createCategory(actor: Actor, input: CategoryInput, confirmPriceChange: () => Promise<unknown>) {
   const values = await checkedValues(input);
+  if (values.yearlyPrice !== null) await confirmPriceChange();
   await confirmChangedUploads({ thumbnail: values.thumbnail }, {}, { thumbnail: "thumbnail" });
   const created = await prisma
     .$transaction(async (tx) => {
