@@ -24,7 +24,7 @@ export const loader = apiRoute({
     summary: "Create a category (admins)",
     description: "Creates a main category or, with a parentId, a subcategory (a subcategory's yearly price is what a category license costs), and records it in the audit log. 409 when the name or slug is taken.",
     response: AdminCategory,
-    errors: { 403: stepUpRefusal("for a subcategory with a yearly price"), 409: "The name or slug is already in use" },
+    errors: { 403: stepUpRefusal("when a subcategory is given a yearly price"), 409: "The name or slug is already in use" },
     auth: requireAdmin,
     body: CategorySchema,
     status: 201,

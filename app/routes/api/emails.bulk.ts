@@ -16,7 +16,7 @@ export const loader = apiRoute({
     description: "With testEmail: sends the message once to that address at once and answers what was sent (502 when it failed). Otherwise: records a campaign to the chosen users or a target group, leaving out those blocked or opted out of this kind of mail (400 when no one is left), and sends it in the background; answers 202 with the campaign and where to follow it.",
     response: BulkTestResult,
     otherResponses: { 202: CampaignStarted, 502: BulkTestFailed },
-    errors: { 403: stepUpRefusal("to start a campaign (not for a test message)") },
+    errors: { 403: stepUpRefusal("when it starts a campaign (not for a test message)") },
     auth: requireAdmin,
     body: BulkEmailSchema,
     run: async ({ request, user, body }) => {
