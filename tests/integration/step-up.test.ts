@@ -19,6 +19,8 @@ import * as stepUpApi from "~/routes/api/auth.step-up.ts";
 import * as categoryApi from "~/routes/api/categories.slug.ts";
 import * as bulkApi from "~/routes/api/emails.bulk.ts";
 import * as settingApi from "~/routes/api/settings.key.ts";
+import { listApiRoutes, loadEndpoints } from "~/routes/api/openapi.server.ts";
+import { type EndpointTable, type Method, METHODS } from "~/lib/api-route.server.ts";
 import { STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from "~/services/auth/step-up.server.ts";
 import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor, totpCode, totpSecrets } from "../helpers/factories.ts";
@@ -255,6 +257,25 @@ describe.each(GUARDED)("$name", ({ prepare }) => {
 });
 
 describe("what step-up asks for and what it leaves", () => {
+  it("the /api calls documented with stepUpRequired are the ones tested above", async () => {
+    const documented = new Set<unknown>();
+    for (const route of listApiRoutes()) {
+      const table = await loadEndpoints(route);
+      for (const method of METHODS) {
+        const errors = table[method]?.errors;
+        if (errors && !Array.isArray(errors) && errors[403]?.includes("stepUpRequired")) documented.add(table[method]);
+      }
+    }
+    const admin = await createUser({ role: "admin" });
+    const tested = new Set<unknown>();
+    for (const { prepare } of GUARDED) {
+      const { api } = await prepare(admin);
+      tested.add((api.mod.loader as unknown as { endpoints: EndpointTable }).endpoints[(api.method ?? "GET") as Method]);
+    }
+    expect(documented.size).toBeGreaterThan(0);
+    expect(tested).toEqual(documented);
+  });
+
   it("an edit that keeps the price, or a category without one, is not asked for a code", async () => {
     const admin = await createUser({ role: "admin" });
     const { row, fields } = await animation();
