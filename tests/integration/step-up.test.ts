@@ -25,6 +25,7 @@ import { STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from "~/services/auth/step-up.ser
 import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor, totpCode, totpSecrets } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
+import { sendToApp } from "../helpers/app.ts";
 import { callRoute, type CallOptions } from "../helpers/route.ts";
 import { storeFile } from "./media-helpers.ts";
 
@@ -295,6 +296,19 @@ describe("what step-up asks for and what it leaves", () => {
     const sub = await subCategory(199);
     const category = await callRoute(categoryApi, `/api/categories/${sub.id}`, { method: "PUT", json: { name: `Renamed ${unique()}`, parentId: sub.parentId, yearlyPrice: "199.00" }, params: { slugOrId: sub.id }, token });
     expect(category.status).toBe(200);
+  });
+
+  it("the campaign form offers the step-up before it is written, so its content is not lost; not after one", async () => {
+    const admin = await createUser({ role: "admin" });
+    const stale = await sessionCookieFor(admin.id, { stepUp: false });
+    const url = "/admin/email-manager/campaigns/new";
+    expect((await callRoute(campaignFormScreen, url, { cookie: stale })).body.stepUpLink).toBe(`/auth/step-up?redirectTo=${encodeURIComponent(url)}`);
+    const page = (await sendToApp(url, { headers: new Headers({ Cookie: stale }) })).body.toString("utf8");
+    expect(page).toContain('data-testid="step-up-notice"');
+    expect(page).toContain(`href="/auth/step-up?redirectTo=${encodeURIComponent(url)}"`);
+    const recent = await sessionCookieFor(admin.id);
+    expect((await callRoute(campaignFormScreen, url, { cookie: recent })).body.stepUpLink).toBeNull();
+    expect((await sendToApp(url, { headers: new Headers({ Cookie: recent }) })).body.toString("utf8")).not.toContain('data-testid="step-up-notice"');
   });
 
   it("a test message is not a campaign: it needs no step-up", async () => {

@@ -15,7 +15,7 @@ import { renderTemplate } from "~/lib/mail.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp } from "~/services/auth/step-up.server.ts";
+import { requireStepUp, stepUpLinkUnlessRecent } from "~/services/auth/step-up.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
 import { getCampaignTemplate } from "~/services/email-manager.server.ts";
 import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED, templateDisplayName } from "~/validation/admin-email.ts";
@@ -35,9 +35,9 @@ const FAILED = "Failed to send bulk emails";
  * `?template=<id>` starts the campaign from a template's subject and HTML (the templates list
  * links here); a system template is refused (409) with the reason.
  */
-export async function loader({ url }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const id = url.searchParams.get("template");
-  return { template: id ? await getCampaignTemplate(id).catch(asRouteError) : null };
+  return { template: id ? await getCampaignTemplate(id).catch(asRouteError) : null, stepUpLink: await stepUpLinkUnlessRecent(request) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -77,7 +77,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function CampaignForm({ loaderData: { template }, actionData }: Route.ComponentProps) {
+export default function CampaignForm({ loaderData: { template, stepUpLink }, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm<{ targetGroup: string; recipients: string; kind: string; subject: string; htmlContent: string; testEmail: string }>({
     lastResult: actionData?.result,
     defaultValue: { targetGroup: "all", kind: "newsletter", ...(template ? { subject: template.subject, htmlContent: template.htmlContent } : {}) },
@@ -121,6 +121,11 @@ export default function CampaignForm({ loaderData: { template }, actionData }: R
             <TextareaField label="HTML content" hint="Variables: {{firstName}}, {{lastName}}, {{email}}. Unsafe markup is removed." rows={12} className="font-mono" {...getTextareaProps(fields.htmlContent)} errors={fields.htmlContent.errors} />
             <Field label="Test e-mail" hint="Send Test sends one message here, its subject prefixed [TEST]." {...getInputProps(fields.testEmail, { type: "email" })} required={false} errors={fields.testEmail.errors} />
             <ErrorList id={form.errorId} errors={form.errors} />
+            {stepUpLink ? (
+              <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="step-up-notice">
+                Sending the campaign asks for a code from your authenticator app. <TextLink to={stepUpLink}>Confirm it's you first</TextLink>, so what you write here is not lost on the way.
+              </p>
+            ) : null}
             <div className="flex flex-wrap gap-3">
               <SubmitButton name="intent" value="preview" variant="secondary" pendingText="Rendering...">
                 Preview

@@ -28,6 +28,15 @@ export function stepUpIsRecent(credential: Credential | null, now = Date.now()) 
 }
 
 /**
+ * Where to confirm a second factor before filling in a long guarded form (and back), or null when
+ * one was confirmed recently: the form's content would not survive requireStepUp's detour.
+ */
+export async function stepUpLinkUnlessRecent(request: Request) {
+  if (stepUpIsRecent(await getCredential(request))) return null;
+  return `${STEP_UP_PATH}?redirectTo=${encodeURIComponent(pagePath(request))}`;
+}
+
+/**
  * The caller, when a second factor was confirmed recently; otherwise /api answers 403 with
  * `stepUpRequired: true` and a page is sent to the step-up form, which returns to it.
  */
