@@ -298,17 +298,29 @@ describe("what step-up asks for and what it leaves", () => {
     expect(category.status).toBe(200);
   });
 
-  it("the campaign form offers the step-up before it is written, so its content is not lost; not after one", async () => {
+  it("the long guarded forms offer the step-up before they are filled in (their content would not survive the detour); not after one", async () => {
     const admin = await createUser({ role: "admin" });
+    const { row } = await animation();
+    const sub = await subCategory();
     const stale = await sessionCookieFor(admin.id, { stepUp: false });
-    const url = "/admin/email-manager/campaigns/new";
-    expect((await callRoute(campaignFormScreen, url, { cookie: stale })).body.stepUpLink).toBe(`/auth/step-up?redirectTo=${encodeURIComponent(url)}`);
-    const page = (await sendToApp(url, { headers: new Headers({ Cookie: stale }) })).body.toString("utf8");
-    expect(page).toContain('data-testid="step-up-notice"');
-    expect(page).toContain(`href="/auth/step-up?redirectTo=${encodeURIComponent(url)}"`);
     const recent = await sessionCookieFor(admin.id);
-    expect((await callRoute(campaignFormScreen, url, { cookie: recent })).body.stepUpLink).toBeNull();
-    expect((await sendToApp(url, { headers: new Headers({ Cookie: recent }) })).body.toString("utf8")).not.toContain('data-testid="step-up-notice"');
+    const html = async (url: string, cookie: string) => (await sendToApp(url, { headers: new Headers({ Cookie: cookie }) })).body.toString("utf8");
+    const forms: [RouteModule, string][] = [
+      [campaignFormScreen, "/admin/email-manager/campaigns/new"],
+      [animationFormScreen, `/admin/animations/${row.id}`],
+      [animationFormScreen, "/admin/animations/new"],
+      [categoryFormScreen, `/admin/categories/${sub.id}`],
+      [categoryFormScreen, "/admin/categories/new?type=sub"],
+    ];
+    for (const [mod, url] of forms) {
+      const link = `/auth/step-up?redirectTo=${encodeURIComponent(url)}`;
+      expect((await callRoute(mod, url, { cookie: stale })).body.stepUpLink, url).toBe(link);
+      const page = await html(url, stale);
+      expect(page, url).toContain('data-testid="step-up-notice"');
+      expect(page, url).toContain(`href="${link.replaceAll("&", "&amp;")}"`);
+      expect((await callRoute(mod, url, { cookie: recent })).body.stepUpLink, url).toBeNull();
+      expect(await html(url, recent), url).not.toContain('data-testid="step-up-notice"');
+    }
   });
 
   it("a test message is not a campaign: it needs no step-up", async () => {

@@ -6,6 +6,7 @@ import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { EmailPreview } from "~/components/admin/email-preview.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { StepUpNotice } from "~/components/admin/step-up-notice.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
 import { asRouteError, ServiceError } from "~/lib/errors.server.ts";
@@ -121,11 +122,7 @@ export default function CampaignForm({ loaderData: { template, stepUpLink }, act
             <TextareaField label="HTML content" hint="Variables: {{firstName}}, {{lastName}}, {{email}}. Unsafe markup is removed." rows={12} className="font-mono" {...getTextareaProps(fields.htmlContent)} errors={fields.htmlContent.errors} />
             <Field label="Test e-mail" hint="Send Test sends one message here, its subject prefixed [TEST]." {...getInputProps(fields.testEmail, { type: "email" })} required={false} errors={fields.testEmail.errors} />
             <ErrorList id={form.errorId} errors={form.errors} />
-            {stepUpLink ? (
-              <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="step-up-notice">
-                Sending the campaign asks for a code from your authenticator app. <TextLink to={stepUpLink}>Confirm it's you first</TextLink>, so what you write here is not lost on the way.
-              </p>
-            ) : null}
+            <StepUpNotice link={stepUpLink} action="Sending the campaign" />
             <div className="flex flex-wrap gap-3">
               <SubmitButton name="intent" value="preview" variant="secondary" pendingText="Rendering...">
                 Preview
