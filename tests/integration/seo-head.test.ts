@@ -57,7 +57,8 @@ const REDIRECTS = new Set(["/sign-out", "/animation/:slug", "/legacy/category/:s
 /** The not-found screen. */
 const CATCH_ALL = "/*";
 /** Private pages: an anonymous visitor (or crawler) is sent to sign in before any head is sent. */
-const PRIVATE = [/^\/admin(\/|$)/, /^\/(dashboard|my-animations|billing|profile|notifications|refund)(\/|$)/, /^\/(watch|purchase|checkout)\//];
+// The second step of sign-in and the step-up form belong to one visitor's sign-in: never indexed.
+const PRIVATE = [/^\/admin(\/|$)/, /^\/(dashboard|my-animations|billing|profile|notifications|refund)(\/|$)/, /^\/(watch|purchase|checkout)\//, /^\/auth\/(two-step|step-up)$/];
 
 beforeAll(async () => {
   c = await createCatalogue();
