@@ -9,6 +9,12 @@ export { AUDIT_ENTITY_TYPES } from "~/validation/audit.ts";
 /** Who did it: the signed-in admin (an e-mail kept as it was, should the account change). */
 export type Actor = { id: string; email: string };
 
+/**
+ * Whom the log names: an admin, or a command run on the server, which has no account (id null,
+ * the e-mail `cli:<os user>@<host>`; scripts/reset-second-factors.ts).
+ */
+export type AuditActor = Actor | { id: null; email: string };
+
 export type AuditEntry = {
   /** "<entity>.<verb>", e.g. animation.create, category.delete, setting.update. */
   action: string;
@@ -24,7 +30,7 @@ export type AuditEntry = {
 
 type Tx = Prisma.TransactionClient;
 
-export async function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry) {
+export async function recordAudit(tx: Tx, actor: AuditActor, entry: AuditEntry) {
   const changes = auditChanges(entry.before ?? null, entry.after ?? null);
   await tx.auditLog.create({
     data: {

@@ -29,6 +29,8 @@ export const ErrorResponse = named(
     .object({
       message: z.string().describe("A sentence for the user, from the product's error catalogue"),
       errors: z.record(z.string(), z.array(z.string())).optional().describe("Messages per field (400)"),
+      stepUpRequired: z.boolean().optional().describe("403: confirm a second factor at POST /api/auth/step-up, then repeat the call"),
+      secondFactorRequired: z.boolean().optional().describe("403: an admin must set up a second factor (on /profile) before any admin call"),
     })
     .describe("Every failure of every call: the message, and for bad input the messages per field"),
 );

@@ -7,6 +7,7 @@ import { CategoryOptions } from "~/components/admin/category-options.tsx";
 import { FileField } from "~/components/admin/file-field.tsx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { StepUpNotice } from "~/components/admin/step-up-notice.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formError } from "~/lib/form.server.ts";
@@ -15,6 +16,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { uploadRule } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp, stepUpLinkUnlessRecent } from "~/services/auth/step-up.server.ts";
 import { createAnimation, getAdminAnimation, getAnimationFormOptions, retryMedia, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { listEmbedPlaysForAnimation } from "~/services/embeds.server.ts";
 import { getIndividualPriceWarning } from "~/services/offers.server.ts";
@@ -32,7 +34,7 @@ export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animati
 
 const MEDIA = { coverImage: "cover", fullVideo: "video", downloadFile: "download" } as const;
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const validId = params.id && /^[0-9a-f-]{36}$/i.test(params.id);
   const [animation, options, jobs, embedPlays, renditions] = await Promise.all([
     params.id ? getAdminAnimation(params.id) : null,
@@ -44,7 +46,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (params.id) invariantResponse(animation, "Animation not found", { status: 404 });
   const limits = { cover: uploadRule("cover").maxMB, video: uploadRule("video").maxMB, download: uploadRule("download").maxMB };
   const priceWarning = animation ? await getIndividualPriceWarning(animation) : null;
-  return { animation, ...options, jobs: jobs.slice(0, 5), limits, embedPlays, priceWarning, renditions };
+  return { animation, ...options, jobs: jobs.slice(0, 5), limits, embedPlays, priceWarning, renditions, stepUpLink: await stepUpLinkUnlessRecent(request) };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -67,7 +69,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return formError(submission);
   }
   try {
-    const animation = params.id ? await updateAnimation(admin, params.id, submission.value) : await createAnimation(admin, submission.value);
+    const animation = params.id ? await updateAnimation(admin, params.id, submission.value, () => requireStepUp(request)) : await createAnimation(admin, submission.value, () => requireStepUp(request));
     // Saved either way: a price that is not below its category licence is the admin's call.
     const priceWarning = await getIndividualPriceWarning(animation);
     return redirectWithToast("/admin/animations", {
@@ -84,7 +86,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function AnimationFormScreen({ loaderData, actionData }: Route.ComponentProps) {
-  const { animation, categories, doctors, jobs, limits, embedPlays, priceWarning, renditions } = loaderData;
+  const { animation, categories, doctors, jobs, limits, embedPlays, priceWarning, renditions, stepUpLink } = loaderData;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: animation
@@ -112,6 +114,7 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
       {animation ? <MediaPanel hasVideo={Boolean(animation.fullVideo)} job={jobs[0] ?? null} renditions={renditions} /> : null}
       <Panel>
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="grid max-w-3xl gap-5">
+          <StepUpNotice link={stepUpLink} action={animation ? "Changing the price" : "Putting a new animation on sale"} />
           <Field label="Title" {...getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
           <Field label="Slug" hint="Leave blank to make it from the title (lowercase, underscores)." {...getInputProps(fields.slug, { type: "text" })} errors={fields.slug.errors} />
           <TextareaField label="Description" rows={8} {...getTextareaProps(fields.description)} errors={fields.description.errors} />

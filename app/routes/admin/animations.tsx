@@ -11,6 +11,7 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatDuration, formatMoney } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp } from "~/services/auth/step-up.server.ts";
 import {
   deleteAnimation,
   getAdminAnimation,
@@ -41,7 +42,10 @@ export async function action({ request, url }: Route.ActionArgs) {
   return runListAction(request, backToList("/admin/animations", url), {
     delete: {
       failed: "Failed to delete animation",
-      run: async (id) => ({ title: "Animation Deleted", description: `${(await deleteAnimation(admin, id)).title} was deleted.` }),
+      run: async (id) => {
+        await requireStepUp(request);
+        return { title: "Animation Deleted", description: `${(await deleteAnimation(admin, id)).title} was deleted.` };
+      },
     },
     // Refused without a current medical review when the platform requires one: a 409 that keeps the list.
     publish: { failed: "Failed to update animation", run: publish(true), refuseInPlace: true },

@@ -6,6 +6,7 @@ import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { FileField } from "~/components/admin/file-field.tsx";
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { StepUpNotice } from "~/components/admin/step-up-notice.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
@@ -13,6 +14,7 @@ import { formError } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp, stepUpLinkUnlessRecent } from "~/services/auth/step-up.server.ts";
 import { createCategory, getAdminCategory, listMainCategoryOptions, updateCategory } from "~/services/catalogue/category-admin.server.ts";
 import { CATEGORY_NAME_REQUIRED, CategorySchema } from "~/validation/admin-catalogue.ts";
 import { NOINDEX } from "~/lib/seo.ts";
@@ -24,11 +26,11 @@ import { uncheckedAsFalse } from "~/validation/fields.ts";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: `${loaded?.category ? "Edit Category" : "New Category"} | Admin` }, NOINDEX];
 
-export async function loader({ params, url }: Route.LoaderArgs) {
+export async function loader({ request, params, url }: Route.LoaderArgs) {
   const [category, mains] = await Promise.all([params.id ? getAdminCategory(params.id) : null, listMainCategoryOptions()]);
   if (params.id) invariantResponse(category, "Category not found", { status: 404 });
   const sub = category ? category.parentId !== null : url.searchParams.get("type") === "sub";
-  return { category, sub, mains: mains.filter((main) => main.id !== category?.id) };
+  return { category, sub, mains: mains.filter((main) => main.id !== category?.id), stepUpLink: sub ? await stepUpLinkUnlessRecent(request) : null };
 }
 
 // A blank name gives a toast "Validation Error" with "Category name is required".
@@ -53,7 +55,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return blankName ? data({ ...reply.data, toast: VALIDATION_TOAST }, reply.init ?? undefined) : reply;
   }
   try {
-    const category = params.id ? await updateCategory(admin, params.id, submission.value) : await createCategory(admin, submission.value);
+    const category = params.id ? await updateCategory(admin, params.id, submission.value, () => requireStepUp(request)) : await createCategory(admin, submission.value, () => requireStepUp(request));
     const back = category.parentId ? "/admin/categories?tab=sub" : "/admin/categories";
     return redirectWithToast(back, { title: params.id ? "Category Updated" : "Category Created", description: `${category.name} was saved.` });
   } catch (error) {
@@ -63,7 +65,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
 }
 
-export default function CategoryFormScreen({ loaderData: { category, sub, mains }, actionData }: Route.ComponentProps) {
+export default function CategoryFormScreen({ loaderData: { category, sub, mains, stepUpLink }, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: category
@@ -98,6 +100,7 @@ export default function CategoryFormScreen({ loaderData: { category, sub, mains 
                 errors={fields.parentId.errors}
               />
               <Field label="Yearly price (USD)" hint="The category license's price; leave blank for the default $299." inputMode="decimal" {...getInputProps(fields.yearlyPrice, { type: "text" })} errors={fields.yearlyPrice.errors} />
+              <StepUpNotice link={stepUpLink} action={category ? "Changing the yearly price" : "Setting a yearly price"} />
             </>
           ) : null}
           <FileField label="Thumbnail" name="thumbnail" kind="thumbnail" accept=".jpg,.jpeg,.png,image/jpeg,image/png" maxMB={10} hint="JPG or PNG, up to 10 MB." current={category?.thumbnail} image errors={fields.thumbnail.errors} />

@@ -6,6 +6,7 @@ import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { EmailPreview } from "~/components/admin/email-preview.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { StepUpNotice } from "~/components/admin/step-up-notice.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
 import { asRouteError, ServiceError } from "~/lib/errors.server.ts";
@@ -15,6 +16,7 @@ import { renderTemplate } from "~/lib/mail.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp, stepUpLinkUnlessRecent } from "~/services/auth/step-up.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
 import { getCampaignTemplate } from "~/services/email-manager.server.ts";
 import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED, templateDisplayName } from "~/validation/admin-email.ts";
@@ -34,9 +36,9 @@ const FAILED = "Failed to send bulk emails";
  * `?template=<id>` starts the campaign from a template's subject and HTML (the templates list
  * links here); a system template is refused (409) with the reason.
  */
-export async function loader({ url }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const id = url.searchParams.get("template");
-  return { template: id ? await getCampaignTemplate(id).catch(asRouteError) : null };
+  return { template: id ? await getCampaignTemplate(id).catch(asRouteError) : null, stepUpLink: await stepUpLinkUnlessRecent(request) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -62,6 +64,8 @@ export async function action({ request }: Route.ActionArgs) {
     return data({ result: submission.reply(), toast: { title: "Test Email Sent", description: `“[TEST] ${input.subject}” was sent to ${input.testEmail}.` } });
   }
   if (!input.userIds && !input.targetGroup) return formErrorToast(submission, FAILED, new ServiceError(RECIPIENTS_REQUIRED, 400, "recipients"));
+  // A preview or a test message reaches no member; sending the campaign needs a recent second factor.
+  await requireStepUp(request);
   try {
     const campaign = await startCampaign(admin, input, enqueueCampaign);
     return redirectWithToast(`/admin/email-manager/campaigns/${campaign.id}`, {
@@ -74,7 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function CampaignForm({ loaderData: { template }, actionData }: Route.ComponentProps) {
+export default function CampaignForm({ loaderData: { template, stepUpLink }, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm<{ targetGroup: string; recipients: string; kind: string; subject: string; htmlContent: string; testEmail: string }>({
     lastResult: actionData?.result,
     defaultValue: { targetGroup: "all", kind: "newsletter", ...(template ? { subject: template.subject, htmlContent: template.htmlContent } : {}) },
@@ -118,6 +122,7 @@ export default function CampaignForm({ loaderData: { template }, actionData }: R
             <TextareaField label="HTML content" hint="Variables: {{firstName}}, {{lastName}}, {{email}}. Unsafe markup is removed." rows={12} className="font-mono" {...getTextareaProps(fields.htmlContent)} errors={fields.htmlContent.errors} />
             <Field label="Test e-mail" hint="Send Test sends one message here, its subject prefixed [TEST]." {...getInputProps(fields.testEmail, { type: "email" })} required={false} errors={fields.testEmail.errors} />
             <ErrorList id={form.errorId} errors={form.errors} />
+            <StepUpNotice link={stepUpLink} action="Sending the campaign" />
             <div className="flex flex-wrap gap-3">
               <SubmitButton name="intent" value="preview" variant="secondary" pendingText="Rendering...">
                 Preview

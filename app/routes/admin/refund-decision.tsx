@@ -10,6 +10,7 @@ import { formError, readFormData } from "~/lib/form.server.ts";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp } from "~/services/auth/step-up.server.ts";
 import { getRefundRequest } from "~/services/refund-admin.server.ts";
 import { approveRefund, rejectRefund } from "~/services/refunds.server.ts";
 import { REFUND_REASONS } from "~/validation/account.ts";
@@ -30,6 +31,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
+  await requireStepUp(request);
   const formData = await readFormData(request);
   const intent = formData.get("intent") === "reject" ? "reject" : "approve";
   const submission = parseWithZod(formData, { schema: RefundDecisionSchema });

@@ -6,6 +6,7 @@ import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls
 import { formatDate } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction, type ListIntent } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
+import { requireStepUp } from "~/services/auth/step-up.server.ts";
 import { getAdminUser, listUsers, setUserBlocked, setUserRole } from "~/services/user-admin.server.ts";
 import { USER_INTENTS, UserListQuerySchema, userStatus, type UserIntent } from "~/validation/admin-users.ts";
 import { NOINDEX } from "~/lib/seo.ts";
@@ -33,6 +34,8 @@ const OUTCOMES: Record<UserIntent, { done: string; failed: string }> = {
 
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
+  // Every intent here changes a role or blocks: each needs a recent second factor.
+  await requireStepUp(request);
   const outcome = (intent: UserIntent, change: (id: string) => Promise<{ username: string; email: string }>): ListIntent => ({
     failed: OUTCOMES[intent].failed,
     run: async (id) => {

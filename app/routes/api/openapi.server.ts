@@ -79,14 +79,15 @@ const WHO_MAY_CALL: Record<Access, string> = {
   none: "**Who may call it:** anyone; no sign-in is read.",
   optional: "**Who may call it:** anyone. A signed-in caller (bearer token or session cookie) is recognised and may get a different answer.",
   user: "**Who may call it:** a signed-in user (bearer token or session cookie); 401 without one.",
-  admin: "**Who may call it:** an admin: a signed-in user with the role `admin`; 401 without a sign-in, 403 for any other role.",
+  admin:
+    "**Who may call it:** an admin: a signed-in user with the role `admin` who has set up a second factor; 401 without a sign-in, 403 for any other role, and 403 with `secondFactorRequired: true` for an admin without a second factor.",
 };
 
 const ERROR_TEXT: Record<number, string> = {
   400: "Bad input: the message, and the messages per field (or a malformed URL)",
   401: "Authentication required",
   402: "The payment provider refused the payment",
-  403: "Admin access required: the caller's role is not admin",
+  403: "Admin access required: the caller's role is not admin, or an admin has not set up a second factor (`secondFactorRequired: true`)",
   404: "Not found",
   409: "Conflicts with the current state",
   413: "Body too large",
@@ -222,7 +223,10 @@ Each operation says who may call it, in its description and its \`security\`: an
 no sign-in is read); anyone, with a signed-in caller recognised (\`{}\` listed first: the token is
 optional and may change the answer, as \`hasAccess\` in the catalogue); a signed-in user (401
 without one); or an admin (the role \`admin\` named in the schemes and in \`x-required-role\`; 403
-for any other role).
+for any other role). An admin needs a second factor set up: without one, admin calls answer 403 with
+\`secondFactorRequired: true\`. The most dangerous calls (roles, blocking, refunds, prices, settings,
+campaigns, deleting an animation) also need a second factor confirmed in the last 10 minutes:
+otherwise 403 with \`stepUpRequired: true\`; confirm one at \`POST /api/auth/step-up\` and repeat the call.
 
 Every failure answers \`{ message, errors? }\` with a 4xx status: \`message\` is a sentence for
 the user, \`errors\` the messages per field for bad input (400). Unauthenticated writes are

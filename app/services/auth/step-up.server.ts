@@ -15,8 +15,25 @@ export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 export const STEP_UP_PATH = "/auth/step-up";
 export const STEP_UP_REQUIRED = "Confirm it's you: enter a code from your authenticator app to continue.";
 
+/**
+ * The 403 an /api call guarded by requireStepUp documents (its `errors`), beside the admin
+ * guard's refusals; `when` narrows it for a call that asks only for some changes.
+ */
+export function stepUpRefusal(when?: string) {
+  return `Refused: not an admin, an admin without a second factor (\`secondFactorRequired: true\`), or${when ? ` ${when},` : ""} no second factor confirmed in the last 10 minutes (\`stepUpRequired: true\`: confirm one at POST /api/auth/step-up, then repeat the call)`;
+}
+
 export function stepUpIsRecent(credential: Credential | null, now = Date.now()) {
   return Boolean(credential?.stepUpAt && now - credential.stepUpAt.getTime() < STEP_UP_WINDOW_MS);
+}
+
+/**
+ * Where to confirm a second factor before filling in a long guarded form (and back), or null when
+ * one was confirmed recently: the form's content would not survive requireStepUp's detour.
+ */
+export async function stepUpLinkUnlessRecent(request: Request) {
+  if (stepUpIsRecent(await getCredential(request))) return null;
+  return `${STEP_UP_PATH}?redirectTo=${encodeURIComponent(pagePath(request))}`;
 }
 
 /**

@@ -154,8 +154,10 @@ async function afterWrite(animationId: string, changed: { video: boolean; downlo
  * publish (setting require_medical_review): a new animation has none yet, so it starts as a draft
  * and is published after its review is recorded.
  */
-export async function createAnimation(actor: Actor, input: AnimationInput) {
+export async function createAnimation(actor: Actor, input: AnimationInput, confirmPriceChange: () => Promise<unknown>) {
   const values = await checkedValues(input);
+  // A new animation is put on sale at its price: a price written, as an edit's new price is.
+  await confirmPriceChange();
   await confirmChangedUploads(values, {}, MEDIA_FIELDS);
   const isActive = !(await isReviewRequiredToPublish());
   const created = await prisma
@@ -178,9 +180,15 @@ export async function createAnimation(actor: Actor, input: AnimationInput) {
   return toAdminAnimation(created);
 }
 
-export async function updateAnimation(actor: Actor, id: string, input: AnimationInput) {
+/**
+ * `confirmPriceChange` runs before anything is written when the price changes: a price is
+ * guarded by step-up (decision 019), the form's other fields are not, so an edit that keeps the
+ * price does not ask for a code.
+ */
+export async function updateAnimation(actor: Actor, id: string, input: AnimationInput, confirmPriceChange: () => Promise<unknown>) {
   const current = await getAdminAnimation(id);
   if (!current) throw notFound(NOT_FOUND.animation);
+  if (Number(input.individualPrice).toFixed(2) !== current.individualPrice.toFixed(2)) await confirmPriceChange();
   const values = await checkedValues({ ...input, slug: input.slug ?? current.slug });
   await confirmChangedUploads(values, current, MEDIA_FIELDS);
   const newVideo = values.fullVideo !== current.fullVideo;

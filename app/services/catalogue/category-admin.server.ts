@@ -126,8 +126,10 @@ function uniqueConflict(error: unknown): never {
 
 const summaryOf = (values: { name: string; parentId: string | null }) => `${values.parentId ? "sub-category" : "main category"} “${values.name}”`;
 
-export async function createCategory(actor: Actor, input: CategoryInput) {
+/** `confirmPriceChange` runs before anything is written when the new sub-category names a price. */
+export async function createCategory(actor: Actor, input: CategoryInput, confirmPriceChange: () => Promise<unknown>) {
   const values = await checkedValues(input);
+  if (values.yearlyPrice !== null) await confirmPriceChange();
   await confirmChangedUploads({ thumbnail: values.thumbnail }, {}, { thumbnail: "thumbnail" });
   const created = await prisma
     .$transaction(async (tx) => {
@@ -140,9 +142,15 @@ export async function createCategory(actor: Actor, input: CategoryInput) {
   return toAdminCategory(created);
 }
 
-export async function updateCategory(actor: Actor, id: string, input: CategoryInput) {
+/**
+ * `confirmPriceChange` runs before anything is written when the yearly price changes (a main
+ * category's is none): a price is guarded by step-up (decision 019), the other fields are not.
+ */
+export async function updateCategory(actor: Actor, id: string, input: CategoryInput, confirmPriceChange: () => Promise<unknown>) {
   const current = await getAdminCategory(id);
   if (!current) throw notFound(NOT_FOUND.category);
+  const price = (value: number | string | null) => (value === null ? null : Number(value).toFixed(2));
+  if (price(input.parentId ? input.yearlyPrice : null) !== price(current.yearlyPrice)) await confirmPriceChange();
   const values = await checkedValues({ ...input, slug: input.slug ?? current.slug }, id);
   await confirmChangedUploads({ thumbnail: values.thumbnail }, { thumbnail: current.thumbnail }, { thumbnail: "thumbnail" });
   const updated = await prisma
