@@ -5,17 +5,22 @@ import { getEnv } from "./env.server.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-function sessionCookie() {
+/** An httpOnly cookie signed with SESSION_SECRET, for `path`, kept `maxAge` seconds. */
+function signedCookie(name: string, path: string, maxAge: number) {
   const env = getEnv();
-  return createCookie("medanim_session", {
-    path: "/",
+  return createCookie(name, {
+    path,
     httpOnly: true,
     sameSite: "lax",
     // Secure whenever the app is served over HTTPS; plain http on localhost must still work.
     secure: env.NODE_ENV === "production" && Boolean(env.APP_URL?.startsWith("https:")),
     secrets: [env.SESSION_SECRET],
-    maxAge: SESSION_TTL_MS / 1000,
+    maxAge,
   });
+}
+
+function sessionCookie() {
+  return signedCookie("medanim_session", "/", SESSION_TTL_MS / 1000);
 }
 
 export async function getSessionId(request: Request): Promise<string | null> {
@@ -60,15 +65,7 @@ export async function destroySession(request: Request): Promise<string> {
 // The second step of a browser sign-in: after a right password, this cookie carries the
 // single-use token of the code page (services/auth/sign-in.server.ts) for five minutes.
 function secondStepCookie() {
-  const env = getEnv();
-  return createCookie("medanim_2fa", {
-    path: "/auth",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: env.NODE_ENV === "production" && Boolean(env.APP_URL?.startsWith("https:")),
-    secrets: [env.SESSION_SECRET],
-    maxAge: 5 * 60,
-  });
+  return signedCookie("medanim_2fa", "/auth", 5 * 60);
 }
 
 export async function getSecondStepToken(request: Request): Promise<string | null> {
