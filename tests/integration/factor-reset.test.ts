@@ -25,7 +25,7 @@ async function userWithEverything() {
   const user = await createUser({ role: "admin" });
   await regenerateRecoveryCodes(user.id);
   // Raw: the embedded database's Prisma adapter does not take a Bytes value on create.
-  await prisma.$executeRaw`INSERT INTO "Passkey" (id, "userId", "publicKey", transports, "deviceType", name) VALUES (${`cred-${user.id}`}, ${user.id}::uuid, '\\x0102'::bytea, '{}', 'multiDevice', 'Laptop')`;
+  await prisma.passkey.create({ data: { id: `cred-${user.id}`, userId: user.id, publicKey: "AQI", deviceType: "multiDevice", name: "Laptop" } });
   const cookie = await sessionCookieFor(user.id);
   const tokens = await issueTokens(user.id);
   await beginSecondStep(user.id);

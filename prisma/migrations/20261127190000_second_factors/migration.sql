@@ -41,7 +41,7 @@ CREATE TABLE "RecoveryCode" (
 CREATE TABLE "Passkey" (
     "id" TEXT NOT NULL,
     "userId" UUID NOT NULL,
-    "publicKey" BYTEA NOT NULL,
+    "publicKey" TEXT NOT NULL,
     "counter" BIGINT NOT NULL DEFAULT 0,
     "transports" TEXT[],
     "deviceType" TEXT NOT NULL,
