@@ -3,11 +3,8 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
-import { issueTokens } from "~/services/auth/credentials.server.ts";
-import { signInClient } from "~/services/auth/device.server.ts";
 import { factorSummary } from "~/services/auth/second-factor.server.ts";
-import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
-import { beginSecondStep, signIn } from "~/services/auth/sign-in.server.ts";
+import { beginSecondStep, issueSignInTokens, signIn } from "~/services/auth/sign-in.server.ts";
 import { EmailSchema } from "~/validation/auth-forms.ts";
 import { LoginResponse } from "~/validation/api-responses.ts";
 
@@ -37,10 +34,7 @@ export const loader = apiRoute({
         if (!factors.acceptsCodes) throw new ServiceError(PASSKEY_ONLY_API, 403);
         return { mfaRequired: true, mfaToken: await beginSecondStep(user.id) };
       }
-      const client = signInClient(request, context);
-      const tokens = await issueTokens(user.id, { client });
-      await noteSignIn(user, client);
-      return { ...tokens, user };
+      return issueSignInTokens(user, request, context);
     },
   }),
 });

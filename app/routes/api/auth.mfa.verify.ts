@@ -1,10 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
-import { issueTokens } from "~/services/auth/credentials.server.ts";
-import { signInClient } from "~/services/auth/device.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
-import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
-import { completeSecondStep } from "~/services/auth/sign-in.server.ts";
+import { completeSecondStep, issueSignInTokens } from "~/services/auth/sign-in.server.ts";
 import { SignInResponse } from "~/validation/api-responses.ts";
 import { MfaVerifySchema } from "~/validation/auth-forms.ts";
 
@@ -19,10 +16,7 @@ export const loader = apiRoute({
     body: MfaVerifySchema,
     run: async ({ request, body, context }) => {
       const { user } = await completeSecondStep(body.mfaToken, body.code, clientAddress(context));
-      const client = signInClient(request, context);
-      const tokens = await issueTokens(user.id, { client, stepUpAt: new Date() });
-      await noteSignIn(user, client);
-      return { ...tokens, user };
+      return issueSignInTokens(user, request, context, { secondFactor: true });
     },
   }),
 });

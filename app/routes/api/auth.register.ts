@@ -1,9 +1,8 @@
-import { signInClient } from "~/services/auth/device.server.ts";
-import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
+import { issueSignInTokens } from "~/services/auth/sign-in.server.ts";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
-import { issueTokens, registerUser } from "~/services/auth/credentials.server.ts";
+import { registerUser } from "~/services/auth/credentials.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { SignUpSchema } from "~/validation/auth-forms.ts";
 import { RegisterResponse } from "~/validation/api-responses.ts";
@@ -21,10 +20,7 @@ export const loader = apiRoute({
       await enforceRateLimit(`signup:${clientAddress(context)}`, signUpRule());
       const user = await registerUser(body);
       await sendVerificationEmail(user);
-      const client = signInClient(request, context);
-      const tokens = await issueTokens(user.id, { client });
-      await noteSignIn(user, client);
-      return { ...tokens, user, message: "Account created. Please check your email to verify your account." };
+      return { ...(await issueSignInTokens(user, request, context)), message: "Account created. Please check your email to verify your account." };
     },
   }),
 });

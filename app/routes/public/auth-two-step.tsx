@@ -7,14 +7,12 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
-import { clearSecondStepToken, createSession, getSecondStepToken } from "~/lib/session.server.ts";
+import { clearSecondStepToken, getSecondStepToken } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { openChallenge } from "~/services/auth/challenges.server.ts";
-import { signInClient } from "~/services/auth/device.server.ts";
 import { factorSummary } from "~/services/auth/second-factor.server.ts";
 import { requireAnonymous } from "~/services/auth/guards.server.ts";
-import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
-import { completeSecondStep, SIGN_IN_STEP_EXPIRED } from "~/services/auth/sign-in.server.ts";
+import { completeSecondStep, SIGN_IN_STEP_EXPIRED, startBrowserSession } from "~/services/auth/sign-in.server.ts";
 import { SecondStepSchema, safeRedirect } from "~/validation/auth-forms.ts";
 import type { Route } from "./+types/auth-two-step";
 
@@ -44,11 +42,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof ServiceError && error.status === 401) return expired();
     return formError(submission, error, { hideFields: ["code"] });
   }
-  const client = signInClient(request, context);
   const headers = new Headers();
-  headers.append("Set-Cookie", await createSession(outcome.user.id, { ...client, stepUpAt: new Date() }));
+  headers.append("Set-Cookie", await startBrowserSession(outcome.user, request, context, { secondFactor: true }));
   headers.append("Set-Cookie", await clearSecondStepToken());
-  await noteSignIn(outcome.user, client);
   return redirectWithToast(
     safeRedirect(outcome.redirectTo),
     outcome.kind === "recovery"

@@ -9,14 +9,12 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { useIsPending } from "~/components/ui/use-is-pending.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
-import { createSession, setSecondStepToken } from "~/lib/session.server.ts";
+import { setSecondStepToken } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { registerUser } from "~/services/auth/credentials.server.ts";
-import { signInClient } from "~/services/auth/device.server.ts";
 import { requireAnonymous, TWO_STEP_SETUP_PATH } from "~/services/auth/guards.server.ts";
 import { hasSecondFactor } from "~/services/auth/second-factor.server.ts";
-import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
-import { beginSecondStep, SECOND_STEP_PATH, signIn } from "~/services/auth/sign-in.server.ts";
+import { beginSecondStep, SECOND_STEP_PATH, signIn, startBrowserSession } from "~/services/auth/sign-in.server.ts";
 import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth-forms.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
@@ -56,9 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const token = await beginSecondStep(user.id, redirectTo);
       return redirect(SECOND_STEP_PATH, { headers: { "Set-Cookie": await setSecondStepToken(token) } });
     }
-    const client = signInClient(request, context);
-    const cookie = await createSession(user.id, client);
-    await noteSignIn(user, client);
+    const cookie = await startBrowserSession(user, request, context);
     if (user.role === "admin") {
       // Admins set up a second factor before the back office opens (decision 019).
       return redirectWithToast(
@@ -78,10 +74,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit(`signup:${clientAddress(context)}`, signUpRule());
     const user = await registerUser(submission.value);
     await sendVerificationEmail(user);
-    const client = signInClient(request, context);
-    const cookie = await createSession(user.id, client);
     // The account's first device: later sign-ins from others are announced by mail.
-    await noteSignIn(user, client);
+    const cookie = await startBrowserSession(user, request, context);
     return redirectWithToast(
       safeRedirect(submission.value.redirectTo),
       { title: "Account Created!", description: "Please check your email to verify your account." },

@@ -1,8 +1,12 @@
+import type { RouterContextProvider } from "react-router";
 import { prisma } from "~/lib/db.server.ts";
+import { createSession } from "~/lib/session.server.ts";
 import { ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
 import { clearRateLimit, consumeRateLimit, SIGN_IN_RULE, tooManyAttemptsMessage, type RateLimitRule } from "~/lib/rate-limit.server.ts";
 import { consumeChallenge, countFailedAttempt, createChallenge, openChallenge } from "./challenges.server.ts";
-import { ACCOUNT_BLOCKED, publicUserSelect, type PublicUser, verifyLogin } from "./credentials.server.ts";
+import { ACCOUNT_BLOCKED, issueTokens, publicUserSelect, type PublicUser, verifyLogin } from "./credentials.server.ts";
+import { signInClient } from "./device.server.ts";
+import { noteSignIn } from "./security-alerts.server.ts";
 import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts";
 
 // Sign-in for the /auth form and POST /api/auth/login alike: the limits, the credential check,
@@ -63,4 +67,24 @@ export async function completeSecondStep(token: string | null | undefined, code:
   }
   if (!(await consumeChallenge(challenge.id))) throw new ServiceError(SIGN_IN_STEP_EXPIRED, 401);
   return { user, redirectTo: challenge.redirectTo, kind };
+}
+
+// ---- signed in ----
+
+type SignInOptions = { /** This sign-in confirmed a second factor: it counts as a step-up. */ secondFactor?: boolean };
+
+/** A browser is signed in: its session cookie, with the device noted (and announced when new). */
+export async function startBrowserSession(user: PublicUser, request: Request, context: Readonly<RouterContextProvider> | undefined, { secondFactor = false }: SignInOptions = {}) {
+  const client = signInClient(request, context);
+  const cookie = await createSession(user.id, { ...client, stepUpAt: secondFactor ? new Date() : null });
+  await noteSignIn(user, client);
+  return cookie;
+}
+
+/** An /api client is signed in: a new token family and the user, with the device noted. */
+export async function issueSignInTokens(user: PublicUser, request: Request, context: Readonly<RouterContextProvider> | undefined, { secondFactor = false }: SignInOptions = {}) {
+  const client = signInClient(request, context);
+  const tokens = await issueTokens(user.id, { client, stepUpAt: secondFactor ? new Date() : null });
+  await noteSignIn(user, client);
+  return { ...tokens, user };
 }
