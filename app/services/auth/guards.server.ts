@@ -118,10 +118,22 @@ export const requireAdmin = defineGuard("admin", async (request: Request): Promi
     // Non-admins are sent home.
     throw redirect("/");
   }
-  if (await hasSecondFactor(user.id)) return user;
+  if (await adminHasSecondFactor(request, user.id)) return user;
   if (isApiRequest(request)) throw data({ message: SECOND_FACTOR_REQUIRED, secondFactorRequired: true }, { status: 403 });
   throw redirect(`${TWO_STEP_SETUP_PATH}?redirectTo=${encodeURIComponent(pagePath(request))}`);
 });
+
+// Memoised per request, like the caller: the layout's middleware and an action's own
+// requireAdmin ask it for the same request.
+const secondFactorCache = new WeakMap<Request, Promise<boolean>>();
+function adminHasSecondFactor(request: Request, userId: string) {
+  let pending = secondFactorCache.get(request);
+  if (!pending) {
+    pending = hasSecondFactor(userId);
+    secondFactorCache.set(request, pending);
+  }
+  return pending;
+}
 
 /** Where an admin without a second factor is walked through setting one up. */
 export const TWO_STEP_SETUP_PATH = "/profile/two-step";

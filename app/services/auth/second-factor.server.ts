@@ -26,29 +26,33 @@ type Tx = Prisma.TransactionClient;
 
 /** What the account has enrolled: any confirmed authenticator or passkey is a second factor. */
 export async function factorSummary(userId: string, tx: Tx = prisma) {
-  const [totp, passkeys, recoveryCodesLeft] = await Promise.all([
+  const [totp, passkeys, recoveryCodes] = await Promise.all([
     tx.totpFactor.findUnique({ where: { userId }, select: { confirmedAt: true } }),
     tx.passkey.count({ where: { userId } }),
-    tx.recoveryCode.count({ where: { userId, usedAt: null } }),
+    // At most RECOVERY_CODE_COUNT rows.
+    tx.recoveryCode.findMany({ where: { userId }, select: { usedAt: true } }),
   ]);
+  const recoveryCodesLeft = recoveryCodes.filter((code) => !code.usedAt).length;
   const totpEnabled = Boolean(totp?.confirmedAt);
   return {
     totpEnabled,
     totpPending: Boolean(totp && !totp.confirmedAt),
     passkeys,
     recoveryCodesLeft,
+    recoveryCodesIssued: recoveryCodes.length,
     any: totpEnabled || passkeys > 0,
     // Whether a typed code can answer (the /api and pages without JavaScript have only that).
     acceptsCodes: totpEnabled || recoveryCodesLeft > 0,
   };
 }
 
+/** One query: the admin guard asks it on every admin request. */
 export async function hasSecondFactor(userId: string) {
-  const [totp, passkey] = await Promise.all([
-    prisma.totpFactor.findFirst({ where: { userId, confirmedAt: { not: null } }, select: { userId: true } }),
-    prisma.passkey.findFirst({ where: { userId }, select: { id: true } }),
-  ]);
-  return Boolean(totp || passkey);
+  const user = await prisma.user.findFirst({
+    where: { id: userId, OR: [{ totpFactor: { confirmedAt: { not: null } } }, { passkeys: { some: {} } }] },
+    select: { id: true },
+  });
+  return user !== null;
 }
 
 // ---- enrolment ----

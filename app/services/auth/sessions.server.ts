@@ -111,7 +111,13 @@ export async function endSignIn(user: PublicUser, id: string, actor: Actor, now 
     let where: ReturnType<typeof whereFrom>;
     if (kind === "session") {
       // Found by recomputing the public id: the table keys sessions by their secret.
-      const sessions = await tx.session.findMany({ where: { userId: user.id, expiresAt: { gt: now } }, select: { id: true, ...clientSelect } });
+      // The same sessions the list offers (its bound and order): only those have a public id out there.
+      const sessions = await tx.session.findMany({
+        where: { userId: user.id, expiresAt: { gt: now } },
+        orderBy: { lastUsedAt: "desc" },
+        take: LIST_LIMIT,
+        select: { id: true, ...clientSelect },
+      });
       const session = sessions.find((row) => publicSessionId(row.id) === id);
       const { count } = session ? await tx.session.deleteMany({ where: { id: session.id, userId: user.id } }) : { count: 0 };
       if (!session || count === 0) throw new ServiceError(SIGN_IN_NOT_FOUND, 404);
