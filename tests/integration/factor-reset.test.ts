@@ -24,7 +24,6 @@ const run = promisify(execFile);
 async function userWithEverything() {
   const user = await createUser({ role: "admin" });
   await regenerateRecoveryCodes(user.id);
-  // Raw: the embedded database's Prisma adapter does not take a Bytes value on create.
   await prisma.passkey.create({ data: { id: `cred-${user.id}`, userId: user.id, publicKey: "AQI", deviceType: "multiDevice", name: "Laptop" } });
   const cookie = await sessionCookieFor(user.id);
   const tokens = await issueTokens(user.id);

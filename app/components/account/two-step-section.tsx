@@ -3,7 +3,7 @@ import { ButtonLink } from "~/components/ui/button.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 
-type Summary = { totpEnabled: boolean; passkeys: number; recoveryCodesLeft: number; any: boolean };
+type Summary = { totpEnabled: boolean; passkeys: number; recoveryCodesLeft: number; recoveryCodesIssued: number; any: boolean };
 
 /** /profile's two-step sign-in: the authenticator app's state, its removal and the recovery codes. */
 export function TwoStepSection({ summary, isAdmin }: { summary: Summary; isAdmin: boolean }) {
@@ -22,7 +22,7 @@ export function TwoStepSection({ summary, isAdmin }: { summary: Summary; isAdmin
           <>
             <dt className="font-medium text-slate-900">Recovery codes</dt>
             <dd className="text-slate-700">
-              {summary.recoveryCodesLeft} of 10 left{summary.recoveryCodesLeft <= 3 ? ": make new ones soon." : ""}
+              {summary.recoveryCodesLeft} of {summary.recoveryCodesIssued} left{summary.recoveryCodesLeft <= 3 ? ": make new ones soon." : ""}
             </dd>
           </>
         ) : null}

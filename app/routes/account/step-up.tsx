@@ -10,7 +10,7 @@ import { NOINDEX } from "~/lib/seo.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { factorSummary } from "~/services/auth/second-factor.server.ts";
-import { stepUpWithCode } from "~/services/auth/step-up.server.ts";
+import { STEP_UP_CONFIRMED, stepUpWithCode } from "~/services/auth/step-up.server.ts";
 import { SecondStepSchema, safeRedirect } from "~/validation/auth-forms.ts";
 import type { Route } from "./+types/step-up";
 
@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return formError(submission, error, { hideFields: ["code"] });
   }
-  return redirectWithToast(redirectTo, { title: "Confirmed", description: "You can go ahead: protected actions need no new code for 10 minutes." });
+  return redirectWithToast(redirectTo, STEP_UP_CONFIRMED);
 }
 
 export default function StepUp({ loaderData: { hasFactor, acceptsCodes, hasPasskey, redirectTo }, actionData }: Route.ComponentProps) {

@@ -19,6 +19,7 @@ import {
   confirmTotpEnrolment,
   factorSummary,
   pendingTotpSetup,
+  RECOVERY_CODE_COUNT,
   recoveryCodesText,
   regenerateRecoveryCodes,
   removeTotp,
@@ -46,6 +47,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     // The QR code is drawn here: an SVG image works without JavaScript and costs no bundle.
     setup: pending ? { secret: pending.secret, qr: await QRCode.toString(pending.uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }) } : null,
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/profile"),
+    recoveryCodeCount: RECOVERY_CODE_COUNT,
   };
 }
 
@@ -109,7 +111,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function TwoStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { summary, setup, redirectTo, role } = loaderData;
+  const { summary, setup, redirectTo, role, recoveryCodeCount } = loaderData;
   const codes = actionData && "codes" in actionData ? actionData : null;
   return (
     <AccountPage title="Two-step sign-in">
@@ -129,7 +131,7 @@ export default function TwoStep({ loaderData, actionData }: Route.ComponentProps
           <p className="mt-2 text-sm text-slate-700">
             {role === "admin" ? "Admins must use a second factor before the back office opens. " : ""}
             After your password, sign-in will ask for a six-digit code from an authenticator app on your phone (such as Google Authenticator, Microsoft
-            Authenticator, 1Password or Authy). If you lose the phone, one of ten recovery codes gets you in.
+            Authenticator, 1Password or Authy). If you lose the phone, one of {recoveryCodeCount} recovery codes gets you in.
           </p>
           {summary.passkeys > 0 ? <p className="mt-2 text-sm text-slate-700">You already have a passkey, which counts as a second factor.</p> : null}
           <Form method="post" className="mt-4">

@@ -1,12 +1,12 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
-import { clearSecondStepToken, createSession, getSecondStepToken } from "~/lib/session.server.ts";
+import { clearSecondStepToken, getSecondStepToken } from "~/lib/session.server.ts";
 import { toastHeader } from "~/lib/toast.server.ts";
-import { signInClient } from "~/services/auth/device.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { completeSecondStepWithPasskey, stepUpWithPasskey, verifyPasskeyAuthentication } from "~/services/auth/passkeys.server.ts";
-import { noteSignIn } from "~/services/auth/security-alerts.server.ts";
+import { startBrowserSession } from "~/services/auth/sign-in.server.ts";
+import { STEP_UP_CONFIRMED } from "~/services/auth/step-up.server.ts";
 import { safeRedirect } from "~/validation/auth-forms.ts";
 import { PasskeyAuthenticationSchema } from "~/validation/passkeys.ts";
 
@@ -25,18 +25,16 @@ export const loader = apiRoute({
       if (body.purpose === "step-up") {
         if (!user) throw new ServiceError("Authentication required", 401);
         await stepUpWithPasskey(request, body.token, assertion);
-        headers.append("Set-Cookie", await toastHeader({ title: "Confirmed", description: "You can go ahead: protected actions need no new confirmation for 10 minutes." }));
+        headers.append("Set-Cookie", await toastHeader(STEP_UP_CONFIRMED));
         return Response.json({ redirectTo: safeRedirect(body.redirectTo, "/profile") }, { headers });
       }
       const outcome =
         body.purpose === "two-step"
           ? await completeSecondStepWithPasskey(request, await getSecondStepToken(request), body.token, assertion)
           : { user: await verifyPasskeyAuthentication(request, body.token, assertion, null), redirectTo: body.redirectTo ?? null };
-      const client = signInClient(request, context);
-      headers.append("Set-Cookie", await createSession(outcome.user.id, { ...client, stepUpAt: new Date() }));
+      headers.append("Set-Cookie", await startBrowserSession(outcome.user, request, context, { secondFactor: true }));
       if (body.purpose === "two-step") headers.append("Set-Cookie", await clearSecondStepToken());
       headers.append("Set-Cookie", await toastHeader({ title: "Welcome back!", description: "You have been successfully logged in." }));
-      await noteSignIn(outcome.user, client);
       return Response.json({ redirectTo: safeRedirect(outcome.redirectTo) }, { headers });
     },
   }),

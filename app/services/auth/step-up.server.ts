@@ -13,6 +13,11 @@ import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts
 
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 export const STEP_UP_PATH = "/auth/step-up";
+/** The toast after a step-up, by code or passkey. */
+export const STEP_UP_CONFIRMED = {
+  title: "Confirmed",
+  description: `You can go ahead: protected actions ask for nothing more for ${STEP_UP_WINDOW_MS / 60_000} minutes.`,
+};
 export const STEP_UP_REQUIRED = "Confirm it's you: enter a code from your authenticator app to continue.";
 
 /**
