@@ -7,7 +7,7 @@ import { PrismaClient } from "~/generated/prisma/client.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
 import { applyMigrations, type RawExecutor } from "./migrate.server.ts";
-import { openPglite } from "./pglite.server.ts";
+import { lockDataDir, openPglite } from "./pglite.server.ts";
 
 export type Database = {
   kind: "pglite" | "postgres";
@@ -21,6 +21,8 @@ export type Database = {
    */
   maintain(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the whole data directory as one tar (`dumpDataDir`), which a backup carries. */
+  dumpDataDir?: () => Promise<Blob>;
   /**
    * The same connection for the job library (pg-boss's `db` option): its statements go through
    * the app's PGlite instance or pool. `jobSchema` is where it keeps its tables.
@@ -30,17 +32,24 @@ export type Database = {
 
 export type DatabaseOptions =
   | { url: string; schema?: string }
-  | { dataDir: string }
+  | { dataDir: string; from?: Blob }
   | { memory: true; from?: Blob };
 
 export function openDatabase(options: DatabaseOptions): Database {
   if ("url" in options) return openPostgres(options.url, options.schema);
-  if ("dataDir" in options) return openEmbedded(options.dataDir);
+  if ("dataDir" in options) return openEmbedded(options.dataDir, options.from);
   return openEmbedded(undefined, options.from);
 }
 
 function openEmbedded(dir: string | undefined, from?: Blob): Database {
-  const client: PGlite = openPglite(dir, from);
+  const unlock = dir ? lockDataDir(dir) : () => {};
+  let client: PGlite;
+  try {
+    client = openPglite(dir, from);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
   const raw: RawExecutor = {
     exec: async (sql) => {
@@ -59,10 +68,12 @@ function openEmbedded(dir: string | undefined, from?: Blob): Database {
       await client.exec("VACUUM ANALYZE");
     },
     jobs: pgliteJobConnection(client),
+    dumpDataDir: () => client.dumpDataDir("none"),
     async close() {
       await prisma.$disconnect();
       // An unclosed directory makes the next open slow or hang: always close.
       if (!client.closed) await client.close();
+      unlock();
     },
   };
 }

@@ -134,3 +134,13 @@ export async function hasKey(key: string) {
     throw error;
   }
 }
+
+/** Every key of the bucket with its size and ETag, a page of 1,000 at a time (a backup's list of the store). */
+export async function* listKeys(): AsyncGenerator<{ key: string; size: number; etag: string }> {
+  let token: string | undefined;
+  do {
+    const listed = await s3Client().send(new ListObjectsV2Command({ Bucket: bucket(), ContinuationToken: token, MaxKeys: 1000 }));
+    for (const object of listed.Contents ?? []) yield { key: object.Key!, size: Number(object.Size ?? 0), etag: object.ETag ?? "" };
+    token = listed.IsTruncated ? listed.NextContinuationToken : undefined;
+  } while (token);
+}

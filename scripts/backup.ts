@@ -1,0 +1,36 @@
+// Backs up the configured database and objects into one archive: `npm run backup [-- --out FILE]`.
+// Exit 2: refused (the embedded database is in use, the file exists, bad arguments); 1: failed.
+import { parseArgs } from "node:util";
+import { BackupRefused, createBackup } from "../app/lib/backup/backup.server.ts";
+import { getDb } from "../app/lib/db.server.ts";
+import { getEnv } from "../app/lib/env.server.ts";
+import { formatFileSize } from "../app/lib/format.ts";
+import { DataDirInUseError } from "../app/lib/pglite.server.ts";
+
+let out: string | undefined;
+try {
+  out = parseArgs({ options: { out: { type: "string" } } }).values.out;
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : error}\nUsage: npm run backup [-- --out FILE]`);
+  process.exit(2);
+}
+
+const env = getEnv();
+let db;
+try {
+  db = getDb();
+} catch (error) {
+  if (!(error instanceof DataDirInUseError)) throw error;
+  console.error(`${error.message}\nA backup of the embedded database needs the server stopped; on PostgreSQL (DATABASE_URL) it runs beside the app.`);
+  process.exit(2);
+}
+try {
+  const { file, manifest, archiveBytes } = await createBackup({ db, dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, s3Bucket: env.S3_BUCKET, out });
+  const objects = manifest.objects.storage === "s3" ? `a list of ${manifest.objects.count} S3 keys` : `${manifest.objects.count} files (${formatFileSize(manifest.objects.bytes)})`;
+  console.log(`Backup written: ${file} (${formatFileSize(archiveBytes)}): the ${manifest.database.kind} database and ${objects}.`);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = error instanceof BackupRefused ? 2 : 1;
+} finally {
+  await db.close();
+}
