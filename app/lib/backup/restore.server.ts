@@ -204,8 +204,14 @@ async function restorePostgres(url: string, schema: string, manifest: Manifest, 
       await client.query(`CREATE EXTENSION IF NOT EXISTS ${quoteIdent(extension)} WITH SCHEMA ${quoteIdent(schema)}`);
     }
   });
+  // The schema (and its comment) was made above, with the extensions the dump's indexes need
+  // in it: pg_restore would fail on "schema already exists", so those entries are left out.
+  const listFile = `${dumpFile}.list`;
+  await runPgTool("pg_restore", ["--list", dumpFile], listFile);
+  const entries = (await fs.promises.readFile(listFile, "utf8")).split("\n");
+  await fs.promises.writeFile(listFile, entries.filter((line) => !/^\d+; \d+ \d+ (SCHEMA|COMMENT) - (SCHEMA )?\S+/.test(line)).join("\n"));
   // One transaction: a restore that fails halfway leaves the schema as it was (empty).
-  await runPgTool("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", `--dbname=${url}`, dumpFile]);
+  await runPgTool("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", `--use-list=${listFile}`, `--dbname=${url}`, dumpFile]);
 }
 
 async function missingS3Keys(listFile: string) {
