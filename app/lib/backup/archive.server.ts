@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import { Header, Parser, Pax, type ReadEntry } from "tar";
 
 // A backup archive is a plain POSIX tar (readable with `tar -tvf`), written and read one member
@@ -105,17 +105,28 @@ export async function extractArchive(file: string, dir: string, keep: string) {
         const hash = crypto.createHash("sha256");
         const record = { size: 0, sha256: "" };
         digests.set(name, record);
-        const chunks: Buffer[] = [];
-        entry.on("data", (chunk: Buffer) => {
-          hash.update(chunk);
-          record.size += chunk.length;
-          if (name === keep) chunks.push(chunk);
+        // One consumer per entry: a second 'data' listener beside a pipe would miss what the
+        // first one flushed (minipass streams emit buffered data as soon as one is attached).
+        const measure = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            hash.update(chunk);
+            record.size += chunk.length;
+            callback(null, chunk);
+          },
         });
         if (name === keep) {
-          entry.on("end", () => {
-            record.sha256 = hash.digest("hex");
-            kept = Buffer.concat(chunks).toString("utf8");
-          });
+          const chunks: Buffer[] = [];
+          measure.on("data", (chunk: Buffer) => chunks.push(chunk));
+          writes.push(
+            new Promise<void>((done) =>
+              measure.on("end", () => {
+                record.sha256 = hash.digest("hex");
+                kept = Buffer.concat(chunks).toString("utf8");
+                done();
+              }),
+            ),
+          );
+          entry.pipe(measure);
           return;
         }
         const target = path.join(dir, name);
@@ -130,7 +141,7 @@ export async function extractArchive(file: string, dir: string, keep: string) {
             out.on("error", failed);
           }),
         );
-        entry.pipe(out);
+        entry.pipe(measure).pipe(out);
       },
     });
     parser.on("error", fail);

@@ -4,19 +4,21 @@ import { RevenueChart } from "~/components/admin/revenue-chart.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
-import { formatCompact, formatCount, formatDate, formatMoney } from "~/lib/format.ts";
-import { getDashboard } from "~/services/admin-dashboard.server.ts";
+import { formatCompact, formatCount, formatDate, formatDateTime, formatFileSize, formatMoney, pluralize } from "~/lib/format.ts";
+import { BACKUP_STALE_HOURS, getDashboard, getLastBackup } from "~/services/admin-dashboard.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/dashboard";
 
 export async function loader() {
-  return getDashboard();
+  // The last backup is shown here only: the API's dashboard document stays as it is.
+  const [dashboard, lastBackup] = await Promise.all([getDashboard(), getLastBackup()]);
+  return { ...dashboard, lastBackup };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard" }, NOINDEX];
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue } = loaderData;
+  const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue, lastBackup } = loaderData;
   return (
     <AdminPage
       title="Admin Dashboard"
@@ -101,6 +103,23 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
+        )}
+      </Panel>
+      <Panel title="Backups">
+        {lastBackup ? (
+          <p className="text-sm">
+            Last backup: {formatDateTime(lastBackup.finishedAt)} ({formatFileSize(lastBackup.archiveBytes)},{" "}
+            {lastBackup.storage === "s3" ? `${formatCount(lastBackup.objectCount)} S3 keys listed` : pluralize(lastBackup.objectCount, "file")})
+            {lastBackup.stale ? (
+              <span role="alert" className="mt-2 block">
+                <Badge tone="yellow">Older than {BACKUP_STALE_HOURS} hours</Badge> Run <code>npm run backup</code>, and check the job that should run it daily.
+              </span>
+            ) : null}
+          </p>
+        ) : (
+          <p className="text-sm" role="alert">
+            <Badge tone="yellow">No backup yet</Badge> Run <code>npm run backup</code> (docs/decisions/020-operating.md, “Backups”).
+          </p>
         )}
       </Panel>
       <nav aria-label="Quick actions" className="flex flex-wrap gap-3">
