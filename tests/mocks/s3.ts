@@ -55,7 +55,27 @@ export function createS3Mock(endpoint: string, bucket: string) {
     return new HttpResponse(headOnly ? null : object.body, { status: 200, headers });
   }
 
+  const xmlText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  /** ListObjectsV2: keys in order, a page of max-keys, continued after the token (the last key of the page before). */
+  const list = ({ request }: { request: Request }) => {
+    const url = record(request);
+    if (!isSigned(request, url)) return accessDenied();
+    const prefix = url.searchParams.get("prefix") ?? "";
+    const after = url.searchParams.get("continuation-token") ?? "";
+    const max = Number(url.searchParams.get("max-keys") ?? 1000);
+    const keys = [...objects.keys()].filter((key) => key.startsWith(prefix) && key > after).sort();
+    const page = keys.slice(0, max);
+    const truncated = keys.length > page.length;
+    const contents = page
+      .map((key) => `<Contents><Key>${xmlText(key)}</Key><Size>${objects.get(key)!.body.length}</Size><ETag>&quot;${objects.get(key)!.body.length}&quot;</ETag></Contents>`)
+      .join("");
+    const body = `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${xmlText(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${max}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${truncated ? `<NextContinuationToken>${xmlText(page.at(-1)!)}</NextContinuationToken>` : ""}${contents}</ListBucketResult>`;
+    return new HttpResponse(body, { status: 200, headers: { "Content-Type": "application/xml" } });
+  };
+
   const handlers = [
+    http.get(base, list),
+    http.get(`${base}/`, list),
     http.put(`${base}/*`, async ({ request }) => {
       const url = record(request);
       if (!isSigned(request, url)) return accessDenied();
