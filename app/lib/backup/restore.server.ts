@@ -3,6 +3,7 @@ import path from "node:path";
 import readline from "node:readline";
 import pg from "pg";
 import { openDatabase, type Database } from "../db.server.ts";
+import { lockDataDir } from "../pglite.server.ts";
 import { ArchiveError, extractArchive } from "./archive.server.ts";
 import {
   BackupRefused,
@@ -46,6 +47,7 @@ export async function restoreBackup(target: RestoreTarget): Promise<RestoreResul
   await fs.promises.mkdir(dataDir, { recursive: true });
   // Beside the data, so the objects are moved into place by a rename, not copied.
   const work = await fs.promises.mkdtemp(path.join(dataDir, ".restore-"));
+  let releaseLock = () => {};
   try {
     const manifest = await readVerified(target.archive, work);
     const kind = target.databaseUrl ? "postgres" : "pglite";
@@ -64,6 +66,9 @@ export async function restoreBackup(target: RestoreTarget): Promise<RestoreResul
     const pgliteDir = path.join(dataDir, "pglite");
     const objectsDir = path.join(dataDir, "objects");
     const postgres = target.databaseUrl ? postgresTarget(target.databaseUrl) : null;
+    // A server running on this data directory must not have its database moved from under it:
+    // the directory is claimed before it is looked at, and let go just before PGlite opens it.
+    if (!postgres) releaseLock = lockDataDir(pgliteDir);
     const busy = [
       ...(postgres ? await postgresInUse(postgres.url, postgres.schema) : dirInUse(pgliteDir)),
       ...(storage === "local" ? await objectsInUse(objectsDir) : []),
@@ -81,6 +86,7 @@ export async function restoreBackup(target: RestoreTarget): Promise<RestoreResul
     }
 
     let db: Database;
+    releaseLock();
     if (postgres) {
       await restorePostgres(postgres.url, postgres.schema, manifest, path.join(work, POSTGRES_MEMBER), Boolean(busy.length));
       db = openDatabase({ url: postgres.url, schema: postgres.schema === "public" ? undefined : postgres.schema });
@@ -131,6 +137,7 @@ export async function restoreBackup(target: RestoreTarget): Promise<RestoreResul
     }
     return { manifest, migrationsApplied, objectsRestored, missingKeys, movedAside };
   } finally {
+    releaseLock();
     await fs.promises.rm(work, { recursive: true, force: true });
   }
 }
