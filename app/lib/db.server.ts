@@ -68,7 +68,8 @@ function openEmbedded(dir: string | undefined, from?: Blob): Database {
       await client.exec("VACUUM ANALYZE");
     },
     jobs: pgliteJobConnection(client),
-    dumpDataDir: () => client.dumpDataDir("none"),
+    // Gzipped: the demo's 44 MB (mostly empty WAL) become 5.5 MB for 0.65 s more.
+    dumpDataDir: () => client.dumpDataDir("gzip"),
     async close() {
       await prisma.$disconnect();
       // An unclosed directory makes the next open slow or hang: always close.

@@ -137,7 +137,7 @@ describe("backup and restore", () => {
     expect(backup.status).toBe(0);
     const listing = spawnSync("tar", ["-tf", archive()], { encoding: "utf8" }).stdout.split("\n");
     expect(listing).toContain("manifest.json");
-    expect(listing).toContain(onPostgres ? "database/postgres.dump" : "database/pglite.tar");
+    expect(listing).toContain(onPostgres ? "database/postgres.dump" : "database/pglite.tar.gz");
 
     wipe();
     await wipeDatabase();

@@ -15,7 +15,7 @@ import { ArchiveWriter } from "./archive.server.ts";
 export const MANIFEST = "manifest.json";
 export const FORMAT = "medanim-backup";
 export const FORMAT_VERSION = 1;
-export const PGLITE_MEMBER = "database/pglite.tar";
+export const PGLITE_MEMBER = "database/pglite.tar.gz";
 export const POSTGRES_MEMBER = "database/postgres.dump";
 export const S3_KEYS_MEMBER = "objects.s3.jsonl";
 export const OBJECTS_PREFIX = "objects/";
