@@ -32,6 +32,10 @@ export class DataDirInUseError extends Error {
   }
 }
 
+// The lock files this process holds; on globalThis, as the server entry and the server build load
+// separate copies of this module.
+const heldLocks: Set<string> = ((globalThis as unknown as { __medanimDataDirLocks?: Set<string> }).__medanimDataDirLocks ??= new Set());
+
 /**
  * Claims a data directory for this process: `<dir>.lock` holds our pid. PGlite's own
  * postmaster.pid always says -42 and a second process opens the same directory without
@@ -48,14 +52,19 @@ export function lockDataDir(dir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
       const holder = Number(fs.readFileSync(file, "utf8").trim());
-      if (holder > 0 && processIsAlive(holder)) throw new DataDirInUseError(dir, holder);
+      // Our own pid in a lock we do not hold is a previous run's: a container's app is often
+      // pid 1 on every start, and its volume keeps the old file.
+      const ours = holder === process.pid && !heldLocks.has(file);
+      if (holder > 0 && !ours && processIsAlive(holder)) throw new DataDirInUseError(dir, holder);
       fs.rmSync(file, { force: true });
     }
   }
+  heldLocks.add(file);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
+    heldLocks.delete(file);
     // Only our own lock: never one another process took over after ours went stale.
     const holder = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : "";
     if (holder === String(process.pid)) fs.rmSync(file, { force: true });
