@@ -57,6 +57,9 @@ const PART_DEFAULTS: Record<BuildPart | "all", RequestRule> = {
  */
 const SERVER_PATHS: ReadonlyArray<readonly [prefix: string, rule: RequestRule]> = [
   ["/healthz", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
+  ["/readyz", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
+  // Prometheus's scrape (app/lib/operations.server.ts): a bearer token here, or only on METRICS_PORT.
+  ["/metrics", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
   ["/assets/", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
   ["/api/docs/assets/", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
   ["/objects/", { part: "server", methods: null, body: { kind: "raw", limit: null }, csrfExempt: null, compress: false, errors: "json" }],
@@ -171,6 +174,7 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
       return { pattern: `/${path}`, rule };
     });
   const manifestPath = build.routeDiscovery?.manifestPath ?? "/__manifest";
+  const patternOf = new Map(Object.values(routes).flatMap((route) => (route ? [[route.id, fullPath(routes, route)] as const] : [])));
 
   return {
     /** Every leaf route's full path pattern and part (the split and the reachability test read it). */
@@ -193,6 +197,22 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
         for (const { pattern, rule } of overrideRules) if (matchPath(pattern, page)) return rule;
       }
       return PART_DEFAULTS[partOf(pathname)];
+    },
+    /**
+     * The route pattern that answers a path ("/animations/:slug"), for the metrics' labels: a
+     * bounded set, never the path itself. Express's own paths are their prefix ("/media/*");
+     * a path only the catch-all routes (not-found, splats) answer is "unmatched".
+     */
+    patternFor(pathname: string): string {
+      for (const [prefix] of SERVER_PATHS) {
+        if (prefix.endsWith("/") ? pathname.startsWith(prefix) : pathname === prefix) return prefix.endsWith("/") ? `${prefix}*` : prefix;
+      }
+      if (pathname === manifestPath) return manifestPath;
+      // A page's data request (single fetch): "/_root.data" is the home page's.
+      const page = pathname === "/_root.data" ? "/" : pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+      const id = deepestMatch(whole, page);
+      const pattern = id === undefined ? undefined : patternOf.get(id);
+      return pattern === undefined || pattern.endsWith("*") ? "unmatched" : pattern;
     },
   };
 }
