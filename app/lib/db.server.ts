@@ -3,7 +3,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { PrismaClient } from "~/generated/prisma/client.ts";
+import { type Prisma, PrismaClient } from "~/generated/prisma/client.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
 import { metrics, statementKind } from "./metrics.server.ts";
@@ -114,7 +114,7 @@ function poolJobConnection(pool: pg.Pool, schema: string): Database["jobs"] {
 // Prisma reports each statement it sends, with its time, through the driver adapters too
 // (PGlite and pg alike, inside interactive transactions as well): the app's query time
 // without wrapping either driver.
-const QUERY_EVENTS = [{ emit: "event", level: "query" }] as const;
+const QUERY_EVENTS: Prisma.LogDefinition[] = [{ emit: "event", level: "query" }];
 
 function timedPrisma<T extends PrismaClient>(prisma: T): T {
   const observe = metrics().dbQueryDuration;
