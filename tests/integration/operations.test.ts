@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
+import { matchRoutes, type RouteObject } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb, prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
@@ -11,6 +12,8 @@ import { logger } from "~/lib/logger.server.ts";
 import { forget } from "~/lib/memo.server.ts";
 import { startMetricsServer } from "~/lib/operations.server.ts";
 import { type Phase, servingPhase, setServingPhase } from "~/lib/readiness.server.ts";
+import { createRouteTable, samplePath } from "~/lib/route-table.server.ts";
+import { ROUTE_RULES } from "~/route-rules.ts";
 import * as contactApi from "~/routes/api/contact.ts";
 import * as testPage from "~/routes/checkout/test.tsx";
 import * as premium from "~/routes/public/premium.tsx";
@@ -70,7 +73,8 @@ describe("GET /metrics on the public port", () => {
 
   it("answers 401 without the bearer token or with a wrong one, and the metrics with the right one", async () => {
     env.METRICS_TOKEN = TOKEN;
-    for (const headers of [{}, { Authorization: "Bearer wrong-token-0123456789" }, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: TOKEN }]) {
+    const attempts: Array<Record<string, string>> = [{}, { Authorization: "Bearer wrong-token-0123456789" }, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: TOKEN }];
+    for (const headers of attempts) {
       const res = await scrape(headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(await res.json()).toEqual({ message: "A valid bearer token is required: Authorization: Bearer <METRICS_TOKEN>" });
@@ -167,6 +171,35 @@ describe("GET /metrics on the public port", () => {
       await workers.stop();
     }
   }, 40_000);
+});
+
+describe("the route pattern of a request", () => {
+  // patternFor ranks and compiles the routes once instead of calling matchRoutes per request:
+  // it must name the route React Router answers with, for every route of app/routes.ts.
+  it("is the route React Router picks, for every route's sample path and a few more", async () => {
+    const { build } = await testApp();
+    const table = createRouteTable(build, ROUTE_RULES);
+    const tree = (parentId: string | undefined): RouteObject[] =>
+      Object.values(build.routes)
+        .filter((route) => route!.parentId === parentId)
+        .map((route) => ({ id: route!.id, path: route!.path, index: route!.index, caseSensitive: route!.caseSensitive, children: tree(route!.id) }) as RouteObject);
+    const routes = tree(undefined);
+    const byId = new Map(table.routes.map((leaf) => [leaf.id, leaf.pattern]));
+    const paths = [
+      ...table.routes.map((leaf) => samplePath(leaf.pattern)),
+      "/api/categories/path/main",
+      "/api/categories/path/main/sub",
+      "/animations/RHINOPLASTY",
+      "/admin/users/x/email/",
+      "/caf%C3%A9",
+      "/a/b/c/d",
+    ];
+    for (const pathname of paths) {
+      const id = matchRoutes(routes, pathname)?.at(-1)?.route.id;
+      const expected = id === undefined || byId.get(id)?.endsWith("*") ? "unmatched" : byId.get(id);
+      expect(table.patternFor(pathname), pathname).toBe(expected);
+    }
+  });
 });
 
 describe("METRICS_PORT", () => {
