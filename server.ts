@@ -120,9 +120,12 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
 
   let vite: import("vite").ViteDevServer | undefined;
   if (!build && mode === "development") {
+    const before = new Set(process.listeners("SIGTERM"));
     vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true }, appType: "custom" }));
-    // React Router's dev server installs a SIGTERM handler that exits at once: ours closes the DB.
-    process.removeAllListeners("SIGTERM");
+    // React Router's dev server installs a SIGTERM handler that exits at once: ours drains and
+    // closes the DB. Only the handlers it added go: tsx's own (it tells the tsx parent that this
+    // process took the signal) must stay, or tsx kills this process 60 ms into its drain.
+    for (const listener of process.listeners("SIGTERM")) if (!before.has(listener)) process.off("SIGTERM", listener);
   }
   const loadDevBuild = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   const servesClientFiles = !build && mode === "production";
@@ -231,8 +234,15 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
-    // The load balancer sees 503 on /readyz and stops sending; what was accepted still finishes.
+    // /readyz answers 503 from here on. For DRAIN_DELAY_MS the instance keeps serving everything
+    // else, so a load balancer polling /readyz takes it out of rotation before its port closes;
+    // then what was accepted finishes.
     setServingPhase("draining");
+    const delayMs = getEnv().DRAIN_DELAY_MS;
+    if (delayMs > 0) {
+      logger.info({ signal, delayMs }, "draining: /readyz answers 503 before the port closes");
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
     // A transcode in progress is aborted and put back in the queue for the next start.
     const workerStopped = jobWorkers.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed"));
     logger.info({ signal }, "shutting down");

@@ -103,6 +103,10 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().min(16).optional()),
   METRICS_PORT: z.preprocess((value) => (value === "" ? undefined : value), z.coerce.number().int().min(1).max(65535).optional()),
   METRICS_HOST: z.string().default("127.0.0.1"),
+  // After SIGTERM/SIGINT, how long (ms) the instance keeps serving with /readyz at 503 before it
+  // stops accepting connections: a few of the load balancer's health-check intervals. It adds to
+  // the 25 s given to requests in flight, and both must fit the orchestrator's grace period.
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(10_000).default(10_000),
 }).superRefine((env, ctx) => {
   // Without the signing secret no webhook can be verified, and Stripe's webhooks are what

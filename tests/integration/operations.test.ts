@@ -277,6 +277,39 @@ describe("health", () => {
   });
 });
 
+describe("a server started as `npm run serve` starts it", () => {
+  // A child process (tsx server.ts), so startServer's own wiring is what answers: readiness
+  // after the workers are up, METRICS_PORT, and the drain after SIGTERM.
+  it("is ready once started, serves metrics on METRICS_PORT only, and answers /readyz 503 while draining", async () => {
+    const { spawn } = await import("node:child_process");
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-drain-"));
+    const [port, metricsPort] = [3412, 3413];
+    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server.ts"], {
+      env: { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), METRICS_TOKEN: "", DRAIN_DELAY_MS: "3000", DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "silent", NODE_ENV: "development" },
+      stdio: "ignore",
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const status = (url: string) => fetch(url).then((res) => res.status, () => 0);
+    try {
+      await expect.poll(() => status(`http://127.0.0.1:${port}/readyz`), { timeout: 60_000, interval: 250 }).toBe(200);
+      expect(await status(`http://127.0.0.1:${port}/metrics`)).toBe(404);
+      const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(/^medanim_http_requests_total\{method="GET",route="\/readyz",status="200"\} \d+$/m);
+
+      child.kill("SIGTERM");
+      // A new connection during the drain: the port is still open, readiness says go elsewhere.
+      await expect.poll(() => status(`http://127.0.0.1:${port}/readyz`), { timeout: 2_000, interval: 100 }).toBe(503);
+      expect(await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()).toMatchObject({ status: "draining" });
+      expect(await status(`http://127.0.0.1:${port}/healthz`)).toBe(200);
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
 describe("X-Request-Id", () => {
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
