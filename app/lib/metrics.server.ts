@@ -103,10 +103,11 @@ export function metrics(): Metrics {
 
 /** "SELECT", "INSERT", … from a statement's first word: a bounded label, never the text. */
 export function statementKind(sql: string) {
-  const word = /^\s*(?:--[^\n]*\n\s*)*([a-z]+)/i.exec(sql)?.[1]?.toUpperCase();
+  // Prisma reports a transaction's start and end as a comment: -- Implicit "BEGIN" query via underlying driver
+  const word = (/^\s*--\s*Implicit "([a-z]+)"/i.exec(sql) ?? /^\s*(?:--[^\n]*\n\s*)*([a-z]+)/i.exec(sql))?.[1]?.toUpperCase();
   return word && STATEMENTS.has(word) ? word : "OTHER";
 }
-const STATEMENTS = new Set(["SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "BEGIN", "COMMIT", "ROLLBACK"]);
+const STATEMENTS = new Set(["SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SET"]);
 
 /** Times one promise into a histogram; the labels may depend on how it ended. */
 export async function timed<T>(observe: (seconds: number, error: unknown) => void, run: () => Promise<T>): Promise<T> {
