@@ -40,7 +40,9 @@ export default defineConfig({
   use: { baseURL: `http://localhost:${PORT}`, trace: process.env.CI ? "on-first-retry" : "retain-on-failure" },
   projects: [
     // The demo admin sets up its authenticator app first (admins must have a second factor).
-    { name: "setup", use: { ...chromium, javaScriptEnabled: false }, testMatch: /\.setup\.ts$/ },
+    // After every project that depends on setup: /metrics shows the suite's traffic (metrics.teardown.ts).
+    { name: "setup", use: { ...chromium, javaScriptEnabled: false }, testMatch: /\.setup\.ts$/, teardown: "metrics" },
+    { name: "metrics", testMatch: /metrics\.teardown\.ts$/ },
     // tests/e2e/js-only/ holds behaviour that exists only with JavaScript (hydration, hotkeys).
     { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, testIgnore: /js-only\//, dependencies: ["setup"] },
     // routes.spec.ts speaks HTTP only, no page: the no-js project's run is enough.
@@ -67,6 +69,9 @@ export default defineConfig({
       // two cores and made the players' sources depend on how far the backlog got. Saves still
       // transcode (streaming.spec.ts uploads a master and plays its set).
       MEDIA_BACKFILL: "false",
+      // The teardown project scrapes /metrics with it (tests/e2e/metrics.teardown.ts).
+      METRICS_TOKEN: "e2e-metrics-token-0123456789abcdef",
+      METRICS_PORT: "",
       DATABASE_URL: "",
       SMTP_URL: "",
     },

@@ -18,6 +18,8 @@ import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { type BuildPart, createRouteTable, type RequestRule, type RouteRuleOverride } from "./app/lib/route-table.server.ts";
 import { ROUTE_RULES } from "./app/route-rules.ts";
 import { requestContext } from "./app/lib/request-context.server.ts";
+import { healthz, httpMetrics, readyz, requestIds, serveMetrics, startMetricsServer } from "./app/lib/operations.server.ts";
+import { setServingPhase } from "./app/lib/readiness.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
 import { startJobWorkers } from "./app/services/job-workers.server.ts";
@@ -118,19 +120,27 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
 
   let vite: import("vite").ViteDevServer | undefined;
   if (!build && mode === "development") {
+    const before = new Set(process.listeners("SIGTERM"));
     vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true }, appType: "custom" }));
-    // React Router's dev server installs a SIGTERM handler that exits at once: ours closes the DB.
-    process.removeAllListeners("SIGTERM");
+    // React Router's dev server installs a SIGTERM handler that exits at once: ours drains and
+    // closes the DB. Only the handlers it added go: tsx's own (it tells the tsx parent that this
+    // process took the signal) must stay, or tsx kills this process 60 ms into its drain.
+    for (const listener of process.listeners("SIGTERM")) if (!before.has(listener)) process.off("SIGTERM", listener);
   }
   const loadDevBuild = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   const servesClientFiles = !build && mode === "production";
   const serverBuild = build ?? (vite ? await loadDevBuild() : await loadProductionBuild());
   // In development the table is read from the build at start: restart after adding a route.
   const table = createRouteTable(serverBuild, routeRules);
+  // First: every response, a refusal included, has an id, and is counted.
+  app.use(requestIds());
+  app.use(httpMetrics(table.patternFor));
   app.use(
     pinoHttp({
       logger,
-      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url?.startsWith("/assets/") === true },
+      genReqId: (_req, res) => (res as unknown as Response).locals.requestId as string,
+      // Probes and scrapes come every few seconds; they are counted in the metrics instead.
+      autoLogging: { ignore: (req) => QUIET_PATHS.has(req.url ?? "") || req.url?.startsWith("/assets/") === true },
       // A client's mistake is one warning line; only the server's own failures are errors.
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
       // One short line per request; headers (cookies, tokens) stay out of the logs.
@@ -147,15 +157,9 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
   // Before /healthz, the media router and React Router: hostile requests stop here with a 4xx.
   app.use(edgeGuard(table));
 
-  app.get("/healthz", async (_req, res) => {
-    try {
-      await getDb().ping();
-      res.set("Cache-Control", "no-store").json({ status: "ok" });
-    } catch (error) {
-      logger.error({ err: error }, "health check failed");
-      res.status(503).set("Cache-Control", "no-store").json({ status: "error" });
-    }
-  });
+  app.get("/healthz", healthz());
+  app.get("/readyz", readyz);
+  app.get("/metrics", serveMetrics("public"));
 
   // The API reference's renderer (GET /api/docs): Swagger UI's script and stylesheet, served
   // from the installed package, never a CDN; a day in caches (the version is pinned).
@@ -189,20 +193,27 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
   return app;
 }
 
-/** A worker-only process's HTTP side: its health, for the orchestrator. */
+/** Paths left out of the request log: load balancers' probes and Prometheus's scrapes. */
+const QUIET_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/** A worker-only process's HTTP side: its health and its metrics, for the orchestrator and Prometheus. */
 function workerApp() {
   const app = express();
   app.disable("x-powered-by");
-  app.get("/healthz", async (_req, res) => {
-    const ok = await getDb().ping().then(() => true, () => false);
-    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "error", role: "worker" });
-  });
+  app.set("trust proxy", getEnv().TRUST_PROXY);
+  app.use(requestIds());
+  app.use(httpMetrics((pathname) => (QUIET_PATHS.has(pathname) ? pathname : "unmatched")));
+  app.get("/healthz", healthz({ role: "worker" }));
+  app.get("/readyz", readyz);
+  app.get("/metrics", serveMetrics("public"));
   app.use((_req, res) => void res.status(404).json({ message: "This instance runs jobs only" }));
   return app;
 }
 
 /** Starts listening; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the DB. */
 export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_ENV === "production" ? "production" : "development", role = getEnv().APP_ROLE } = {}) {
+  // /readyz answers 503 until the job workers are up too.
+  setServingPhase("starting");
   // APP_ROLE=worker runs the jobs (transcodes above all) and answers only /healthz, so web
   // instances (APP_ROLE=web) on the same PostgreSQL stay responsive while a 4K master encodes.
   const app = role === "worker" ? workerApp() : await createApp({ mode: mode as "production" | "development" });
@@ -216,11 +227,22 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   // database (pg-boss); a transcode or a campaign slice in progress is stopped at shutdown and
   // retried by the next start (or another instance).
   const jobWorkers = role === "web" ? { stop: async () => undefined } : await startJobWorkers();
+  const metricsServer = getEnv().METRICS_PORT ? await startMetricsServer() : undefined;
+  setServingPhase("serving");
 
   let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
+    // /readyz answers 503 from here on. For DRAIN_DELAY_MS the instance keeps serving everything
+    // else, so a load balancer polling /readyz takes it out of rotation before its port closes;
+    // then what was accepted finishes.
+    setServingPhase("draining");
+    const delayMs = getEnv().DRAIN_DELAY_MS;
+    if (delayMs > 0) {
+      logger.info({ signal, delayMs }, "draining: /readyz answers 503 before the port closes");
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
     // A transcode in progress is aborted and put back in the queue for the next start.
     const workerStopped = jobWorkers.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed"));
     logger.info({ signal }, "shutting down");
@@ -231,6 +253,9 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
     force.unref();
     server.close(async () => {
       clearTimeout(force);
+      // Open until here: the last scrape can see the drain.
+      metricsServer?.closeAllConnections();
+      metricsServer?.close();
       await workerStopped;
       // Views are written in batches: the last batch goes in before the database closes.
       await flushViewCounts().catch((error) => logger.error({ err: error }, "storing view counts failed"));

@@ -3,9 +3,10 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { PrismaClient } from "~/generated/prisma/client.ts";
+import { type Prisma, PrismaClient } from "~/generated/prisma/client.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
+import { metrics, statementKind } from "./metrics.server.ts";
 import { applyMigrations, type RawExecutor } from "./migrate.server.ts";
 import { lockDataDir, openPglite } from "./pglite.server.ts";
 
@@ -28,6 +29,8 @@ export type Database = {
    * the app's PGlite instance or pool. `jobSchema` is where it keeps its tables.
    */
   jobs: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>; schema: string };
+  /** The PostgreSQL pool's connections, read when /metrics is scraped; null on PGlite (one session, no pool). */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
 };
 
 export type DatabaseOptions =
@@ -50,7 +53,7 @@ function openEmbedded(dir: string | undefined, from?: Blob): Database {
     unlock();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  const prisma = timedPrisma(new PrismaClient({ adapter: new PrismaPGlite(client), log: QUERY_EVENTS }));
   const raw: RawExecutor = {
     exec: async (sql) => {
       await client.exec(sql);
@@ -70,6 +73,7 @@ function openEmbedded(dir: string | undefined, from?: Blob): Database {
     jobs: pgliteJobConnection(client),
     // Gzipped: the demo's 44 MB (mostly empty WAL) become 5.5 MB for 0.65 s more.
     dumpDataDir: () => client.dumpDataDir("gzip"),
+    poolStats: () => null,
     async close() {
       await prisma.$disconnect();
       // An unclosed directory makes the next open slow or hang: always close.
@@ -81,7 +85,7 @@ function openEmbedded(dir: string | undefined, from?: Blob): Database {
 
 /** The job library's connection on PGlite: the app's own instance (one writer, no second process). */
 export function pgliteJobConnection(client: PGlite): Database["jobs"] {
-  return {
+  return timedJobs({
     // pg-boss sends its schema changes and maintenance as one script of several statements,
     // without values ("BEGIN; …; COMMIT;"): PGlite runs those with exec (query takes one
     // statement). A script that fails halfway would leave the one session in an aborted
@@ -94,7 +98,7 @@ export function pgliteJobConnection(client: PGlite): Database["jobs"] {
       return results.at(-1) ?? { rows: [] };
     },
     schema: "pgboss",
-  };
+  });
 }
 
 /** pg-boss's scripts: "BEGIN; …; COMMIT;". */
@@ -102,7 +106,7 @@ const JOB_SCRIPT = /^\s*BEGIN;([\s\S]*)COMMIT;\s*$/;
 
 /** The job library's connection on PostgreSQL: a failed script rolls back before its client goes back to the pool. */
 function poolJobConnection(pool: pg.Pool, schema: string): Database["jobs"] {
-  return {
+  return timedJobs({
     async executeSql(text, values) {
       if (values?.length || !JOB_SCRIPT.test(text)) return pool.query(text, values);
       const conn = await pool.connect();
@@ -116,6 +120,35 @@ function poolJobConnection(pool: pg.Pool, schema: string): Database["jobs"] {
       }
     },
     schema,
+  });
+}
+
+// Prisma reports each statement it sends, with its time, through the driver adapters too
+// (PGlite and pg alike, inside interactive transactions as well): the app's query time
+// without wrapping either driver.
+const QUERY_EVENTS: Prisma.LogDefinition[] = [{ emit: "event", level: "query" }];
+
+function timedPrisma<T extends PrismaClient>(prisma: T): T {
+  const observe = metrics().dbQueryDuration;
+  (prisma as unknown as { $on(event: "query", cb: (e: { query: string; duration: number }) => void): void }).$on("query", (event) => {
+    observe.observe({ source: "app", statement: statementKind(event.query) }, event.duration / 1000);
+  });
+  return prisma;
+}
+
+/** The job queue's statements (pg-boss's fetches, sends, maintenance), timed beside the app's. */
+function timedJobs(jobs: Database["jobs"]): Database["jobs"] {
+  const observe = metrics().dbQueryDuration;
+  return {
+    schema: jobs.schema,
+    async executeSql(text, values) {
+      const start = process.hrtime.bigint();
+      try {
+        return await jobs.executeSql(text, values);
+      } finally {
+        observe.observe({ source: "jobs", statement: statementKind(text) }, Number(process.hrtime.bigint() - start) / 1e9);
+      }
+    },
   };
 }
 
@@ -132,7 +165,7 @@ function openPostgres(url: string, schema?: string): Database {
   // closes) would otherwise be an unhandled 'error' event that ends the process. The CI's
   // PostgreSQL pass died of exactly this (FATAL 57P01 on an ending client).
   pool.on("error", (error) => logger.warn({ err: error }, "a pooled database connection was ended by the server"));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
+  const prisma = timedPrisma(new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined), log: QUERY_EVENTS }));
   return {
     kind: "postgres",
     prisma,
@@ -158,6 +191,7 @@ function openPostgres(url: string, schema?: string): Database {
     maintain: async () => {},
     // A per-test schema has its own job tables: test files sharing one server never see each other's jobs.
     jobs: poolJobConnection(pool, schema ? `${schema}_jobs` : "pgboss"),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -97,6 +97,16 @@ const EnvSchema = z.object({
   // Animations per file of the sitemap (/sitemap-animations.xml?page=N). At most 10,000: each
   // entry is held under 5,000 bytes, so a file stays under the protocol's 50 MB (its 50,000-URL
   // cap is then never reached either). Smaller only to exercise the split in tests.
+  // /metrics (Prometheus): with METRICS_PORT it is served on that port only, bound to
+  // METRICS_HOST (loopback unless opened on purpose); otherwise on the public port to a bearer
+  // token equal to METRICS_TOKEN (at least 16 characters). Neither set: /metrics answers 401.
+  METRICS_TOKEN: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().min(16).optional()),
+  METRICS_PORT: z.preprocess((value) => (value === "" ? undefined : value), z.coerce.number().int().min(1).max(65535).optional()),
+  METRICS_HOST: z.string().default("127.0.0.1"),
+  // After SIGTERM/SIGINT, how long (ms) the instance keeps serving with /readyz at 503 before it
+  // stops accepting connections: a few of the load balancer's health-check intervals. It adds to
+  // the 25 s given to requests in flight, and both must fit the orchestrator's grace period.
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(10_000).default(10_000),
 }).superRefine((env, ctx) => {
   // Without the signing secret no webhook can be verified, and Stripe's webhooks are what

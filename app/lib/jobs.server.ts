@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import { getDb } from "./db.server.ts";
 import { logger } from "./logger.server.ts";
+import { metrics, timed } from "./metrics.server.ts";
 
 // Durable background jobs on pg-boss (decision 010), on the app's own database connection:
 // the embedded PGlite instance or the PostgreSQL pool (pg-boss's `db` option), so jobs live in
@@ -82,6 +83,22 @@ export function jobQueue(): Promise<Boss> {
     throw error;
   });
   return globalForJobs.__medanimJobs;
+}
+
+/**
+ * A worker's handler, timed per queue (medanim_job_duration_seconds) and counted when it throws
+ * (medanim_job_failures_total; pg-boss then retries it). Every handler of startJobWorkers goes
+ * through it, so a new queue is measured the day it gets a worker.
+ */
+export function measuredJob<Args extends unknown[], R>(queue: string, handler: (...args: Args) => Promise<R>) {
+  return (...args: Args) =>
+    timed(
+      (seconds, error) => {
+        metrics().jobDuration.observe({ queue, outcome: error ? "failed" : "completed" }, seconds);
+        if (error) metrics().jobFailures.inc({ queue });
+      },
+      () => handler(...args),
+    );
 }
 
 /** Stops the queue's workers (waiting for running jobs up to `timeoutMs`) and forgets it. */

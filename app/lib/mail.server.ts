@@ -5,6 +5,7 @@ import type { Transporter } from "nodemailer";
 import { prisma } from "./db.server.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
+import { metrics } from "./metrics.server.ts";
 import { escapeHtml } from "./sanitize.server.ts";
 
 export type MailMessage = { to: string; subject: string; html: string; text: string; from?: string; headers?: Record<string, string> };
@@ -36,15 +37,21 @@ export function outboxDir() {
  */
 export async function deliver(message: MailMessage, via: Transporter = transport()): Promise<void> {
   const env = getEnv();
-  const info = await via.sendMail({ from: message.from ?? env.MAIL_FROM, ...message });
-  if (!env.SMTP_URL) {
-    const dir = outboxDir();
-    await fs.promises.mkdir(dir, { recursive: true });
-    const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, "_");
-    const file = path.join(dir, `${Date.now()}-${safeTo}-${info.messageId.replace(/[^a-z0-9]/gi, "")}.eml`);
-    await fs.promises.writeFile(file, info.message as Buffer);
-    logger.info({ to: message.to, subject: message.subject, file }, "mail written to outbox");
+  try {
+    const info = await via.sendMail({ from: message.from ?? env.MAIL_FROM, ...message });
+    if (!env.SMTP_URL) {
+      const dir = outboxDir();
+      await fs.promises.mkdir(dir, { recursive: true });
+      const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, "_");
+      const file = path.join(dir, `${Date.now()}-${safeTo}-${info.messageId.replace(/[^a-z0-9]/gi, "")}.eml`);
+      await fs.promises.writeFile(file, info.message as Buffer);
+      logger.info({ to: message.to, subject: message.subject, file }, "mail written to outbox");
+    }
+  } catch (error) {
+    metrics().mail.inc({ outcome: "failed" });
+    throw error;
   }
+  metrics().mail.inc({ outcome: "sent" });
 }
 
 /**
@@ -144,6 +151,7 @@ export async function sendTemplatedEmail({ template, to, variables, userId }: Te
       data: { toEmail: to, subject: template, status: "failed", errorMessage, userId: userId ?? null },
     });
     logger.error({ template, to }, errorMessage);
+    metrics().mail.inc({ outcome: "failed" });
     return false;
   }
   const subject = renderTemplate(row.subject, vars, false);

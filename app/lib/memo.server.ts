@@ -4,6 +4,7 @@
 // can drop entries at once with `forget`. Concurrent misses share one load (no stampede).
 
 import { getEnv } from "./env.server.ts";
+import { metrics } from "./metrics.server.ts";
 
 /**
  * How long shared public data may be reused: CATALOGUE_CACHE_MS (two seconds of staleness is
@@ -24,7 +25,11 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
   if (ttlMs <= 0) return load();
   const now = Date.now();
   const hit = store.get(key);
-  if (hit && hit.expires > now) return hit.value as Promise<T>;
+  if (hit && hit.expires > now) {
+    metrics().cacheLookups.inc({ prefix: keyPrefix(key), result: "hit" });
+    return hit.value as Promise<T>;
+  }
+  metrics().cacheLookups.inc({ prefix: keyPrefix(key), result: "miss" });
   const value = load();
   const entry: Entry = { value, expires: now + ttlMs };
   store.delete(key);
@@ -41,4 +46,14 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
 /** Drops every entry whose key starts with `prefix` (all of them without one). */
 export function forget(prefix = "") {
   for (const key of [...store.keys()]) if (key.startsWith(prefix)) store.delete(key);
+}
+
+/**
+ * A key's family for the metrics ("catalogue", "page", "embed-licence"): the part before the
+ * first ":", as the services name their keys. Anything else shaped is "other", so a key built
+ * from an id can never become a label of its own.
+ */
+function keyPrefix(key: string) {
+  const prefix = key.split(":", 1)[0]!;
+  return /^[a-z][a-z-]{0,31}$/.test(prefix) ? prefix : "other";
 }

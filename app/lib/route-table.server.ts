@@ -57,6 +57,9 @@ const PART_DEFAULTS: Record<BuildPart | "all", RequestRule> = {
  */
 const SERVER_PATHS: ReadonlyArray<readonly [prefix: string, rule: RequestRule]> = [
   ["/healthz", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
+  ["/readyz", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
+  // Prometheus's scrape (app/lib/operations.server.ts): a bearer token here, or only on METRICS_PORT.
+  ["/metrics", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
   ["/assets/", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
   ["/api/docs/assets/", { part: "server", methods: READ_ONLY, body: { kind: "none", limit: 0 }, csrfExempt: null, compress: true, errors: "json" }],
   ["/objects/", { part: "server", methods: null, body: { kind: "raw", limit: null }, csrfExempt: null, compress: false, errors: "json" }],
@@ -119,6 +122,88 @@ function deepestMatch(tree: MatchRoute[], pathname: string) {
   return matchRoutes(tree as Parameters<typeof matchRoutes>[0], pathname)?.at(-1)?.route.id as string | undefined;
 }
 
+// ---- the metrics' route patterns ----
+// matchRoutes flattens and ranks the whole table on every call: about 5 ms per request with
+// this app's ~190 routes, more than serving many pages. patternFor ranks the routes once, as
+// React Router does, and tries one precompiled expression per route. The operations test
+// checks that it names the route React Router picks for every route of app/routes.ts.
+
+type Matcher = { pattern: string; regex: RegExp; score: number };
+
+/** React Router's compilePath for a whole path (end: true). */
+function compilePattern(path: string, caseSensitive = false) {
+  let source =
+    "^" +
+    path
+      .replace(/\/*\*?$/, "")
+      .replace(/^\/*/, "/")
+      .replace(/[\\.*+^${}|()[\]]/g, "\\$&")
+      .replace(/\/:([\w-]+)(\?)?/g, (match, _name: string, optional: string | undefined, index: number, all: string) => {
+        if (!optional) return "/([^\\/]+)";
+        const next = all.charAt(index + match.length);
+        return next && next !== "/" ? "/([^\\/]*)" : "(?:/([^\\/]*))?";
+      })
+      .replace(/\/([\w-]+)\?(\/|$)/g, "(/$1)?$2");
+  if (path.endsWith("*")) source += path === "*" || path === "/*" ? "(.*)$" : "(?:\\/(.+)|\\/*)$";
+  else source += "\\/*$";
+  return new RegExp(source, caseSensitive ? undefined : "i");
+}
+
+/** React Router's explodeOptionalSegments: "/a/:b?" is ranked as "/a/:b" and "/a". */
+function explodeOptional(path: string): string[] {
+  const segments = path.split("/");
+  if (segments.length === 0) return [];
+  const [first, ...rest] = segments as [string, ...string[]];
+  const optional = first.endsWith("?");
+  const required = first.replace(/\?$/, "");
+  if (rest.length === 0) return optional ? [required, ""] : [required];
+  const restExploded = explodeOptional(rest.join("/"));
+  const result = restExploded.map((sub) => (sub === "" ? required : [required, sub].join("/")));
+  if (optional) result.push(...restExploded);
+  return result.map((exploded) => (path.startsWith("/") && exploded === "" ? "/" : exploded));
+}
+
+/** React Router's computeScore. */
+function rankScore(path: string, index: boolean | undefined) {
+  const segments = path.split("/");
+  let score = segments.length;
+  if (segments.some((s) => s === "*")) score -= 2;
+  if (index) score += 2;
+  for (const segment of segments) if (segment !== "*") score += /^:[\w-]+$/.test(segment) ? 3 : segment === "" ? 1 : 10;
+  return score;
+}
+
+/** Every matchable route (index or with a path), in React Router's flatten order, then ranked. */
+function rankedMatchers(routes: ServerBuild["routes"], tree: MatchRoute[]): Matcher[] {
+  const flat: Matcher[] = [];
+  const visit = (nodes: MatchRoute[]) => {
+    for (const node of nodes) {
+      visit(node.children);
+      const route = routes[node.id]!;
+      if (route.path === undefined && !route.index) continue;
+      const pattern = fullPath(routes, route);
+      for (const exploded of explodeOptional(pattern)) {
+        flat.push({ pattern, regex: compilePattern(exploded, route.caseSensitive), score: rankScore(exploded, route.index) });
+      }
+    }
+  };
+  visit(tree);
+  // Stable: equal scores keep the flatten order, as React Router's siblings do.
+  return flat.sort((a, b) => b.score - a.score);
+}
+
+/** React Router's decodePath: each segment decoded, an encoded "/" kept encoded. */
+function decodeSegments(pathname: string) {
+  try {
+    return pathname
+      .split("/")
+      .map((segment) => decodeURIComponent(segment).replace(/\//g, "%2F"))
+      .join("/");
+  } catch {
+    return pathname;
+  }
+}
+
 export type RouteTable = ReturnType<typeof createRouteTable>;
 
 /**
@@ -171,6 +256,7 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
       return { pattern: `/${path}`, rule };
     });
   const manifestPath = build.routeDiscovery?.manifestPath ?? "/__manifest";
+  const matchers = rankedMatchers(routes, whole);
 
   return {
     /** Every leaf route's full path pattern and part (the split and the reachability test read it). */
@@ -193,6 +279,22 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
         for (const { pattern, rule } of overrideRules) if (matchPath(pattern, page)) return rule;
       }
       return PART_DEFAULTS[partOf(pathname)];
+    },
+    /**
+     * The route pattern that answers a path ("/animations/:slug"), for the metrics' labels: a
+     * bounded set, never the path itself. Express's own paths are their prefix ("/media/*");
+     * a path only the catch-all routes (not-found, splats) answer is "unmatched".
+     */
+    patternFor(pathname: string): string {
+      for (const [prefix] of SERVER_PATHS) {
+        if (prefix.endsWith("/") ? pathname.startsWith(prefix) : pathname === prefix) return prefix.endsWith("/") ? `${prefix}*` : prefix;
+      }
+      if (pathname === manifestPath) return manifestPath;
+      // A page's data request (single fetch): "/_root.data" is the home page's.
+      const page = pathname === "/_root.data" ? "/" : pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+      const decoded = decodeSegments(page);
+      const pattern = matchers.find((m) => m.regex.test(decoded))?.pattern;
+      return pattern === undefined || pattern.endsWith("*") ? "unmatched" : pattern;
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { getEnv } from "./env.server.ts";
 import type { PresignedGetOptions } from "./storage.server.ts";
@@ -34,6 +34,11 @@ function s3Client(): S3Client {
 
 const key = (id: string) => `uploads/${id}`;
 const bucket = () => getEnv().S3_BUCKET;
+
+/** The bucket exists and these credentials reach it (/readyz). */
+export async function headBucket(signal?: AbortSignal) {
+  await s3Client().send(new HeadBucketCommand({ Bucket: bucket() }), { abortSignal: signal });
+}
 
 export function presignGet(id: string, options: PresignedGetOptions, expiresIn: number) {
   const command =

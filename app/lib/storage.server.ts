@@ -64,6 +64,16 @@ export function renditionsDir(id: string) {
 const s3Store = () => import("./s3-store.server.ts");
 
 /**
+ * Whether uploads could be stored now (/readyz): the bucket answers a HeadBucket, or the local
+ * directory exists (made if missing, as the first upload would) and this process may write to it.
+ */
+export async function checkStorage(signal?: AbortSignal) {
+  if (storageBackend() === "s3") return (await s3Store()).headBucket(signal);
+  await fs.promises.mkdir(objectsDir(), { recursive: true });
+  await fs.promises.access(objectsDir(), fs.constants.W_OK);
+}
+
+/**
  * The origin browsers talk to in S3 mode (presigned PUTs and GETs), for the CSP's connect-src
  * and the bucket's CORS rule; null with the local backend.
  */

@@ -2,6 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { formatLongDate, formatMoney } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { metrics } from "~/lib/metrics.server.ts";
 import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import type { PaymentEvent, ProviderName } from "~/lib/payments/provider.server.ts";
 import { completeRefund } from "./refunds.server.ts";
@@ -34,7 +35,11 @@ const pendingEndKey = (providerSubscriptionId: string) => `ended:${providerSubsc
 const pendingRenewalKey = (providerSubscriptionId: string) => `renewal:${providerSubscriptionId}`;
 
 export async function applyPaymentEvent(event: PaymentEvent, provider: ProviderName, now = new Date()): Promise<{ applied: boolean }> {
-  if (event.kind === "ignored") return { applied: false };
+  const counted = (outcome: "applied" | "duplicate" | "ignored" | "error") => metrics().paymentEvents.inc({ kind: event.kind, outcome });
+  if (event.kind === "ignored") {
+    counted("ignored");
+    return { applied: false };
+  }
   const mails: Mail[] = [];
   try {
     await prisma.$transaction(async (tx) => {
@@ -45,10 +50,13 @@ export async function applyPaymentEvent(event: PaymentEvent, provider: ProviderN
     // Already applied: a replay, or a concurrent delivery that committed first (its row is
     // there now). Any other failure propagates: the webhook answers 5xx and Stripe retries.
     if (isUniqueViolation(error) && (await prisma.processedEvent.findUnique({ where: { id: eventKey(event) }, select: { id: true } }))) {
+      counted("duplicate");
       return { applied: false };
     }
+    counted("error");
     throw error;
   }
+  counted("applied");
   // Mail leaves after commit: a rolled-back event never told anyone it was paid.
   for (const mail of mails) await sendIfWanted(mail);
   return { applied: true };

@@ -1,6 +1,6 @@
 import { getDb } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
-import { CAMPAIGN_SLICE_MS, jobQueue, QUEUES, stopJobQueue, superviseJobs } from "~/lib/jobs.server.ts";
+import { CAMPAIGN_SLICE_MS, jobQueue, measuredJob, QUEUES, stopJobQueue, superviseJobs } from "~/lib/jobs.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { purgeRateLimits } from "~/lib/rate-limit.server.ts";
 import { purgeExpiredCredentials } from "./auth/credentials.server.ts";
@@ -24,27 +24,43 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
   const boss = await jobQueue();
   const stopping = new AbortController();
 
-  await boss.work<{ campaignId: string }>(QUEUES.campaign, { pollingIntervalSeconds }, async ([job]) => {
-    const { campaignId } = job!.data;
-    const more = await runCampaign(campaignId, { signal: stopping.signal, maxMs: CAMPAIGN_SLICE_MS });
-    // The rest goes on in a job of its own: this one ends well before pg-boss would expire it.
-    if (more) await boss.send(QUEUES.campaign, { campaignId }, { singletonKey: campaignId });
-  });
-  await boss.work(QUEUES.billingSweep, { pollingIntervalSeconds: 5 }, async () => {
-    logger.info(await runBillingSweep(), "billing sweep");
-  });
-  await boss.work(QUEUES.purge, { pollingIntervalSeconds: 5 }, purge);
+  await boss.work<{ campaignId: string }>(
+    QUEUES.campaign,
+    { pollingIntervalSeconds },
+    measuredJob(QUEUES.campaign, async ([job]) => {
+      const { campaignId } = job!.data;
+      const more = await runCampaign(campaignId, { signal: stopping.signal, maxMs: CAMPAIGN_SLICE_MS });
+      // The rest goes on in a job of its own: this one ends well before pg-boss would expire it.
+      if (more) await boss.send(QUEUES.campaign, { campaignId }, { singletonKey: campaignId });
+    }),
+  );
+  await boss.work(
+    QUEUES.billingSweep,
+    { pollingIntervalSeconds: 5 },
+    measuredJob(QUEUES.billingSweep, async () => {
+      logger.info(await runBillingSweep(), "billing sweep");
+    }),
+  );
+  await boss.work(QUEUES.purge, { pollingIntervalSeconds: 5 }, measuredJob(QUEUES.purge, purge));
   // MEDIA_CONCURRENCY workers, each running one transcode at a time (0 on an instance that
   // should stay responsive while others encode).
   for (let i = 0; i < getEnv().MEDIA_CONCURRENCY; i++) {
-    await boss.work<{ mediaJobId: string }>(QUEUES.mediaTranscode, { pollingIntervalSeconds }, async ([job]) => {
-      await runMediaJob(job!.data.mediaJobId, { signal: stopping.signal });
-    });
+    await boss.work<{ mediaJobId: string }>(
+      QUEUES.mediaTranscode,
+      { pollingIntervalSeconds },
+      measuredJob(QUEUES.mediaTranscode, async ([job]) => {
+        await runMediaJob(job!.data.mediaJobId, { signal: stopping.signal });
+      }),
+    );
   }
-  await boss.work(QUEUES.mediaScan, { pollingIntervalSeconds: 5 }, async () => {
-    const scanned = await scanMediaJobs();
-    if (scanned.queued || scanned.resent) logger.info(scanned, "media scan queued transcodes");
-  });
+  await boss.work(
+    QUEUES.mediaScan,
+    { pollingIntervalSeconds: 5 },
+    measuredJob(QUEUES.mediaScan, async () => {
+      const scanned = await scanMediaJobs();
+      if (scanned.queued || scanned.resent) logger.info(scanned, "media scan queued transcodes");
+    }),
+  );
 
   // The embedded database's vacuum and planner statistics belong to this process's database,
   // not to a cluster-wide job: they run at every start (a bulk import before the start would

@@ -5,6 +5,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { probeMedia, probeVideoSize } from "~/lib/ffmpeg.server.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { metrics } from "~/lib/metrics.server.ts";
 import { chooseRungs } from "~/lib/media-ladder.ts";
 import { deleteSet, mediaWorkDir, publishSet } from "~/lib/media-store.server.ts";
 import { deleteObject, localObjectFile, objectIdFromPath, presignedObjectUrl, saveObject, storageBackend } from "~/lib/storage.server.ts";
@@ -160,6 +161,7 @@ export async function runMediaJob(id: string, { instanceId = defaultInstanceId()
   const job = await claimJob(id, instanceId);
   if (!job) return "nothing" as const;
   const outcome = await runTranscodeJob(job, instanceId, signal);
+  metrics().mediaTranscodes.inc({ outcome });
   if (outcome === "abandoned" && signal?.aborted) throw new Error("transcode stopped by a shutdown; it will be retried");
   return outcome;
 }
@@ -236,9 +238,11 @@ export async function runTranscodeJob(job: ClaimedJob, instanceId: string, signa
         if (!signal?.aborted && !(error instanceof JobAbandoned)) {
           entry.status = "failed";
           entry.error = (error as Error).message.slice(0, 500);
+          metrics().mediaSteps.inc({ step, outcome: "failed" });
         }
         throw error;
       }
+      metrics().mediaSteps.inc({ step, outcome: "done" });
       entry.status = "done";
       entry.percent = 100;
       if (step === "preview") await attachEarlyPreview(job, workDir);

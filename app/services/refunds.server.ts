@@ -2,6 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { metrics } from "~/lib/metrics.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
@@ -129,6 +130,7 @@ export async function requestRefund(user: PublicUser, input: RefundRequestInput,
     });
   });
 
+  metrics().refundDecisions.inc({ outcome: "requested" });
   // Transactional mail: always sent, to the address the user asked to be contacted at.
   await sendTemplatedEmail({
     template: "refund_request_received",
@@ -338,12 +340,14 @@ export async function approveRefund(actor: Actor, requestId: string, adminNotes:
           });
         }
       });
+      metrics().refundDecisions.inc({ outcome: "provider_failed" });
       throw new ServiceError(REFUND_PROVIDER_FAILED, 502);
     }
   }
   if (confirmed) {
     await prisma.$transaction((tx) => (intent ? completeRefund(tx, intent, now) : completeLocalRefund(tx, request.payment.id, now)));
   }
+  metrics().refundDecisions.inc({ outcome: "approved" });
   await sendDecision(request, "approved", notes);
   return findDecision(request.id);
 }
@@ -353,6 +357,7 @@ export async function rejectRefund(actor: Actor, requestId: string, adminNotes: 
   const notes = requireNotes(adminNotes);
   const request = await loadPending(requestId);
   await claimDecision(actor, request, "rejected", notes, now);
+  metrics().refundDecisions.inc({ outcome: "rejected" });
   await sendDecision(request, "rejected", notes);
   return findDecision(request.id);
 }

@@ -40,6 +40,7 @@ const countingDb: Database = {
   ping: async () => void (await originalQuery("SELECT 1")),
   maintain: async () => void (await pglite.exec("VACUUM ANALYZE")),
   jobs: pgliteJobConnection(pglite),
+  poolStats: () => null,
   close: async () => {
     await countingDb.prisma.$disconnect();
     await pglite.close();

@@ -53,6 +53,30 @@ describe("the route table", () => {
     expect(table.ruleFor("/__manifest", "GET").part).toBe("all");
   });
 
+  it("names a request's route pattern for the metrics: never the path, one label for what only a catch-all answers", () => {
+    const table = createRouteTable(
+      buildOf(
+        { id: "home", index: true },
+        { id: "animation", path: "animations/:slug" },
+        { id: "api-animation", path: "api/animations/:id" },
+        { id: "routes/api/not-found", path: "api/*" },
+        { id: "routes/public/not-found", path: "*" },
+      ),
+    );
+    expect(table.patternFor("/")).toBe("/");
+    expect(table.patternFor("/_root.data")).toBe("/");
+    expect(table.patternFor("/animations/rhinoplasty")).toBe("/animations/:slug");
+    expect(table.patternFor("/animations/rhinoplasty.data")).toBe("/animations/:slug");
+    expect(table.patternFor("/api/animations/0396b608-9e04-427e-840c-34f18efc28a1")).toBe("/api/animations/:id");
+    expect(table.patternFor("/api/nothing/here")).toBe("unmatched");
+    expect(table.patternFor("/no/such/page")).toBe("unmatched");
+    expect(table.patternFor("/media/0396b608-9e04-427e-840c-34f18efc28a1/720p/seg-1.ts")).toBe("/media/*");
+    expect(table.patternFor("/assets/entry-abc123.js")).toBe("/assets/*");
+    expect(table.patternFor("/healthz")).toBe("/healthz");
+    expect(table.patternFor("/metrics")).toBe("/metrics");
+    expect(table.patternFor("/__manifest")).toBe("/__manifest");
+  });
+
   it("reads the part from the path alone", () => {
     expect(partOf("/api/animations")).toBe("api");
     expect(partOf("/api")).toBe("pages");
