@@ -33,6 +33,10 @@ type Ctx = {
   b: Instance;
   smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   s3: Awaited<ReturnType<typeof startS3rver>>;
+  /** The instances' environment, for a restart. */
+  env: Record<string, string>;
+  /** When both instances were started. */
+  firstStart: number;
 };
 const ctx = {} as Ctx;
 
@@ -83,6 +87,8 @@ run("two instances, one system", () => {
     await catalogue.createCatalogue();
 
     // Both at once, as a deployment's instances start: their at-start jobs race.
+    ctx.env = shared;
+    ctx.firstStart = Date.now();
     ctx.a = startInstance("A", PORTS.a, shared);
     ctx.b = startInstance("B", PORTS.b, shared);
     await Promise.all([waitUntilServing(ctx.a), waitUntilServing(ctx.b)]);
@@ -174,20 +180,6 @@ run("two instances, one system", () => {
     await store.remove(id);
     expect(await store.readHead(id, 4)).toBeNull();
   });
-
-  it("each at-start job ran once for both instances (billing-sweep, purge)", async () => {
-    const counts = async () =>
-      prisma.$queryRawUnsafe<Array<{ name: string; jobs: number; done: number }>>(
-        `SELECT name, count(*)::int AS jobs, count(*) FILTER (WHERE state = 'completed')::int AS done FROM (
-           SELECT name, state::text, singleton_key FROM pgboss.job UNION ALL SELECT name, state::text, singleton_key FROM pgboss.archive
-         ) j WHERE name IN ('billing-sweep', 'purge') AND singleton_key = 'start' GROUP BY name ORDER BY name`,
-      );
-    // The workers poll every 5 s: wait for the one job of each to complete.
-    await expect.poll(counts, { timeout: 20_000, interval: 500 }).toEqual([
-      { name: "billing-sweep", jobs: 1, done: 1 },
-      { name: "purge", jobs: 1, done: 1 },
-    ]);
-  }, 30_000);
 
   it("browsing works on both; a session made on A works on B, and an API token from A works on B", async () => {
     const member = await factories.createUser();
@@ -360,4 +352,26 @@ run("two instances, one system", () => {
     expect(bResults.filter((status) => status !== 200)).toEqual([]);
     await expectStatus(ctx.b, await call(ctx.b, "/api/auth/me", { token: signedIn.accessToken }), 200);
   }, 45_000);
+
+  it("each at-start job ran once per hour across instances: both starting together, then A restarted (a rolling deploy)", async () => {
+    const { AT_START_SLOT_SECONDS } = await import("~/services/job-workers.server.ts");
+    const slot = (ms: number) => Math.floor(ms / 1000 / AT_START_SLOT_SECONDS);
+    const slots = new Set([slot(ctx.firstStart), slot(Date.now())]);
+    ctx.a = startInstance("A", PORTS.a, ctx.env);
+    await waitUntilServing(ctx.a);
+    slots.add(slot(Date.now()));
+    const counts = () =>
+      prisma.$queryRawUnsafe<Array<{ name: string; jobs: number; done: number }>>(
+        `SELECT name, count(*)::int AS jobs, count(*) FILTER (WHERE state = 'completed')::int AS done FROM (
+           SELECT name, state::text, singleton_key FROM pgboss.job UNION ALL SELECT name, state::text, singleton_key FROM pgboss.archive
+         ) j WHERE name IN ('billing-sweep', 'purge') AND singleton_key = 'start' GROUP BY name ORDER BY name`,
+      );
+    // One job per hour slot the three starts fell in (one, unless the test ran across an hour);
+    // the workers poll every 5 s, so wait for them to complete.
+    const expected = slots.size;
+    await expect.poll(counts, { timeout: 20_000, interval: 500 }).toEqual([
+      { name: "billing-sweep", jobs: expected, done: expected },
+      { name: "purge", jobs: expected, done: expected },
+    ]);
+  }, 60_000);
 });
