@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers/promises";
 import PgBoss from "pg-boss";
 import { getDb } from "./db.server.ts";
 import { logger } from "./logger.server.ts";
@@ -56,8 +57,25 @@ async function openBoss(): Promise<Boss> {
   return boss;
 }
 
+/**
+ * PostgreSQL's answers when instances starting together on a fresh database create the same
+ * queues at once (each attaches a partition to pg-boss's job table): one is ended as a deadlock,
+ * or finds the queue or its table made meanwhile. Seen in the two-instance test.
+ */
+const QUEUE_RACE_CODES = new Set(["40P01", "23505", "42P07", "42710"]);
+
 async function ensureQueue(boss: Boss, queue: PgBoss.Queue) {
-  if (!(await boss.getQueue(queue.name))) await boss.createQueue(queue.name, queue);
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(queue.name)) return;
+    try {
+      await boss.createQueue(queue.name, queue);
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !QUEUE_RACE_CODES.has((error as { code?: string }).code ?? "")) throw error;
+      // Apart, so the two do not collide again; the queue may exist by then.
+      await setTimeout(50 * attempt + Math.floor(Math.random() * 100));
+    }
+  }
 }
 
 /**
