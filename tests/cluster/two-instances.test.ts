@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import pg from "pg";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,8 +47,21 @@ let prisma: typeof import("~/lib/db.server.ts").prisma;
 let factories: typeof import("../helpers/factories.ts");
 let catalogue: typeof import("../helpers/catalogue.ts");
 
+/** The instances serve build/: one older than app/ would test yesterday's code. */
+function assertFreshBuild() {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const built = path.join(root, "build/server/index.js");
+  if (!fs.existsSync(built)) throw new Error("two-instances test: no build/server/index.js — run `npm run build` first");
+  const builtAt = fs.statSync(built).mtimeMs;
+  const newer = fs
+    .readdirSync(path.join(root, "app"), { recursive: true, withFileTypes: true })
+    .find((entry) => entry.isFile() && fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs > builtAt);
+  if (newer) throw new Error(`two-instances test: build/ is older than ${path.relative(root, path.join(newer.parentPath, newer.name))} — run \`npm run build\` first`);
+}
+
 run("two instances, one system", () => {
   beforeAll(async () => {
+    assertFreshBuild();
     const base = new URL(BASE_URL!);
     ctx.dbName = `${base.pathname.slice(1) || "medanim"}_cluster_${process.pid}`.replace(/[^a-z0-9_]/gi, "_").toLowerCase();
     base.pathname = "/postgres";
