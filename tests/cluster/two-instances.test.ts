@@ -271,18 +271,24 @@ run("two instances, one system", () => {
     expect(JSON.stringify(await mine.json())).toContain("global");
   });
 
-  it("an admin uploads through A's presigned PUT to the bucket, and the file streams through B's redirect", async () => {
-    const admin = await factories.createUser({ role: "admin" });
-    const token = await factories.accessTokenFor(admin.id, { stepUp: true });
+  /** An admin's upload: where to PUT (asked of `instance`), then the PUT straight to the bucket. */
+  async function uploadThrough(instance: Instance, token: string) {
     const bytes = crypto.randomBytes(256 * 1024);
-    const asked = await call(ctx.a, "/api/objects/upload", { method: "POST", token, json: { kind: "download", fileName: "bundle.zip", contentType: "application/zip", size: bytes.length } });
-    await expectStatus(ctx.a, asked, 200);
+    const asked = await call(instance, "/api/objects/upload", { method: "POST", token, json: { kind: "download", fileName: "bundle.zip", contentType: "application/zip", size: bytes.length } });
+    await expectStatus(instance, asked, 200);
     const { uploadURL, path } = (await asked.json()) as { uploadURL: string; path: string };
     expect(uploadURL.startsWith(ctx.s3.endpoint)).toBe(true);
     // The browser's PUT goes to the bucket, never through an instance.
     const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), bytes.subarray(4)]);
     const put = await fetch(uploadURL, { method: "PUT", headers: { "Content-Type": "application/zip" }, body: zip });
     expect(put.status).toBe(200);
+    return { path, zip };
+  }
+
+  it("an admin uploads through A's presigned PUT to the bucket, and the file streams through B's redirect", async () => {
+    const admin = await factories.createUser({ role: "admin" });
+    const token = await factories.accessTokenFor(admin.id, { stepUp: true });
+    const { path, zip } = await uploadThrough(ctx.a, token);
 
     const redirect = await call(ctx.b, path, { token });
     await expectStatus(ctx.b, redirect, 302);
@@ -315,7 +321,11 @@ run("two instances, one system", () => {
   it("SIGTERM to A mid-traffic: every request A accepted completes, A exits 0, B keeps serving", async () => {
     const member = await factories.createUser();
     const token = await apiSignIn(ctx.b, member.email);
-    // A slow request on A: its body trickles in over 1.5 s (an upload on a slow line).
+    const admin = await factories.createUser({ role: "admin" });
+    const adminToken = await factories.accessTokenFor(admin.id, { stepUp: true });
+    const file = await uploadThrough(ctx.b, adminToken);
+
+    // Slow requests on A: their bodies trickle in over 1.5 s (a client on a slow line).
     const slowBody = (json: object) => {
       const bytes = Buffer.from(JSON.stringify(json));
       let sent = 0;
@@ -329,32 +339,48 @@ run("two instances, one system", () => {
         },
       });
     };
-    const slow = fetch(`${ctx.a.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: slowBody({ email: member.email, password: factories.TEST_PASSWORD }),
-      duplex: "half",
-    } as RequestInit);
-    const onA = [slow, ...["/", "/api/animations", "/category/plastic-surgery", "/search?q=breast"].map((path) => fetch(`${ctx.a.url}${path}`, { redirect: "manual" }))];
-    // B's traffic runs throughout, before and after A stops.
+    const slowPost = (path: string, json: object, bearer?: string) =>
+      fetch(`${ctx.a.url}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) },
+        body: slowBody(json),
+        duplex: "half",
+      } as RequestInit);
+    const onA: Array<[Promise<Response>, number]> = [
+      [slowPost("/api/auth/login", { email: member.email, password: factories.TEST_PASSWORD }), 200],
+      [slowPost("/api/objects/upload", { kind: "download", fileName: "late.zip", contentType: "application/zip", size: 4096 }, adminToken), 200],
+      [fetch(`${ctx.a.url}${file.path}`, { headers: { Authorization: `Bearer ${adminToken}` }, redirect: "manual" }), 302],
+      ...["/", "/api/animations", "/category/plastic-surgery", "/search?q=breast"].map((path): [Promise<Response>, number] => [fetch(`${ctx.a.url}${path}`, { redirect: "manual" }), 200]),
+    ];
+    // B's mixed traffic runs throughout, before and after A stops: pages, the API, a stream.
     let stopB = false;
-    const bResults: Array<number | string> = [];
+    const bFailures: string[] = [];
+    let bCount = 0;
     const bTraffic = (async () => {
-      const paths = ["/", "/api/animations", "/category/plastic-surgery", "/api/auth/me"];
+      const steps: Array<[string, string | undefined, number]> = [
+        ["/", undefined, 200],
+        ["/api/animations", undefined, 200],
+        [file.path, adminToken, 302],
+        ["/category/plastic-surgery", undefined, 200],
+        ["/api/auth/me", token, 200],
+      ];
       for (let i = 0; !stopB; i++) {
-        const path = paths[i % paths.length]!;
-        bResults.push(await call(ctx.b, path, { token: path.startsWith("/api/auth") ? token : undefined }).then((res) => res.status, (error: Error) => error.message));
+        const [path, bearer, status] = steps[i % steps.length]!;
+        const got = await call(ctx.b, path, { token: bearer }).then((res) => res.status, (error: Error) => `${error.message} ${String(error.cause)}`);
+        bCount++;
+        if (got !== status) bFailures.push(`${path}: ${got}`);
       }
     })();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stoppedAt = Date.now();
     ctx.a.child.kill("SIGTERM");
 
-    const settled = await Promise.allSettled(onA);
-    const outcomes = await Promise.all(settled.map(async (result) => (result.status === "fulfilled" ? `${result.value.status}` : `failed: ${(result.reason as Error).cause ?? result.reason}`)));
-    expect(outcomes, ctx.a.output.join("").slice(-3000)).toEqual(["200", "200", "200", "200", "200"]);
-    const signedIn = settled[0]!.status === "fulfilled" ? ((await settled[0]!.value.json()) as { accessToken?: string }) : {};
-    expect(signedIn.accessToken).toBeTruthy();
+    const settled = await Promise.allSettled(onA.map(([request]) => request));
+    const outcomes = settled.map((result) => (result.status === "fulfilled" ? result.value.status : `failed: ${String((result.reason as Error).cause ?? result.reason)}`));
+    expect(outcomes, ctx.a.output.join("").slice(-3000)).toEqual(onA.map(([, status]) => status));
+    const [signedIn, uploadTarget] = await Promise.all(settled.slice(0, 2).map((result) => (result as PromiseFulfilledResult<Response>).value.json() as Promise<Record<string, string>>));
+    expect(signedIn!.accessToken).toBeTruthy();
+    expect(uploadTarget!.uploadURL!.startsWith(ctx.s3.endpoint)).toBe(true);
     expect(await ctx.a.exited, ctx.a.output.join("").slice(-3000)).toBe(0);
     // Promptly: the clients' idle keep-alive connections must not hold A until its 25 s deadline.
     expect(Date.now() - stoppedAt, ctx.a.output.join("").slice(-3000)).toBeLessThan(10_000);
@@ -363,9 +389,9 @@ run("two instances, one system", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     stopB = true;
     await bTraffic;
-    expect(bResults.length).toBeGreaterThan(5);
-    expect(bResults.filter((status) => status !== 200)).toEqual([]);
-    await expectStatus(ctx.b, await call(ctx.b, "/api/auth/me", { token: signedIn.accessToken }), 200);
+    expect(bCount).toBeGreaterThan(10);
+    expect(bFailures).toEqual([]);
+    await expectStatus(ctx.b, await call(ctx.b, "/api/auth/me", { token: signedIn!.accessToken }), 200);
   }, 45_000);
 
   it("each at-start job ran once per hour across instances: both starting together, then A restarted (a rolling deploy)", async () => {
