@@ -325,13 +325,18 @@ run("two instances, one system", () => {
     const adminToken = await factories.accessTokenFor(admin.id, { stepUp: true });
     const file = await uploadThrough(ctx.b, adminToken);
 
-    // Slow requests on A: their bodies trickle in over 1.5 s (a client on a slow line).
+    // Slow requests on A: their bodies trickle in over 1.5 s (a client on a slow line). The
+    // signal waits until both are streaming: A has accepted them, not merely been sent them.
+    let streaming = 0;
+    let bothStreaming: () => void;
+    const accepted = new Promise<void>((resolve) => (bothStreaming = resolve));
     const slowBody = (json: object) => {
       const bytes = Buffer.from(JSON.stringify(json));
       let sent = 0;
       return new ReadableStream<Uint8Array>({
         async pull(controller) {
           if (sent >= bytes.length) return controller.close();
+          if (sent > 0 && sent <= Math.ceil(bytes.length / 10) && ++streaming === 2) bothStreaming();
           await new Promise((resolve) => setTimeout(resolve, 150));
           const next = Math.min(bytes.length, sent + Math.ceil(bytes.length / 10));
           controller.enqueue(bytes.subarray(sent, next));
@@ -371,7 +376,7 @@ run("two instances, one system", () => {
         if (got !== status) bFailures.push(`${path}: ${got}`);
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await accepted;
     const stoppedAt = Date.now();
     ctx.a.child.kill("SIGTERM");
 
