@@ -300,6 +300,16 @@ run("two instances, one system", () => {
     const part = await fetch(location, { headers: { Range: "bytes=1000-1999" } });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).equals(zip.subarray(1000, 2000))).toBe(true);
+
+    // A visitor's preview: the file made an animation's preview (set up here as the admin's save
+    // would leave it), played by an anonymous visitor through the other instance.
+    const animation = await prisma.animation.findFirstOrThrow({ where: { isActive: true }, orderBy: { createdAt: "asc" } });
+    await prisma.animation.update({ where: { id: animation.id }, data: { previewVideo: path } });
+    const preview = await call(ctx.a, path);
+    await expectStatus(ctx.a, preview, 302);
+    const played = await fetch(preview.headers.get("location")!, { headers: { Range: "bytes=0-65535" } });
+    expect(played.status).toBe(206);
+    expect(Buffer.from(await played.arrayBuffer()).equals(zip.subarray(0, 65536))).toBe(true);
   });
 
   it("a campaign started on B is sent exactly once: one mail per recipient at the shared sink", async () => {
