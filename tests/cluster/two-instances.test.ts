@@ -119,6 +119,7 @@ run("two instances, one system", () => {
     await import("~/lib/db.server.ts").then((db) => db.getDb().close()).catch(() => undefined);
     await ctx.smtp?.close();
     await ctx.s3?.close();
+    if (ctx.env) fs.rmSync(ctx.env.DATA_DIR!, { recursive: true, force: true });
     if (ctx.admin) {
       await ctx.admin.query(`DROP DATABASE IF EXISTS "${ctx.dbName}" WITH (FORCE)`);
       await ctx.admin.end();
