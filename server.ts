@@ -230,7 +230,22 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   const metricsServer = getEnv().METRICS_PORT ? await startMetricsServer() : undefined;
   setServingPhase("serving");
 
+  // Answers under way when a stop begins. A keep-alive connection (a load balancer's, a
+  // client's pool) would otherwise stay open after its last answer until the client drops it,
+  // holding the stop until the 25 s deadline: while stopping, every answer closes its connection.
+  const inFlight = new Set<http.ServerResponse>();
   let stopping = false;
+  server.on("request", (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (stopping) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
+  });
+  function closeAfterAnswer(res: http.ServerResponse) {
+    if (!res.headersSent) res.shouldKeepAlive = false;
+    // Headers already out (a stream): its connection is idle once the answer ends.
+    else res.once("finish", () => setImmediate(() => server.closeIdleConnections()));
+  }
+
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
@@ -243,6 +258,7 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
       logger.info({ signal, delayMs }, "draining: /readyz answers 503 before the port closes");
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
+    for (const res of inFlight) closeAfterAnswer(res);
     // A transcode in progress is aborted and put back in the queue for the next start.
     const workerStopped = jobWorkers.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed"));
     logger.info({ signal }, "shutting down");

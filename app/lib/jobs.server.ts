@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers/promises";
 import PgBoss from "pg-boss";
 import { getDb } from "./db.server.ts";
 import { logger } from "./logger.server.ts";
@@ -28,20 +29,46 @@ export type QueueName = keyof typeof QUEUES;
 type Boss = PgBoss;
 const globalForJobs = globalThis as unknown as { __medanimJobs?: Promise<Boss>; __medanimJobsSupervise?: boolean };
 
-async function openBoss(): Promise<Boss> {
+/**
+ * PostgreSQL's answers when instances starting together on a fresh database make pg-boss's
+ * schema or the same queue at once, both seen in the two-instance test: the schema's
+ * `CREATE SCHEMA IF NOT EXISTS` fails on pg_namespace's unique index (23505) although pg-boss
+ * holds an advisory lock around it, and two queue creations (each attaches a partition to the
+ * job table) end one as a deadlock (40P01). The other codes: the object was made meanwhile.
+ */
+const CREATE_RACE_CODES = new Set(["23505", "40P01", "42P06", "42P07", "42710"]);
+const isCreateRace = (error: unknown) => CREATE_RACE_CODES.has((error as { code?: string }).code ?? "");
+/** Apart, so two instances do not collide again. */
+const backOff = (attempt: number) => setTimeout(50 * attempt + Math.floor(Math.random() * 100));
+
+/** pg-boss, started: its schema installed (or found) on the app's database. */
+async function startBoss(): Promise<Boss> {
   const db = getDb();
   const supervise = globalForJobs.__medanimJobsSupervise ?? false;
-  const boss = new PgBoss({
-    db: db.jobs as PgBoss.Db,
-    schema: db.jobs.schema,
-    // Maintenance (expiring the jobs of a dead process so they are retried, archiving) and the
-    // cron clock run where the workers run: the server. A script or a test only sends.
-    supervise,
-    schedule: supervise,
-    maintenanceIntervalSeconds: 30,
-  });
-  boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
-  await boss.start();
+  for (let attempt = 1; ; attempt++) {
+    const boss = new PgBoss({
+      db: db.jobs as PgBoss.Db,
+      schema: db.jobs.schema,
+      // Maintenance (expiring the jobs of a dead process so they are retried, archiving) and the
+      // cron clock run where the workers run: the server. A script or a test only sends.
+      supervise,
+      schedule: supervise,
+      maintenanceIntervalSeconds: 30,
+    });
+    boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
+    try {
+      return await boss.start();
+    } catch (error) {
+      // The loser's install rolled back (before any timer started) and the schema is there
+      // now. A pg-boss that failed to start cannot start again: the next attempt is a new one.
+      if (attempt >= 3 || !isCreateRace(error)) throw error;
+      await backOff(attempt);
+    }
+  }
+}
+
+async function openBoss(): Promise<Boss> {
+  const boss = await startBoss();
   // One after the other: creating queues at once deadlocks on PostgreSQL (each adds a partition).
   for (const queue of [
     { name: QUEUES.campaign, policy: "singleton", retryLimit: 20, retryDelay: 5, expireInSeconds: CAMPAIGN_JOB_EXPIRY_SECONDS },
@@ -58,7 +85,16 @@ async function openBoss(): Promise<Boss> {
 }
 
 async function ensureQueue(boss: Boss, queue: PgBoss.Queue) {
-  if (!(await boss.getQueue(queue.name))) await boss.createQueue(queue.name, queue);
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(queue.name)) return;
+    try {
+      await boss.createQueue(queue.name, queue);
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !isCreateRace(error)) throw error;
+      await backOff(attempt);
+    }
+  }
 }
 
 /**

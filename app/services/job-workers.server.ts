@@ -19,6 +19,9 @@ async function purge() {
   await getDb().maintain();
 }
 
+/** The at-start billing sweep and purge run once per slot of this length (clock-aligned) across instances. */
+export const AT_START_SLOT_SECONDS = 60 * 60;
+
 export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
   superviseJobs();
   const boss = await jobQueue();
@@ -69,12 +72,15 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
     .maintain()
     .catch((error) => logger.error({ err: error }, "database maintenance at start failed"));
 
-  // Hourly across every instance, and once now (at most once per ten minutes across instances).
+  // Hourly across every instance, and once at start. The at-start run is one per clock hour
+  // across instances (pg-boss throttling: one job per key and hour slot), so instances started
+  // together, or one by one in a rolling deploy, sweep once and not once each; the hourly
+  // schedule still runs at :05 and :35.
   await boss.schedule(QUEUES.billingSweep, "5 * * * *");
   await boss.schedule(QUEUES.purge, "35 * * * *");
   await boss.schedule(QUEUES.mediaScan, "*/10 * * * *");
-  await boss.send(QUEUES.billingSweep, {}, { singletonKey: "start", singletonMinutes: 10 });
-  await boss.send(QUEUES.purge, {}, { singletonKey: "start", singletonMinutes: 10 });
+  await boss.send(QUEUES.billingSweep, {}, { singletonKey: "start", singletonSeconds: AT_START_SLOT_SECONDS });
+  await boss.send(QUEUES.purge, {}, { singletonKey: "start", singletonSeconds: AT_START_SLOT_SECONDS });
   await boss.send(QUEUES.mediaScan, {}, { singletonKey: "start", singletonMinutes: 1 });
 
   return {
