@@ -12,13 +12,13 @@ import type { Route } from "./+types/dashboard";
 export async function loader() {
   // The last backup is shown here only: the API's dashboard document stays as it is.
   const [dashboard, lastBackup] = await Promise.all([getDashboard(), getLastBackup()]);
-  return { ...dashboard, lastBackup };
+  return { ...dashboard, lastBackup, backupStaleHours: BACKUP_STALE_HOURS };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard" }, NOINDEX];
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue, lastBackup } = loaderData;
+  const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue, lastBackup, backupStaleHours } = loaderData;
   return (
     <AdminPage
       title="Admin Dashboard"
@@ -112,13 +112,13 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             {lastBackup.storage === "s3" ? `${formatCount(lastBackup.objectCount)} S3 keys listed` : pluralize(lastBackup.objectCount, "file")})
             {lastBackup.stale ? (
               <span role="alert" className="mt-2 block">
-                <Badge tone="yellow">Older than {BACKUP_STALE_HOURS} hours</Badge> Run <code>npm run backup</code>, and check the job that should run it daily.
+                <Badge tone="yellow">Older than {backupStaleHours} hours</Badge> Run <code>npm run backup</code>, and check the job that should run it daily.
               </span>
             ) : null}
           </p>
         ) : (
           <p className="text-sm" role="alert">
-            <Badge tone="yellow">No backup yet</Badge> Run <code>npm run backup</code> (docs/decisions/020-operating.md, “Backups”).
+            <Badge tone="yellow">No backup yet</Badge> Run <code>npm run backup</code> (README, “Operating”).
           </p>
         )}
       </Panel>
