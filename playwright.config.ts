@@ -50,7 +50,8 @@ export default defineConfig({
   ],
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && tsx scripts/start.ts --no-build`,
-    url: `http://localhost:${PORT}/healthz`,
+    // Ready, not only up: the database, storage and the job workers answer.
+    url: `http://localhost:${PORT}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: "ignore",
