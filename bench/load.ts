@@ -20,7 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { fmt, get, secrets, seedDemo, start, stop, table, waitFor, withDatabase } from "./support.ts";
+import { fmt, get, groupCpuMs, secrets, seedDemo, start, stop, table, waitFor, withDatabase } from "./support.ts";
 
 export type LoadOptions = {
   port: number;
@@ -59,6 +59,8 @@ export type LoadResult = {
   purchases: number;
   loadBefore: number[];
   loadAfter: number[];
+  /** The server's CPU time over the measured run (its process group, from /proc; null elsewhere). */
+  serverCpuMs: number | null;
   cpus: number;
   serverSettings: string[];
   pass: boolean;
@@ -399,7 +401,9 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
     const counters = { visits: 0, memberVisits: 0, purchases: 0 };
     const requests = scenario(appUrl, catalogue, accounts, shop, counters);
     const loadBefore = os.loadavg();
+    const cpuBefore = groupCpuMs(app.pid!);
     const tallies = await drive(appUrl, requests, connections, duration, thinkMs);
+    const cpuAfter = groupCpuMs(app.pid!);
     const loadAfter = os.loadavg();
 
     const order = ["home page", "category page", "animation page", "search", "GET /api/animations", "GET /api/categories/main", "preview, 64 KB range"];
@@ -429,6 +433,7 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
       ...counters,
       loadBefore,
       loadAfter,
+      serverCpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
       cpus: os.cpus().length,
       serverSettings,
       pass,
@@ -453,6 +458,9 @@ export function formatLoadBench(r: LoadResult): string {
       ` for ${r.seconds} s on ${r.cpus} CPUs; ` +
       `${fmt(r.visits)} visits, ${fmt(r.memberVisits)} of them members' (sign in, signed-in page, buy, full video), ${fmt(r.purchases)} licences bought`,
     `Machine load (1, 5, 15 min) before ${load(r.loadBefore)}, after ${load(r.loadAfter)}; the load generator runs on the same cores`,
+    ...(r.serverCpuMs === null
+      ? []
+      : [`Server CPU: ${fmt(r.serverCpuMs / r.seconds / 10)} % of one core on average, ${fmt(r.serverCpuMs / Math.max(1, r.total.requests), 2)} ms per request`]),
     ...r.serverSettings.map((s) => `  ${s}`),
     "",
     table(["step", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "not 2xx/3xx", "errors"], [...r.steps.map(row), row(r.total)]),
