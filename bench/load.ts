@@ -1,11 +1,11 @@
 // The load test (issue 27): what visitors and members do, at once, for minutes, against the
 // production build on a freshly seeded embedded database. Run by `npm run bench` after the other
 // parts (`--load-only` for just this, `--quick` for 30 s, `--load-duration=SECONDS`,
-// `--load-connections=N`, default 50).
+// `--load-connections=N`, default 50, `--load-think-ms=MS`, default 1000).
 //
-// Each autocannon connection is one visitor at a time, with no pause between clicks (a closed
-// loop: 50 connections are 50 visitors who never stop to read, far more traffic than 50 people
-// make). A visit: home, a category page, an animation page, a search, two /api lists, a byte
+// Each autocannon connection is one visitor at a time, who pauses between an answer and the next
+// click (0.5 to 1.5 times the think time). Without the pause 50 connections are a saturation
+// test: their latency is 50 divided by the throughput, whatever the app does. A visit: home, a category page, an animation page, a search, two /api lists, a byte
 // range of a preview; one visit in three is a member's, who goes on to sign in (the /api call or
 // the page form, in turn), open a signed-in page, buy a licence in the local test mode (the /api
 // checkout and its test-mode Pay) and play byte ranges of the full video just bought. Every
@@ -75,7 +75,7 @@ const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 const RANGE_BYTES = 64 * 1024;
 
 type Catalogue = {
-  animations: Array<{ id: string; slug: string; title: string; preview: { path: string; size: number } | null; full: { path: string; size: number } | null }>;
+  animations: Array<{ id: string; slug: string; preview: { path: string; size: number } | null; full: { path: string; size: number } | null }>;
   categoryPaths: string[];
   terms: string[];
 };
@@ -121,7 +121,7 @@ async function readCatalogue(dataDir: string): Promise<Catalogue> {
     });
     const words = new Set(rows.flatMap((r) => r.title.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 4)));
     return {
-      animations: rows.map((r) => ({ id: r.id, slug: r.slug, title: r.title, preview: media(r.previewVideo), full: media(r.fullVideo) })),
+      animations: rows.map((r) => ({ id: r.id, slug: r.slug, preview: media(r.previewVideo), full: media(r.fullVideo) })),
       categoryPaths: categories.map((c) => (c.parent ? `/category/${c.parent.slug}/${c.slug}` : `/category/${c.slug}`)),
       terms: [...words],
     };
@@ -138,11 +138,11 @@ type Visit = {
   auth?: Record<string, string>;
   toBuy?: Catalogue["animations"][number];
   checkoutId?: string;
-  label?: string;
 };
+/** A connection's context: its visit, and the name of the step whose request it builds. */
 type Context = { visit?: Visit; label?: string };
-type RequestData = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
-type Step = autocannon.Request & { step: string };
+type RequestData = autocannon.RequestData;
+type Step = autocannon.Request;
 
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
 
@@ -185,7 +185,6 @@ function scenario(appUrl: string, catalogue: Catalogue, accounts: number, shop: 
   });
   // Every step names itself in the context: the timing hook reads it when the request goes out.
   const step = (name: string, setup: (visit: Visit, req: RequestData, ctx: Context) => RequestData | null, onResponse?: Step["onResponse"]): Step => ({
-    step: name,
     setupRequest: (req: RequestData, ctx: Context) => {
       const visit = ctx.visit;
       if (!visit) return null;
@@ -197,7 +196,6 @@ function scenario(appUrl: string, catalogue: Catalogue, accounts: number, shop: 
 
   return [
     {
-      step: "home page",
       setupRequest: (req: RequestData, ctx: Context) => {
         const n = ++shop.visitNumber;
         const member = n % MEMBER_EVERY === 0;
