@@ -1,4 +1,4 @@
-// `npm run bench [-- --large] [-- --duration=5 --connections=20 --no-build --quick]`
+// `npm run bench [-- --large] [-- --duration=5 --connections=20 --no-build --quick --load-only]`
 //
 // Starts the production build on a freshly seeded database and drives four targets with
 // autocannon: the home page, an animation page, /api/animations?page=1&limit=6&light=true and
@@ -14,17 +14,17 @@
 // pipeline's transcoding speed (bench/transcode.ts; a 60 s 1080p source, 20 s with `--quick`;
 // skipped without ffmpeg), with `--playback` a 2160p master played on a throttled phone, HLS
 // against the one file (bench/playback.ts), and a bulk e-mail campaign of 10,000 recipients to
-// a local SMTP sink (bench/campaign.ts).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+// a local SMTP sink (bench/campaign.ts). Last, the load test: a few minutes of mixed traffic from
+// 50 visitors, p50/p95/p99 per step (bench/load.ts; `--load-only`, `--load-duration=SECONDS`,
+// `--load-connections=N`, 30 s with `--quick`).
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import autocannon from "autocannon";
+import { fmt, get, type Got, groupCpuMs, root, secrets, seedDemo, start, stop, stopAll, table, waitFor, withDatabase } from "./support.ts";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const floorDir = path.join(root, "bench/floor");
 const tsx = path.join(root, "node_modules/.bin/tsx");
 
@@ -43,8 +43,14 @@ const LARGE_PAYMENTS = option("large-payments", 1_000_000);
 const BASE_PORT = option("port", 3290);
 const PORTS = { app: BASE_PORT, floor: BASE_PORT + 1, ceiling: BASE_PORT + 2 };
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
+const QUICK = flag("quick");
+const LOAD_ONLY = flag("load-only");
+// The load test (bench/load.ts): a few minutes of mixed traffic, 30 s with --quick.
+const LOAD_DURATION = option("load-duration", QUICK ? 30 : 180);
+const LOAD_CONNECTIONS = option("load-connections", 50);
+const LOAD_THINK_MS = option("load-think-ms", 1000);
+const LOAD_PORT = BASE_PORT + 3;
 
-const children: ChildProcess[] = [];
 const log = (...parts: unknown[]) => console.log(...parts);
 
 // ---------------------------------------------------------------------------------------------
@@ -67,93 +73,10 @@ function buildIfNeeded(label: string, cwd: string, output: string, sources: stri
   if (result.status !== 0) throw new Error(`${label} build failed`);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Processes
-
-function start(name: string, args: string[], env: NodeJS.ProcessEnv, cwd = root) {
-  // Own process group, so stopping it stops tsx's child too.
-  const child = spawn(tsx, args, { cwd, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  child.on("exit", (code) => {
-    if (code && code !== 0 && !(child as { stopping?: boolean }).stopping) console.error(`${name} exited with ${code}\n${stderr}`);
-  });
-  children.push(child);
-  return child;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  (child as { stopping?: boolean }).stopping = true;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  try {
-    process.kill(-child.pid!, "SIGTERM");
-  } catch {
-    return;
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }, 30_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function waitFor(url: string, timeoutMs = 120_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      const res = await get(url);
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
-}
-
-type Got = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; wireBytes: number };
-
-/** A GET with `Accept-Encoding: gzip`: the body decompressed, and the bytes on the wire. */
-function get(url: string): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const wire = Buffer.concat(chunks);
-        const body = res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(wire) : wire;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, wireBytes: wire.length });
-      });
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Data
 
-const secrets = {
-  SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
-  JWT_SECRET: crypto.randomBytes(24).toString("hex"),
-  MFA_ENCRYPTION_KEY: crypto.randomBytes(24).toString("hex"),
-};
-
-async function withDatabase<T>(dataDir: string, fn: (prisma: import("../app/generated/prisma/client.ts").PrismaClient) => Promise<T>) {
-  const { openDatabase } = await import("../app/lib/db.server.ts");
-  const db = openDatabase({ dataDir: path.join(dataDir, "pglite") });
-  try {
-    await db.migrate();
-    return await fn(db.prisma);
-  } finally {
-    await db.close();
-  }
-}
 
 /** `/embed/{animationId}?licence={id}` for the demo member's active individual licence. */
 async function demoEmbedPath(appUrl: string) {
@@ -191,12 +114,6 @@ async function embedBytes(appUrl: string, page: Got) {
         ? `      its poster (the animation's cover image, shown until play) adds ${fmt(posterAnswer.wireBytes / 1024, 1)} KB; the video is fetched only when the viewer presses play`
         : `      its poster (the animation's cover image) answered ${posterAnswer.status} here: not measured; the video is fetched only when the viewer presses play`,
   ];
-}
-
-async function seedDemo(dataDir: string) {
-  process.env.DATA_DIR = dataDir;
-  const { seed } = await import("../prisma/seed.ts");
-  await withDatabase(dataDir, (prisma) => seed(prisma));
 }
 
 const WORDS = "anterior posterior lateral medial laser graft valve bypass fusion release repair reconstruction implant incision suture cartilage tendon ligament nerve artery".split(" ");
@@ -296,28 +213,6 @@ function cannon(url: string, duration: number, headers: Record<string, string> =
   });
 }
 
-/** CPU time (ms) used so far by every process in a process group (Linux /proc; null elsewhere). */
-function groupCpuMs(pgid: number): number | null {
-  try {
-    const tick = 100; // USER_HZ on Linux
-    let total = 0;
-    for (const pid of fs.readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid)) continue;
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue;
-      }
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid) continue; // pgrp
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / tick; // utime + stime
-    }
-    return total;
-  } catch {
-    return null;
-  }
-}
 
 const SLICES = 5;
 
@@ -355,14 +250,8 @@ async function measureTogether(targets: Array<{ url: string; pgid: number; heade
   }));
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const pct = (a: number, b: number) => (b > 0 ? (100 * a) / b : 0);
 
-function table(headers: string[], rows: string[][]) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
-}
 
 /** The gzip bytes of every script a page loads (module preloads and module scripts). */
 async function pageJsBytes(base: string, html: string) {
@@ -381,6 +270,7 @@ async function main() {
   if (!flag("no-build")) {
     buildIfNeeded("the app", root, path.join(BUILD_DIR, "server/index.js"), [path.join(root, "app"), path.join(root, "public")], { BUILD_DIR });
   }
+  if (LOAD_ONLY) return runLoad();
   buildIfNeeded("the floor app", floorDir, "build/server/index.js", [path.join(floorDir, "app")]);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-"));
@@ -598,7 +488,7 @@ async function main() {
   // The media pipeline's speed (issue 24): × realtime and the preview's time to playable.
   const transcode = (await import(path.join(root, "bench/transcode.ts"))) as typeof import("./transcode.ts");
   log("\nTranscoding benchmark (bench/transcode.ts)...");
-  const transcoded = await transcode.runTranscodeBench({ seconds: flag("quick") ? 20 : 60 });
+  const transcoded = await transcode.runTranscodeBench({ seconds: QUICK ? 20 : 60 });
   log(transcoded ? transcode.formatTranscodeBench(transcoded) : "(ffmpeg not found: transcoding benchmark skipped)");
 
   // Playback on a throttled phone, HLS against the one file (issue 24): a 2160p transcode and
@@ -617,6 +507,16 @@ async function main() {
 
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(workDir, { recursive: true, force: true });
+
+  await runLoad();
+}
+
+/** Mixed traffic of visitors and members on a server and database of its own (issue 27). */
+async function runLoad() {
+  const load = (await import(path.join(root, "bench/load.ts"))) as typeof import("./load.ts");
+  log(`\nLoad test (bench/load.ts): ${LOAD_CONNECTIONS} visitors for ${LOAD_DURATION} s on port ${LOAD_PORT}...`);
+  const result = await load.runLoadBench({ port: LOAD_PORT, duration: LOAD_DURATION, connections: LOAD_CONNECTIONS, thinkMs: LOAD_THINK_MS, buildDir: BUILD_DIR });
+  log(load.formatLoadBench(result));
 }
 
 try {
@@ -625,5 +525,5 @@ try {
   console.error(error instanceof Error ? error.stack : error);
   process.exitCode = 1;
 } finally {
-  await Promise.all(children.map(stop));
+  await stopAll();
 }
