@@ -36,7 +36,8 @@ teardown("/metrics shows the suite's traffic, and refuses a scrape without the t
 
   // Requests, labelled by the route table's patterns: pages, /api and a not-found path.
   const routes = new Set(samples(text, "medanim_http_requests_total").map((s) => s.labels.route));
-  expect([...routes]).toEqual(expect.arrayContaining(["/", "/auth", "/healthz"]));
+  // /readyz: the web server is polled there until it is ready (playwright.config.ts).
+  expect([...routes]).toEqual(expect.arrayContaining(["/", "/auth", "/readyz"]));
   expect(total(text, "medanim_http_request_duration_seconds_count")).toBeGreaterThan(0);
   // Patterns, never ids: no label holds a UUID.
   expect([...routes].filter((route) => /[0-9a-f]{8}-[0-9a-f]{4}-/i.test(route!))).toEqual([]);
