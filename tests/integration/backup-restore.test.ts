@@ -208,4 +208,18 @@ describe("backup and restore", () => {
     expect(refused.output).toMatch(/The archive is damaged: database\/\S+ does not match its sha256/);
     expect(await prisma.user.count()).toBe(users);
   });
+
+  it("backs up a database that predates the Backup table (an upgrade not started yet), without recording it", async () => {
+    await prisma.$executeRawUnsafe(`DROP TABLE "Backup"`);
+    if (!onPostgres) {
+      await getDb().close();
+      setDb(fileDb);
+    }
+    const out = path.join(dataDir(), "backups", "before-upgrade.tar");
+    const backup = run("backup", ["--out", out]);
+    if (!onPostgres) setDb(openDatabase({ dataDir: path.join(dataDir(), "pglite") }));
+    expect(backup.output).toContain("Not recorded in the database");
+    expect(backup.status).toBe(0);
+    expect(spawnSync("tar", ["-tf", out], { encoding: "utf8" }).stdout.split("\n")).toContain("manifest.json");
+  });
 });

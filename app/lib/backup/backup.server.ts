@@ -80,11 +80,19 @@ export async function createBackup(source: BackupSource) {
   const partial = `${file}.part`;
   const backupId = crypto.randomUUID();
   const storage = source.s3Bucket ? "s3" : "local";
+  if (!(await tableExists(db, "_prisma_migrations"))) {
+    throw new BackupRefused("This database has not been set up yet (no migrations applied): there is nothing to back up.");
+  }
+  // A database the code is newer than (an upgrade not started yet: the moment to back up) may
+  // predate the Backup table; the archive is made all the same, only not recorded in it.
+  const recorded = await tableExists(db, "Backup");
   const work = await fs.promises.mkdtemp(path.join(path.dirname(await ensureDir(file)), ".backup-"));
   // Written before the dump, so the archive's database knows of the backup that carries it.
-  await db.prisma.backup.create({
-    data: { id: backupId, startedAt, databaseKind: db.kind, storage, objectCount: 0, objectBytes: 0n, archiveName: path.basename(file) },
-  });
+  if (recorded) {
+    await db.prisma.backup.create({
+      data: { id: backupId, startedAt, databaseKind: db.kind, storage, objectCount: 0, objectBytes: 0n, archiveName: path.basename(file) },
+    });
+  }
   const archive = await ArchiveWriter.create(partial);
   try {
     const migrations = (
@@ -130,11 +138,13 @@ export async function createBackup(source: BackupSource) {
     await archive.close();
     // Only a complete archive carries the final name.
     await fs.promises.rename(partial, file);
-    await db.prisma.backup.update({
-      where: { id: backupId },
-      data: { finishedAt: new Date(manifest.finishedAt), objectCount: objects.count, objectBytes: BigInt(objects.bytes), archiveBytes: BigInt(archive.bytes) },
-    });
-    return { file, manifest, archiveBytes: archive.bytes };
+    if (recorded) {
+      await db.prisma.backup.update({
+        where: { id: backupId },
+        data: { finishedAt: new Date(manifest.finishedAt), objectCount: objects.count, objectBytes: BigInt(objects.bytes), archiveBytes: BigInt(archive.bytes) },
+      });
+    }
+    return { file, manifest, archiveBytes: archive.bytes, recorded };
   } catch (error) {
     await archive.abort();
     await fs.promises.rm(partial, { force: true });
@@ -142,6 +152,12 @@ export async function createBackup(source: BackupSource) {
   } finally {
     await fs.promises.rm(work, { recursive: true, force: true });
   }
+}
+
+/** Whether a table of the app's schema (the connection's search path) exists. */
+async function tableExists(db: Database, table: string) {
+  const [row] = await db.prisma.$queryRawUnsafe<{ present: boolean }[]>(`SELECT to_regclass($1) IS NOT NULL AS present`, quoteIdent(table));
+  return Boolean(row?.present);
 }
 
 async function ensureDir(file: string) {
