@@ -18,7 +18,7 @@ import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { type BuildPart, createRouteTable, type RequestRule, type RouteRuleOverride } from "./app/lib/route-table.server.ts";
 import { ROUTE_RULES } from "./app/route-rules.ts";
 import { requestContext } from "./app/lib/request-context.server.ts";
-import { healthz, httpMetrics, readyz, requestIds, serveMetrics, startMetricsServer } from "./app/lib/operations.server.ts";
+import { healthz, httpMetrics, readyz, reportReactRouterBuild, requestIds, serveMetrics, startMetricsServer } from "./app/lib/operations.server.ts";
 import { setServingPhase } from "./app/lib/readiness.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
 import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
@@ -216,6 +216,7 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
   setServingPhase("starting");
   // APP_ROLE=worker runs the jobs (transcodes above all) and answers only /healthz, so web
   // instances (APP_ROLE=web) on the same PostgreSQL stay responsive while a 4K master encodes.
+  if (role !== "worker") reportReactRouterBuild(mode as "production" | "development");
   const app = role === "worker" ? workerApp() : await createApp({ mode: mode as "production" | "development" });
   const server = http.createServer(app);
   // Above common load balancers' 60 s idle timeout, so they never reuse a closed connection.

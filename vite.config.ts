@@ -2,9 +2,10 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { precompress } from "./vite.precompress.ts";
+import { productionReactRouter } from "./vite.production-react-router.ts";
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), precompress()],
+  plugins: [productionReactRouter(), tailwindcss(), reactRouter(), precompress()],
   resolve: { tsconfigPaths: true },
   build: {
     target: "es2022",

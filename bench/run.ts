@@ -57,6 +57,7 @@ const log = (...parts: unknown[]) => console.log(...parts);
 // Builds
 
 function newestMtime(dir: string): number {
+  if (fs.statSync(dir).isFile()) return fs.statSync(dir).mtimeMs;
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
@@ -268,10 +269,12 @@ async function pageJsBytes(base: string, html: string) {
 async function main() {
   log(`Medanim benchmark: ${DURATION} s per target, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, Node ${process.version}\n`);
   if (!flag("no-build")) {
-    buildIfNeeded("the app", root, path.join(BUILD_DIR, "server/index.js"), [path.join(root, "app"), path.join(root, "public")], { BUILD_DIR });
+    const sources = ["app", "public", "vite.config.ts", "vite.production-react-router.ts"].map((name) => path.join(root, name));
+    buildIfNeeded("the app", root, path.join(BUILD_DIR, "server/index.js"), sources, { BUILD_DIR });
   }
   if (LOAD_ONLY) return runLoad();
-  buildIfNeeded("the floor app", floorDir, "build/server/index.js", [path.join(floorDir, "app")]);
+  // Its Vite configuration too: the React Router build it bundles is chosen there.
+  buildIfNeeded("the floor app", floorDir, "build/server/index.js", [path.join(floorDir, "app"), path.join(floorDir, "vite.config.ts"), path.join(root, "vite.production-react-router.ts")]);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-"));
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-work-"));
@@ -337,7 +340,7 @@ async function main() {
   fs.writeFileSync(path.join(workDir, "floor.json"), JSON.stringify(floorPayloads));
   fs.writeFileSync(path.join(workDir, "ceiling.json"), JSON.stringify(ceilingPayloads));
 
-  const floor = start("floor", ["server.ts"], { PORT: String(PORTS.floor), FLOOR_PAYLOADS: path.join(workDir, "floor.json"), LOG_LEVEL: "warn", NODE_ENV: "production" }, floorDir);
+  const floor = start("floor", ["--import", path.join(root, "scripts/production-react-router.ts"), "server.ts"], { PORT: String(PORTS.floor), FLOOR_PAYLOADS: path.join(workDir, "floor.json"), LOG_LEVEL: "warn", NODE_ENV: "production" }, floorDir);
   const ceiling = start("ceiling", ["bench/ceiling.ts"], { PORT: String(PORTS.ceiling), CEILING_PAYLOADS: path.join(workDir, "ceiling.json") });
   const floorUrl = `http://localhost:${PORTS.floor}`;
   const ceilingUrl = `http://localhost:${PORTS.ceiling}`;

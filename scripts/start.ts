@@ -44,6 +44,8 @@ if (!args.has("--no-build") && stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// Before the app's modules: the server then runs React Router's production build.
+await import("./production-react-router.ts");
 const { getEnv } = await import("../app/lib/env.server.ts");
 const { getDb } = await import("../app/lib/db.server.ts");
 const { startServer } = await import("../server.ts");

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
-// One production instance of the app as `npm run serve` runs it (tsx server.ts on the build in
-// build/, NODE_ENV=production), in a child process of its own, with Stripe's HTTP edge answered
-// in that process by tests/cluster/stripe-edge.ts.
+// One production instance of the app as `npm run serve` runs it (tsx server.ts with React
+// Router's production build, on the build in build/, NODE_ENV=production), in a child process of
+// its own, with Stripe's HTTP edge answered in that process by tests/cluster/stripe-edge.ts.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -18,7 +18,7 @@ export type Instance = {
 };
 
 export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./tests/cluster/stripe-edge.ts", "server.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/production-react-router.ts", "--import", "./tests/cluster/stripe-edge.ts", "server.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, NODE_ENV: "production", PORT: String(port), BUILD_DIR: path.join(ROOT, "build") },
     stdio: ["ignore", "pipe", "pipe"],
