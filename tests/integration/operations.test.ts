@@ -15,12 +15,14 @@ import { type Phase, servingPhase, setServingPhase } from "~/lib/readiness.serve
 import { createRouteTable, samplePath } from "~/lib/route-table.server.ts";
 import { ROUTE_RULES } from "~/route-rules.ts";
 import * as contactApi from "~/routes/api/contact.ts";
+import * as decideApi from "~/routes/api/admin/refund-requests.decide.ts";
 import * as testPage from "~/routes/checkout/test.tsx";
 import * as premium from "~/routes/public/premium.tsx";
+import { sendJob } from "~/lib/jobs.server.ts";
 import { startJobWorkers } from "~/services/job-workers.server.ts";
 import { seedEmailTemplates } from "../../prisma/seed-data/email-templates.ts";
 import { sendToApp, testApp } from "../helpers/app.ts";
-import { createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { createApp } from "../../server.ts";
 
@@ -157,6 +159,43 @@ describe("GET /metrics on the public port", () => {
       forget();
     }
   });
+
+  it("counts refund decisions by outcome", async () => {
+    const admin = await createUser({ role: "admin" });
+    const token = await accessTokenFor(admin.id);
+    const pending = async () => {
+      const member = await createUser();
+      const { payment } = await createPaidSubscription(member.id, { type: "global", description: "Premium yearly subscription" });
+      return prisma.refundRequest.create({ data: { userId: member.id, paymentId: payment.id, reason: "not-satisfied", description: "Not what I needed.", contactEmail: member.email } });
+    };
+    const decide = async (decision: "approve" | "reject") => {
+      const request = await pending();
+      const answer = await callRoute(decideApi, `/api/admin/refund-requests/${request.id}/${decision}`, { method: "PUT", json: { adminNotes: "Decided." }, params: { id: request.id }, token });
+      expect(answer.status).toBe(200);
+    };
+    const counted = (text: string, outcome: string) => sample(text, "medanim_refund_decisions_total", { outcome }) ?? 0;
+
+    const before = await metricsText();
+    await decide("approve");
+    await decide("reject");
+    const after = await metricsText();
+    expect(counted(after, "approved") - counted(before, "approved")).toBe(1);
+    expect(counted(after, "rejected") - counted(before, "rejected")).toBe(1);
+  });
+
+  it("counts a job that fails, per queue", async () => {
+    const workers = await startJobWorkers({ pollingIntervalSeconds: 0.5 });
+    try {
+      const failures = async () => sample(await metricsText(), "medanim_job_failures_total", { queue: "email-campaign" }) ?? 0;
+      const before = await failures();
+      // A malformed job (not a campaign's id): the database refuses the lookup, the run throws.
+      await sendJob("campaign", { campaignId: "not-a-campaign-id" }, { singletonKey: "not-a-campaign-id" });
+      await expect.poll(failures, { timeout: 25_000, interval: 500 }).toBeGreaterThan(before);
+      expect(sample(await metricsText(), "medanim_job_duration_seconds_count", { queue: "email-campaign", outcome: "failed" })).toBeGreaterThanOrEqual(1);
+    } finally {
+      await workers.stop();
+    }
+  }, 40_000);
 
   it("times the jobs the workers run, per queue", async () => {
     // The workers queue a purge, a billing sweep and a media scan as they start.
