@@ -36,8 +36,9 @@ teardown("/metrics shows the suite's traffic, and refuses a scrape without the t
 
   // Requests, labelled by the route table's patterns: pages, /api and a not-found path.
   const routes = new Set(samples(text, "medanim_http_requests_total").map((s) => s.labels.route));
-  // /readyz: the web server is polled there until it is ready (playwright.config.ts).
-  expect([...routes]).toEqual(expect.arrayContaining(["/", "/auth", "/readyz"]));
+  // /readyz: the web server is polled there until it is ready (playwright.config.ts); /auth: the
+  // setup project signs the admin in.
+  expect([...routes]).toEqual(expect.arrayContaining(["/auth", "/readyz"]));
   expect(total(text, "medanim_http_request_duration_seconds_count")).toBeGreaterThan(0);
   // Patterns, never ids: no label holds a UUID.
   expect([...routes].filter((route) => /[0-9a-f]{8}-[0-9a-f]{4}-/i.test(route!))).toEqual([]);
@@ -47,6 +48,10 @@ teardown("/metrics shows the suite's traffic, and refuses a scrape without the t
   // The purge, billing sweep and media scan each run once as the server starts.
   expect(total(text, "medanim_job_duration_seconds_count", (l) => l.queue === "purge")).toBeGreaterThan(0);
   expect(samples(text, "medanim_job_queue_depth").map((s) => s.labels.queue)).toEqual(expect.arrayContaining(["email-campaign", "media-transcode"]));
+  // What only the whole suite's traffic is sure to include (playwright.config.ts, E2E_WHOLE_SUITE):
+  // a run of a few picked files may buy nothing and send no mail.
+  if (process.env.E2E_WHOLE_SUITE !== "1") return;
+  expect([...routes]).toContain("/");
   expect(total(text, "medanim_mail_messages_total", (l) => l.outcome === "sent")).toBeGreaterThan(0);
   expect(total(text, "medanim_payment_events_total", (l) => l.outcome === "applied")).toBeGreaterThan(0);
   expect(total(text, "medanim_cache_lookups_total", (l) => l.result === "hit")).toBeGreaterThan(0);
