@@ -1,4 +1,5 @@
 import { expect, test as teardown } from "@playwright/test";
+import { samples } from "../helpers/prometheus-text.ts";
 
 // After every project that depends on setup (playwright.config.ts: setup's teardown): the
 // issue's acceptance, "/metrics shows the series after the e2e suite", read as Prometheus reads
@@ -7,18 +8,6 @@ import { expect, test as teardown } from "@playwright/test";
 // the server ran at start, mail, a payment, and the shared cache.
 
 const METRICS_TOKEN = "e2e-metrics-token-0123456789abcdef";
-
-/** Samples of one metric: labels and value per line of the exposition text. */
-function samples(text: string, name: string) {
-  return text
-    .split("\n")
-    .map((line) => /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null && match[1] === name)
-    .map((match) => ({
-      labels: Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!])),
-      value: Number(match[3]),
-    }));
-}
 
 const total = (text: string, name: string, where: (labels: Record<string, string>) => boolean = () => true) =>
   samples(text, name)

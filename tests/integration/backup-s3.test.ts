@@ -10,7 +10,7 @@ import { restoreBackup } from "~/lib/backup/restore.server.ts";
 import { getDb, openDatabase } from "~/lib/db.server.ts";
 import { getEnv, resetEnv } from "~/lib/env.server.ts";
 import { saveObject } from "~/lib/storage.server.ts";
-import { createS3Mock } from "../mocks/s3.ts";
+import { createS3Mock, s3MockEnv } from "../mocks/s3.ts";
 import { adminQuery, withDatabase } from "../setup/database-template.ts";
 
 // S3 mode: the bytes stay in the bucket, the archive lists its keys, and a restore names the
@@ -22,14 +22,7 @@ const ENDPOINT = "https://s3.test.local";
 const BUCKET = "medanim-backup-test";
 const s3 = createS3Mock(ENDPOINT, BUCKET);
 const mockServer = setupServer(...s3.handlers);
-const S3_ENV = {
-  S3_BUCKET: BUCKET,
-  S3_ENDPOINT: ENDPOINT,
-  S3_REGION: "eu-west-1",
-  S3_ACCESS_KEY_ID: "AKIATESTTESTTEST",
-  S3_SECRET_ACCESS_KEY: "test-secret-key",
-  S3_FORCE_PATH_STYLE: "true",
-};
+const S3_ENV = s3MockEnv(ENDPOINT, BUCKET);
 
 const template = inject("databaseTemplate");
 const restoreDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-restore-"));

@@ -13,7 +13,7 @@ import { publishSet } from "~/lib/media-store.server.ts";
 import { setFileCacheControl, signGrant } from "~/services/media-urls.server.ts";
 import * as upload from "~/routes/api/objects.upload.ts";
 import { callRoute } from "../helpers/route.ts";
-import { createS3Mock } from "../mocks/s3.ts";
+import { createS3Mock, s3MockEnv } from "../mocks/s3.ts";
 import { createMediaWorld, fileBytes, startMediaApp } from "./media-helpers.ts";
 
 // S3 mode: the SDK talks to a private bucket at S3's HTTP edge (answered by msw). Uploads get a
@@ -22,20 +22,14 @@ import { createMediaWorld, fileBytes, startMediaApp } from "./media-helpers.ts";
 const ENDPOINT = "https://s3.test.local";
 const BUCKET = "medanim-test";
 const s3 = createS3Mock(ENDPOINT, BUCKET);
+const S3_ENV = s3MockEnv(ENDPOINT, BUCKET);
 const mockServer = setupServer(...s3.handlers);
 
 let app: Awaited<ReturnType<typeof startMediaApp>>;
 let world: Awaited<ReturnType<typeof createMediaWorld>>;
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    S3_BUCKET: BUCKET,
-    S3_ENDPOINT: ENDPOINT,
-    S3_REGION: "eu-west-1",
-    S3_ACCESS_KEY_ID: "AKIATESTTESTTEST",
-    S3_SECRET_ACCESS_KEY: "test-secret-key",
-    S3_FORCE_PATH_STYLE: "true",
-  });
+  Object.assign(process.env, S3_ENV);
   resetEnv();
   // The local test app is reached for real; only S3 is answered by the mock.
   mockServer.listen({ onUnhandledRequest: "bypass" });
@@ -46,9 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   mockServer.close();
-  for (const name of ["S3_BUCKET", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"]) {
-    delete process.env[name];
-  }
+  for (const name of Object.keys(S3_ENV)) delete process.env[name];
   resetEnv();
 });
 

@@ -23,6 +23,7 @@ import { startJobWorkers } from "~/services/job-workers.server.ts";
 import { seedEmailTemplates } from "../../prisma/seed-data/email-templates.ts";
 import { sendToApp, testApp } from "../helpers/app.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { sample } from "../helpers/prometheus-text.ts";
 import { callRoute } from "../helpers/route.ts";
 import { createApp } from "../../server.ts";
 
@@ -46,17 +47,6 @@ afterEach(() => {
 });
 
 const scrape = (headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}` }) => fetch(`${base}/metrics`, { headers });
-
-/** The value of one sample of the exposition text, or undefined when it is not there. */
-function sample(text: string, name: string, labels: Record<string, string> = {}) {
-  for (const line of text.split("\n")) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 async function metricsText() {
   env.METRICS_TOKEN = TOKEN;

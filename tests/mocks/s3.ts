@@ -6,6 +6,18 @@ import { http, HttpResponse } from "msw";
 
 export type S3Object = { body: Buffer; contentType: string | null };
 
+/** The S3_* variables that point the app at this mock (a file sets them, then deletes them after). */
+export function s3MockEnv(endpoint: string, bucket: string) {
+  return {
+    S3_BUCKET: bucket,
+    S3_ENDPOINT: endpoint,
+    S3_REGION: "eu-west-1",
+    S3_ACCESS_KEY_ID: "AKIATESTTESTTEST",
+    S3_SECRET_ACCESS_KEY: "test-secret-key",
+    S3_FORCE_PATH_STYLE: "true",
+  };
+}
+
 export function createS3Mock(endpoint: string, bucket: string) {
   const objects = new Map<string, S3Object>();
   const requests: { method: string; url: URL; headers: Headers }[] = [];
