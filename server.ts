@@ -16,16 +16,21 @@ import { createRouterHandler, edgeGuard, refuse } from "./app/lib/http-edge.serv
 import { mediaRouter } from "./app/media-router.server.ts";
 import { precompressedAssets } from "./app/lib/precompressed.server.ts";
 import { type BuildPart, createRouteTable, type RequestRule, type RouteRuleOverride } from "./app/lib/route-table.server.ts";
-import { ROUTE_RULES } from "./app/route-rules.ts";
+import { ROUTE_RULES, SHARED_ANSWERS } from "./app/route-rules.ts";
+import { keepRendered, pageCache } from "./app/lib/page-cache.server.ts";
 import { requestContext } from "./app/lib/request-context.server.ts";
 import { healthz, httpMetrics, readyz, reportReactRouterBuild, requestIds, serveMetrics, startMetricsServer } from "./app/lib/operations.server.ts";
 import { setServingPhase } from "./app/lib/readiness.server.ts";
 import { storageOrigin } from "./app/lib/storage.server.ts";
-import { flushViewCounts } from "./app/services/catalogue/views.server.ts";
+import { flushViewCounts, recordView } from "./app/services/catalogue/views.server.ts";
 import { startJobWorkers } from "./app/services/job-workers.server.ts";
 
-/** Headers every response carries; the CSP is enforced, with a fresh nonce per response. */
-function securityHeaders(mode: "production" | "development") {
+/**
+ * The Content-Security-Policy of this app's responses, but for its script sources: a fresh
+ * nonce per rendered response, or the hashes of a kept document's inline scripts (the page
+ * cache, lib/page-cache.server.ts).
+ */
+function contentSecurityPolicy(mode: "production" | "development") {
   // With S3, browsers upload to and play from the bucket's origin directly.
   const storage = storageOrigin() ? ` ${storageOrigin()}` : "";
   // Stripe.js, its iframes and Stripe Checkout's form target are allowed only when Stripe is
@@ -37,13 +42,11 @@ function securityHeaders(mode: "production" | "development") {
   const stripeApi = stripe ? " https://api.stripe.com" : "";
   const stripeCheckout = stripe ? " https://checkout.stripe.com" : "";
   const mediaBase = getEnv().MEDIA_BASE_URL ? ` ${new URL(getEnv().MEDIA_BASE_URL!).origin}` : "";
-  return (_req: Request, res: Response, next: NextFunction) => {
-    const nonce = crypto.randomBytes(16).toString("base64");
-    res.locals.cspNonce = nonce;
-    const dev = mode === "development";
-    const csp = [
+  const dev = mode === "development";
+  return (scriptSources: string) =>
+    [
       "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${stripeScripts}${dev ? " 'unsafe-eval'" : ""}`,
+      `script-src 'self' ${scriptSources}${stripeScripts}${dev ? " 'unsafe-eval'" : ""}`,
       "style-src 'self' 'unsafe-inline'",
       // MEDIA_BASE_URL (a CDN) serves the players' files: the progressive MP4 and previews
       // (media-src), the storyboard's sprite (img-src), and what hls.js and the storyboard fetch
@@ -59,7 +62,15 @@ function securityHeaders(mode: "production" | "development") {
       "base-uri 'none'",
       "frame-ancestors 'none'",
     ].join("; ");
-    res.setHeader("Content-Security-Policy", csp);
+}
+
+/** Headers every response carries; the CSP is enforced, with a fresh nonce per response. */
+function securityHeaders(mode: "production" | "development", policyFor: (scriptSources: string) => string) {
+  const dev = mode === "development";
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const nonce = crypto.randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    res.setHeader("Content-Security-Policy", policyFor(`'nonce-${nonce}' 'strict-dynamic'`));
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
@@ -103,7 +114,14 @@ export type AppOptions = {
   trustProxy?: ReturnType<typeof getEnv>["TRUST_PROXY"];
   /** The rules beside the route table (app/route-rules.ts); a test with a build of its own names its own. */
   routeRules?: Record<string, RouteRuleOverride>;
+  /** The routes whose anonymous answers the page cache may keep (app/route-rules.ts). */
+  sharedAnswers?: readonly string[];
 };
+
+/** A page view served from the page cache still counts (the animation page names its animation). */
+function countView(animationId: string) {
+  recordView(animationId).catch((error) => logger.error({ err: error }, "counting a view failed"));
+}
 
 /**
  * The Express app, the one door every request enters by: `npm start`, the bench and the tests.
@@ -111,7 +129,7 @@ export type AppOptions = {
  * request), health, CSRF, the media router, then the part of the split build that serves the
  * path. Throws when a route of the build would be unreachable.
  */
-export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY, routeRules = ROUTE_RULES }: AppOptions) {
+export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY, routeRules = ROUTE_RULES, sharedAnswers = SHARED_ANSWERS }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): nobody unless configured, or
@@ -131,7 +149,7 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
   const servesClientFiles = !build && mode === "production";
   const serverBuild = build ?? (vite ? await loadDevBuild() : await loadProductionBuild());
   // In development the table is read from the build at start: restart after adding a route.
-  const table = createRouteTable(serverBuild, routeRules);
+  const table = createRouteTable(serverBuild, routeRules, sharedAnswers);
   // First: every response, a refusal included, has an id, and is counted.
   app.use(requestIds());
   app.use(httpMetrics(table.patternFor));
@@ -153,9 +171,13 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
   // Media is streamed as is (the route table says which paths): compressing video breaks byte
   // ranges and gains nothing. The filter runs when the answer starts, after the edge's rule.
   app.use(compression({ filter: (req, res) => (res.locals.route as RequestRule | undefined)?.compress !== false && compression.filter(req, res) }));
-  app.use(securityHeaders(mode));
+  const policyFor = contentSecurityPolicy(mode);
+  app.use(securityHeaders(mode, policyFor));
   // Before /healthz, the media router and React Router: hostile requests stop here with a 4xx.
   app.use(edgeGuard(table));
+  // An anonymous visitor's page or public call, kept from an earlier render (decision 021).
+  // Vite's development server renders every request: a code change must show at the next reload.
+  if (!vite) app.use(pageCache({ patternFor: table.patternFor, shared: table.shared, policyFor, onView: countView }));
 
   app.get("/healthz", healthz());
   app.get("/readyz", readyz);
@@ -173,7 +195,7 @@ export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY
   if (vite) app.use(vite.middlewares);
   if (servesClientFiles) serveClientFiles(app, path.join(path.resolve(process.env.BUILD_DIR ?? "build"), "client"));
 
-  const handlerFor = (part: ServerBuild | (() => Promise<ServerBuild>)) => createRouterHandler({ build: part, mode, getLoadContext: loadContext });
+  const handlerFor = (part: ServerBuild | (() => Promise<ServerBuild>)) => createRouterHandler({ build: part, mode, getLoadContext: loadContext, keep: keepRendered });
   const parts = table.split();
   const handlers: Record<BuildPart | "all", ReturnType<typeof handlerFor>> = vite
     ? { api: handlerFor(loadDevBuild), pages: handlerFor(loadDevBuild), embed: handlerFor(loadDevBuild), all: handlerFor(loadDevBuild) }

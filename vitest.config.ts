@@ -15,7 +15,7 @@ export default defineConfig({
     // (tests/integration/cache-invalidation.test.ts runs with them on).
     // The root links app.css by URL (`?url`): resolved as Vite resolves it, not to "" (React warned of an empty href).
     css: { include: [/app\.css/] },
-    env: { NODE_ENV: "test", LOG_LEVEL: "silent", CATALOGUE_CACHE_MS: "0" },
+    env: { NODE_ENV: "test", LOG_LEVEL: "silent", CATALOGUE_CACHE_MS: "0", PAGE_CACHE_MS: "0" },
     projects: [
       // Pure modules: no database is opened or migrated for them.
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },

@@ -64,3 +64,55 @@ export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
   "manifest.webmanifest": READ_ONLY_FILE,
   "unsubscribe": { csrfExempt: "authorised by its signed link, not a cookie (RFC 8058: the mail provider posts it)" },
 };
+
+/**
+ * Route paths whose answer to an anonymous GET is the same for every visitor, so the page
+ * cache (lib/page-cache.server.ts, decision 021) may keep it: the catalogue, content and
+ * crawler files, and the public /api reads. Not here: sign-in and account flows, links that
+ * carry a token (reset, verify, unsubscribe), a licence's verification (revocable without a
+ * catalogue write), the licensed embed (answers per requesting site), and /api/pages/slug/{slug}
+ * (never stored: an admin's edit shows at once). An answer is still kept only when it is a 200
+ * with no cookie and no private or no-store Cache-Control.
+ */
+export const SHARED_ANSWERS: readonly string[] = [
+  "",
+  "search",
+  "animations/:slug",
+  "category/:slug",
+  "category/:mainSlug/:subSlug",
+  "category/:mainSlug/:subSlug/:animationSlug",
+  "doctors/:slugOrId",
+  "premium",
+  "individual-license",
+  "category-license",
+  "global-license",
+  "help",
+  "contact",
+  "about",
+  "pages/:slug",
+  ":slug",
+  "robots.txt",
+  "sitemap.xml",
+  "sitemap-pages.xml",
+  "sitemap-categories.xml",
+  "sitemap-doctors.xml",
+  "sitemap-animations.xml",
+  "manifest.webmanifest",
+  "api/animations",
+  "api/animations/:slugOrId",
+  "api/categories",
+  "api/categories/main",
+  "api/categories/path/:mainSlug/:subSlug?",
+  "api/categories/:slugOrId",
+  "api/doctors",
+  "api/doctors/:slugOrId",
+  "api/settings",
+  "api/settings/:key",
+  "api/pages",
+  "api/pages/:id",
+  "api/pages/type/:type",
+  "api/faq-categories",
+  "api/faqs",
+  "api/oembed",
+  "api/openapi.json",
+];

@@ -94,6 +94,11 @@ const EnvSchema = z.object({
     }),
   // How long (ms) the public catalogue's shared reads are kept in memory; 0 turns it off.
   CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  // How long (ms) an anonymous visitor's rendered page or public JSON answer may be served from
+  // memory when no write on this instance dropped it first (writes on another instance are seen
+  // within this time); 0 turns the page cache off. PAGE_CACHE_MB bounds its memory.
+  PAGE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
   // Animations per file of the sitemap (/sitemap-animations.xml?page=N). At most 10,000: each
   // entry is held under 5,000 bytes, so a file stays under the protocol's 50 MB (its 50,000-URL
   // cap is then never reached either). Smaller only to exercise the split in tests.

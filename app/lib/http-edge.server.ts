@@ -150,10 +150,13 @@ export function createRouterHandler({
   build,
   mode,
   getLoadContext,
+  keep,
 }: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: string;
   getLoadContext: LoadContext;
+  /** The page cache's (lib/page-cache.server.ts): sends a rendered answer it keeps and returns null, or returns what to send. */
+  keep?: (req: ExpressRequest, res: ExpressResponse, response: Response) => Promise<Response | null>;
 }) {
   const handleRequest = createRequestHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -181,8 +184,9 @@ export function createRouterHandler({
         });
         init.duplex = "half";
       }
-      const response = await handleRequest(new Request(url, init), await getLoadContext(req, res));
-      await sendResponse(res, response);
+      const rendered = await handleRequest(new Request(url, init), await getLoadContext(req, res));
+      const response = keep ? await keep(req, res, rendered) : rendered;
+      if (response) await sendResponse(res, response);
     } catch (error) {
       next(error);
     }

@@ -43,9 +43,21 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
   return value;
 }
 
-/** Drops every entry whose key starts with `prefix` (all of them without one). */
+const forgetListeners: Array<() => void> = [];
+
+/**
+ * Drops every entry whose key starts with `prefix` (all of them without one). Any call also
+ * empties the rendered-answer cache (page-cache.server.ts): a page shows many kinds of data, so
+ * a write to any of them makes every kept page suspect.
+ */
 export function forget(prefix = "") {
   for (const key of [...store.keys()]) if (key.startsWith(prefix)) store.delete(key);
+  for (const listener of forgetListeners) listener();
+}
+
+/** Runs `listener` at every `forget` (the page cache's invalidation). */
+export function onForget(listener: () => void) {
+  forgetListeners.push(listener);
 }
 
 /**

@@ -211,7 +211,7 @@ export type RouteTable = ReturnType<typeof createRouteTable>;
  * start, when a route would be unreachable (its part lacks it or an ancestor, or another route
  * answers its path) or a rule names a path that is no route.
  */
-export function createRouteTable(build: ServerBuild, overrides: Record<string, RouteRuleOverride> = {}) {
+export function createRouteTable(build: ServerBuild, overrides: Record<string, RouteRuleOverride> = {}, sharedPaths: readonly string[] = []) {
   const routes = build.routes;
   const ids: Record<BuildPart, Set<string>> = { api: new Set(), pages: new Set(), embed: new Set() };
   const leaves: Array<{ id: string; pattern: string; part: BuildPart }> = [];
@@ -239,6 +239,10 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
   for (const path of Object.keys(overrides)) {
     if (!patterns.has(`/${path}`)) problems.push(`app/route-rules.ts names "${path}", which is not a route of app/routes.ts`);
   }
+  const shared = new Set(sharedPaths.map((path) => `/${path}`));
+  for (const pattern of shared) {
+    if (!patterns.has(pattern)) problems.push(`app/route-rules.ts shares "${pattern.slice(1)}", which is not a route of app/routes.ts`);
+  }
   if (problems.length) throw new Error(`Unreachable routes:\n  ${problems.join("\n  ")}`);
 
   // Most specific first (more static segments), as the router ranks them.
@@ -261,6 +265,8 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
   return {
     /** Every leaf route's full path pattern and part (the split and the reachability test read it). */
     routes: leaves,
+    /** The route patterns (as `patternFor` names them) whose anonymous answers the page cache may keep. */
+    shared: shared as ReadonlySet<string>,
     /** The build split into its parts, each with the root and the layouts its routes need; `all` for /__manifest. */
     split(): Record<BuildPart | "all", ServerBuild> {
       const only = (keep: Set<string>): ServerBuild => ({

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
+import { data, Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
 import { AnimationDescription } from "~/components/catalogue/description.tsx";
 import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
@@ -50,7 +50,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Link previews get the cover's 1200×630 rendition (made absolute by the head, lib/seo.ts).
   const cover = animation.coverImage;
   const ogImage = cover && hasRenditions(cover) ? ogImageUrl(cover) : null;
-  return {
+  // Named for the page cache (lib/page-cache.server.ts): a view of a kept page still counts.
+  const headers = { "X-Animation-Id": animation.id };
+  return data({
     animation,
     ogImage,
     // What anybody can play: the preview is cut to its first 10 seconds (the spec's promise).
@@ -60,8 +62,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     related: { ...related, doctorName: doctor?.name ?? null },
     premium: hasGlobalAccess(access),
     offers,
-  };
+  }, { headers });
 }
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const formData = await readFormData(request);
