@@ -24,7 +24,7 @@ import * as publicSettings from "~/routes/api/settings.ts";
 import * as settingApi from "~/routes/api/settings.key.ts";
 import { claimJob, queueTranscode, runTranscodeJob } from "~/services/media-jobs.server.ts";
 import { sendToApp } from "../helpers/app.ts";
-import { createCatalogue } from "../helpers/catalogue.ts";
+import { createCatalogue, objectPath } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { sample } from "../helpers/prometheus-text.ts";
 import { callRoute } from "../helpers/route.ts";
@@ -294,7 +294,10 @@ describe("the media pipeline's writes are visible to the next anonymous request"
     execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=duration=2:size=320x180:rate=25", "-c:v", "libx264", "-preset", "ultrafast", master]);
     const stored = await saveObject({ body: fs.createReadStream(master), contentType: "video/mp4", kind: "video" });
     const slug = `transcoded_${crypto.randomBytes(3).toString("hex")}`;
-    const animation = await prisma.animation.create({ data: { title: "Freshly Transcoded", slug, description: "x", fullVideo: stored.path, categoryId: catalogue.facial.id } });
+    // With a preview of its own, so the set's arrival at the end of the run is the only write (no early preview).
+    const animation = await prisma.animation.create({
+      data: { title: "Freshly Transcoded", slug, description: "x", fullVideo: stored.path, previewVideo: objectPath(), categoryId: catalogue.facial.id },
+    });
 
     expect(await visitKept(`/animations/${slug}`)).not.toContain('data-testid="animation-formats"');
     expect(await readKept(animationApi, `/api/animations/${slug}`)).toMatchObject({ playback: null, media: { resolution: null, formats: null } });
