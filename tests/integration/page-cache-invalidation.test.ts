@@ -8,6 +8,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { resetEnv } from "~/lib/env.server.ts";
 import { forget } from "~/lib/memo.server.ts";
 import { saveObject } from "~/lib/storage.server.ts";
+import * as purchase from "~/routes/account/purchase.tsx";
 import * as animationsScreen from "~/routes/admin/animations.tsx";
 import * as categoryForm from "~/routes/admin/category-form.tsx";
 import * as doctorForm from "~/routes/admin/doctor-form.tsx";
@@ -16,16 +17,19 @@ import * as pageForm from "~/routes/admin/page-form.tsx";
 import * as settingsScreen from "~/routes/admin/settings.tsx";
 import * as animationsApi from "~/routes/api/animations.ts";
 import * as animationApi from "~/routes/api/animations.slug.ts";
+import * as signIn from "~/routes/api/auth.login.ts";
+import * as profileApi from "~/routes/api/auth.profile.ts";
 import * as mainCategories from "~/routes/api/categories.main.ts";
 import * as doctorApi from "~/routes/api/doctors.slug.ts";
 import * as faqsApi from "~/routes/api/faqs.ts";
 import * as pagesOfType from "~/routes/api/pages.type.ts";
 import * as publicSettings from "~/routes/api/settings.ts";
 import * as settingApi from "~/routes/api/settings.key.ts";
+import * as testCheckout from "~/routes/checkout/test.tsx";
 import { claimJob, queueTranscode, runTranscodeJob } from "~/services/media-jobs.server.ts";
 import { sendToApp } from "../helpers/app.ts";
 import { createCatalogue, objectPath } from "../helpers/catalogue.ts";
-import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { accessTokenFor, createUser, sessionCookieFor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { sample } from "../helpers/prometheus-text.ts";
 import { callRoute } from "../helpers/route.ts";
 
@@ -282,6 +286,37 @@ describe("an admin's write is visible to the next anonymous request", () => {
     expect(after).toMatchObject({ animations: [expect.anything()], hasMore: true });
     // The "New" shelf keeps its cards: the list under it shrinks to one.
     expect(cardsOn(await visit("/"))).toBe(cardsBefore - before.animations.length + 1);
+  });
+});
+
+describe("a member's writes change no public page and leave the kept answers in place", () => {
+  it("a sign-in, a profile edit and a test-mode purchase", async () => {
+    const home = await visitKept("/");
+    const animationPage = await visitKept(`/animations/${catalogue.rhinoplasty.slug}`);
+    await readKept(mainCategories, "/api/categories/main");
+
+    const member = await createUser();
+    const signedIn = await callRoute(signIn, "/api/auth/login", { json: { email: member.email, password: TEST_PASSWORD } });
+    expect(signedIn.status).toBe(200);
+    const memberToken = signedIn.body.accessToken as string;
+    const profile = await callRoute(profileApi, "/api/auth/profile", {
+      method: "PUT",
+      json: { firstName: "Renamed", lastName: member.lastName, username: member.username, email: member.email },
+      token: memberToken,
+    });
+    expect(profile.status).toBe(200);
+    const memberCookie = await sessionCookieFor(member.id);
+    const started = await callRoute(purchase, `/purchase/individual/${catalogue.rhinoplasty.slug}`, { form: { intent: "checkout" }, params: { idOrSlug: catalogue.rhinoplasty.slug }, cookie: memberCookie });
+    const checkoutId = /\/checkout\/test\/([0-9a-f-]{36})$/.exec(started.location ?? "")?.[1];
+    expect(checkoutId).toBeDefined();
+    await callRoute(testCheckout, `/checkout/test/${checkoutId}`, { form: { intent: "pay" }, params: { checkoutId: checkoutId! }, cookie: memberCookie });
+    expect(await prisma.subscription.count({ where: { userId: member.id, status: "active" } })).toBe(1);
+
+    expect(await visit("/")).toBe(home);
+    expect(await visit(`/animations/${catalogue.rhinoplasty.slug}`)).toBe(animationPage);
+    const before = await keptJsonAnswers();
+    await read(mainCategories, "/api/categories/main");
+    expect(await keptJsonAnswers()).toBe(before + 1);
   });
 });
 
