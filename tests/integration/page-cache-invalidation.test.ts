@@ -6,9 +6,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { resetEnv } from "~/lib/env.server.ts";
+import { formatLongDate } from "~/lib/format.ts";
 import { forget } from "~/lib/memo.server.ts";
 import { saveObject } from "~/lib/storage.server.ts";
 import * as purchase from "~/routes/account/purchase.tsx";
+import * as medicalScreen from "~/routes/admin/animation-medical.tsx";
 import * as animationsScreen from "~/routes/admin/animations.tsx";
 import * as categoryForm from "~/routes/admin/category-form.tsx";
 import * as doctorForm from "~/routes/admin/doctor-form.tsx";
@@ -182,6 +184,19 @@ describe("an admin's write is visible to the next anonymous request", () => {
     expect((await sendToApp(`/animations/${animation.slug}`, {})).status).toBe(404);
     expect((await callRoute(animationApi, `/api/animations/${animation.slug}`)).status).toBe(404);
     expect(await visit(listing)).not.toContain("Tummy Tuck");
+  });
+
+  it("a medical review recorded (/admin/animations/{id}/medical form): the animation's page and its call", async () => {
+    const animation = catalogue.rhinoplasty;
+    const reviewedAt = new Date(Date.now() - 2 * 24 * 3600_000).toISOString().slice(0, 10);
+    expect(await visitKept(`/animations/${animation.slug}`)).not.toContain(formatLongDate(reviewedAt));
+    expect(await readKept(animationApi, `/api/animations/${animation.slug}`)).not.toMatchObject({ medicalReview: { reviewedAt: expect.stringMatching(`^${reviewedAt}`) } });
+
+    const saved = await callRoute(medicalScreen, `/admin/animations/${animation.id}/medical`, { form: { intent: "review", reviewerId: catalogue.smith.id, reviewedAt }, cookie });
+    expect(saved.status).toBe(302);
+
+    expect(await visit(`/animations/${animation.slug}`)).toContain(formatLongDate(reviewedAt));
+    expect(await read(animationApi, `/api/animations/${animation.slug}`)).toMatchObject({ medicalReview: { reviewedAt: expect.stringMatching(`^${reviewedAt}`) } });
   });
 
   it("a category renamed (/admin/categories/{id} form): the main category's page and the main categories call", async () => {
