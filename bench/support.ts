@@ -65,9 +65,9 @@ export async function waitFor(url: string, timeoutMs = 120_000) {
 export type Got = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; wireBytes: number };
 
 /** A GET with `Accept-Encoding: gzip`: the body decompressed, and the bytes on the wire. */
-export function get(url: string): Promise<Got> {
+export function get(url: string, headers: Record<string, string> = {}): Promise<Got> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
+    const req = http.get(url, { headers: { "accept-encoding": "gzip", ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {

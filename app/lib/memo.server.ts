@@ -43,7 +43,11 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
   return value;
 }
 
-const forgetListeners: Array<() => void> = [];
+// On globalThis: the server entry (server.ts, where the page cache listens) and the server build
+// (whose services call forget) load separate copies of this module, and a write in one must
+// reach the listener of the other. Keyed, so a module loaded again replaces its listener.
+const globalForForget = globalThis as unknown as { __medanimForgetListeners?: Map<string, () => void> };
+const forgetListeners = (globalForForget.__medanimForgetListeners ??= new Map<string, () => void>());
 
 /**
  * Drops every entry whose key starts with `prefix` (all of them without one). Any call also
@@ -52,12 +56,12 @@ const forgetListeners: Array<() => void> = [];
  */
 export function forget(prefix = "") {
   for (const key of [...store.keys()]) if (key.startsWith(prefix)) store.delete(key);
-  for (const listener of forgetListeners) listener();
+  for (const listener of forgetListeners.values()) listener();
 }
 
-/** Runs `listener` at every `forget` (the page cache's invalidation). */
-export function onForget(listener: () => void) {
-  forgetListeners.push(listener);
+/** Runs `listener` at every `forget` in any copy of this module (the page cache's invalidation), under `name`. */
+export function onForget(name: string, listener: () => void) {
+  forgetListeners.set(name, listener);
 }
 
 /**

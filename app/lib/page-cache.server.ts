@@ -83,7 +83,7 @@ const PER_RESPONSE = new Set([
 ]);
 const CACHEABLE_TYPES = /^(text\/html|application\/json|application\/xml|text\/xml|text\/plain|application\/manifest\+json|text\/x-script)/i;
 
-onForget(() => clearPageCache());
+onForget("page-cache", () => clearPageCache());
 
 /** Drops every kept answer (any write to shared data, through `forget`). */
 export function clearPageCache() {

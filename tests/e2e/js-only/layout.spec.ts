@@ -25,3 +25,24 @@ test("F8 moves focus to the notification region, and the toast leaves after 5 se
   await expect(page.getByRole("region", { name: "Notification" })).toBeFocused();
   await expect(page.getByRole("region", { name: "Notification" }).getByText("Welcome back!")).toBeHidden({ timeout: 8000 });
 });
+
+test("a page kept by the page cache hydrates under its own hashed CSP", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  // The first visit renders and keeps /help; the second is answered from the kept bytes, whose
+  // policy names the hashes of their inline scripts instead of a nonce (decision 021).
+  await page.request.get("/help");
+  const kept = await page.goto("/help");
+  const policy = kept!.headers()["content-security-policy"] ?? "";
+  expect(policy).toMatch(/script-src 'self' 'sha256-/);
+  expect(policy).not.toMatch(/nonce-|unsafe-inline/);
+  await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
+  // Hydrated: a link is followed by the browser's router, not a document load (the window survives).
+  await page.evaluate(() => ((window as unknown as { keptPage?: boolean }).keptPage = true));
+  await page.getByRole("link", { name: "Contact", exact: true }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Contact Support" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { keptPage?: boolean }).keptPage)).toBe(true);
+  expect(violations).toEqual([]);
+});
