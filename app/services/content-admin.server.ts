@@ -1,11 +1,10 @@
 import { prisma, uniqueViolation } from "~/lib/db.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
-import { forget } from "~/lib/memo.server.ts";
 import type { PageType, Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { FaqInput, PageInput } from "~/validation/admin-content.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
-import { FAQ_CACHE_PREFIX, LAYOUT_CACHE_KEY, PAGE_CACHE_PREFIX } from "./content.server.ts";
+import { invalidateFaqs, invalidatePages } from "./content.server.ts";
 
 // The site's content in the back office: pages (/admin/pages) and the Help Center's FAQs
 // (admins add, edit and delete them from /help). Stored HTML is kept as written and sanitised
@@ -76,12 +75,6 @@ function slugTaken(error: unknown): never {
   throw error;
 }
 
-/** The public page, the footer's legal links and /api/pages/slug read through these. */
-function forgetPages() {
-  forget(PAGE_CACHE_PREFIX);
-  forget(LAYOUT_CACHE_KEY);
-}
-
 export async function createPage(actor: Actor, input: PageInput) {
   const values = pageData(input);
   const page = await prisma
@@ -91,7 +84,7 @@ export async function createPage(actor: Actor, input: PageInput) {
       return row;
     })
     .catch(slugTaken);
-  forgetPages();
+  invalidatePages();
   return page;
 }
 
@@ -108,7 +101,7 @@ export async function updatePage(actor: Actor, id: string, input: PageInput) {
       return row;
     })
     .catch(slugTaken);
-  forgetPages();
+  invalidatePages();
   return page;
 }
 
@@ -125,7 +118,7 @@ export async function deletePage(actor: Actor, id: string) {
       before: { title: current.title, slug: current.slug, type: current.type, isPublished: current.isPublished },
     });
   });
-  forgetPages();
+  invalidatePages();
   return current;
 }
 
@@ -172,7 +165,7 @@ export async function createFaq(actor: Actor, input: FaqInput) {
     await recordAudit(tx, actor, { action: "faq.create", entityType: "faq", entityId: row.id, summary: `Created FAQ “${row.question}”`, after: values });
     return row;
   });
-  forget(FAQ_CACHE_PREFIX);
+  invalidateFaqs();
   return toAdminFaq(faq);
 }
 
@@ -187,7 +180,7 @@ export async function updateFaq(actor: Actor, id: string, input: FaqInput) {
     await recordAudit(tx, actor, { action: "faq.update", entityType: "faq", entityId: id, summary: `Updated FAQ “${row.question}”`, before: { question, answer, categoryId, sortOrder, isActive }, after: values });
     return row;
   });
-  forget(FAQ_CACHE_PREFIX);
+  invalidateFaqs();
   return toAdminFaq(faq);
 }
 
@@ -198,6 +191,6 @@ export async function deleteFaq(actor: Actor, id: string) {
     await tx.faq.delete({ where: { id } });
     await recordAudit(tx, actor, { action: "faq.delete", entityType: "faq", entityId: id, summary: `Deleted FAQ “${current.question}”`, before: { question: current.question, isActive: current.isActive } });
   });
-  forget(FAQ_CACHE_PREFIX);
+  invalidateFaqs();
   return current;
 }

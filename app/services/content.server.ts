@@ -1,4 +1,4 @@
-import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
@@ -9,12 +9,11 @@ import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import type { PageType } from "~/generated/prisma/client.ts";
 import { CONTACT_CATEGORIES, CONTACT_FAILURE, PageSlugSchema, type ContactInput } from "~/validation/content.ts";
 import { getSettings, isDemoSetting, LAYOUT_CACHE_KEY, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
-export { LAYOUT_CACHE_KEY };
 import { UUID_RE } from "~/validation/account.ts";
 
 /**
  * What every page's header and footer need. Read on every page, so kept briefly (see
- * sharedCacheMs); writers of pages or settings call forget(LAYOUT_CACHE_KEY).
+ * sharedCacheMs); writers of pages or settings drop it (invalidatePages, invalidateSettings).
  */
 export function getLayoutData() {
   return memo(LAYOUT_CACHE_KEY, sharedCacheMs(), loadLayoutData);
@@ -40,7 +39,7 @@ async function loadLayoutData() {
  * (admins). Null for anything that is not a page, so callers answer 404. The content comes
  * back sanitised (line breaks intact): raw admin HTML never leaves this module. `cached`
  * (the HTML pages) keeps the row for sharedCacheMs, like the layout; /api/pages/slug reads it
- * fresh (never cached: an admin's edit shows at once). Writers of pages call forget(PAGE_CACHE_PREFIX).
+ * fresh (never cached: an admin's edit shows at once). Writers of pages call invalidatePages.
  */
 export async function getPage(slug: string, { includeDrafts = false, cached = false } = {}) {
   if (!PageSlugSchema.safeParse(slug).success) return null;
@@ -50,6 +49,12 @@ export async function getPage(slug: string, { includeDrafts = false, cached = fa
 }
 
 export const PAGE_CACHE_PREFIX = "page:";
+
+/** Call after writing pages on this instance: the pages, the footer's legal links, the sitemap. */
+export function invalidatePages() {
+  forget(PAGE_CACHE_PREFIX);
+  forget(LAYOUT_CACHE_KEY);
+}
 
 function loadPage(slug: string) {
   return prisma.page.findUnique({
@@ -110,8 +115,13 @@ export async function getTestimonial() {
 export const DEFAULT_FAQ_GROUP = "General";
 
 // FAQs and their categories are public and read-mostly: kept for sharedCacheMs like the
-// catalogue. Writers of FAQs or FAQ categories call forget(FAQ_CACHE_PREFIX).
-export const FAQ_CACHE_PREFIX = "faq:";
+// catalogue. Writers of FAQs or FAQ categories call invalidateFaqs.
+const FAQ_CACHE_PREFIX = "faq:";
+
+/** Call after writing FAQs or FAQ categories on this instance. */
+export function invalidateFaqs() {
+  forget(FAQ_CACHE_PREFIX);
+}
 
 /** Active FAQ categories in their admin-defined order (the Help Center's filter). */
 export function listFaqCategories() {

@@ -2,7 +2,7 @@ import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
-import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { forget, memo } from "~/lib/memo.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import {
   EMBED_DOMAIN_MESSAGES,
@@ -13,6 +13,7 @@ import {
 } from "~/validation/embed-domains.ts";
 import type { AccessTarget } from "./access.server.ts";
 import type { MedicalReviewClaim } from "./catalogue/medical-review-claim.ts";
+import { cached } from "./catalogue/categories.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "./catalogue/medical-review.server.ts";
 import { hasCategoryLicence, hasIndividualLicence, type Access } from "./access.server.ts";
 
@@ -268,12 +269,13 @@ export function refererHost(referer: string | null | undefined) {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The animation as the embed shows it: catalogue content, kept for the catalogue's few seconds
- * (memo.server.ts) like every public page's. The licence is never cached (below).
+ * The animation as the embed shows it: catalogue content, kept in the catalogue's cache so that
+ * an animation write (invalidateCatalogue) drops it with every other copy. The licence is never
+ * cached that way (below).
  */
 function loadEmbedAnimation(animationId: string) {
   if (!UUID.test(animationId)) return Promise.resolve(null);
-  return memo(`embed-animation:${animationId.toLowerCase()}`, sharedCacheMs(), () =>
+  return cached(`embed-animation:${animationId.toLowerCase()}`, () =>
     prisma.animation.findUnique({ where: { id: animationId.toLowerCase() }, select: embedAnimationSelect }),
   );
 }

@@ -40,8 +40,14 @@ export type SettingKey = keyof typeof SETTING_DEFAULTS;
 /** The header and footer's data (content.server.ts getLayoutData), which shows the platform name. */
 export const LAYOUT_CACHE_KEY = "layout";
 
-/** Writers of settings call forget(SETTINGS_CACHE_KEY): the rows are kept for sharedCacheMs. */
-export const SETTINGS_CACHE_KEY = "settings";
+/** The rows are kept for sharedCacheMs; writers of settings call invalidateSettings. */
+const SETTINGS_CACHE_KEY = "settings";
+
+/** Call after writing settings on this instance: the header, footer, e-mails, offers and home page read them. */
+export function invalidateSettings() {
+  forget(SETTINGS_CACHE_KEY);
+  forget(LAYOUT_CACHE_KEY);
+}
 
 /** Every setting, defaults filled in: one query for all of them, shared by every page. */
 export function getSettings(): Promise<Record<SettingKey, string> & Record<string, string>> {
@@ -126,8 +132,6 @@ export async function saveSettings(actor: Actor, changes: Array<{ key: string; v
     }
     return out;
   });
-  // The header, footer, e-mails and offers read settings through these caches.
-  forget(SETTINGS_CACHE_KEY);
-  forget(LAYOUT_CACHE_KEY);
+  invalidateSettings();
   return saved;
 }

@@ -331,11 +331,12 @@ function animationCategory(categoryId: string | null, tree: CategoryTree): Anima
   return { ...toRef(node), yearlyPrice: node.yearlyPrice, parent: parent ? toRef(parent) : null };
 }
 
-/** The home page size (setting homepage_animations_per_page, default 6, at most 100). */
-export function getHomePageSize(): Promise<number> {
-  return cached("home-page-size", async () =>
-    Math.min(100, Math.floor(settingNumber(await getSetting("homepage_animations_per_page"), DEFAULT_HOME_PAGE_SIZE))),
-  );
+/**
+ * The home page size (setting homepage_animations_per_page, default 6, at most 100). Read through
+ * the settings' own cache, not kept under the catalogue's: a settings write drops only theirs.
+ */
+export async function getHomePageSize(): Promise<number> {
+  return Math.min(100, Math.floor(settingNumber(await getSetting("homepage_animations_per_page"), DEFAULT_HOME_PAGE_SIZE)));
 }
 
 export type Playable =

@@ -20,7 +20,7 @@ import { animationEntry, sitemapRef, urlEntry, xmlFooter, xmlHeader } from "./si
 // Only what a visitor can open: the active category tree (a subcategory of an inactive main is
 // hidden with it), active doctors, published pages, active animations; the same conditions as
 // the pages that answer those URLs. Cached with what they read, so the writes that drop those
-// caches (invalidateCatalogue, forget(PAGE_CACHE_PREFIX)) show on the next request.
+// caches (invalidateCatalogue, invalidatePages) show on the next request.
 //
 // Animations are ordered oldest first by (createdAt, id), so adding animations only grows the
 // last file. The plan (where each file starts, how many URLs it has, its lastmod) is one scan of
@@ -138,9 +138,9 @@ export type AnimationFilePlan = {
  * keep a file (Cache-Control). Why longer than the catalogue's seconds: the plan is a scan of
  * every active animation (about 2 s at 100,000, bench/README.md), and a crawler reads the index
  * and then each file over minutes; with the catalogue's TTL every file would pay for the scan
- * again. A write on this instance still drops it at once (invalidateCatalogue); other instances
- * and the media pipeline's set switch show in the plan's lastmod and boundaries within the five
- * minutes (the rows themselves are read fresh for every file).
+ * again. A write on this instance, an admin's or the media pipeline's set switch, still drops it
+ * at once (invalidateCatalogue); other instances show it in the plan's lastmod and boundaries
+ * within the five minutes (the rows themselves are read fresh for every file).
  */
 const PLAN_CACHE_MS = 5 * 60_000;
 
