@@ -50,13 +50,14 @@ const globalForForget = globalThis as unknown as { __medanimForgetListeners?: Ma
 const forgetListeners = (globalForForget.__medanimForgetListeners ??= new Map<string, () => void>());
 
 /**
- * Drops every entry whose key starts with `prefix` (all of them without one). Any call also
- * empties the rendered-answer cache (page-cache.server.ts): a page shows many kinds of data, so
- * a write to any of them makes every kept page suspect.
+ * Drops every entry whose key starts with `prefix` (all of them without one). It also empties
+ * the rendered-answer cache (page-cache.server.ts): a page shows many kinds of data, so a write
+ * to any of them makes every kept page suspect. `shown: false` is for data no shared page or
+ * public call shows (a licence's embed sites): a member's write then leaves the pages kept.
  */
-export function forget(prefix = "") {
+export function forget(prefix = "", { shown = true }: { shown?: boolean } = {}) {
   for (const key of [...store.keys()]) if (key.startsWith(prefix)) store.delete(key);
-  for (const listener of forgetListeners.values()) listener();
+  if (shown) for (const listener of forgetListeners.values()) listener();
 }
 
 /** Runs `listener` at every `forget` in any copy of this module (the page cache's invalidation), under `name`. */

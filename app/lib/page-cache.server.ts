@@ -116,7 +116,8 @@ export function pageCache({ patternFor, shared, policyFor, onView }: PageCacheOp
     if (key === null) return next();
     const pathname = key.split("?", 1)[0]!;
     if (!shared.has(patternFor(pathname))) return next();
-    const family = pathname.startsWith("/api/") ? "public-json" : "page";
+    // Not "page": the content pages' data cache counts under that prefix.
+    const family = pathname.startsWith("/api/") ? "public-json" : "rendered-page";
 
     let entry = fresh(key);
     if (!entry && pending.has(key)) {

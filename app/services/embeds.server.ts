@@ -295,7 +295,8 @@ function embedDecisionCacheMs() {
 
 /** After a site change on this instance: its embeds use the new list on their next load. */
 function forgetEmbedDecisions() {
-  forget("embed-licence:");
+  // A licence's sites show on no shared page: the page cache stays.
+  forget("embed-licence:", { shown: false });
 }
 
 type LicenceWithHosts = Licence & { hosts: string[] };

@@ -1,3 +1,4 @@
+import * as myAnimations from "~/routes/account/my-animations.tsx";
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -305,7 +306,7 @@ describe("an admin's write is visible to the next anonymous request", () => {
 });
 
 describe("a member's writes change no public page and leave the kept answers in place", () => {
-  it("a sign-in, a profile edit and a test-mode purchase", async () => {
+  it("a sign-in, a profile edit, a test-mode purchase and a licence's embed site", async () => {
     const home = await visitKept("/");
     const animationPage = await visitKept(`/animations/${catalogue.rhinoplasty.slug}`);
     await readKept(mainCategories, "/api/categories/main");
@@ -326,6 +327,11 @@ describe("a member's writes change no public page and leave the kept answers in 
     expect(checkoutId).toBeDefined();
     await callRoute(testCheckout, `/checkout/test/${checkoutId}`, { form: { intent: "pay" }, params: { checkoutId: checkoutId! }, cookie: memberCookie });
     expect(await prisma.subscription.count({ where: { userId: member.id, status: "active" } })).toBe(1);
+    // The licence's embed sites: its own cache drops, the pages stay.
+    const licence = await prisma.subscription.findFirstOrThrow({ where: { userId: member.id, status: "active" } });
+    const added = await callRoute(myAnimations, "/my-animations", { form: { intent: "add-domain", licenceId: licence.id, host: "clinic.example" }, cookie: memberCookie });
+    expect(added.status).toBe(302);
+    expect(await prisma.licenceEmbedDomain.count({ where: { subscriptionId: licence.id } })).toBe(1);
 
     expect(await visit("/")).toBe(home);
     expect(await visit(`/animations/${catalogue.rhinoplasty.slug}`)).toBe(animationPage);
