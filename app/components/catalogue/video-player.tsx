@@ -56,7 +56,7 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
             widths={[320, 640, 1280]}
             sizes="(min-width: 1024px) 66vw, 100vw"
             alt=""
-            loading="eager"
+            priority
             className="absolute inset-0 h-full w-full object-cover opacity-50"
           />
         ) : null}
