@@ -100,3 +100,13 @@ test("the largest picture of a phone's first screen is fetched at once, at high 
     expect(pictures.filter((p) => p.priority === "high"), url).toHaveLength(1);
   }
 });
+
+// The poster is the animation page's largest picture: a rendition, not the uploaded original.
+test("the player's poster is the cover's WebP rendition", async ({ page, request }) => {
+  await page.goto(ANIMATION);
+  const poster = await page.getByTestId("animation-video").getAttribute("poster");
+  expect(poster).toMatch(/^\/objects\/uploads\/[0-9a-f-]{36}\/16x9-1280\.webp$/);
+  const response = await request.get(poster!);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toBe("image/webp");
+});
