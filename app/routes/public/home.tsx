@@ -147,15 +147,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <CardGrid>{skeletons(6)}</CardGrid>
         ) : (
           // A new filter or page from the server starts a fresh list.
-          // The list's first card leads the page when no "New" shelf is above it.
-          <InfiniteList key={`${loaderData.category ?? ""}:${loaderData.page}`} {...loaderData} firstCardFirst={loaderData.newAnimations.length === 0} />
+          // With no "New" shelf above it, the list leads the page: its first cover is fetched first.
+          <InfiniteList key={`${loaderData.category ?? ""}:${loaderData.page}`} {...loaderData} leadsPage={loaderData.newAnimations.length === 0} />
         )}
       </section>
     </main>
   );
 }
 
-type ListProps = Route.ComponentProps["loaderData"] & { firstCardFirst: boolean };
+type ListProps = Route.ComponentProps["loaderData"] & { leadsPage: boolean };
 
 // Numbered keys: the cards beside them are keyed by id.
 const skeletons = (count: number) => Array.from({ length: count }, (_, i) => <AnimationCardSkeleton key={i} />);
@@ -170,7 +170,7 @@ const listQuery = (category: string | null, n: number) => `${category ? `categor
  * the URL then says `?page=N` without a reload, so Back from an animation renders the same pages
  * and React Router's scroll restoration returns to the same place.
  */
-function InfiniteList({ animations, hasMore, premium, category, page, firstPage, pageSize, firstCardFirst }: ListProps) {
+function InfiniteList({ animations, hasMore, premium, category, page, firstPage, pageSize, leadsPage }: ListProps) {
   const fetcher = useFetcher<AnimationList<AnimationCardDto>>();
   const [extra, setExtra] = useState<AnimationCardDto[]>([]);
   const [nextPage, setNextPage] = useState(page + 1);
@@ -239,7 +239,7 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
             animation={animation}
             premium={premium}
             id={i % pageSize ? undefined : `page-${firstPage + i / pageSize}`}
-            priority={firstCardFirst && i === 0}
+            priority={leadsPage && i === 0}
           />
         ))}
         {loading ? skeletons(5) : null}
