@@ -15,7 +15,18 @@ export function animationHref(animation: { slug: string | null; id: string }) {
  * the page plays a free 10-second preview), "Watch Animation" with it. With JavaScript, hovering loads the muted 10-second preview and a play
  * overlay; nothing video-related is fetched until then.
  */
-export function AnimationCard({ animation, premium, id }: { animation: AnimationCardDto; premium: boolean; id?: string }) {
+export function AnimationCard({
+  animation,
+  premium,
+  id,
+  priority = false,
+}: {
+  animation: AnimationCardDto;
+  premium: boolean;
+  id?: string;
+  /** The first card of the page: its cover is the largest picture of a phone's first screen. */
+  priority?: boolean;
+}) {
   const href = animationHref(animation);
   const [hovered, setHovered] = useState(false);
   return (
@@ -30,7 +41,7 @@ export function AnimationCard({ animation, premium, id }: { animation: Animation
         {/* The picture leads where the title does, for pointers only: the title link stays the one
             tab stop and the one name a screen reader hears. */}
         <Link to={href} tabIndex={-1} aria-hidden="true" className="absolute inset-0">
-          <Cover src={animation.coverImage} />
+          <Cover src={animation.coverImage} priority={priority} />
         </Link>
         {hovered && animation.previewVideo ? <HoverPreview src={animation.previewVideo} title={animation.title} /> : null}
         <Duration>{formatSeconds(animation.duration)}</Duration>
@@ -67,13 +78,13 @@ export function Duration({ children }: { children: string }) {
 export const CARD_COVER_SIZES = "(min-width: 1280px) 400px, (min-width: 1024px) 31vw, (min-width: 640px) 48vw, 94vw";
 
 /** A cover with a placeholder behind it: a missing or broken image leaves the placeholder. */
-export function Cover({ src, alt = "", sizes = CARD_COVER_SIZES }: { src: string | null; alt?: string; sizes?: string }) {
+export function Cover({ src, alt = "", sizes = CARD_COVER_SIZES, priority = false }: { src: string | null; alt?: string; sizes?: string; priority?: boolean }) {
   return (
     <>
       <div aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-brand-50 to-slate-200">
         <span className="icon-play h-10 w-10 text-brand-500/60" />
       </div>
-      {src ? <ResponsiveImage src={src} aspect="16x9" widths={[320, 640, 1280]} sizes={sizes} alt={alt} className="absolute inset-0 h-full w-full object-cover" /> : null}
+      {src ? <ResponsiveImage src={src} aspect="16x9" widths={[320, 640, 1280]} sizes={sizes} alt={alt} priority={priority} className="absolute inset-0 h-full w-full object-cover" /> : null}
     </>
   );
 }

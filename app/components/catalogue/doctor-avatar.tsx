@@ -22,7 +22,7 @@ export function DoctorAvatar({
         widths={PHOTO[size].widths}
         sizes={PHOTO[size].sizes}
         alt={alt}
-        loading={size === "lg" ? "eager" : "lazy"}
+        priority={size === "lg"}
         className={`${SIZES[size]} flex-none rounded-full object-cover`}
       />
     );

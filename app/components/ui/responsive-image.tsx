@@ -14,7 +14,7 @@ export function ResponsiveImage({
   sizes,
   alt,
   className,
-  loading = "lazy",
+  priority = false,
 }: {
   src: string;
   aspect: Aspect;
@@ -23,10 +23,16 @@ export function ResponsiveImage({
   sizes: string;
   alt: string;
   className?: string;
-  loading?: "lazy" | "eager";
+  /**
+   * The page's largest picture in the first screen (its LCP element): fetched at once and first.
+   * Lazy loading would wait for layout, and at low priority it queues behind the scripts.
+   */
+  priority?: boolean;
 }) {
+  const loading = priority ? "eager" : "lazy";
+  const fetchPriority = priority ? "high" : undefined;
   if (!hasRenditions(src)) {
-    return <img ref={hideIfBroken} src={src} alt={alt} className={className} loading={loading} decoding="async" onError={hide} />;
+    return <img ref={hideIfBroken} src={src} alt={alt} className={className} loading={loading} fetchPriority={fetchPriority} decoding="async" onError={hide} />;
   }
   const srcSet = (format: RenditionFormat) => widths.map((w) => `${renditionUrl(src, aspect, w, format)} ${w}w`).join(", ");
   const largest = widths.at(-1)!;
@@ -45,6 +51,7 @@ export function ResponsiveImage({
         alt={alt}
         className={className}
         loading={loading}
+        fetchPriority={fetchPriority}
         decoding="async"
         onError={hide}
       />

@@ -117,7 +117,7 @@ function CategoryListing({ category, animations, loading }: { category: Category
       <header className="mt-3 flex flex-col gap-6 md:flex-row md:items-center">
         {category.thumbnail ? (
           <div className="relative aspect-video w-full overflow-hidden rounded-xl md:w-64">
-            <Cover src={category.thumbnail} sizes="(min-width: 768px) 256px, 94vw" />
+            <Cover src={category.thumbnail} sizes="(min-width: 768px) 256px, 94vw" priority />
           </div>
         ) : null}
         <div>

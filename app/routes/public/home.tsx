@@ -128,8 +128,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-slate-600">Published in the last 30 days</p>
           <div className="mt-4">
             <CardGrid>
-              {loaderData.newAnimations.map((animation) => (
-                <AnimationCard key={animation.id} animation={animation} premium={loaderData.premium} />
+              {loaderData.newAnimations.map((animation, i) => (
+                <AnimationCard key={animation.id} animation={animation} premium={loaderData.premium} priority={i === 0} />
               ))}
             </CardGrid>
           </div>
@@ -147,14 +147,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <CardGrid>{skeletons(6)}</CardGrid>
         ) : (
           // A new filter or page from the server starts a fresh list.
-          <InfiniteList key={`${loaderData.category ?? ""}:${loaderData.page}`} {...loaderData} />
+          // With no "New" shelf above it, the list leads the page: its first cover is fetched first.
+          <InfiniteList key={`${loaderData.category ?? ""}:${loaderData.page}`} {...loaderData} leadsPage={loaderData.newAnimations.length === 0} />
         )}
       </section>
     </main>
   );
 }
 
-type ListProps = Route.ComponentProps["loaderData"];
+type ListProps = Route.ComponentProps["loaderData"] & { leadsPage: boolean };
 
 // Numbered keys: the cards beside them are keyed by id.
 const skeletons = (count: number) => Array.from({ length: count }, (_, i) => <AnimationCardSkeleton key={i} />);
@@ -169,7 +170,7 @@ const listQuery = (category: string | null, n: number) => `${category ? `categor
  * the URL then says `?page=N` without a reload, so Back from an animation renders the same pages
  * and React Router's scroll restoration returns to the same place.
  */
-function InfiniteList({ animations, hasMore, premium, category, page, firstPage, pageSize }: ListProps) {
+function InfiniteList({ animations, hasMore, premium, category, page, firstPage, pageSize, leadsPage }: ListProps) {
   const fetcher = useFetcher<AnimationList<AnimationCardDto>>();
   const [extra, setExtra] = useState<AnimationCardDto[]>([]);
   const [nextPage, setNextPage] = useState(page + 1);
@@ -233,7 +234,13 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
       <CardGrid>
         {all.map((animation, i) => (
           // The first card of each page is the target of the no-JavaScript "Load More" link.
-          <AnimationCard key={animation.id} animation={animation} premium={premium} id={i % pageSize ? undefined : `page-${firstPage + i / pageSize}`} />
+          <AnimationCard
+            key={animation.id}
+            animation={animation}
+            premium={premium}
+            id={i % pageSize ? undefined : `page-${firstPage + i / pageSize}`}
+            priority={leadsPage && i === 0}
+          />
         ))}
         {loading ? skeletons(5) : null}
       </CardGrid>

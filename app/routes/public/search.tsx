@@ -136,8 +136,8 @@ export default function Search({ loaderData: { q, page, premium, results } }: Ro
               </p>
             )}
             <CardGrid>
-              {results.animations.map((animation) => (
-                <AnimationCard key={animation.id} animation={animation} premium={premium} />
+              {results.animations.map((animation, i) => (
+                <AnimationCard key={animation.id} animation={animation} premium={premium} priority={i === 0} />
               ))}
             </CardGrid>
             {results.hasMore ? (
