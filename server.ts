@@ -114,7 +114,7 @@ export type AppOptions = {
   trustProxy?: ReturnType<typeof getEnv>["TRUST_PROXY"];
   /** The rules beside the route table (app/route-rules.ts); a test with a build of its own names its own. */
   routeRules?: Record<string, RouteRuleOverride>;
-  /** The routes whose anonymous answers the page cache may keep (app/route-rules.ts). */
+  /** The routes whose anonymous answers the page cache may keep (app/route-rules.ts's with its rules). */
   sharedAnswers?: readonly string[];
 };
 
@@ -129,7 +129,14 @@ function countView(animationId: string) {
  * request), health, CSRF, the media router, then the part of the split build that serves the
  * path. Throws when a route of the build would be unreachable.
  */
-export async function createApp({ mode, build, trustProxy = getEnv().TRUST_PROXY, routeRules = ROUTE_RULES, sharedAnswers = SHARED_ANSWERS }: AppOptions) {
+export async function createApp({
+  mode,
+  build,
+  trustProxy = getEnv().TRUST_PROXY,
+  routeRules = ROUTE_RULES,
+  // A test with rules of its own (a build of its own) shares nothing unless it says so.
+  sharedAnswers = routeRules === ROUTE_RULES ? SHARED_ANSWERS : [],
+}: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): nobody unless configured, or

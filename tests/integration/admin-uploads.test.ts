@@ -49,7 +49,8 @@ let base: string;
 let cookie: string;
 
 beforeAll(async () => {
-  const app = await createApp({ mode: "production", build: testServerBuild(routes) });
+  // Its build holds only the routes with upload rules: none of the page cache's shared ones.
+  const app = await createApp({ mode: "production", build: testServerBuild(routes), sharedAnswers: [] });
   server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
