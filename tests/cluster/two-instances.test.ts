@@ -337,7 +337,10 @@ run("two instances, one system", () => {
     const file = await uploadThrough(ctx.b, adminToken);
 
     // Slow requests on A: their bodies trickle in over 1.5 s (a client on a slow line). The
-    // signal waits until both are streaming: A has accepted them, not merely been sent them.
+    // signal waits until both have sent three tenths of their bodies (0.45 s): A has accepted
+    // them, not merely been sent them. At the first tenth, a busy A (CI) had once not yet read
+    // the upload's headers: its connection was still idle to Node, and closing idle connections
+    // at the stop reset it.
     let streaming = 0;
     let bothStreaming: () => void;
     const accepted = new Promise<void>((resolve) => (bothStreaming = resolve));
@@ -347,7 +350,7 @@ run("two instances, one system", () => {
       return new ReadableStream<Uint8Array>({
         async pull(controller) {
           if (sent >= bytes.length) return controller.close();
-          if (sent > 0 && sent <= Math.ceil(bytes.length / 10) && ++streaming === 2) bothStreaming();
+          if (sent === 3 * Math.ceil(bytes.length / 10) && ++streaming === 2) bothStreaming();
           await new Promise((resolve) => setTimeout(resolve, 150));
           const next = Math.min(bytes.length, sent + Math.ceil(bytes.length / 10));
           controller.enqueue(bytes.subarray(sent, next));
