@@ -84,14 +84,7 @@ function buildIfNeeded(label: string, cwd: string, output: string, sources: stri
 
 /** `/embed/{animationId}?licence={id}` for the demo member's active individual licence. */
 async function demoEmbedPath(appUrl: string) {
-  const login = await fetch(`${appUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: "member@medanim.local", password: "member12345" }),
-  });
-  if (!login.ok) throw new Error(`the demo member could not sign in (${login.status})`);
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const mine = (await (await fetch(`${appUrl}/api/subscriptions/me`, { headers: { Authorization: `Bearer ${accessToken}` } })).json()) as Array<{
+  const mine = (await (await fetch(`${appUrl}/api/subscriptions/me`, { headers: await memberHeaders(appUrl) })).json()) as Array<{
     id: string;
     type: string;
     status: string;
@@ -192,29 +185,23 @@ async function addLargeBackOffice(dataDir: string, { users, payments }: { users:
   });
 }
 
-/** A bearer token for the demo member: a signed-in visitor, whose pages are rendered for them. */
-async function memberHeaders(appUrl: string) {
+/** An Authorization header for one of the seed's accounts, signed in through /api/auth/login. */
+async function bearerFor(appUrl: string, email: string, password: string) {
   const response = await fetch(`${appUrl}/api/auth/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: appUrl },
-    body: JSON.stringify({ email: "member@medanim.local", password: "member12345" }),
+    body: JSON.stringify({ email, password }),
   });
   const body = (await response.json()) as { accessToken?: string };
-  if (!body.accessToken) throw new Error(`the demo member could not sign in: ${response.status}`);
+  if (!body.accessToken) throw new Error(`${email} could not sign in: ${response.status}`);
   return { Authorization: `Bearer ${body.accessToken}` };
 }
 
-/** A bearer token for the seeded admin (pages accept it as well as a session cookie). */
-async function adminHeaders(appUrl: string) {
-  const response = await fetch(`${appUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: appUrl },
-    body: JSON.stringify({ email: "admin@medanim.local", password: "admin12345" }),
-  });
-  const body = (await response.json()) as { accessToken?: string };
-  if (!body.accessToken) throw new Error(`admin sign-in failed: ${response.status}`);
-  return { Authorization: `Bearer ${body.accessToken}` };
-}
+/** The demo member: a signed-in visitor, whose pages are rendered for them. */
+const memberHeaders = (appUrl: string) => bearerFor(appUrl, "member@medanim.local", "member12345");
+
+/** The seeded admin (pages accept a bearer token as well as a session cookie). */
+const adminHeaders = (appUrl: string) => bearerFor(appUrl, "admin@medanim.local", "admin12345");
 
 // ---------------------------------------------------------------------------------------------
 // Measurement
