@@ -6,6 +6,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Prisma, PrismaClient } from "~/generated/prisma/client.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
+import { noteStatement, noteTransaction } from "./member-writes.server.ts";
 import { metrics, statementKind } from "./metrics.server.ts";
 import { applyMigrations, type RawExecutor } from "./migrate.server.ts";
 import { lockDataDir, openPglite } from "./pglite.server.ts";
@@ -125,13 +126,14 @@ function poolJobConnection(pool: pg.Pool, schema: string): Database["jobs"] {
 
 // Prisma reports each statement it sends, with its time, through the driver adapters too
 // (PGlite and pg alike, inside interactive transactions as well): the app's query time
-// without wrapping either driver.
+// without wrapping either driver, and the writes that make a kept caller stale.
 const QUERY_EVENTS: Prisma.LogDefinition[] = [{ emit: "event", level: "query" }];
 
 function timedPrisma<T extends PrismaClient>(prisma: T): T {
   const observe = metrics().dbQueryDuration;
   (prisma as unknown as { $on(event: "query", cb: (e: { query: string; duration: number }) => void): void }).$on("query", (event) => {
     observe.observe({ source: "app", statement: statementKind(event.query) }, event.duration / 1000);
+    noteStatement(event.query);
   });
   return prisma;
 }
@@ -222,6 +224,7 @@ export function setDb(db: Database | undefined) {
 export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, prop) {
     const client = getDb().prisma;
+    if (prop === "$transaction") return (...args: unknown[]) => noteTransaction((client.$transaction as (...a: unknown[]) => Promise<unknown>)(...args));
     const value = Reflect.get(client, prop);
     return typeof value === "function" ? value.bind(client) : value;
   },

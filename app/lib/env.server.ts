@@ -99,6 +99,10 @@ const EnvSchema = z.object({
   // within this time); 0 turns the page cache off. PAGE_CACHE_MB bounds its memory.
   PAGE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  // How long (ms) a signed-in caller's user row, sign-in and active licences are reused between
+  // their requests when no write on this instance changed them first: a sign-out, block or
+  // purchase made on another instance is seen within this time; 0 reads them on every request.
+  MEMBER_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   // Animations per file of the sitemap (/sitemap-animations.xml?page=N). At most 10,000: each
   // entry is held under 5,000 bytes, so a file stays under the protocol's 50 MB (its 50,000-URL
   // cap is then never reached either). Smaller only to exercise the split in tests.

@@ -1,5 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
 import { getUser } from "./auth/guards.server.ts";
+import { keptForCaller } from "./auth/member-cache.server.ts";
 
 // The access rules (docs/architecture.md, "Access rules"), in
 // one place. A subscription counts only when status = active and endDate is in the future.
@@ -26,26 +27,41 @@ export type AccessTarget = { id: string; categoryId: string | null; category?: {
 
 export const ANONYMOUS: Access = { signedIn: false, isAdmin: false, accountType: null, subscriptions: [] };
 
+type AccessUser = { id: string; role: "user" | "admin"; accountType: "free" | "premium" };
+
 /** Loads what decides a user's rights in one query; pass the result to the checks below. */
-export async function getAccess(
-  user: { id: string; role: "user" | "admin"; accountType: "free" | "premium" } | null,
-  now = new Date(),
-): Promise<Access> {
+export async function getAccess(user: AccessUser | null, now = new Date()): Promise<Access> {
   if (!user) return ANONYMOUS;
-  const subscriptions = await prisma.subscription.findMany({
-    where: { userId: user.id, status: "active", endDate: { gt: now } },
+  return accessOf(user, await activeSubscriptions(user.id, now));
+}
+
+function activeSubscriptions(userId: string, now: Date): Promise<ActiveSubscription[]> {
+  return prisma.subscription.findMany({
+    where: { userId, status: "active", endDate: { gt: now } },
     select: { id: true, type: true, animationId: true, categoryId: true, endDate: true },
   });
+}
+
+function accessOf(user: AccessUser, subscriptions: ActiveSubscription[]): Access {
   return { userId: user.id, signedIn: true, isAdmin: user.role === "admin", accountType: user.accountType, subscriptions };
 }
 
 const viewerAccess = new WeakMap<Request, Promise<Access>>();
 
-/** The viewer's rights, loaded once per request (one query when signed in, none otherwise). */
+/**
+ * The viewer's rights for what a page shows, once per request. Signed in, the licences come from
+ * the caller's kept rows (member-cache.server.ts) and each is held to its end date on every
+ * request. Selling and serving files read them afresh (getAccess).
+ */
 export function getViewerAccess(request: Request): Promise<Access> {
   let pending = viewerAccess.get(request);
   if (!pending) {
-    pending = getUser(request).then((user) => getAccess(user));
+    pending = getUser(request).then(async (user) => {
+      if (!user) return ANONYMOUS;
+      const now = new Date();
+      const kept = await keptForCaller(`access:${user.id}`, () => activeSubscriptions(user.id, now));
+      return accessOf(user, kept.filter((s) => s.endDate !== null && s.endDate > now));
+    });
     viewerAccess.set(request, pending);
   }
   return pending;

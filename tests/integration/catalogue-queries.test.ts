@@ -2,6 +2,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PrismaClient } from "~/generated/prisma/client.ts";
 import { type Database, getDb, pgliteJobConnection, setDb } from "~/lib/db.server.ts";
+import { resetEnv } from "~/lib/env.server.ts";
 import { applyMigrations } from "~/lib/migrate.server.ts";
 import { openPglite } from "~/lib/pglite.server.ts";
 import * as animationDetail from "~/routes/api/animations.slug.ts";
@@ -52,6 +53,10 @@ let c: Awaited<ReturnType<typeof createCatalogue>>;
 let cookie: string;
 
 beforeAll(async () => {
+  // Every cache off, the signed-in caller's kept rows too (decision 023; this file's Prisma
+  // client reports no statements, so nothing here would drop them): each count is a first request's.
+  process.env.MEMBER_CACHE_MS = "0";
+  resetEnv();
   previous = getDb();
   await countingDb.migrate();
   setDb(countingDb);
@@ -65,6 +70,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  delete process.env.MEMBER_CACHE_MS;
+  resetEnv();
   setDb(previous);
   await countingDb.close();
 });

@@ -3,6 +3,7 @@ import { apiErrorResponse, assertCallerMayBeRead, defineGuard } from "~/lib/api-
 import { prisma } from "~/lib/db.server.ts";
 import { getSessionId } from "~/lib/session.server.ts";
 import { publicUserSelect, type PublicUser, verifyAccessToken } from "./credentials.server.ts";
+import { keptForCaller } from "./member-cache.server.ts";
 import { hasSecondFactor } from "./second-factor.server.ts";
 
 // Guards. One requireUser for browser routes and /api alike: a session cookie or a bearer token.
@@ -55,33 +56,47 @@ export async function getCredential(request: Request): Promise<Credential | null
 /** How often a session's "last used" is written: the list needs minutes, not every request. */
 const TOUCH_EVERY_MS = 5 * 60 * 1000;
 
+/**
+ * The caller's rows are kept between requests (member-cache.server.ts) and checked against the
+ * clock here, on every request: a session's expiry and the access token's own (in its signature).
+ */
 async function lookUpCaller(request: Request): Promise<Caller | null> {
-  const now = new Date();
   const bearer = bearerToken(request);
   if (bearer) {
     const claims = await verifyAccessToken(bearer);
     if (!claims) return null;
-    // The family's newest row: a revoked family (signed out, ended from /profile, a reused
-    // refresh token) ends its access tokens at once.
-    const family = await prisma.refreshToken.findFirst({
-      where: { familyId: claims.familyId, userId: claims.userId, revokedAt: null },
-      orderBy: { createdAt: "desc" },
-      select: { stepUpAt: true, user: { select: publicUserSelect } },
-    });
-    if (!family?.user.isActive) return null;
-    return { user: family.user, credential: { kind: "token", familyId: claims.familyId, stepUpAt: family.stepUpAt } };
+    return keptForCaller(`token:${claims.familyId}:${claims.userId}`, () => loadTokenCaller(claims));
   }
   const sessionId = await getSessionId(request);
   if (!sessionId) return null;
-  const session = await prisma.session.findUnique({
-    where: { id: sessionId },
-    select: { expiresAt: true, lastUsedAt: true, stepUpAt: true, user: { select: publicUserSelect } },
-  });
+  const session = await keptForCaller(`session:${sessionId}`, () => loadSession(sessionId));
+  const now = new Date();
   if (!session || session.expiresAt < now || !session.user.isActive) return null;
   if (now.getTime() - session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+    // On the kept row too, so the next requests do not write it again.
+    session.lastUsedAt = now;
     await prisma.session.updateMany({ where: { id: sessionId }, data: { lastUsedAt: now } });
   }
   return { user: session.user, credential: { kind: "session", id: sessionId, stepUpAt: session.stepUpAt } };
+}
+
+async function loadTokenCaller(claims: { userId: string; familyId: string }): Promise<Caller | null> {
+  // The family's newest row: a revoked family (signed out, ended from /profile, a reused
+  // refresh token) ends its access tokens at once.
+  const family = await prisma.refreshToken.findFirst({
+    where: { familyId: claims.familyId, userId: claims.userId, revokedAt: null },
+    orderBy: { createdAt: "desc" },
+    select: { stepUpAt: true, user: { select: publicUserSelect } },
+  });
+  if (!family?.user.isActive) return null;
+  return { user: family.user, credential: { kind: "token", familyId: claims.familyId, stepUpAt: family.stepUpAt } };
+}
+
+function loadSession(id: string) {
+  return prisma.session.findUnique({
+    where: { id },
+    select: { expiresAt: true, lastUsedAt: true, stepUpAt: true, user: { select: publicUserSelect } },
+  });
 }
 
 export const requireUser = defineGuard("user", async (request: Request): Promise<PublicUser> => {
