@@ -1,6 +1,4 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
@@ -19,36 +17,40 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = requestInfo(loadContext).cspNonce;
-  // Bots and no-JavaScript browsers get the whole document at once; others may stream.
-  const readyEvent = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode
-    ? "onAllReady"
-    : "onShellReady";
+  // Every loader awaits its data (no deferred parts), so streaming would only split one answer
+  // into dozens of small writes, each through a web stream, the gzip stream and the socket. The
+  // document is rendered whole and handed on as one buffer: compressed in one pass, written in
+  // one go, and the same bytes for a browser, a bot and the page cache.
   return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
+    let rendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerRouter context={documentContext(routerContext)} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
+        onAllReady() {
+          rendered = true;
+          const chunks: Buffer[] = [];
+          const whole = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              done();
+            },
+            final(done) {
+              responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+              done();
+            },
+          });
+          pipe(whole);
         },
         onShellError(error: unknown) {
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered && !request.signal.aborted) logger.error({ err: error, url: request.url }, "rendering failed");
+          if (rendered && !request.signal.aborted) logger.error({ err: error, url: request.url }, "rendering failed");
         },
       },
     );
