@@ -7,6 +7,8 @@
 //     writer of the catalogue, pages, FAQs and settings does: one invalidation for the data
 //     caches and this one), or
 //   - PAGE_CACHE_MS passes (the bound for writes made on another instance, or by a job), or
+//     rather, once most of it has passed, one visitor's request renders it again while the
+//     others are still served the kept answer (the last fifth of its age), or
 //   - it is pushed out by newer answers past PAGE_CACHE_MB.
 // Every response still gets its own request id, and a document its own policy: the hashes of
 // exactly the inline scripts it holds, computed once when it is kept (a nonce cannot be fresh
@@ -52,6 +54,8 @@ type Entry = {
   viewOf: string | null;
   storedAt: number;
   bytes: number;
+  /** A request is rendering its successor: the others keep being served this one meanwhile. */
+  refreshing: boolean;
 };
 
 // One slot per answer: the path and query as sent (a page's data request, /x.data, is a key of
@@ -63,6 +67,12 @@ let generation = 0;
 // Concurrent misses of one key wait for the first one's render instead of rendering too.
 const pending = new Map<string, Promise<void>>();
 
+/**
+ * From this share of its age on, a kept answer is rendered again by the next visitor while the
+ * others are served it as before: a busy page is never missing, so nobody waits behind its
+ * render (the home page's, with the data caches cold, takes tens of milliseconds on PGlite).
+ */
+const REFRESH_FROM = 0.8;
 /** An answer bigger than this is served but not kept (a sitemap of 10,000 animations). */
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 /** Below this, compressing gains nothing (the compression middleware's threshold too). */
@@ -123,6 +133,16 @@ export function pageCache({ patternFor, shared, policyFor, onView }: PageCacheOp
     if (!entry && pending.has(key)) {
       await pending.get(key);
       entry = fresh(key);
+    }
+    // This visitor renders the page's successor; the kept one stays for everyone else.
+    if (entry && req.method === "GET" && !entry.refreshing && Date.now() - entry.storedAt >= REFRESH_FROM * ageMs()) {
+      const stale = entry;
+      stale.refreshing = true;
+      metrics().cacheLookups.inc({ prefix: family, result: "miss" });
+      const done = () => void (stale.refreshing = false);
+      res.once("close", done);
+      res.locals.pageCache = { key, generation, policyFor, done } satisfies Keeping;
+      return next();
     }
     metrics().cacheLookups.inc({ prefix: family, result: entry ? "hit" : "miss" });
     if (entry) {
@@ -197,6 +217,7 @@ function makeEntry(keeping: Keeping, response: globalThis.Response, body: Buffer
     viewOf: response.headers.get("x-animation-id"),
     storedAt: Date.now(),
     bytes: body.length + 512,
+    refreshing: false,
   };
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { resetEnv } from "~/lib/env.server.ts";
 import { forget } from "~/lib/memo.server.ts";
+import { metrics } from "~/lib/metrics.server.ts";
 import { toastHeader } from "~/lib/toast.server.ts";
 import { createCatalogue } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
@@ -48,6 +49,12 @@ async function setPhoneBehindTheBack(phone: string) {
 }
 
 const text = (response: WireResponse) => response.body.toString("utf8");
+
+/** How many pages the cache has had rendered (its misses) so far. */
+async function renders() {
+  const { values } = await metrics().cacheLookups.get();
+  return values.find((v) => v.labels.prefix === "rendered-page" && v.labels.result === "miss")?.value ?? 0;
+}
 
 async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 3000) {
   const until = Date.now() + ms;
@@ -96,6 +103,25 @@ describe("anonymous pages are rendered once and kept", () => {
     expect(text(await get("/contact"))).toContain("+1 555 0133");
     await new Promise((resolve) => setTimeout(resolve, 350));
     expect(text(await get("/contact"))).toContain("+1 555 0144");
+  });
+
+  it("in the last fifth of its age the next visitor renders the page again, once, and it is kept a full age from then", async () => {
+    setCache(1000);
+    await setPhoneBehindTheBack("+1 555 0177");
+    await get("/contact");
+    await setPhoneBehindTheBack("+1 555 0188");
+    await new Promise((resolve) => setTimeout(resolve, 850));
+    // Ten visitors at once: one renders, the others are served (the kept page, or the new one
+    // if it was kept before they arrived); nobody waits in a queue behind the render.
+    const before = await renders();
+    const pages = await Promise.all(Array.from({ length: 10 }, () => get("/contact")));
+    expect(pages.every((page) => page.status === 200)).toBe(true);
+    expect((await renders()) - before).toBe(1);
+    expect(pages.some((page) => text(page).includes("+1 555 0188"))).toBe(true);
+    // Past the first render's age, the second is still kept.
+    await setPhoneBehindTheBack("+1 555 0199");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(text(await get("/contact"))).toContain("+1 555 0188");
   });
 
   it("past PAGE_CACHE_MB the least recently used answers go first", async () => {
