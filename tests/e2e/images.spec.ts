@@ -8,8 +8,20 @@ const ANIMATION = "/animations/open_rhinoplasty_reshaping_the_nasal_framework";
 
 type Shown = { src: string; srcset: string | null; sizes: string | null; width: string | null; height: string | null; natural: number; shown: number };
 
-/** Every image shown on the page, once loaded: lazy ones come in as they are scrolled to. */
+/**
+ * Every image shown on the page, once loaded: lazy ones come in as they are scrolled to. On the
+ * home page with JavaScript, scrolling to the last card loads more cards: until a round appends
+ * none, their images are scrolled to and waited for too.
+ */
 async function images(page: Page): Promise<Shown[]> {
+  for (;;) {
+    const before = await page.locator("img").count();
+    const shown = await loadedImages(page);
+    if ((await page.locator("img").count()) === before) return shown;
+  }
+}
+
+async function loadedImages(page: Page): Promise<Shown[]> {
   for (const img of await page.locator("img").all()) if (await img.isVisible()) await img.scrollIntoViewIfNeeded();
   // A first visit makes each image's renditions, one encode at a time.
   await expect
