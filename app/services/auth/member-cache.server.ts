@@ -8,15 +8,16 @@ import { metrics } from "~/lib/metrics.server.ts";
 // touch it has run in this process (member-writes.server.ts moves a generation at each one)
 // and for at most MEMBER_CACHE_MS, which bounds what another instance's write takes to show.
 
-type Kept = { value: Promise<unknown>; keptAt: number; generation: number };
+type Kept = { value: Promise<unknown>; keptAt: number };
 
 const MAX_ENTRIES = 10_000;
+// Every entry was stored under `keptGeneration`: the map is emptied as soon as it moves.
 const kept = new Map<string, Kept>();
 let keptGeneration = 0;
 
 /**
  * `load()`'s answer for `key`, reused while it is fresh. Concurrent misses share one load; a
- * load that overlaps a write is kept under the generation it began in, so it is never reused.
+ * load that overlaps a write is gone with the rest at the next lookup, so it is never reused.
  */
 export function keptForCaller<T>(key: string, load: () => Promise<T>): Promise<T> {
   const ttlMs = getEnv().MEMBER_CACHE_MS;
@@ -29,13 +30,13 @@ export function keptForCaller<T>(key: string, load: () => Promise<T>): Promise<T
     keptGeneration = generation;
   }
   const hit = kept.get(key);
-  if (hit && hit.generation === generation && now - hit.keptAt < ttlMs) {
+  if (hit && now - hit.keptAt < ttlMs) {
     metrics().cacheLookups.inc({ prefix: "member", result: "hit" });
     return hit.value as Promise<T>;
   }
   metrics().cacheLookups.inc({ prefix: "member", result: "miss" });
   const value = load();
-  const entry: Kept = { value, keptAt: now, generation };
+  const entry: Kept = { value, keptAt: now };
   kept.delete(key);
   kept.set(key, entry);
   value.catch(() => {
