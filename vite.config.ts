@@ -3,9 +3,10 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { precompress } from "./vite.precompress.ts";
 import { productionReactRouter } from "./vite.production-react-router.ts";
+import { staticPageScript } from "./vite.static-page.ts";
 
 export default defineConfig({
-  plugins: [productionReactRouter(), tailwindcss(), reactRouter(), precompress()],
+  plugins: [productionReactRouter(), tailwindcss(), reactRouter(), staticPageScript(), precompress()],
   resolve: { tsconfigPaths: true },
   build: {
     target: "es2022",

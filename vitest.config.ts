@@ -1,9 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { staticPageScript } from "./vite.static-page.ts";
 
 /** Integration files that replace a module (vi.mock): they get modules of their own. */
 const ISOLATED = ["tests/integration/admin-uploads.test.ts"];
 
 export default defineConfig({
+  // The root names the static page script's URL (a virtual module): the source's path here.
+  plugins: [staticPageScript()],
   resolve: { tsconfigPaths: true },
   test: {
     // Files run in separate workers, two at a time (2 cores).

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "react-router";
+import staticPageScript, { imports as staticPageImports } from "virtual:static-page-script";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "./components/error-boundary.tsx";
 import { PerformanceReporter } from "./components/performance-reporter.tsx";
@@ -12,6 +13,7 @@ import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
 import { siteOrigin } from "./lib/seo.server.ts";
 import { THEME_COLOR } from "./lib/brand.ts";
+import type { PageHandle } from "./lib/page-handle.ts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -51,6 +53,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
+  // A page whose route says it does not hydrate gets the static page script instead of React
+  // Router's: no module preloads, no loader data in the document, no React (decision 025).
+  const hydrates = useMatches().every((match) => (match.handle as PageHandle | undefined)?.hydrate !== false);
   return (
     <html lang="en">
       <head>
@@ -72,8 +77,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
           year={rootData?.year ?? new Date().getUTCFullYear()}
         />
         <Toaster toast={rootData?.toast ?? null} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrates ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          <>
+            {staticPageImports.map((href) => (
+              <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+            ))}
+            <script type="module" src={staticPageScript} nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

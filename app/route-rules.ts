@@ -76,6 +76,7 @@ export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
  */
 export const SHARED_ANSWERS: readonly string[] = [
   "",
+  "home/cards",
   "search",
   "animations/:slug",
   "category/:slug",

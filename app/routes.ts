@@ -5,6 +5,8 @@ import { type RouteConfig, index, layout, route } from "@react-router/dev/routes
 export default [
   // ---- public ----
   index("routes/public/home.tsx"),
+  // One page of the home list's cards as HTML, for the home page's script (it does not hydrate).
+  route("home/cards", "routes/public/home-cards.tsx"),
   route("auth", "routes/public/auth.tsx"),
   route("auth/two-step", "routes/public/auth-two-step.tsx"),
   // Passkeys (WebAuthn, JavaScript only): a challenge, then the passkey's answer (JSON).

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
+import { oneMenuAtATime } from "~/lib/dom/menus.ts";
 
 type HeaderUser = { username: string; email: string; firstName: string; lastName: string; role: "user" | "admin" } | null;
 type NavCategory = { slug: string; name: string };
@@ -60,9 +61,8 @@ const PANEL_GROUP = "header-panel";
 const SECTION_GROUP = "header-section";
 
 /**
- * With JavaScript: opening any header menu closes every other one (the groups above leave a
- * desktop's Categories and profile panel open together), and a page change closes them all,
- * as a full page load would.
+ * With JavaScript: opening any header menu closes every other one (lib/dom/menus.ts), and a
+ * page change closes them all, as a full page load would.
  */
 function useOneMenuAtATime(header: React.RefObject<HTMLElement | null>) {
   const navigating = useNavigation().state !== "idle";
@@ -73,21 +73,7 @@ function useOneMenuAtATime(header: React.RefObject<HTMLElement | null>) {
     for (const open of header.current?.querySelectorAll("details[open]") ?? []) (open as HTMLDetailsElement).open = false;
   }, [header, navigating]);
   useEffect(() => {
-    const element = header.current;
-    if (!element) return;
-    function closeOthers(event: Event) {
-      const opened = event.target;
-      if (!(opened instanceof HTMLDetailsElement) || !opened.open) return;
-      for (const other of element!.querySelectorAll<HTMLDetailsElement>("details[open]")) {
-        if (other === opened) continue;
-        // The phone's Menu holds the sections: opening Categories inside it keeps it open.
-        if (other.classList.contains("menu-toggle") && opened.closest(".site-nav")) continue;
-        other.open = false;
-      }
-    }
-    // "toggle" does not bubble: listen in the capture phase to hear every menu in the header.
-    element.addEventListener("toggle", closeOthers, true);
-    return () => element.removeEventListener("toggle", closeOthers, true);
+    if (header.current) return oneMenuAtATime(header.current);
   }, [header]);
 }
 

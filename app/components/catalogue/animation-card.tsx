@@ -34,6 +34,9 @@ export function AnimationCard({
       id={id}
       className="group flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md"
       data-testid="animation-card"
+      // Where a page that does not hydrate finds the hover preview (app/static-page/previews.ts).
+      data-preview={animation.previewVideo ?? undefined}
+      data-title={animation.previewVideo ? animation.title : undefined}
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
     >
@@ -149,6 +152,10 @@ export function AnimationCardSkeleton() {
   );
 }
 
-export function CardGrid({ children }: { children: React.ReactNode }) {
-  return <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">{children}</div>;
+export function CardGrid({ children, id }: { children: React.ReactNode; id?: string }) {
+  return (
+    <div id={id} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+      {children}
+    </div>
+  );
 }

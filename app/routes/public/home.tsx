@@ -1,11 +1,11 @@
-import { useEffect, useEffectEvent, useRef, useState } from "react";
-import { Link, useFetcher, useNavigation } from "react-router";
+import { redirectDocument } from "react-router";
 import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { FilterBar, hrefFor } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import type { AnimationCardDto, AnimationList } from "~/services/catalogue/types.ts";
+import type { PageHandle } from "~/lib/page-handle.ts";
 import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts";
@@ -22,6 +22,23 @@ function pageParam(value: string | null) {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 }
+
+// The home page does not hydrate (decision 025): it is whole as the server renders it, and the
+// static page script (app/static-page) adds the list's "Load More" in place, the cards' hover
+// previews, the header's menus and the toast's timing, without React on the page.
+export const handle: PageHandle = { hydrate: false };
+
+/**
+ * A link followed or a redirect taken inside a hydrated page loads the home page as a document,
+ * so the page is never rendered by React in the browser (which would need the list's behaviour a
+ * second time). Middleware, not a client loader: it stops the navigation before the root's data
+ * is fetched, which would take the flash toast the document is to show (sign-out's "Logged Out").
+ */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  ({ request }) => {
+    throw redirectDocument(request.url);
+  },
+];
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || null;
@@ -96,10 +113,7 @@ function reviewCount({ reviewed, published, all }: { reviewed: number; published
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const { headline, reviewCount, premiumLine } = loaderData.copy;
-  // First load after a filter change (client navigation to this page): 6 skeleton cards.
-  const switching = navigation.state === "loading" && navigation.location.pathname === "/";
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       <section className="flex flex-col items-start gap-4">
@@ -143,13 +157,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <h2 id="animations-title" className="sr-only">
           Animations
         </h2>
-        {switching ? (
-          <CardGrid>{skeletons(6)}</CardGrid>
-        ) : (
-          // A new filter or page from the server starts a fresh list.
-          // With no "New" shelf above it, the list leads the page: its first cover is fetched first.
-          <InfiniteList key={`${loaderData.category ?? ""}:${loaderData.page}`} {...loaderData} leadsPage={loaderData.newAnimations.length === 0} />
-        )}
+        {/* With no "New" shelf above it, the list leads the page: its first cover is fetched first. */}
+        <AnimationPages {...loaderData} leadsPage={loaderData.newAnimations.length === 0} />
       </section>
     </main>
   );
@@ -157,82 +166,31 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
 type ListProps = Route.ComponentProps["loaderData"] & { leadsPage: boolean };
 
-// Numbered keys: the cards beside them are keyed by id.
-const skeletons = (count: number) => Array.from({ length: count }, (_, i) => <AnimationCardSkeleton key={i} />);
-
-/** The list up to page n: the home page's query, and /api/animations' for that one page. */
+/** The list up to page n, as the home page's address says it. */
 const listQuery = (category: string | null, n: number) => `${category ? `category=${encodeURIComponent(category)}&` : ""}page=${n}`;
 
 /**
  * Without JavaScript "Load More Animations" is a link to `?page=N+1` that lands on the first new
- * card (`#page-N+1`). With JavaScript the next page loads through a fetcher from /api/animations
- * (light cards) when the trigger comes within 300 px of the viewport, or when the link is pressed;
- * the URL then says `?page=N` without a reload, so Back from an animation renders the same pages
- * and React Router's scroll restoration returns to the same place.
+ * card (`#page-N+1`). With JavaScript (app/static-page/list.ts) the next page's cards come from
+ * /home/cards and are appended in place, when the link comes within 300 px of the viewport or is
+ * pressed, with the skeleton cards of the template below while they load; the address then says
+ * `?page=N`, so Back from an animation renders the same pages (and the browser restores the place).
  */
-function InfiniteList({ animations, hasMore, premium, category, page, firstPage, pageSize, leadsPage }: ListProps) {
-  const fetcher = useFetcher<AnimationList<AnimationCardDto>>();
-  const [extra, setExtra] = useState<AnimationCardDto[]>([]);
-  const [nextPage, setNextPage] = useState(page + 1);
-  const [more, setMore] = useState(hasMore);
-  const trigger = useRef<HTMLDivElement>(null);
-  const loading = fetcher.state !== "idle";
-
-  // The page last asked for: a second trigger before the answer asks for nothing.
-  const requested = useRef(0);
-
-  function loadNext() {
-    if (!more || requested.current === nextPage) return;
-    requested.current = nextPage;
-    const query = listQuery(category, nextPage);
-    fetcher.load(`/api/animations?${query}&limit=${pageSize}&light=true`);
-    // The URL records the pages shown, for Back (the home page renders them). Not a navigation:
-    // the cards come from the fetcher, and no loader needs to run. The history entry keeps React
-    // Router's state, so its scroll restoration finds this entry again.
-    history.replaceState(history.state, "", `/?${query}`);
-  }
-  // An effect event: the observer below always calls the latest loadNext without being re-created.
-  const onTriggerNear = useEffectEvent(loadNext);
-
-  const processed = useRef<unknown>(null);
-  useEffect(() => {
-    const data = fetcher.data;
-    if (fetcher.state !== "idle" || !data || processed.current === data) return;
-    processed.current = data;
-    setExtra((current) => {
-      const seen = new Set(current.map((a) => a.id).concat(animations.map((a) => a.id)));
-      return current.concat(data.animations.filter((a) => !seen.has(a.id)));
-    });
-    setMore(data.hasMore);
-    setNextPage((n) => n + 1);
-  }, [fetcher.state, fetcher.data, animations]);
-
-  useEffect(() => {
-    const el = trigger.current;
-    if (!el || !more || loading) return;
-    // Loading starts when the trigger is within 300px of the viewport.
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onTriggerNear(), {
-      rootMargin: "300px",
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [more, loading, nextPage]);
-
-  const all = animations.concat(extra);
-  if (all.length === 0) {
+function AnimationPages({ animations, hasMore, premium, category, page, firstPage, pageSize, leadsPage }: ListProps) {
+  if (animations.length === 0) {
     return <p className="rounded-xl border border-dashed border-slate-300 p-10 text-center text-slate-600">No animations found</p>;
   }
   return (
     <>
       {firstPage > 1 ? (
         <p className="mb-4 text-sm">
-          <Link to={hrefFor(category)} className="text-brand-700 hover:underline">
+          <a href={hrefFor(category)} className="text-brand-700 hover:underline">
             Back to the newest animations
-          </Link>
+          </a>
         </p>
       ) : null}
-      <CardGrid>
-        {all.map((animation, i) => (
+      <CardGrid id="animation-list">
+        {animations.map((animation, i) => (
           // The first card of each page is the target of the no-JavaScript "Load More" link.
           <AnimationCard
             key={animation.id}
@@ -242,26 +200,20 @@ function InfiniteList({ animations, hasMore, premium, category, page, firstPage,
             priority={leadsPage && i === 0}
           />
         ))}
-        {loading ? skeletons(5) : null}
       </CardGrid>
-      {loading ? (
-        <p className="mt-6 text-center text-slate-600" role="status">
-          Loading more animations...
-        </p>
-      ) : null}
-      {more ? (
-        <div ref={trigger} className="mt-8 flex justify-center">
-          <Link
-            to={`/?${listQuery(category, nextPage)}#page-${nextPage}`}
+      <template id="animation-list-loading">
+        {Array.from({ length: 5 }, (_, i) => <AnimationCardSkeleton key={i} />)}
+      </template>
+      <p id="animation-list-status" className="mt-6 text-center text-slate-600" role="status" hidden />
+      {hasMore ? (
+        <div className="mt-8 flex justify-center">
+          <a
+            id="load-more"
+            href={`/?${listQuery(category, page + 1)}#page-${page + 1}`}
             className="rounded-lg bg-white px-5 py-2.5 text-sm font-semibold text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
-            onClick={(event) => {
-              // With JavaScript the same link appends the next page in place.
-              event.preventDefault();
-              loadNext();
-            }}
           >
             Load More Animations
-          </Link>
+          </a>
         </div>
       ) : null}
     </>

@@ -26,8 +26,8 @@ async function settledCount(page: Page) {
 atEachWidth(() => {
 
   test("Back from an animation shows the same cards and the card opened", async ({ page }) => {
+    // The home page does not hydrate: its script (a module) has run once the page has loaded.
     await page.goto("/");
-    await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
     const cards = listCards(page);
     await expect(cards).toHaveCount(6);
     // By keyboard: the cards move as pages arrive (and the scroll observer may bring one first),

@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Plugin } from "vite";
+import reactRouterConfig from "./react-router.config.ts";
+
+/**
+ * What the root imports: the URL of the script a page that does not hydrate loads instead of
+ * React (the default export), and the chunks it imports (`imports`).
+ */
+export const STATIC_PAGE_SCRIPT_ID = "virtual:static-page-script";
+const RESOLVED = `\0${STATIC_PAGE_SCRIPT_ID}`;
+const SOURCE = "app/static-page/enhance.ts";
+
+/**
+ * Pages that do not hydrate (decision 025) load one small script of their own instead of
+ * React: `app/static-page/enhance.ts`, bundled as an entry of the client build (hashed and
+ * precompressed like every other asset). The server build, which runs after the client build,
+ * gets its file name from `virtual:static-page-script`; `vite dev` and the tests get the source's
+ * path, which Vite's dev server serves compiled.
+ */
+export function staticPageScript(): Plugin {
+  let command: "build" | "serve" = "serve";
+  let clientAssets = "";
+  return {
+    name: "medanim:static-page-script",
+    configResolved(config) {
+      command = config.command;
+      // React Router writes the client build to {buildDirectory}/client.
+      clientAssets = path.resolve(config.root, reactRouterConfig.buildDirectory ?? "build", "client", config.build.assetsDir);
+    },
+    buildStart() {
+      if (command === "build" && this.environment?.name === "client") this.emitFile({ type: "chunk", id: SOURCE, name: "static-page" });
+    },
+    resolveId(source) {
+      return source === STATIC_PAGE_SCRIPT_ID ? RESOLVED : null;
+    },
+    load(id) {
+      if (id !== RESOLVED) return null;
+      if (command === "serve") return moduleOf(`/${SOURCE}`, []);
+      // The root renders the tags on the server only: the client bundle needs no names.
+      if (this.environment?.name === "client") return moduleOf("", []);
+      // The server build (a plugin instance of its own) reads the names the client build wrote.
+      const files = fs.existsSync(clientAssets) ? fs.readdirSync(clientAssets).filter((name) => /^static-page-[\w-]+\.js$/.test(name)) : [];
+      if (files.length !== 1) throw new Error(`expected one static page script in ${clientAssets}, found ${files.length}: the client build runs first`);
+      const base = `/${path.basename(clientAssets)}/`;
+      // The chunks it shares with the hydrating pages' bundle (lib/dom), preloaded beside it so
+      // they do not wait for the script to be read.
+      const code = fs.readFileSync(path.join(clientAssets, files[0]!), "utf8");
+      const imports = [...code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{}\s,*$]+from\s*)?["']\.\/([\w.-]+\.js)["']/g)].map((m) => base + m[1]);
+      return moduleOf(base + files[0], imports);
+    },
+  };
+}
+
+const moduleOf = (url: string, imports: string[]) => `export default ${JSON.stringify(url)};\nexport const imports = ${JSON.stringify(imports)};`;
