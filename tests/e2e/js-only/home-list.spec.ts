@@ -55,3 +55,25 @@ atEachWidth(() => {
     await expect(cards.getByRole("heading", { name: title, exact: true })).toBeInViewport();
   });
 });
+
+test("the home page loads no React; hovering a card plays its muted preview over the cover", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/");
+  // Its own small script (decision 025), not React Router's framework chunk.
+  expect(scripts.filter((path) => /framework|entry\.client/.test(path))).toEqual([]);
+  expect(scripts.some((path) => /static-page/.test(path))).toBe(true);
+
+  const card = listCards(page).first();
+  const title = (await card.getByRole("heading").textContent())!;
+  await card.hover();
+  const video = card.locator("video");
+  await expect(video).toHaveAttribute("aria-label", `Preview of ${title}`);
+  expect(await video.evaluate((element: HTMLVideoElement) => element.muted && element.loop)).toBe(true);
+  await expect(card.getByRole("button", { name: `Play preview of ${title}` })).toBeVisible();
+  // Leaving the card takes the preview away, as the React card does.
+  await page.mouse.move(0, 0);
+  await expect(video).toHaveCount(0);
+});

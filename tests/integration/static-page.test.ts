@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "~/lib/db.server.ts";
+import { resetEnv } from "~/lib/env.server.ts";
+import { forget } from "~/lib/memo.server.ts";
+import { createCatalogue, grant } from "../helpers/catalogue.ts";
+import { createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { sendToApp } from "../helpers/app.ts";
+
+// The home page does not hydrate (decision 025): through the app's one door (createApp), its
+// document names the static page script in place of React Router's, under the CSP of the
+// response it is in, and /home/cards gives the list's next page as the server's card markup.
+
+let c: Awaited<ReturnType<typeof createCatalogue>>;
+
+beforeAll(async () => {
+  c = await createCatalogue();
+  // Three cards a page: the catalogue's four animations make two pages.
+  await prisma.appSetting.create({ data: { key: "homepage_animations_per_page", value: "3" } });
+});
+
+afterAll(async () => {
+  await prisma.appSetting.delete({ where: { key: "homepage_animations_per_page" } });
+  process.env.PAGE_CACHE_MS = "0";
+  resetEnv();
+  forget();
+});
+
+const get = (target: string, headers: Record<string, string> = {}) => sendToApp(target, { headers: new Headers(headers) });
+const scriptSources = (csp: string | null) => /script-src ([^;]*)/.exec(csp ?? "")?.[1] ?? "";
+const scriptTags = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes("application/ld+json"));
+
+describe("the home document", () => {
+  it("loads the static page script instead of React, admitted by the response's own nonce", async () => {
+    const res = await get("/");
+    expect(res.status).toBe(200);
+    const html = res.body.toString();
+    const tags = scriptTags(html);
+    expect(tags).toHaveLength(1);
+    const [, src, nonce] = /<script type="module" src="([^"]+)" nonce="([^"]+)">/.exec(tags[0]!) ?? [];
+    expect(src).toMatch(/static-page\/enhance\.ts$|\/assets\/static-page-[\w-]+\.js$/);
+    expect(scriptSources(res.headers.get("content-security-policy"))).toContain(`'nonce-${nonce}'`);
+    // No hydration: neither the router's context nor its loader data is in the page.
+    expect(html).not.toContain("__reactRouterContext");
+    expect(html).not.toContain("streamController");
+    // The list's parts the script enhances are in the page.
+    expect(html).toContain('id="animation-list"');
+    expect(html).toMatch(/<a id="load-more" href="\/\?page=2#page-2"/);
+    expect(html).toContain('<template id="animation-list-loading">');
+  });
+
+  it("kept by the page cache, its policy admits the same-origin script without a nonce", async () => {
+    process.env.PAGE_CACHE_MS = "60000";
+    resetEnv();
+    forget();
+    try {
+      await get("/");
+      const kept = await get("/");
+      // A rendered response names a nonce: this one is the kept document's (decision 021).
+      const sources = scriptSources(kept.headers.get("content-security-policy"));
+      expect(sources).toMatch(/^'self'/);
+      expect(sources).not.toMatch(/nonce-|strict-dynamic|unsafe-inline/);
+      expect(scriptTags(kept.body.toString())[0]).toMatch(/src="\/[^/]/);
+    } finally {
+      process.env.PAGE_CACHE_MS = "0";
+      resetEnv();
+      forget();
+    }
+  });
+
+  it("a page that hydrates still loads React Router's scripts and not the static page script", async () => {
+    const html = (await get("/help")).body.toString();
+    expect(html).toContain("__reactRouterContext");
+    expect(html).not.toMatch(/static-page/);
+  });
+});
+
+describe("/home/cards", () => {
+  it("gives a page of the list as the home page's card markup, saying whether a page follows", async () => {
+    const first = await get("/home/cards?page=1");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(first.headers.get("x-robots-tag")).toBe("noindex");
+    const firstHtml = first.body.toString();
+    expect(firstHtml).toMatch(/^<div data-has-more="true">/);
+    expect(firstHtml.match(/data-testid="animation-card"/g)).toHaveLength(3);
+    expect(firstHtml).toContain('id="page-1"');
+
+    const second = (await get("/home/cards?page=2")).body.toString();
+    expect(second).toMatch(/^<div data-has-more="false">/);
+    expect(second.match(/data-testid="animation-card"/g)).toHaveLength(1);
+    // The oldest animation, first (and only) card of page 2, is the target of "#page-2".
+    expect(second).toMatch(/<article id="page-2"[^>]*>[\s\S]*Rhinoplasty/);
+    expect(second).toContain('href="/animations/rhinoplasty"');
+    expect(second).toContain("View Full Animation");
+  });
+
+  it("narrows by ?category= as the home page does; an unknown category lists nothing", async () => {
+    const cardiology = (await get("/home/cards?category=cardiology&page=1")).body.toString();
+    expect(cardiology.match(/data-testid="animation-card"/g)).toHaveLength(1);
+    expect(cardiology).toContain("Heart Bypass");
+    const unknown = await get("/home/cards?category=nope&page=1");
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.toString()).toBe('<div data-has-more="false"></div>');
+  });
+
+  it("words the cards for a member with global access", async () => {
+    const member = await createUser();
+    await grant(member.id, "global");
+    const html = (await get("/home/cards?page=1", { cookie: await sessionCookieFor(member.id) })).body.toString();
+    expect(html).toContain("Watch Animation");
+    expect(html).not.toContain("View Full Animation");
+    expect(html).not.toContain(c.rhinoplasty.fullVideo!);
+  });
+
+  it("answers 400 with a message for a page that is not a whole number from 1", async () => {
+    for (const page of ["0", "x", "", "1.5"]) {
+      const res = await get(`/home/cards?page=${page}`);
+      expect(res.status).toBe(400);
+      expect(res.body.toString()).toBe("page must be a whole number from 1");
+    }
+  });
+});
