@@ -1,3 +1,5 @@
+import { type MiddlewareFunction, redirectDocument } from "react-router";
+
 /** What a route module's `handle` tells the root about its page (read with useMatches). */
 export type PageHandle = {
   /**
@@ -6,3 +8,19 @@ export type PageHandle = {
    */
   hydrate?: false;
 };
+
+/** The `handle` of a page that does not hydrate. */
+export const STATIC_PAGE: PageHandle = { hydrate: false };
+
+/**
+ * The `clientMiddleware` of a page that does not hydrate: a link or a redirect followed inside a
+ * hydrated page loads it as a document, so it is never rendered by React in the browser (which
+ * would need its script's behaviour a second time). Middleware, not a client loader: it stops the
+ * navigation before the root's data is fetched, which would take the flash toast the document is
+ * to show (sign-out's "Logged Out").
+ */
+export const LOAD_AS_DOCUMENT: MiddlewareFunction<undefined>[] = [
+  ({ request }) => {
+    throw redirectDocument(request.url);
+  },
+];

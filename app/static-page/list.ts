@@ -1,17 +1,51 @@
-// The home list's "Load More Animations" (routes/public/home.tsx): without JavaScript a link to
-// the next page of the list. Here the next page's cards come from /home/cards (the server's own
+// The home list (routes/public/home.tsx). "Load More Animations" is, without JavaScript, a link to
+// the next page of the list; here the next page's cards come from /home/cards (the server's own
 // card markup) and are appended in place, when the link comes within 300 px of the viewport or
-// is pressed; five skeleton cards and "Loading more animations..." show while they load, and the
-// address records the pages shown, so Back from an animation renders the same list.
+// is pressed. Five skeleton cards and "Loading more animations..." show while they load, and the
+// address records the pages shown, so Back from an animation renders the same list. A filter
+// link loads its page as a document; six skeleton cards stand in for the list until it comes.
 
-const MARGIN = "300px";
+const MARGIN = 300;
 
 export function enhanceList() {
+  const section = document.getElementById("animations");
+  const skeleton = document.getElementById("card-skeleton") as HTMLTemplateElement | null;
+  if (!section || !skeleton) return;
+  const skeletons = (count: number) => Array.from({ length: count }, () => skeleton.content.firstElementChild!.cloneNode(true) as Element);
+  showSkeletonsOnFilter(section, skeletons);
+  loadMoreInPlace(skeletons);
+}
+
+function showSkeletonsOnFilter(section: HTMLElement, skeletons: (count: number) => Element[]) {
+  const filters = document.querySelector('nav[aria-label="Filter by category"]');
+  let standIn: HTMLElement | null = null;
+  let hidden: HTMLElement[] = [];
+  filters?.addEventListener("click", (event) => {
+    const mouse = event as MouseEvent;
+    if (mouse.button !== 0 || mouse.metaKey || mouse.ctrlKey || mouse.shiftKey || mouse.altKey) return;
+    if (!(event.target as Element).closest("a") || standIn) return;
+    standIn = document.createElement("div");
+    standIn.className = "grid gap-6 sm:grid-cols-2 lg:grid-cols-3";
+    standIn.append(...skeletons(6));
+    // The list's parts go (its heading stays for screen readers); the stand-in takes their place.
+    hidden = [...section.children].filter((child): child is HTMLElement => child instanceof HTMLElement && !child.hidden && child.tagName !== "H2");
+    for (const child of hidden) child.hidden = true;
+    section.append(standIn);
+  });
+  // Back to this page from the back/forward cache: the list, not the stand-in.
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted || !standIn) return;
+    standIn.remove();
+    standIn = null;
+    for (const child of hidden) child.hidden = false;
+  });
+}
+
+function loadMoreInPlace(skeletons: (count: number) => Element[]) {
   const grid = document.getElementById("animation-list");
   const link = document.getElementById("load-more") as HTMLAnchorElement | null;
-  const skeletons = document.getElementById("animation-list-loading") as HTMLTemplateElement | null;
   const status = document.getElementById("animation-list-status");
-  if (!grid || !link || !skeletons || !status) return;
+  if (!grid || !link || !status) return;
   const trigger = link.parentElement!;
   let loading = false;
 
@@ -21,7 +55,7 @@ export function enhanceList() {
     // The link names the list's next page: `/?category=…&page=N#page-N`.
     const next = new URL(link!.href);
     const query = next.searchParams;
-    const placeholders = [...skeletons!.content.cloneNode(true).childNodes];
+    const placeholders = skeletons(5);
     grid!.append(...placeholders);
     status!.hidden = false;
     status!.textContent = "Loading more animations...";
@@ -48,7 +82,7 @@ export function enhanceList() {
       // The link still leads to the next page as a document.
       observer.disconnect();
     } finally {
-      for (const placeholder of placeholders) (placeholder as ChildNode).remove();
+      for (const placeholder of placeholders) placeholder.remove();
       status!.hidden = true;
       status!.textContent = "";
       loading = false;
@@ -57,7 +91,7 @@ export function enhanceList() {
     if (trigger.isConnected && near(trigger)) void loadNext();
   }
 
-  const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadNext(), { rootMargin: MARGIN });
+  const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadNext(), { rootMargin: `${MARGIN}px` });
   observer.observe(trigger);
   link.addEventListener("click", (event) => {
     event.preventDefault();
@@ -67,5 +101,5 @@ export function enhanceList() {
 
 function near(element: Element) {
   const rect = element.getBoundingClientRect();
-  return rect.top < window.innerHeight + parseInt(MARGIN, 10) && rect.bottom > -parseInt(MARGIN, 10);
+  return rect.top < window.innerHeight + MARGIN && rect.bottom > -MARGIN;
 }

@@ -1,11 +1,10 @@
-import { redirectDocument } from "react-router";
 import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { FilterBar, hrefFor } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import type { AnimationCardDto, AnimationList } from "~/services/catalogue/types.ts";
-import type { PageHandle } from "~/lib/page-handle.ts";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
 import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts";
@@ -26,19 +25,8 @@ function pageParam(value: string | null) {
 // The home page does not hydrate (decision 025): it is whole as the server renders it, and the
 // static page script (app/static-page) adds the list's "Load More" in place, the cards' hover
 // previews, the header's menus and the toast's timing, without React on the page.
-export const handle: PageHandle = { hydrate: false };
-
-/**
- * A link followed or a redirect taken inside a hydrated page loads the home page as a document,
- * so the page is never rendered by React in the browser (which would need the list's behaviour a
- * second time). Middleware, not a client loader: it stops the navigation before the root's data
- * is fetched, which would take the flash toast the document is to show (sign-out's "Logged Out").
- */
-export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
-  ({ request }) => {
-    throw redirectDocument(request.url);
-  },
-];
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || null;
@@ -153,12 +141,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <FilterBar categories={loaderData.categories} active={loaderData.category} />
       </div>
       {/* The cards' titles are h3: this h2 keeps the outline in order (axe heading-order). */}
-      <section className="mt-8" aria-labelledby="animations-title">
+      <section id="animations" className="mt-8" aria-labelledby="animations-title">
         <h2 id="animations-title" className="sr-only">
           Animations
         </h2>
         {/* With no "New" shelf above it, the list leads the page: its first cover is fetched first. */}
         <AnimationPages {...loaderData} leadsPage={loaderData.newAnimations.length === 0} />
+        {/* The script shows 5 of these under the list while a page of it loads, and 6 in its
+            place while the page of a filter loads (app/static-page/list.ts). */}
+        <template id="card-skeleton">
+          <AnimationCardSkeleton />
+        </template>
       </section>
     </main>
   );
@@ -173,7 +166,7 @@ const listQuery = (category: string | null, n: number) => `${category ? `categor
  * Without JavaScript "Load More Animations" is a link to `?page=N+1` that lands on the first new
  * card (`#page-N+1`). With JavaScript (app/static-page/list.ts) the next page's cards come from
  * /home/cards and are appended in place, when the link comes within 300 px of the viewport or is
- * pressed, with the skeleton cards of the template below while they load; the address then says
+ * pressed, with skeleton cards from the template below while they load; the address then says
  * `?page=N`, so Back from an animation renders the same pages (and the browser restores the place).
  */
 function AnimationPages({ animations, hasMore, premium, category, page, firstPage, pageSize, leadsPage }: ListProps) {
@@ -201,9 +194,6 @@ function AnimationPages({ animations, hasMore, premium, category, page, firstPag
           />
         ))}
       </CardGrid>
-      <template id="animation-list-loading">
-        {Array.from({ length: 5 }, (_, i) => <AnimationCardSkeleton key={i} />)}
-      </template>
       <p id="animation-list-status" className="mt-6 text-center text-slate-600" role="status" hidden />
       {hasMore ? (
         <div className="mt-8 flex justify-center">
