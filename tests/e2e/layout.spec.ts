@@ -50,8 +50,9 @@ test("a phone's menu opens and leads on, with or without JavaScript; the skip li
   await page.getByTestId("phone-menu").getByLabel("Menu", { exact: true }).click();
   const menu = page.getByRole("navigation", { name: "Main" });
   await menu.getByText("Pricing").click();
-  await menu.getByRole("link", { name: "Individual license" }).click();
-  await expect(page).toHaveURL(/\/individual-license$/);
+  // To a page that hydrates too (the licence offer pages do not, decision 025).
+  await menu.getByRole("link", { name: "Premium – all animations" }).click();
+  await expect(page).toHaveURL(/\/premium$/);
   // The menu closes once the page has changed.
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
 

@@ -45,7 +45,7 @@ describe("the home document", () => {
     // The list's parts the script enhances are in the page.
     expect(html).toContain('id="animation-list"');
     expect(html).toMatch(/<a id="load-more" href="\/\?page=2#page-2"/);
-    expect(html).toContain('<template id="animation-list-loading">');
+    expect(html).toContain('<template id="card-skeleton">');
   });
 
   it("kept by the page cache, its policy admits the same-origin script without a nonce", async () => {
@@ -64,6 +64,17 @@ describe("the home document", () => {
       process.env.PAGE_CACHE_MS = "0";
       resetEnv();
       forget();
+    }
+  });
+
+  it("a doctor's page and a content page do not hydrate either", async () => {
+    await prisma.page.create({ data: { title: "About Us", slug: "about", content: "Who we are.", type: "company" } });
+    for (const target of [`/doctors/${c.smith.slug}`, "/about"]) {
+      const res = await get(target);
+      expect(res.status, target).toBe(200);
+      const html = res.body.toString();
+      expect(html, target).not.toContain("__reactRouterContext");
+      expect(scriptTags(html), target).toHaveLength(1);
     }
   });
 

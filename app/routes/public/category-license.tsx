@@ -13,6 +13,12 @@ import {
 } from "~/services/offers.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category-license";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
+
+// No behaviour of its own: the page does not hydrate (decision 025); the static page script
+// adds the header's, the toast's and the cards' (lib/page-handle.ts).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   pageHead(siteOf(matches), {

@@ -7,6 +7,12 @@ import { getPage } from "~/services/content.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/content-page";
 import { invariantResponse } from "~/lib/errors.server.ts";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
+
+// No behaviour of its own: the page does not hydrate (decision 025); the static page script
+// adds the header's, the toast's and the cards' (lib/page-handle.ts).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 // One module for /{slug}, /about and /pages/{slug} (all three render Page records:
 // docs/architecture.md, "Product decisions"). Drafts are shown to admins only, so an admin can

@@ -14,6 +14,12 @@ import { pageTitle } from "~/lib/meta.ts";
 import { pageHead, personOnSite, siteOf } from "~/lib/seo.ts";
 import { getDoctor } from "~/services/catalogue/doctors.server.ts";
 import type { Route } from "./+types/doctor";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
+
+// No behaviour of its own: the page does not hydrate (decision 025); the static page script
+// adds the header's, the toast's and the cards' (lib/page-handle.ts).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 // /doctors/{slug or id}: the public doctor profile.
 

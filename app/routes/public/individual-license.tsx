@@ -7,6 +7,12 @@ import { getTestimonial } from "~/services/content.server.ts";
 import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/offers.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/individual-license";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
+
+// No behaviour of its own: the page does not hydrate (decision 025); the static page script
+// adds the header's, the toast's and the cards' (lib/page-handle.ts).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageHead(siteOf(matches), {
