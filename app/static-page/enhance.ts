@@ -2,6 +2,7 @@ import { oneMenuAtATime } from "~/lib/dom/menus.ts";
 import { watchPerformance } from "~/lib/dom/performance.ts";
 import { enhanceList } from "./list.ts";
 import { enhancePreviews } from "./previews.ts";
+import { enhanceStandIns } from "./stand-in.ts";
 import { enhanceToast } from "./toast.ts";
 
 // What JavaScript adds to a page that does not hydrate (decision 025), in place of React: the
@@ -12,3 +13,4 @@ enhanceToast();
 watchPerformance();
 enhanceList();
 enhancePreviews();
+enhanceStandIns();

@@ -2,50 +2,22 @@
 // the next page of the list; here the next page's cards come from /home/cards (the server's own
 // card markup) and are appended in place, when the link comes within 300 px of the viewport or
 // is pressed. Five skeleton cards and "Loading more animations..." show while they load, and the
-// address records the pages shown, so Back from an animation renders the same list. A filter
-// link loads its page as a document; six skeleton cards stand in for the list until it comes.
+// address records the pages shown, so Back from an animation renders the same list. (A filter
+// link loads its page as a document: stand-in.ts shows six skeleton cards until it comes.)
 
 const MARGIN = 300;
 
 export function enhanceList() {
-  const section = document.getElementById("animations");
-  const skeleton = document.getElementById("card-skeleton") as HTMLTemplateElement | null;
-  if (!section || !skeleton) return;
-  const skeletons = (count: number) => Array.from({ length: count }, () => skeleton.content.firstElementChild!.cloneNode(true) as Element);
-  showSkeletonsOnFilter(section, skeletons);
-  loadMoreInPlace(skeletons);
-}
-
-function showSkeletonsOnFilter(section: HTMLElement, skeletons: (count: number) => Element[]) {
-  const filters = document.querySelector('nav[aria-label="Filter by category"]');
-  let standIn: HTMLElement | null = null;
-  let hidden: HTMLElement[] = [];
-  filters?.addEventListener("click", (event) => {
-    const mouse = event as MouseEvent;
-    if (mouse.button !== 0 || mouse.metaKey || mouse.ctrlKey || mouse.shiftKey || mouse.altKey) return;
-    if (!(event.target as Element).closest("a") || standIn) return;
-    standIn = document.createElement("div");
-    standIn.className = "grid gap-6 sm:grid-cols-2 lg:grid-cols-3";
-    standIn.append(...skeletons(6));
-    // The list's parts go (its heading stays for screen readers); the stand-in takes their place.
-    hidden = [...section.children].filter((child): child is HTMLElement => child instanceof HTMLElement && !child.hidden && child.tagName !== "H2");
-    for (const child of hidden) child.hidden = true;
-    section.append(standIn);
-  });
-  // Back to this page from the back/forward cache: the list, not the stand-in.
-  window.addEventListener("pageshow", (event) => {
-    if (!event.persisted || !standIn) return;
-    standIn.remove();
-    standIn = null;
-    for (const child of hidden) child.hidden = false;
-  });
-}
-
-function loadMoreInPlace(skeletons: (count: number) => Element[]) {
   const grid = document.getElementById("animation-list");
   const link = document.getElementById("load-more") as HTMLAnchorElement | null;
   const status = document.getElementById("animation-list-status");
-  if (!grid || !link || !status) return;
+  const skeleton = document.getElementById("card-skeleton") as HTMLTemplateElement | null;
+  if (!grid || !link || !status || !skeleton) return;
+  const skeletons = (count: number) => Array.from({ length: count }, () => skeleton.content.firstElementChild!.cloneNode(true) as Element);
+  loadMoreInPlace(grid, link, status, skeletons);
+}
+
+function loadMoreInPlace(grid: HTMLElement, link: HTMLAnchorElement, status: HTMLElement, skeletons: (count: number) => Element[]) {
   const trigger = link.parentElement!;
   let loading = false;
 
@@ -53,12 +25,12 @@ function loadMoreInPlace(skeletons: (count: number) => Element[]) {
     if (loading) return;
     loading = true;
     // The link names the list's next page: `/?category=…&page=N#page-N`.
-    const next = new URL(link!.href);
+    const next = new URL(link.href);
     const query = next.searchParams;
     const placeholders = skeletons(5);
-    grid!.append(...placeholders);
-    status!.hidden = false;
-    status!.textContent = "Loading more animations...";
+    grid.append(...placeholders);
+    status.hidden = false;
+    status.textContent = "Loading more animations...";
     try {
       const response = await fetch(`/home/cards?${query}`, { headers: { Accept: "text/html" } });
       if (!response.ok) throw new Error(`the next page answered ${response.status}`);
@@ -67,13 +39,13 @@ function loadMoreInPlace(skeletons: (count: number) => Element[]) {
       const page = template.content.firstElementChild as HTMLElement | null;
       // A card already shown (the list moved while it was read) is not shown twice.
       const cards = [...(page?.children ?? [])].filter((card) => !card.id || !document.getElementById(card.id));
-      grid!.append(...cards);
+      grid.append(...cards);
       history.replaceState(history.state, "", `/?${query}`);
       if (page?.dataset.hasMore === "true") {
         const n = Number(query.get("page")) + 1;
         query.set("page", String(n));
         next.hash = `page-${n}`;
-        link!.href = `${next.pathname}${next.search}${next.hash}`;
+        link.href = `${next.pathname}${next.search}${next.hash}`;
       } else {
         observer.disconnect();
         trigger.remove();
@@ -83,8 +55,8 @@ function loadMoreInPlace(skeletons: (count: number) => Element[]) {
       observer.disconnect();
     } finally {
       for (const placeholder of placeholders) placeholder.remove();
-      status!.hidden = true;
-      status!.textContent = "";
+      status.hidden = true;
+      status.textContent = "";
       loading = false;
     }
     // Still near the viewport after a short page: the observer says nothing new, so look again.

@@ -96,12 +96,14 @@ describe("anonymous pages are rendered once and kept", () => {
   });
 
   it("past PAGE_CACHE_MS the page is rendered again: a write on another instance shows within that age", async () => {
-    setCache(300);
+    // An age a busy machine's second request still falls inside, before its last fifth (the
+    // renewal, next case): 300 ms let a slow request land in the renewal and see the new phone.
+    setCache(1500);
     await setPhoneBehindTheBack("+1 555 0133");
     await get("/contact");
     await setPhoneBehindTheBack("+1 555 0144");
     expect(text(await get("/contact"))).toContain("+1 555 0133");
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await new Promise((resolve) => setTimeout(resolve, 1550));
     expect(text(await get("/contact"))).toContain("+1 555 0144");
   });
 
@@ -220,14 +222,21 @@ function inlineScripts(html: string) {
 }
 
 describe("a kept document's policy admits exactly its own inline scripts", () => {
-  it.each(["/", "/contact", "/animations/rhinoplasty", "/category/plastic-surgery"])("%s", async (path) => {
+  // A category screen does not hydrate (decision 025) and has no structured data: no inline
+  // script at all, so its policy is 'self' alone. The others hold some (the router's, JSON-LD).
+  it.each([
+    ["/", true],
+    ["/contact", true],
+    ["/animations/rhinoplasty", true],
+    ["/category/plastic-surgery", false],
+  ])("%s", async (path, inline) => {
     const first = await get(path);
     const kept = await get(path);
     expect(kept.status).toBe(200);
     for (const response of [first, kept]) {
       const sources = scriptSources(response.headers.get("Content-Security-Policy")!);
       const expected = inlineScripts(text(response)).map((script) => `'sha256-${crypto.createHash("sha256").update(script).digest("base64")}'`);
-      expect(expected.length).toBeGreaterThan(0);
+      expect(expected.length > 0).toBe(inline);
       // 'self' for the bundle's files; no nonce, no 'unsafe-inline', no 'strict-dynamic'.
       expect(new Set(sources)).toEqual(new Set(["'self'", ...expected]));
     }

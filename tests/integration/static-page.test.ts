@@ -67,14 +67,19 @@ describe("the home document", () => {
     }
   });
 
-  it("a doctor's page and a content page do not hydrate either", async () => {
+  it("the category screens, a doctor's page and a content page do not hydrate either", async () => {
     await prisma.page.create({ data: { title: "About Us", slug: "about", content: "Who we are.", type: "company" } });
-    for (const target of [`/doctors/${c.smith.slug}`, "/about"]) {
+    for (const target of ["/category/plastic-surgery", "/category/plastic-surgery/facial-procedures", `/doctors/${c.smith.slug}`, "/about"]) {
       const res = await get(target);
       expect(res.status, target).toBe(200);
       const html = res.body.toString();
       expect(html, target).not.toContain("__reactRouterContext");
       expect(scriptTags(html), target).toHaveLength(1);
+      // What the script needs for the loading skeleton: the region and the card it clones.
+      if (target.startsWith("/category/")) {
+        expect(html, target).toContain('data-stand-in-for="^/category/[^/]+(?:/[^/]+)?/?$"');
+        expect(html, target).toContain('<template id="card-skeleton">');
+      }
     }
   });
 

@@ -1,7 +1,8 @@
 import { CardGrid } from "~/components/catalogue/animation-card.tsx";
 import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
-import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
+import { CATEGORY_PAGES, SkeletonTemplate } from "~/components/catalogue/grid-skeleton.tsx";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { asRouteError } from "~/lib/errors.server.ts";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
@@ -13,6 +14,11 @@ import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogu
 import { getCategoryByPath, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category-sub";
+
+// The page does not hydrate (decision 025): the static page script adds the layout's behaviour
+// and the skeleton of 6 cards while another category's page loads (data-stand-in-for).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 // /category/{mainSlug}/{subSlug}: the subcategory screen.
 
@@ -34,7 +40,6 @@ export const meta: Route.MetaFunction = ({ data: screen, matches }) =>
     : [{ title: pageTitle(matches, "Category Not Found") }];
 
 export default function SubcategoryScreen({ loaderData: { category, animations }, params }: Route.ComponentProps) {
-  const loading = useLoadingPath("/category/");
   const main = category.parent;
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
@@ -45,13 +50,11 @@ export default function SubcategoryScreen({ loaderData: { category, animations }
         note={<span className="text-sm text-slate-600">Access all {category.animationCount} animations</span>}
         className="mt-3"
       />
-      <section className="mt-10" aria-labelledby="animations-title">
+      <section className="mt-10" aria-labelledby="animations-title" data-stand-in-for={CATEGORY_PAGES}>
         <h2 id="animations-title" className="mb-4 text-sm font-normal text-slate-500">
           {pluralize(category.animationCount, "animation")}
         </h2>
-        {loading ? (
-          <GridSkeleton />
-        ) : animations.length === 0 ? (
+        {animations.length === 0 ? (
           <EmptyState title="No Animations Available" />
         ) : (
           <CardGrid>
@@ -66,6 +69,7 @@ export default function SubcategoryScreen({ loaderData: { category, animations }
           </CardGrid>
         )}
       </section>
+      <SkeletonTemplate />
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import { CategoryHeader } from "~/components/catalogue/category-header.tsx";
 import { CategoryErrorBoundary } from "~/components/catalogue/category-not-found.tsx";
-import { GridSkeleton, useLoadingPath } from "~/components/catalogue/grid-skeleton.tsx";
+import { CATEGORY_PAGES, SkeletonTemplate } from "~/components/catalogue/grid-skeleton.tsx";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { animationHref, CardGrid, Cover } from "~/components/catalogue/animation-card.tsx";
@@ -16,6 +17,11 @@ import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogu
 import { getCategory, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category";
+
+// The page does not hydrate (decision 025): the static page script adds the layout's behaviour
+// and the skeleton of 6 cards while another category's page loads (data-stand-in-for).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 // /category/{slug}: a main category shows its screen (Specialties); a subcategory shows the
 // public category listing.
@@ -56,15 +62,14 @@ function categoryDescription({ kind, category }: Screen) {
 }
 
 export default function CategoryScreen({ loaderData }: Route.ComponentProps) {
-  const loading = useLoadingPath("/category/");
   return loaderData.kind === "main" ? (
-    <MainCategory category={loaderData.category} loading={loading} />
+    <MainCategory category={loaderData.category} />
   ) : (
-    <CategoryListing category={loaderData.category} animations={loaderData.animations} loading={loading} />
+    <CategoryListing category={loaderData.category} animations={loaderData.animations} />
   );
 }
 
-function MainCategory({ category, loading }: { category: CategoryDetailDto; loading: boolean }) {
+function MainCategory({ category }: { category: CategoryDetailDto }) {
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       <CategoryHeader
@@ -73,10 +78,8 @@ function MainCategory({ category, loading }: { category: CategoryDetailDto; load
         badge={<span className="rounded-full bg-brand-600 px-3 py-0.5 text-xs font-semibold text-white">Complete Access</span>}
       />
       <Section id="specialties" title="Specialties" className="mt-10">
-        <div className="mt-6">
-          {loading ? (
-            <GridSkeleton />
-          ) : category.subcategories.length === 0 ? (
+        <div className="mt-6" data-stand-in-for={CATEGORY_PAGES}>
+          {category.subcategories.length === 0 ? (
             <EmptyState title="No Specialties Available" />
           ) : (
             <CardGrid>
@@ -104,11 +107,12 @@ function MainCategory({ category, loading }: { category: CategoryDetailDto; load
           )}
         </div>
       </Section>
+      <SkeletonTemplate />
     </main>
   );
 }
 
-function CategoryListing({ category, animations, loading }: { category: CategoryDetailDto; animations: AnimationSummaryDto[]; loading: boolean }) {
+function CategoryListing({ category, animations }: { category: CategoryDetailDto; animations: AnimationSummaryDto[] }) {
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       {category.parent ? (
@@ -135,10 +139,8 @@ function CategoryListing({ category, animations, loading }: { category: Category
           </div>
         </div>
       </header>
-      <section className="mt-10" aria-label="Animations">
-        {loading ? (
-          <GridSkeleton />
-        ) : animations.length === 0 ? (
+      <section className="mt-10" aria-label="Animations" data-stand-in-for={CATEGORY_PAGES}>
+        {animations.length === 0 ? (
           <EmptyState title="No animations found in this category." action={<ButtonLink to="/">Browse All Categories</ButtonLink>} />
         ) : (
           <CardGrid>
@@ -148,6 +150,7 @@ function CategoryListing({ category, animations, loading }: { category: Category
           </CardGrid>
         )}
       </section>
+      <SkeletonTemplate />
     </main>
   );
 }

@@ -1,4 +1,5 @@
-import { AnimationCard, AnimationCardSkeleton, CardGrid } from "~/components/catalogue/animation-card.tsx";
+import { AnimationCard, CardGrid } from "~/components/catalogue/animation-card.tsx";
+import { SkeletonTemplate } from "~/components/catalogue/grid-skeleton.tsx";
 import { FilterBar, hrefFor } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
@@ -141,17 +142,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <FilterBar categories={loaderData.categories} active={loaderData.category} />
       </div>
       {/* The cards' titles are h3: this h2 keeps the outline in order (axe heading-order). */}
-      <section id="animations" className="mt-8" aria-labelledby="animations-title">
+      {/* A filter link (or the logo) loads the home page again: its skeleton stands in meanwhile. */}
+      <section className="mt-8" aria-labelledby="animations-title" data-stand-in-for="^/$">
         <h2 id="animations-title" className="sr-only">
           Animations
         </h2>
         {/* With no "New" shelf above it, the list leads the page: its first cover is fetched first. */}
         <AnimationPages {...loaderData} leadsPage={loaderData.newAnimations.length === 0} />
-        {/* The script shows 5 of these under the list while a page of it loads, and 6 in its
-            place while the page of a filter loads (app/static-page/list.ts). */}
-        <template id="card-skeleton">
-          <AnimationCardSkeleton />
-        </template>
+        <SkeletonTemplate />
       </section>
     </main>
   );

@@ -1,0 +1,56 @@
+import { expect, type Page, test } from "@playwright/test";
+
+// Pages that do not hydrate (decision 025): while the page a link leads to loads as a document,
+// six skeleton cards stand in for the list it will replace (the spec's loading state), as the
+// hydrated screens showed them during a client-side change. Playwright cannot read a page whose
+// navigation has started, so the page itself notes what it shows the moment the link is pressed
+// (after the static page script's own handler), and the next document reads the note back.
+
+type Pressed = { skeletons: number; visibleItems: number };
+
+async function noteWhatIsShownOnPress(page: Page, items: string) {
+  await page.evaluate((selector) => {
+    document.addEventListener("click", () => {
+      const region = document.querySelector("[data-stand-in-for]")!;
+      const note: Pressed = {
+        skeletons: [...region.querySelectorAll('[data-testid="animation-card-skeleton"]')].filter((e) => e.checkVisibility()).length,
+        visibleItems: [...region.querySelectorAll(selector)].filter((e) => e.checkVisibility()).length,
+      };
+      sessionStorage.setItem("pressed", JSON.stringify(note));
+    });
+  }, items);
+}
+
+const pressed = async (page: Page) => JSON.parse((await page.evaluate(() => sessionStorage.getItem("pressed"))) ?? "null") as Pressed | null;
+
+test("a filter on the home page: six skeleton cards stand in for the list until its page comes", async ({ page }) => {
+  await page.goto("/");
+  const list = page.getByRole("region", { name: "Animations" });
+  await expect(list.getByTestId("animation-card")).toHaveCount(6);
+  await noteWhatIsShownOnPress(page, '[data-testid="animation-card"]');
+  await page.getByRole("navigation", { name: "Filter by category" }).getByRole("link", { name: "Cardiology" }).click();
+  await expect(page).toHaveURL(/\/\?category=cardiology$/);
+  expect(await pressed(page)).toEqual({ skeletons: 6, visibleItems: 0 });
+  // The filter's page: its cards, no skeleton.
+  await expect(list.getByTestId("animation-card").first()).toBeVisible();
+  await expect(list.getByTestId("animation-card-skeleton")).toHaveCount(0);
+});
+
+test("a main category's specialties give way to six skeleton cards while a specialty's page loads", async ({ page }) => {
+  await page.goto("/category/cardiology");
+  const specialties = page.getByTestId("specialty-card");
+  await expect(specialties.first()).toBeVisible();
+  await noteWhatIsShownOnPress(page, '[data-testid="specialty-card"]');
+  await specialties.first().getByRole("link", { name: /^View Animations:/ }).click();
+  await expect(page).toHaveURL(/\/category\/cardiology\/[^/]+$/);
+  expect(await pressed(page)).toEqual({ skeletons: 6, visibleItems: 0 });
+  await expect(page.getByTestId("animation-card-skeleton")).toHaveCount(0);
+});
+
+test("a card's own link shows no skeleton: the animation page is not a list", async ({ page }) => {
+  await page.goto("/");
+  await noteWhatIsShownOnPress(page, '[data-testid="animation-card"]');
+  await page.getByRole("region", { name: "Animations" }).getByTestId("animation-card").first().getByRole("heading").click();
+  await expect(page).toHaveURL(/\/animations\//);
+  expect(await pressed(page)).toEqual({ skeletons: 0, visibleItems: 6 });
+});
