@@ -11,13 +11,14 @@ export function enhanceList() {
   const grid = document.getElementById("animation-list");
   const link = document.getElementById("load-more") as HTMLAnchorElement | null;
   const status = document.getElementById("animation-list-status");
-  const skeleton = document.getElementById("card-skeleton") as HTMLTemplateElement | null;
-  if (!grid || !link || !status || !skeleton) return;
-  const skeletons = (count: number) => Array.from({ length: count }, () => skeleton.content.firstElementChild!.cloneNode(true) as Element);
+  const loadingGrid = document.getElementById("skeleton-grid") as HTMLTemplateElement | null;
+  if (!grid || !link || !status || !loadingGrid) return;
+  // Five of the page's loading grid's skeleton cards, under the list.
+  const skeletons = () => [...loadingGrid.content.firstElementChild!.children].slice(0, 5).map((card) => card.cloneNode(true) as Element);
   loadMoreInPlace(grid, link, status, skeletons);
 }
 
-function loadMoreInPlace(grid: HTMLElement, link: HTMLAnchorElement, status: HTMLElement, skeletons: (count: number) => Element[]) {
+function loadMoreInPlace(grid: HTMLElement, link: HTMLAnchorElement, status: HTMLElement, skeletons: () => Element[]) {
   const trigger = link.parentElement!;
   let loading = false;
 
@@ -27,7 +28,7 @@ function loadMoreInPlace(grid: HTMLElement, link: HTMLAnchorElement, status: HTM
     // The link names the list's next page: `/?category=…&page=N#page-N`.
     const next = new URL(link.href);
     const query = next.searchParams;
-    const placeholders = skeletons(5);
+    const placeholders = skeletons();
     grid.append(...placeholders);
     status.hidden = false;
     status.textContent = "Loading more animations...";

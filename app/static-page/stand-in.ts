@@ -1,15 +1,13 @@
 // The loading skeleton of a page that does not hydrate. A region of the page that a list's next
 // page replaces says which links load such a page (`data-stand-in-for`, a pattern of their
-// paths); pressing one puts six skeleton cards (the page's <template id="card-skeleton">) in the
+// paths); pressing one puts the page's loading grid (<template id="skeleton-grid">, 6 cards) in the
 // region's place until the new document replaces the page: the home list under a filter link, a
 // category's cards under another category's link. A page restored from the back/forward cache
 // gets its region back.
 
-const CARDS = 6;
-
 export function enhanceStandIns() {
-  const template = document.getElementById("card-skeleton") as HTMLTemplateElement | null;
-  const regions = [...document.querySelectorAll<HTMLElement>("[data-stand-in-for]")];
+  const template = document.getElementById("skeleton-grid") as HTMLTemplateElement | null;
+  const regions = [...document.querySelectorAll<HTMLElement>("[data-stand-in-for]")].map((element) => ({ element, loads: new RegExp(element.dataset.standInFor!) }));
   if (!template || regions.length === 0) return;
   let shown: { region: HTMLElement; standIn: HTMLElement; hidden: HTMLElement[] } | null = null;
 
@@ -19,11 +17,9 @@ export function enhanceStandIns() {
     const link = (event.target as Element).closest?.("a[href]") as HTMLAnchorElement | null;
     if (!link || (link.target && link.target !== "_self") || link.hasAttribute("download") || link.origin !== location.origin) return;
     if (link.pathname === location.pathname && link.search === location.search) return;
-    const region = regions.find((r) => new RegExp(r.dataset.standInFor!).test(link.pathname));
+    const region = regions.find(({ loads }) => loads.test(link.pathname))?.element;
     if (!region || shown) return;
-    const standIn = document.createElement("div");
-    standIn.className = "grid gap-6 sm:grid-cols-2 lg:grid-cols-3";
-    standIn.append(...Array.from({ length: CARDS }, () => template.content.firstElementChild!.cloneNode(true)));
+    const standIn = template.content.firstElementChild!.cloneNode(true) as HTMLElement;
     // The region's parts go (a heading stays for screen readers); the stand-in takes their place.
     const hidden = [...region.children].filter((child): child is HTMLElement => child instanceof HTMLElement && !child.hidden && !/^H\d$/.test(child.tagName));
     for (const child of hidden) child.hidden = true;

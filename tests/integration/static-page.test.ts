@@ -45,7 +45,7 @@ describe("the home document", () => {
     // The list's parts the script enhances are in the page.
     expect(html).toContain('id="animation-list"');
     expect(html).toMatch(/<a id="load-more" href="\/\?page=2#page-2"/);
-    expect(html).toContain('<template id="card-skeleton">');
+    expect(html).toContain('<template id="skeleton-grid">');
   });
 
   it("kept by the page cache, its policy admits the same-origin script without a nonce", async () => {
@@ -78,7 +78,7 @@ describe("the home document", () => {
       // What the script needs for the loading skeleton: the region and the card it clones.
       if (target.startsWith("/category/")) {
         expect(html, target).toContain('data-stand-in-for="^/category/[^/]+(?:/[^/]+)?/?$"');
-        expect(html, target).toContain('<template id="card-skeleton">');
+        expect(html, target).toContain('<template id="skeleton-grid">');
       }
     }
   });

@@ -10,18 +10,18 @@ export function GridSkeleton({ count = 6 }: { count?: number }) {
   );
 }
 
-/**
- * The skeleton card a page that does not hydrate keeps for its script (app/static-page): five
- * under the home list while its next page loads, six in place of a region marked
- * `data-stand-in-for` while the page a link leads to loads.
- */
 /** Main and subcategory screens' paths: their regions stand in for another category's page. */
 export const CATEGORY_PAGES = "^/category/[^/]+(?:/[^/]+)?/?$";
 
+/**
+ * The loading grid a page that does not hydrate keeps for its script (app/static-page): five of
+ * its cards under the home list while its next page loads, the whole grid in place of a region
+ * marked `data-stand-in-for` while the page a link leads to loads.
+ */
 export function SkeletonTemplate() {
   return (
-    <template id="card-skeleton">
-      <AnimationCardSkeleton />
+    <template id="skeleton-grid">
+      <GridSkeleton />
     </template>
   );
 }

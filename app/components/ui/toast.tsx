@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
+import { focusOnF8, TOAST_DISPLAY_MS } from "~/lib/dom/toast.ts";
 
 export type ToastData = { title: string; description?: string; type: "success" | "error" | "info" };
 
-const DISPLAY_MS = 5000;
 // The name showToast (show-toast.ts) raises: a window event, so pages that raise toasts do not
 // import this module and split it out of the root chunk (home JavaScript budget).
 const TOAST_EVENT = "medanim:toast";
@@ -18,7 +18,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   const region = useRef<HTMLElement>(null);
 
   // A toast from the page (the flash cookie) or from the browser (showToast's event); whichever
-  // came last shows, and leaves after DISPLAY_MS.
+  // came last shows, and leaves after TOAST_DISPLAY_MS.
   // A new toast from the page replaces the one shown, set while rendering (not in an effect).
   if (toast !== pageToast) {
     setPageToast(toast);
@@ -31,19 +31,12 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   }, []);
   useEffect(() => {
     if (!visible) return;
-    const timer = setTimeout(() => setVisible(null), DISPLAY_MS);
+    const timer = setTimeout(() => setVisible(null), TOAST_DISPLAY_MS);
     return () => clearTimeout(timer);
   }, [visible]);
 
   useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if (event.key === "F8") {
-        event.preventDefault();
-        region.current?.focus();
-      }
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    if (region.current) return focusOnF8(region.current);
   }, []);
 
   return (

@@ -2,9 +2,8 @@ import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { AnimationCard } from "~/components/catalogue/animation-card.tsx";
 import { cachedText, viewerPolicy } from "~/lib/http-cache.server.ts";
-import { ServiceError } from "~/lib/errors.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
-import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
+import { getHomePageSize, listHomeCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/home-cards";
 
@@ -21,14 +20,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     return new Response("page must be a whole number from 1", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   const [access, tree, pageSize] = await Promise.all([getViewerAccess(request), getCategoryTree(), getHomePageSize()]);
-  let list;
-  try {
-    list = await listAnimationCards({ category, page, limit: pageSize }, tree);
-  } catch (error) {
-    // An unknown category lists nothing, as on the home page.
-    if (!(error instanceof ServiceError && error.status === 404)) throw error;
-    list = { animations: [], hasMore: false };
-  }
+  const list = await listHomeCards({ category, page, limit: pageSize }, tree);
   const premium = hasGlobalAccess(access);
   const html = renderToString(
     // The cards' links are <Link>s: rendered here as the plain anchors the page itself has.

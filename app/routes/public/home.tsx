@@ -2,11 +2,9 @@ import { AnimationCard, CardGrid } from "~/components/catalogue/animation-card.t
 import { SkeletonTemplate } from "~/components/catalogue/grid-skeleton.tsx";
 import { FilterBar, hrefFor } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { ServiceError } from "~/lib/errors.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
-import type { AnimationCardDto, AnimationList } from "~/services/catalogue/types.ts";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
-import { getHomePageSize, listAnimationCards } from "~/services/catalogue/animations.server.ts";
+import { getHomePageSize, listHomeCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts";
 import { listNewAnimationCards } from "~/services/catalogue/claims.server.ts";
@@ -43,13 +41,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   const newShelf = category ? Promise.resolve([]) : listNewAnimationCards(tree);
   // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded).
   const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);
-  let list: AnimationList<AnimationCardDto>;
-  try {
-    list = await listAnimationCards({ category: category ?? undefined, page: firstPage, limit: pageSize, pages: page - firstPage + 1 }, tree);
-  } catch (error) {
-    if (!(error instanceof ServiceError && error.status === 404)) throw error;
-    list = { animations: [], hasMore: false, total: 0 };
-  }
+  const list = await listHomeCards({ category: category ?? undefined, page: firstPage, limit: pageSize, pages: page - firstPage + 1 }, tree);
   const categories = (await listMainCategories(tree)).map(({ id, name, slug, subcategories }) => ({
     id,
     name,

@@ -1,5 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
-import { notFound } from "~/lib/errors.server.ts";
+import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { type Access, canDownload, canWatch } from "../access.server.ts";
 import { individualLicencePrice } from "../prices.server.ts";
@@ -181,6 +181,19 @@ async function searchPage<Row>(where: Prisma.AnimationWhereInput, term: string, 
 }
 
 /** Cards for the home page, search and `light=true` calls: no access-dependent fields at all. */
+/**
+ * The home list's cards (the home page and /home/cards): a `?category=` that names no category
+ * lists nothing, where the API's list answers 404.
+ */
+export async function listHomeCards(query: AnimationListQuery, tree: CategoryTree): Promise<AnimationList<AnimationCardDto>> {
+  try {
+    return await listAnimationCards(query, tree);
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) return { animations: [], hasMore: false, total: 0 };
+    throw error;
+  }
+}
+
 export async function listAnimationCards(query: AnimationListQuery, tree?: CategoryTree): Promise<AnimationList<AnimationCardDto>> {
   const t = tree ?? (await getCategoryTree());
   // Cards carry nothing viewer-specific: the finished list is cached, not only its rows.
