@@ -56,7 +56,6 @@ for (const size of WIDTHS) {
     const steps: Array<[string, RegExp, () => Promise<void>]> = [
       ["Help", /\/help$/, () => headerSection(page, size.phone, null, "Help")],
       ["Pricing → Premium", /\/premium$/, () => headerSection(page, size.phone, "Pricing", "Premium – all animations")],
-      ["Search", /\/search$/, () => page.getByRole("banner").getByRole("link", { name: "Search" }).click()],
       ["My Animations", /\/my-animations$/, () => profileMenu(page, "My Animations")],
       ["Profile Settings", /\/profile$/, () => profileMenu(page, "Profile Settings")],
       ["Contact", /\/contact$/, () => footer.getByRole("link", { name: "Contact" }).click()],
@@ -72,8 +71,12 @@ for (const size of WIDTHS) {
 
     if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { navMark?: string }).navMark)).toBe("kept");
 
-    // The last three: a category, About Us and the logo. Those pages do not hydrate (decision 025):
-    // with JavaScript too they are loaded as documents, each with its one header.
+    // The last four: Search, a category, About Us and the logo. Those pages do not hydrate
+    // (decision 025): with JavaScript too they are loaded as documents, each with its one header.
+    await page.getByRole("banner").getByRole("link", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/search$/);
+    await expectOneHeaderNav(page, size.phone);
+    if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { navMark?: string }).navMark)).toBeUndefined();
     await headerSection(page, size.phone, "Categories", "Cardiology");
     await expect(page).toHaveURL(/\/category\/cardiology$/);
     await expectOneHeaderNav(page, size.phone);

@@ -90,6 +90,45 @@ describe("the home document", () => {
   });
 });
 
+describe("the search page", () => {
+  it("does not hydrate: the form its script searches with, the region it fills and its loading grid", async () => {
+    for (const target of ["/search", "/search?q=rhinoplasty"]) {
+      const html = (await get(target)).body.toString();
+      expect(html, target).not.toContain("__reactRouterContext");
+      expect(scriptTags(html), target).toHaveLength(1);
+      expect(html, target).toMatch(/<form role="search"[^>]* data-search-as-you-type="300" action="\/search" method="get">/);
+      expect(html, target).toContain('<template id="skeleton-grid">');
+    }
+    const found = (await get("/search?q=rhinoplasty")).body.toString();
+    expect(found).toMatch(/<div data-search-found="true">[\s\S]*1 result<!-- --> for “<!-- -->rhinoplasty<!-- -->”[\s\S]*href="\/animations\/rhinoplasty"/);
+    expect(found).toMatch(/<p class="text-slate-600" data-search-prompt="true" hidden="">/);
+    const blank = (await get("/search")).body.toString();
+    expect(blank).toMatch(/<p class="text-slate-600" data-search-prompt="true">Type a procedure/);
+    expect(blank).toContain('<div data-search-found="true"></div>');
+  });
+
+  it("“More Results” leads to the first card of the page it adds", async () => {
+    const knees = Array.from({ length: 25 }, (_, i) => `Knee Procedure ${String(i + 1).padStart(2, "0")}`);
+    const { count } = await prisma.animation.createMany({
+      data: knees.map((title) => ({ title, slug: title.toLowerCase().replaceAll(" ", "-"), description: `${title}.`, categoryId: c.cardiology.id })),
+    });
+    expect(count).toBe(25);
+    forget();
+    try {
+      const first = (await get("/search?q=knee")).body.toString();
+      expect(first).toContain('href="/search?q=knee&amp;page=2#page-2"');
+      expect(first).not.toContain('id="page-2"');
+      const second = (await get("/search?q=knee&page=2")).body.toString();
+      expect(second.match(/data-testid="animation-card"/g)).toHaveLength(25);
+      expect(second.match(/<article id="page-2"/g)).toHaveLength(1);
+      expect(second).not.toContain("More Results");
+    } finally {
+      await prisma.animation.deleteMany({ where: { title: { in: knees } } });
+      forget();
+    }
+  });
+});
+
 describe("/home/cards", () => {
   it("gives a page of the list as the home page's card markup, saying whether a page follows", async () => {
     const first = await get("/home/cards?page=1");

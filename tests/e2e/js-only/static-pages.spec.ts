@@ -54,3 +54,35 @@ test("a card's own link shows no skeleton: the animation page is not a list", as
   await expect(page).toHaveURL(/\/animations\//);
   expect(await pressed(page)).toEqual({ skeletons: 0, visibleItems: 6 });
 });
+
+test("search as you type: results in place, no React, the address kept; an emptied box asks again", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/search");
+  expect(scripts.filter((path) => /framework|entry\.client/.test(path))).toEqual([]);
+  // The results must come without a document load: the mark lives only as long as the document.
+  await page.evaluate(() => ((window as unknown as { searchMark: string }).searchMark = "kept"));
+  const box = page.getByRole("searchbox", { name: "Search animations" });
+  await box.pressSequentially("rhinoplasty");
+  await expect(page).toHaveURL(/\/search\?q=rhinoplasty$/);
+  await expect(page.getByRole("status").filter({ hasText: "for “rhinoplasty”" })).toBeVisible();
+  await expect(page).toHaveTitle(/^Search: rhinoplasty/);
+  const titles = page.getByTestId("animation-card").getByRole("heading");
+  for (const title of await titles.allTextContents()) expect(title.toLowerCase()).toContain("rhinoplasty");
+  await expect(page.getByRole("region", { name: "Search results" })).toHaveAttribute("aria-busy", "false");
+
+  await box.fill("");
+  await expect(page.getByText("Type a procedure, an anatomy term or a title to find animations.")).toBeVisible();
+  await expect(page.getByTestId("animation-card")).toHaveCount(0);
+  // Enter on a blank term asks nothing.
+  await box.press("Enter");
+  await expect(page).toHaveURL(/\/search\?q=rhinoplasty$/);
+  expect(await page.evaluate(() => (window as unknown as { searchMark?: string }).searchMark)).toBe("kept");
+
+  // A reload shows what the address says, as the server renders it.
+  await page.reload();
+  await expect(box).toHaveValue("rhinoplasty");
+  await expect(page.getByRole("status").filter({ hasText: "for “rhinoplasty”" })).toBeVisible();
+});
