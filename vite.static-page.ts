@@ -5,11 +5,14 @@ import reactRouterConfig from "./react-router.config.ts";
 
 /**
  * What the root imports: the URL of the script a page that does not hydrate loads instead of
- * React (the default export), and the chunks it imports (`imports`).
+ * React (the default export), the chunks it imports (`imports`), and the scripts of the pages
+ * that need one more (`pageScripts`, by the name a route's handle gives).
  */
 export const STATIC_PAGE_SCRIPT_ID = "virtual:static-page-script";
 const RESOLVED = `\0${STATIC_PAGE_SCRIPT_ID}`;
 const SOURCE = "app/static-page/enhance.ts";
+/** A page's own script, loaded beside the shared one only where that page is (`search`: /search). */
+const PAGE_SOURCES = { search: "app/static-page/search-page.ts" } as const;
 
 /**
  * Pages that do not hydrate (decision 025) load one small script of their own instead of
@@ -29,16 +32,18 @@ export function staticPageScript(): Plugin {
       clientAssets = path.resolve(config.root, reactRouterConfig.buildDirectory ?? "build", "client", config.build.assetsDir);
     },
     buildStart() {
-      if (command === "build" && this.environment?.name === "client") this.emitFile({ type: "chunk", id: SOURCE, name: "static-page" });
+      if (command !== "build" || this.environment?.name !== "client") return;
+      this.emitFile({ type: "chunk", id: SOURCE, name: "static-page" });
+      for (const [name, id] of Object.entries(PAGE_SOURCES)) this.emitFile({ type: "chunk", id, name: `page-script-${name}` });
     },
     resolveId(source) {
       return source === STATIC_PAGE_SCRIPT_ID ? RESOLVED : null;
     },
     load(id) {
       if (id !== RESOLVED) return null;
-      if (command === "serve") return moduleOf(`/${SOURCE}`, []);
+      if (command === "serve") return moduleOf(`/${SOURCE}`, [], mapValues((source) => `/${source}`));
       // The root renders the tags on the server only: the client bundle needs no names.
-      if (this.environment?.name === "client") return moduleOf("", []);
+      if (this.environment?.name === "client") return moduleOf("", [], mapValues(() => ""));
       // The server build (a plugin instance of its own) reads the names the client build wrote.
       const files = fs.existsSync(clientAssets) ? fs.readdirSync(clientAssets).filter((name) => /^static-page-[\w-]+\.js$/.test(name)) : [];
       if (files.length !== 1) throw new Error(`expected one static page script in ${clientAssets}, found ${files.length}: the client build runs first`);
@@ -47,9 +52,18 @@ export function staticPageScript(): Plugin {
       // they do not wait for the script to be read.
       const code = fs.readFileSync(path.join(clientAssets, files[0]!), "utf8");
       const imports = [...code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{}\s,*$]+from\s*)?["']\.\/([\w.-]+\.js)["']/g)].map((m) => base + m[1]);
-      return moduleOf(base + files[0], imports);
+      const pageScripts = mapValues((_, name) => {
+        const file = fs.readdirSync(clientAssets).find((entry) => entry.startsWith(`page-script-${name}-`) && entry.endsWith(".js"));
+        if (!file) throw new Error(`no page script "${name}" in ${clientAssets}`);
+        return base + file;
+      });
+      return moduleOf(base + files[0], imports, pageScripts);
     },
   };
 }
 
-const moduleOf = (url: string, imports: string[]) => `export default ${JSON.stringify(url)};\nexport const imports = ${JSON.stringify(imports)};`;
+const mapValues = (to: (source: string, name: string) => string) =>
+  Object.fromEntries(Object.entries(PAGE_SOURCES).map(([name, source]) => [name, to(source, name)]));
+
+const moduleOf = (url: string, imports: string[], pageScripts: Record<string, string>) =>
+  `export default ${JSON.stringify(url)};\nexport const imports = ${JSON.stringify(imports)};\nexport const pageScripts = ${JSON.stringify(pageScripts)};`;

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "react-router";
-import staticPageScript, { imports as staticPageImports } from "virtual:static-page-script";
+import staticPageScript, { imports as staticPageImports, pageScripts } from "virtual:static-page-script";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "./components/error-boundary.tsx";
 import { PerformanceReporter } from "./components/performance-reporter.tsx";
@@ -55,7 +55,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   // A page whose route says it does not hydrate gets the static page script instead of React
   // Router's: no module preloads, no loader data in the document, no React (decision 025).
-  const hydrates = useMatches().every((match) => (match.handle as PageHandle | undefined)?.hydrate !== false);
+  const handles = useMatches().map((match) => match.handle as PageHandle | undefined);
+  const hydrates = handles.every((handle) => handle?.hydrate !== false);
+  const pageScript = handles.find((handle) => handle?.script)?.script;
   return (
     <html lang="en">
       <head>
@@ -88,6 +90,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               <link key={href} rel="modulepreload" href={href} nonce={nonce} />
             ))}
             <script type="module" src={staticPageScript} nonce={nonce} />
+            {pageScript ? <script type="module" src={pageScripts[pageScript]} nonce={nonce} /> : null}
           </>
         )}
       </body>

@@ -7,10 +7,15 @@ export type PageHandle = {
    * static page script (app/static-page) in place of React Router's scripts (decision 025).
    */
   hydrate?: false;
+  /** A page that does not hydrate and needs a script of its own beside the shared one (vite.static-page.ts). */
+  script?: "search";
 };
 
 /** The `handle` of a page that does not hydrate. */
 export const STATIC_PAGE: PageHandle = { hydrate: false };
+
+/** The `handle` of a page that does not hydrate and loads its own script too. */
+export const staticPageWith = (script: NonNullable<PageHandle["script"]>): PageHandle => ({ hydrate: false, script });
 
 /**
  * The `clientMiddleware` of a page that does not hydrate: a link or a redirect followed inside a

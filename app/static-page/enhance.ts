@@ -2,7 +2,6 @@ import { oneMenuAtATime } from "~/lib/dom/menus.ts";
 import { watchPerformance } from "~/lib/dom/performance.ts";
 import { enhanceList } from "./list.ts";
 import { enhancePreviews } from "./previews.ts";
-import { enhanceSearch } from "./search.ts";
 import { enhanceStandIns } from "./stand-in.ts";
 import { enhanceToast } from "./toast.ts";
 
@@ -14,5 +13,4 @@ enhanceToast();
 watchPerformance();
 enhanceList();
 enhancePreviews();
-enhanceSearch();
 enhanceStandIns();

@@ -1,6 +1,7 @@
-/** The static page script's bundle and the chunks it imports (vite.static-page.ts). */
+/** The static page script's bundle, the chunks it imports and the pages' own scripts (vite.static-page.ts). */
 declare module "virtual:static-page-script" {
   const url: string;
   export const imports: string[];
+  export const pageScripts: { search: string };
   export default url;
 }

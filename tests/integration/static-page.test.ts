@@ -95,7 +95,10 @@ describe("the search page", () => {
     for (const target of ["/search", "/search?q=rhinoplasty"]) {
       const html = (await get(target)).body.toString();
       expect(html, target).not.toContain("__reactRouterContext");
-      expect(scriptTags(html), target).toHaveLength(1);
+      // The shared script, and the page's own (the home page's does not carry the search's code).
+      const tags = scriptTags(html);
+      expect(tags, target).toHaveLength(2);
+      expect(tags[1], target).toMatch(/ src="[^"]*(?:static-page\/search-page\.ts|\/assets\/page-script-search-[\w-]+\.js)" nonce="[^"]+"/);
       expect(html, target).toMatch(/<form role="search"[^>]* data-search-as-you-type="300" action="\/search" method="get">/);
       expect(html, target).toContain('<template id="skeleton-grid">');
     }

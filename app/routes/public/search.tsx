@@ -6,7 +6,7 @@ import { pluralize } from "~/lib/format.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
 import { listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree } from "~/services/catalogue/categories.server.ts";
-import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
+import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/search";
 
@@ -16,7 +16,7 @@ const MAX_PAGES_PER_RENDER = 10;
 const DEBOUNCE_MS = 300;
 
 // The page does not hydrate: its script searches as the term is typed (decision 025).
-export const handle = STATIC_PAGE;
+export const handle = staticPageWith("search");
 export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export async function loader({ request, url }: Route.LoaderArgs) {
@@ -51,7 +51,7 @@ export default function Search({ loaderData: { q, page, firstPage, premium, resu
   return (
     <main className="mx-auto max-w-7xl px-4 py-10">
       <h1 className="text-3xl font-bold tracking-tight">Search Animations</h1>
-      {/* The page's script searches as the term is typed (app/static-page/search.ts). */}
+      {/* The page's script searches as the term is typed (app/static-page/search-page.ts). */}
       <form method="get" action="/search" role="search" className="mt-6 flex max-w-2xl gap-3" data-search-as-you-type={DEBOUNCE_MS}>
         <label htmlFor="search-q" className="sr-only">
           Search animations

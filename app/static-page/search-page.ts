@@ -3,8 +3,11 @@
 // `data-search-as-you-type` holds the pause in ms), the results come from the same page as the
 // server renders it, and the address is replaced so Back and a reload show the same results.
 // Six skeleton cards stand in while they load; an emptied box shows the prompt again at once.
+// A script of its own, beside enhance.ts, loaded on /search only (the route's handle names it).
 
-export function enhanceSearch() {
+enhanceSearch();
+
+function enhanceSearch() {
   const form = document.querySelector<HTMLFormElement>("form[data-search-as-you-type]");
   const section = document.getElementById("search-results");
   const prompt = section?.querySelector<HTMLElement>("[data-search-prompt]");
