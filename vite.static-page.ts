@@ -11,8 +11,8 @@ import reactRouterConfig from "./react-router.config.ts";
 export const STATIC_PAGE_SCRIPT_ID = "virtual:static-page-script";
 const RESOLVED = `\0${STATIC_PAGE_SCRIPT_ID}`;
 const SOURCE = "app/static-page/enhance.ts";
-/** A page's own script, loaded beside the shared one only where that page is (`search`: /search). */
-const PAGE_SOURCES = { search: "app/static-page/search-page.ts" } as const;
+/** A page's own script, loaded beside the shared one only where that page is (`search`: /search, `help`: /help). */
+const PAGE_SOURCES = { search: "app/static-page/search-page.ts", help: "app/static-page/help-page.ts" } as const;
 
 /**
  * Pages that do not hydrate (decision 025) load one small script of their own instead of

@@ -8,7 +8,7 @@ export type PageHandle = {
    */
   hydrate?: false;
   /** A page that does not hydrate and needs a script of its own beside the shared one (vite.static-page.ts). */
-  script?: "search";
+  script?: "search" | "help";
 };
 
 /** The `handle` of a page that does not hydrate. */

@@ -2,6 +2,6 @@
 declare module "virtual:static-page-script" {
   const url: string;
   export const imports: string[];
-  export const pageScripts: { search: string };
+  export const pageScripts: { search: string; help: string };
   export default url;
 }

@@ -54,7 +54,6 @@ for (const size of WIDTHS) {
 
     const footer = page.getByRole("contentinfo");
     const steps: Array<[string, RegExp, () => Promise<void>]> = [
-      ["Help", /\/help$/, () => headerSection(page, size.phone, null, "Help")],
       ["Pricing → Premium", /\/premium$/, () => headerSection(page, size.phone, "Pricing", "Premium – all animations")],
       ["My Animations", /\/my-animations$/, () => profileMenu(page, "My Animations")],
       ["Profile Settings", /\/profile$/, () => profileMenu(page, "Profile Settings")],
@@ -71,8 +70,12 @@ for (const size of WIDTHS) {
 
     if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { navMark?: string }).navMark)).toBe("kept");
 
-    // The last four: Search, a category, About Us and the logo. Those pages do not hydrate
+    // The last five: Help, Search, a category, About Us and the logo. Those pages do not hydrate
     // (decision 025): with JavaScript too they are loaded as documents, each with its one header.
+    await headerSection(page, size.phone, null, "Help");
+    await expect(page).toHaveURL(/\/help$/);
+    await expectOneHeaderNav(page, size.phone);
+    if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { navMark?: string }).navMark)).toBeUndefined();
     await page.getByRole("banner").getByRole("link", { name: "Search" }).click();
     await expect(page).toHaveURL(/\/search$/);
     await expectOneHeaderNav(page, size.phone);

@@ -84,7 +84,7 @@ describe("the home document", () => {
   });
 
   it("a page that hydrates still loads React Router's scripts and not the static page script", async () => {
-    const html = (await get("/help")).body.toString();
+    const html = (await get("/contact")).body.toString();
     expect(html).toContain("__reactRouterContext");
     expect(html).not.toMatch(/static-page/);
   });
@@ -128,6 +128,31 @@ describe("the search page", () => {
     } finally {
       await prisma.animation.deleteMany({ where: { title: { in: knees } } });
       forget();
+    }
+  });
+});
+
+describe("the Help Center", () => {
+  it("does not hydrate, for visitors and admins: its own script applies the category and counts views", async () => {
+    const faq = await prisma.faq.create({ data: { question: "Can clinics embed animations?", answer: "Yes, with a licence.", isActive: true } });
+    const admin = await createUser({ role: "admin" });
+    try {
+      for (const headers of [{}, { cookie: await sessionCookieFor(admin.id) }]) {
+        const html = (await get("/help", headers)).body.toString();
+        expect(html).not.toContain("__reactRouterContext");
+        const tags = scriptTags(html);
+        expect(tags).toHaveLength(2);
+        expect(tags[1]).toMatch(/ src="[^"]*(?:static-page\/help-page\.ts|\/assets\/page-script-help-[\w-]+\.js)" nonce="[^"]+"/);
+        expect(html).toMatch(/<select id="help-category" name="category" data-submit-on-change="true"/);
+        expect(html).toContain(`data-view-url="/api/faqs/${faq.id}/view"`);
+        expect(html).not.toContain("data-viewed");
+      }
+      // A shared link opens its FAQ and counts the view on the server: the script does not again.
+      const linked = (await get(`/help?faq=${faq.id}`)).body.toString();
+      expect(linked).toMatch(new RegExp(`<details id="faq-${faq.id}" open=""[^>]* data-view-url="/api/faqs/${faq.id}/view" data-viewed="true"`));
+      expect((await prisma.faq.findUniqueOrThrow({ where: { id: faq.id } })).views).toBe(1);
+    } finally {
+      await prisma.faq.delete({ where: { id: faq.id } });
     }
   });
 });

@@ -1,10 +1,10 @@
-import { useRef } from "react";
-import { Form, Link, useSubmit } from "react-router";
+import { Link } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
 import { Badge } from "~/components/admin/data-table.tsx";
+import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { groupFaqs, listFaqCategories, listFaqs, listFaqsForAdmin, registerFaqView } from "~/services/content.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
@@ -19,13 +19,18 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 // Help Center. Search and category filter are a GET form.
-// Opening an FAQ registers a view: with JavaScript the <details> toggle posts to
-// /api/faqs/{id}/view; a shared link to ?faq={id} renders the FAQ open and counts the view here.
+// Opening an FAQ registers a view: with JavaScript the page's script posts the <details> toggle
+// to /api/faqs/{id}/view; a shared link to ?faq={id} renders the FAQ open and counts the view here.
 // The question is plain text in its <summary> (a link inside one is a control inside a control,
 // which screen readers cannot operate), so without JavaScript only linked opens count
 // (docs/decisions/011-first-impression-and-accessibility.md).
 // Admins also see inactive FAQs and the add, edit and delete controls; the forms live
 // under /admin/faqs, behind the admin guard, and delete's confirm step renders here too.
+// The page does not hydrate (decision 025): its script (app/static-page/help-page.ts) applies a
+// chosen category at once and posts the views; an admin's delete asks on the page (?confirm=).
+export const handle = staticPageWith("help");
+export const clientMiddleware = LOAD_AS_DOCUMENT;
+
 export async function loader({ request, url }: Route.LoaderArgs) {
   const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
   const category = url.searchParams.get("category")?.trim() ?? "";
@@ -64,17 +69,6 @@ function deleteStep(faq: { id: string; question: string }): ConfirmStep {
 }
 
 export default function HelpCenter({ loaderData: { q, category, categories, groups, openId, isAdmin, confirm } }: Route.ComponentProps) {
-  const submit = useSubmit();
-  // FAQs already counted in this page view: the one opened by the link, then each toggled open.
-  const counted = useRef(new Set(openId ? [openId] : []));
-
-  function countView(id: string) {
-    if (counted.current.has(id)) return;
-    counted.current.add(id);
-    // Fire and forget: a lost view must not disturb the reader.
-    void fetch(`/api/faqs/${id}/view`, { method: "POST", keepalive: true }).catch(() => undefined);
-  }
-
   return (
     <main className="mx-auto max-w-4xl px-4 py-12">
       <header className="text-center">
@@ -93,7 +87,7 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
         </div>
       ) : null}
 
-      <Form method="get" role="search" className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end">
+      <form method="get" action="/help" role="search" className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="flex-1">
           <label htmlFor="help-q" className="mb-1 block text-sm font-medium text-slate-700">
             Search FAQs
@@ -116,7 +110,7 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
             id="help-category"
             name="category"
             defaultValue={category}
-            onChange={(event) => submit(event.currentTarget.form)}
+            data-submit-on-change
             className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm sm:w-56"
           >
             <option value="">All Categories</option>
@@ -128,7 +122,7 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
           </select>
         </div>
         <Button type="submit">Search</Button>
-      </Form>
+      </form>
 
       {groups.length === 0 ? (
         <EmptyState
@@ -156,9 +150,9 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
                       id={`faq-${faq.id}`}
                       open={faq.id === openId}
                       className="group scroll-mt-24 px-5 py-4"
-                      onToggle={(event) => {
-                        if (event.currentTarget.open) countView(faq.id);
-                      }}
+                      data-view-url={`/api/faqs/${faq.id}/view`}
+                      // The view of the FAQ a link opened is counted already, by the loader.
+                      data-viewed={faq.id === openId ? true : undefined}
                     >
                       <summary className="flex cursor-pointer items-center justify-between gap-4 font-semibold hover:text-brand-700">
                         <span>{faq.question}</span>

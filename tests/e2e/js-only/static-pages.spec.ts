@@ -86,3 +86,34 @@ test("search as you type: results in place, no React, the address kept; an empti
   await expect(box).toHaveValue("rhinoplasty");
   await expect(page.getByRole("status").filter({ hasText: "for “rhinoplasty”" })).toBeVisible();
 });
+
+test("the Help Center loads no React: a chosen category applies at once, and an opened question counts one view", async ({ page }) => {
+  const scripts: string[] = [];
+  const views: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    if (request.method() === "POST" && /\/api\/faqs\/[^/]+\/view$/.test(request.url())) views.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/help");
+  expect(scripts.filter((path) => /framework|entry\.client/.test(path))).toEqual([]);
+
+  const question = page.locator("main details").first();
+  const id = (await question.getAttribute("id"))!.replace(/^faq-/, "");
+  await question.locator("summary").click();
+  await expect(question.locator(".rich-text")).toBeVisible();
+  await expect.poll(() => views).toEqual([`/api/faqs/${id}/view`]);
+  // Closed and opened again in the same visit: still one view.
+  await question.locator("summary").click();
+  await question.locator("summary").click();
+  await expect(question).toHaveAttribute("open", "");
+  await page.waitForTimeout(300);
+  expect(views).toHaveLength(1);
+
+  const select = page.getByLabel("Category");
+  const categoryName = (await select.locator("option").nth(1).innerText()).trim();
+  await select.selectOption({ label: categoryName });
+  // No press of "Search": the choice loads its page.
+  await expect(page).toHaveURL(/[?&]category=/);
+  const groups = page.getByRole("main").getByRole("heading", { level: 2 }).filter({ hasNotText: "Still need help?" });
+  await expect(groups).toHaveText([categoryName]);
+});
