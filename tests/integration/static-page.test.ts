@@ -137,7 +137,8 @@ describe("the Help Center", () => {
     const faq = await prisma.faq.create({ data: { question: "Can clinics embed animations?", answer: "Yes, with a licence.", isActive: true } });
     const admin = await createUser({ role: "admin" });
     try {
-      for (const headers of [{}, { cookie: await sessionCookieFor(admin.id) }]) {
+      const visitorAndAdmin: Record<string, string>[] = [{}, { cookie: await sessionCookieFor(admin.id) }];
+      for (const headers of visitorAndAdmin) {
         const html = (await get("/help", headers)).body.toString();
         expect(html).not.toContain("__reactRouterContext");
         const tags = scriptTags(html);
