@@ -31,10 +31,11 @@ test("a page kept by the page cache hydrates under its own hashed CSP", async ({
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
-  // The first visit renders and keeps /help; the second is answered from the kept bytes, whose
-  // policy names the hashes of their inline scripts instead of a nonce (decision 021).
-  await page.request.get("/help");
-  const kept = await page.goto("/help");
+  // The first visit renders and keeps /premium (a page that hydrates; /help does not, decision
+  // 025); the second is answered from the kept bytes, whose policy names the hashes of their
+  // inline scripts instead of a nonce (decision 021).
+  await page.request.get("/premium");
+  const kept = await page.goto("/premium");
   const scripts = /script-src [^;]*/.exec(kept!.headers()["content-security-policy"] ?? "")?.[0] ?? "";
   expect(scripts).toMatch(/^script-src 'self' 'sha256-/);
   expect(scripts).not.toMatch(/nonce-|unsafe-inline|strict-dynamic/);
