@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, type Request, test } from "@playwright/test";
 import { generate } from "otplib";
 import { findLink, latestOutboxMail } from "../helpers/mail-parse.ts";
 
@@ -228,4 +228,20 @@ export async function confirmOnRow(page: Page, email: string, action: string, co
   const step = page.getByRole("alertdialog").or(page.getByRole("dialog"));
   await expect(step).toBeVisible();
   await step.getByRole("button", { name: confirmLabel, exact: true }).click();
+}
+
+/**
+ * Opens `path` and checks it loaded no React (decision 025): the static page script, not React
+ * Router's framework chunk or client entry.
+ */
+export async function gotoWithoutReact(page: Page, path: string) {
+  const scripts: string[] = [];
+  const note = (request: Request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  };
+  page.on("request", note);
+  await page.goto(path);
+  page.off("request", note);
+  expect(scripts.filter((script) => /framework|entry\.client/.test(script))).toEqual([]);
+  expect(scripts.some((script) => /static-page/.test(script))).toBe(true);
 }

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { atEachWidth } from "../helpers.ts";
+import { atEachWidth, gotoWithoutReact } from "../helpers.ts";
 
 // Back from an animation restores the home list as it was: the pages loaded with "Load More"
 // or by scrolling, and the place (home-list.spec.ts has the list without JavaScript).
@@ -57,14 +57,7 @@ atEachWidth(() => {
 });
 
 test("the home page loads no React; hovering a card plays its muted preview over the cover", async ({ page }) => {
-  const scripts: string[] = [];
-  page.on("request", (request) => {
-    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
-  });
-  await page.goto("/");
-  // Its own small script (decision 025), not React Router's framework chunk.
-  expect(scripts.filter((path) => /framework|entry\.client/.test(path))).toEqual([]);
-  expect(scripts.some((path) => /static-page/.test(path))).toBe(true);
+  await gotoWithoutReact(page, "/");
 
   const card = listCards(page).first();
   const title = (await card.getByRole("heading").textContent())!;

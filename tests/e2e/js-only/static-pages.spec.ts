@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { gotoWithoutReact } from "../helpers.ts";
 
 // Pages that do not hydrate (decision 025): while the page a link leads to loads as a document,
 // six skeleton cards stand in for the list it will replace (the spec's loading state), as the
@@ -56,12 +57,7 @@ test("a card's own link shows no skeleton: the animation page is not a list", as
 });
 
 test("search as you type: results in place, no React, the address kept; an emptied box asks again", async ({ page }) => {
-  const scripts: string[] = [];
-  page.on("request", (request) => {
-    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
-  });
-  await page.goto("/search");
-  expect(scripts.filter((path) => /framework|entry\.client/.test(path))).toEqual([]);
+  await gotoWithoutReact(page, "/search");
   // The results must come without a document load: the mark lives only as long as the document.
   await page.evaluate(() => ((window as unknown as { searchMark: string }).searchMark = "kept"));
   const box = page.getByRole("searchbox", { name: "Search animations" });
@@ -88,14 +84,11 @@ test("search as you type: results in place, no React, the address kept; an empti
 });
 
 test("the Help Center loads no React: a chosen category applies at once, and an opened question counts one view", async ({ page }) => {
-  const scripts: string[] = [];
   const views: string[] = [];
   page.on("request", (request) => {
-    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
     if (request.method() === "POST" && /\/api\/faqs\/[^/]+\/view$/.test(request.url())) views.push(new URL(request.url()).pathname);
   });
-  await page.goto("/help");
-  expect(scripts.filter((path) => /framework|entry\.client/.test(path))).toEqual([]);
+  await gotoWithoutReact(page, "/help");
 
   const question = page.locator("main details").first();
   const id = (await question.getAttribute("id"))!.replace(/^faq-/, "");
