@@ -11,8 +11,16 @@ import reactRouterConfig from "./react-router.config.ts";
 export const STATIC_PAGE_SCRIPT_ID = "virtual:static-page-script";
 const RESOLVED = `\0${STATIC_PAGE_SCRIPT_ID}`;
 const SOURCE = "app/static-page/enhance.ts";
-/** A page's own script, loaded beside the shared one only where that page is (`search`: /search, `help`: /help). */
-const PAGE_SOURCES = { search: "app/static-page/search-page.ts", help: "app/static-page/help-page.ts" } as const;
+/**
+ * A page's own script, loaded beside the shared one only where that page is (`search`: /search,
+ * `help`: /help, `animation`: an animation's page). The names are the ones a route's handle gives
+ * (`PageHandle.script`, typed from these keys).
+ */
+export const PAGE_SOURCES = {
+  search: "app/static-page/search-page.ts",
+  help: "app/static-page/help-page.ts",
+  animation: "app/static-page/animation-page.ts",
+} as const;
 
 /**
  * Pages that do not hydrate (decision 025) load one small script of their own instead of
@@ -41,29 +49,38 @@ export function staticPageScript(): Plugin {
     },
     load(id) {
       if (id !== RESOLVED) return null;
-      if (command === "serve") return moduleOf(`/${SOURCE}`, [], mapValues((source) => `/${source}`));
+      if (command === "serve") return moduleOf(`/${SOURCE}`, [], mapValues((source) => ({ src: `/${source}`, imports: [] })));
       // The root renders the tags on the server only: the client bundle needs no names.
-      if (this.environment?.name === "client") return moduleOf("", [], mapValues(() => ""));
+      if (this.environment?.name === "client") return moduleOf("", [], mapValues(() => ({ src: "", imports: [] })));
       // The server build (a plugin instance of its own) reads the names the client build wrote.
       const files = fs.existsSync(clientAssets) ? fs.readdirSync(clientAssets).filter((name) => /^static-page-[\w-]+\.js$/.test(name)) : [];
       if (files.length !== 1) throw new Error(`expected one static page script in ${clientAssets}, found ${files.length}: the client build runs first`);
       const base = `/${path.basename(clientAssets)}/`;
-      // The chunks it shares with the hydrating pages' bundle (lib/dom), preloaded beside it so
-      // they do not wait for the script to be read.
-      const code = fs.readFileSync(path.join(clientAssets, files[0]!), "utf8");
-      const imports = [...code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{}\s,*$]+from\s*)?["']\.\/([\w.-]+\.js)["']/g)].map((m) => base + m[1]);
+      // The chunks a script imports, and theirs (shared with the hydrating pages' bundle: lib/dom,
+      // lib/format), preloaded beside it so that none waits for the one that imports it.
+      const imports = (file: string, seen = new Set<string>()): string[] => {
+        const code = fs.readFileSync(path.join(clientAssets, file), "utf8");
+        for (const [, chunk] of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{}\s,*$]+from\s*)?["']\.\/([\w.-]+\.js)["']/g)) {
+          if (seen.has(chunk!)) continue;
+          seen.add(chunk!);
+          imports(chunk!, seen);
+        }
+        return [...seen].map((chunk) => base + chunk);
+      };
       const pageScripts = mapValues((_, name) => {
         const file = fs.readdirSync(clientAssets).find((entry) => entry.startsWith(`page-script-${name}-`) && entry.endsWith(".js"));
         if (!file) throw new Error(`no page script "${name}" in ${clientAssets}`);
-        return base + file;
+        return { src: base + file, imports: imports(file) };
       });
-      return moduleOf(base + files[0], imports, pageScripts);
+      return moduleOf(base + files[0], imports(files[0]!), pageScripts);
     },
   };
 }
 
-const mapValues = (to: (source: string, name: string) => string) =>
+type PageScript = { src: string; imports: string[] };
+
+const mapValues = (to: (source: string, name: string) => PageScript) =>
   Object.fromEntries(Object.entries(PAGE_SOURCES).map(([name, source]) => [name, to(source, name)]));
 
-const moduleOf = (url: string, imports: string[], pageScripts: Record<string, string>) =>
+const moduleOf = (url: string, imports: string[], pageScripts: Record<string, PageScript>) =>
   `export default ${JSON.stringify(url)};\nexport const imports = ${JSON.stringify(imports)};\nexport const pageScripts = ${JSON.stringify(pageScripts)};`;

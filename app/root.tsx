@@ -86,11 +86,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </>
         ) : (
           <>
-            {staticPageImports.map((href) => (
+            {[...new Set([...staticPageImports, ...(pageScript ? pageScripts[pageScript].imports : [])])].map((href) => (
               <link key={href} rel="modulepreload" href={href} nonce={nonce} />
             ))}
             <script type="module" src={staticPageScript} nonce={nonce} />
-            {pageScript ? <script type="module" src={pageScripts[pageScript]} nonce={nonce} /> : null}
+            {pageScript ? <script type="module" src={pageScripts[pageScript].src} nonce={nonce} /> : null}
           </>
         )}
       </body>

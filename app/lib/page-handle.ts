@@ -1,4 +1,5 @@
 import { type MiddlewareFunction, redirectDocument } from "react-router";
+import type { pageScripts } from "virtual:static-page-script";
 
 /** What a route module's `handle` tells the root about its page (read with useMatches). */
 export type PageHandle = {
@@ -8,7 +9,7 @@ export type PageHandle = {
    */
   hydrate?: false;
   /** A page that does not hydrate and needs a script of its own beside the shared one (vite.static-page.ts). */
-  script?: "search" | "help";
+  script?: keyof typeof pageScripts;
 };
 
 /** The `handle` of a page that does not hydrate. */

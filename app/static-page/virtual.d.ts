@@ -2,6 +2,7 @@
 declare module "virtual:static-page-script" {
   const url: string;
   export const imports: string[];
-  export const pageScripts: { search: string; help: string };
+  /** Each page script's URL and the chunks it imports (preloaded beside it), by the name a route's handle gives. */
+  export const pageScripts: Record<keyof typeof import("../../vite.static-page.ts").PAGE_SOURCES, { src: string; imports: string[] }>;
   export default url;
 }

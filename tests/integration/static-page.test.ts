@@ -204,3 +204,48 @@ describe("/home/cards", () => {
     }
   });
 });
+
+describe("the animation page", () => {
+  const pageScript = / src="[^"]*(?:static-page\/animation-page\.ts|\/assets\/page-script-animation-[\w-]+\.js)" nonce="[^"]+"/;
+
+  it("does not hydrate: the parts its own script gives behaviour are in the page, hidden until then", async () => {
+    const html = (await get("/animations/rhinoplasty")).body.toString();
+    expect(html).not.toContain("__reactRouterContext");
+    const tags = scriptTags(html);
+    expect(tags).toHaveLength(2);
+    expect(tags[1]).toMatch(pageScript);
+    // The player, and the offers its preview's end shows (hidden until the preview ends).
+    expect(html).toMatch(/<div class="relative" data-player="true">/);
+    expect(html).toMatch(/<div hidden="" data-preview-end="true"[^>]*>[\s\S]*?Unlock the Full Animation[\s\S]*?Get Premium Access[\s\S]*?<button[^>]* data-replay="true">Replay preview<\/button>/);
+    // Share: the copy button is the script's (hidden without it); the sheet gets the title and text.
+    expect(html).toMatch(/<details class="group relative self-start" data-testid="share" data-share-title="Rhinoplasty" data-share-text="Reshaping the nose under general anaesthesia.">/);
+    expect(html).toMatch(/<button type="button" hidden="" data-share-copy="true"[^>]*>Copy link<\/button>/);
+    // The misuse report posts the page's own document form.
+    expect(html).toMatch(/<form [^>]*id="misuse-report" data-misuse-report="true" method="post">/);
+  });
+
+  it("a rejected misuse report renders the page again with the form open, the answers and the errors", async () => {
+    const form = new URLSearchParams({ intent: "report-misuse", animationId: c.rhinoplasty.id, animationTitle: "Rhinoplasty", reporterEmail: "", message: "", link: "https://x.example" });
+    const res = await sendToApp("/animations/rhinoplasty", {
+      method: "POST",
+      headers: new Headers({ "content-type": "application/x-www-form-urlencoded", origin: new URL(process.env.APP_URL ?? "http://localhost:3000").origin }),
+      body: form.toString(),
+    });
+    expect(res.status).toBe(400);
+    const html = res.body.toString();
+    expect(html).not.toContain("__reactRouterContext");
+    expect(html).toMatch(/<details open="" class="rounded-xl border border-slate-200 bg-white" data-testid="misuse-report">/);
+    expect(html).toContain("Email is required");
+    expect(html).toContain("Message is required");
+    expect(html).toContain('value="https://x.example"');
+  });
+
+  it("an unknown animation's page says so, with Go Back for the script to send back", async () => {
+    const res = await get("/animations/no-such-animation");
+    expect(res.status).toBe(404);
+    const html = res.body.toString();
+    expect(html).toContain("Animation Not Found");
+    expect(html).toMatch(/<a [^>]*data-history-back="true" href="\/"[^>]*>Go Back<\/a>/);
+    expect(scriptTags(html)[1]).toMatch(pageScript);
+  });
+});

@@ -1,10 +1,9 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button.tsx";
 import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
+import { enhancePlayer } from "~/lib/dom/player.ts";
 import { hasRenditions, renditionUrl } from "~/lib/image-renditions.ts";
 import type { CaptionTrackDto, PlaybackDto } from "~/services/catalogue/types.ts";
-import { type AdaptiveStream, useAdaptiveStream } from "./adaptive-stream.ts";
-import { SeekPreview } from "./seek-preview.tsx";
 
 /**
  * The detail page's player. The caller passes the full video only for an entitled viewer and
@@ -15,13 +14,15 @@ import { SeekPreview } from "./seek-preview.tsx";
  * small to hold them (a phone's is about 200 px high).
  *
  * With `playback` (the media pipeline's renditions) the server renders its progressive MP4,
- * which plays without JavaScript; once hydrated a full video moves to its HLS ladder, with a
- * quality menu when hls.js plays it and the storyboard's thumbnails while seeking
- * (adaptive-stream.ts). Without `playback` (no finished set yet) `src` plays as it is.
+ * which plays without JavaScript; with it a full video moves to its HLS ladder, with a quality
+ * menu when hls.js plays it and the storyboard's thumbnails while seeking. That behaviour is plain
+ * DOM code (lib/dom/player.ts), run by this component's effect where the page hydrates (/watch)
+ * and by the page's own script where it does not (the animation page, decision 025). Without
+ * `playback` (no finished set yet) `src` plays as it is.
  */
 export function VideoPlayer(props: VideoPlayerProps) {
   // A new animation, or the full video after the preview, is a new player: the old one's
-  // hls.js, ended state and frozen URLs go with it.
+  // hls.js, listeners and frozen URLs go with it.
   return <Player key={`${props.videoId}:${props.playback?.isPreview ?? props.isPreview}`} {...props} />;
 }
 
@@ -40,12 +41,11 @@ type VideoPlayerProps = {
 };
 
 function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster, title, isPreview, tracks = [], offers }: VideoPlayerProps) {
-  const video = useRef<HTMLVideoElement>(null);
-  const [ended, setEnded] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
   // Signed URLs differ at each load of the page's data: the player keeps those it started with,
   // so a revalidation never swaps the source under a playing video (hls.js owns it by then).
   const [playback] = useState(latestPlayback);
-  const stream = useAdaptiveStream(video, playback);
+  useEffect(() => (root.current ? enhancePlayer(root.current) : undefined), []);
   const src = playback ? playback.mp4 : fileSrc;
   if (!src) {
     return (
@@ -67,27 +67,27 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
       </div>
     );
   }
+  const ladder = playback && !playback.isPreview ? playback : null;
   return (
-    <div className="relative">
+    <div ref={root} className="relative" data-player>
       <div className="relative overflow-hidden rounded-xl bg-black">
         <video
-          ref={video}
           data-video-id={videoId}
+          data-hls={ladder?.hls}
+          data-mp4={ladder?.mp4}
+          data-storyboard={ladder?.storyboard ?? undefined}
           src={src}
           poster={poster ? posterUrl(poster) : undefined}
           controls
           playsInline
-          // A full video moves to its HLS ladder once hydrated: metadata preloaded from the MP4
-          // first cost 600 KB on a throttled phone before the ladder's first ~200 KB segment
+          // A full video moves to its HLS ladder once the script runs: metadata preloaded from the
+          // MP4 first cost 600 KB on a throttled phone before the ladder's first ~200 KB segment
           // (bench/playback.ts). Without JavaScript the MP4 loads when play is pressed.
-          preload={playback && !playback.isPreview ? "none" : "metadata"}
+          preload={ladder ? "none" : "metadata"}
           controlsList="nodownload"
           className="aspect-video w-full"
           aria-label={isPreview ? `Preview of ${title}` : title}
           data-testid="animation-video"
-          // The server's preview file ends at the 10-second cap: its end is where the offers come in.
-          onEnded={offers ? () => setEnded(true) : undefined}
-          onPlay={() => setEnded(false)}
         >
           <CaptionTracks tracks={tracks} />
           Your browser does not play this video.
@@ -97,61 +97,59 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
             10-second preview
           </span>
         ) : null}
-        {playback && !playback.isPreview ? <SeekPreview video={video} storyboard={playback.storyboard} /> : null}
-        <QualityMenu stream={stream} />
+        {ladder?.storyboard ? <SeekThumbnail /> : null}
+        {ladder ? <QualityMenu /> : null}
       </div>
-      {ended ? (
-        <PreviewEnd
-          onReplay={() => {
-            // Playing an ended video starts it over; onPlay hides this panel, so focus goes back to the player.
-            video.current?.focus();
-            void video.current?.play();
-          }}
-        >
-          {offers}
-        </PreviewEnd>
-      ) : null}
+      {offers ? <PreviewEnd>{offers}</PreviewEnd> : null}
     </div>
   );
 }
 
 /**
- * Auto, then the ladder's rungs, highest first. Over the picture's top corner, so it takes no
- * room from the page when it appears (after hls.js has read the ladder); only while hls.js
- * plays, since the browser's own HLS cannot be steered.
+ * While the video seeks, the storyboard's thumbnail of the target time, with the time, over the
+ * video near its bottom (above the native controls); lib/dom/seek-preview.ts fills and places it.
+ * Decorative: the controls announce the time themselves.
  */
-function QualityMenu({ stream }: { stream: AdaptiveStream }) {
-  if (stream.rungs.length === 0) return null;
+function SeekThumbnail() {
   return (
-    <label className="absolute top-3 right-3 flex items-center gap-1.5 rounded-full bg-black/70 py-1 pr-2 pl-3 text-xs font-semibold text-white">
+    <div
+      hidden
+      aria-hidden="true"
+      data-storyboard-thumb
+      data-testid="storyboard-thumb"
+      className="pointer-events-none absolute bottom-16 -translate-x-1/2 overflow-hidden rounded-md border-2 border-white bg-black shadow-lg"
+    >
+      <div className="bg-no-repeat" />
+      <span className="absolute right-0 bottom-0 left-0 bg-black/70 text-center text-xs font-semibold text-white tabular-nums" />
+    </div>
+  );
+}
+
+/**
+ * Auto, then the ladder's rungs, highest first (lib/dom/player.ts adds them). Over the picture's
+ * top corner, so it takes no room from the page when it appears (after hls.js has read the
+ * ladder); only while hls.js plays, since the browser's own HLS cannot be steered.
+ */
+function QualityMenu() {
+  return (
+    <label hidden data-quality className="absolute top-3 right-3 flex items-center gap-1.5 rounded-full bg-black/70 py-1 pr-2 pl-3 text-xs font-semibold text-white">
       Quality
       <select
-        value={stream.level}
-        onChange={(event) => stream.chooseLevel(Number(event.currentTarget.value))}
-        className="rounded bg-transparent font-semibold text-white focus-visible:outline-2 focus-visible:outline-white"
+        defaultValue="-1"
+        className="rounded bg-transparent font-semibold text-white focus-visible:outline-2 focus-visible:outline-white [&>option]:text-slate-900"
       >
-        <option value={-1} className="text-slate-900">
-          Auto
-        </option>
-        {stream.rungs.map((rung) => (
-          <option key={rung.level} value={rung.level} className="text-slate-900">
-            {rung.height}p
-          </option>
-        ))}
+        <option value="-1">Auto</option>
       </select>
     </label>
   );
 }
 
-/** The preview's end: focus moves here, so keyboard and screen reader users hear what comes next. */
-function PreviewEnd({ onReplay, children }: { onReplay: () => void; children: ReactNode }) {
-  const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => panel.current?.focus(), []);
+/** The preview's end, hidden until the preview ends (lib/dom/player.ts): focus moves to it then. */
+function PreviewEnd({ children }: { children: ReactNode }) {
   return (
-    <div className="mt-3 xl:absolute xl:inset-0 xl:mt-0 xl:flex xl:overflow-y-auto xl:rounded-xl xl:bg-black/70 xl:p-4">
+    <div hidden data-preview-end className="mt-3 xl:absolute xl:inset-0 xl:mt-0 xl:flex xl:overflow-y-auto xl:rounded-xl xl:bg-black/70 xl:p-4">
       {/* A group, not a region: the page's own offers are the region of this name. */}
       <div
-        ref={panel}
         role="group"
         tabIndex={-1}
         aria-labelledby="preview-end-title"
@@ -163,7 +161,7 @@ function PreviewEnd({ onReplay, children }: { onReplay: () => void; children: Re
         </h2>
         <p className="mt-1 text-sm text-slate-600">The 10-second preview has ended. Premium members stream every animation in full.</p>
         {children}
-        <Button variant="ghost" className="mt-2 w-full" onClick={onReplay}>
+        <Button variant="ghost" className="mt-2 w-full" data-replay>
           Replay preview
         </Button>
       </div>

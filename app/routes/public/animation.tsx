@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
+import { data, Link } from "react-router";
 import { AnimationDescription } from "~/components/catalogue/description.tsx";
 import { DoctorAvatar } from "~/components/catalogue/doctor-avatar.tsx";
 import { MisuseReport } from "~/components/catalogue/misuse-report.tsx";
@@ -17,6 +17,7 @@ import { Section } from "~/components/ui/section.tsx";
 import { formatCount, formatDuration, formatPrice, parseDescription } from "~/lib/format.ts";
 import { hasRenditions, OG_SIZE, ogImageUrl } from "~/lib/image-renditions.ts";
 import { logger } from "~/lib/logger.server.ts";
+import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { absoluteUrl, breadcrumbList, describe, pageHead, personOnSite, siteOf, videoObject } from "~/lib/seo.ts";
 import { siteOrigin } from "~/lib/seo.server.ts";
@@ -34,13 +35,18 @@ import type { Route } from "./+types/animation";
 
 // Serves /animations/{slug} (id as the fallback) and /category/{main}/{sub}/{animationSlug}.
 
+// The page does not hydrate (decision 025): the player, Share and the misuse report get their
+// behaviour from the page's own script (app/static-page/animation-page.ts).
+export const handle = staticPageWith("animation");
+export const clientMiddleware = LOAD_AS_DOCUMENT;
+
 export async function loader({ request, params }: Route.LoaderArgs) {
   const p = params;
   const slug = p.slug ?? p.animationSlug;
   invariantResponse(slug, NOT_FOUND.animation, { status: 404 });
   const access = await getViewerAccess(request);
   const animation = await getAnimation(slug, access, {
-    // A page view counts once (HEAD requests do not); see shouldRevalidate below.
+    // A page view counts once (HEAD requests do not).
     countView: request.method === "GET",
     path: p.mainSlug && p.subSlug ? { mainSlug: p.mainSlug, subSlug: p.subSlug } : undefined,
   }).catch(asRouteError);
@@ -87,12 +93,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     type: "success",
   });
 }
-
-/** Sending a misuse report is not another view of the animation: keep the loaded data. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
-  if (formMethod && formMethod.toUpperCase() === "POST" && currentUrl.pathname === nextUrl.pathname) return false;
-  return defaultShouldRevalidate;
-};
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   if (!loaderData) return [{ title: pageTitle(matches, "Animation Not Found") }];
@@ -172,7 +172,6 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
 
 export default function AnimationDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { animation, related, premium, offers } = loaderData;
-  const location = useLocation();
   const category = animation.category;
   const entitled = animation.hasAccess;
   const src = entitled ? (animation.fullVideo ?? animation.previewVideo) : animation.previewVideo;
@@ -339,7 +338,6 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             </Section>
           ) : null}
           <MisuseReport
-            key={location.key}
             animationId={animation.id}
             animationTitle={animation.title}
             lastResult={actionData?.result}
@@ -401,23 +399,14 @@ function shareText(description: string) {
 
 type CategoryOffer = { name: string; slug: string; price: number; animationCount: number };
 
-/** "Animation Not Found" with a back button: history back with JavaScript, home without. */
-export function AnimationNotFound() {
-  const navigate = useNavigate();
+/** "Animation Not Found" with a back button: history back with JavaScript (the page's script), home without. */
+function AnimationNotFound() {
   return (
     <ErrorScreen
       title="Animation Not Found"
       message="The animation you are looking for does not exist or has been removed."
       action={
-        <ButtonLink
-          to="/"
-          onClick={(event) => {
-            if (window.history.length > 1) {
-              event.preventDefault();
-              navigate(-1);
-            }
-          }}
-        >
+        <ButtonLink to="/" data-history-back>
           Go Back
         </ButtonLink>
       }

@@ -1,15 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { atEachWidth, MEMBER, signIn } from "../helpers.ts";
+import { atEachWidth, gotoWithoutReact, MEMBER, signIn } from "../helpers.ts";
 
 // The preview's end with JavaScript: at the 10-second cap the player offers the full animation
-// (preview-end.spec.ts has what a visitor gets without JavaScript).
+// (preview-end.spec.ts has what a visitor gets without JavaScript). The page does not hydrate:
+// its own script (app/static-page/animation-page.ts) has run once the page has loaded.
 
 const ANIMATION = "/animations/open_rhinoplasty_reshaping_the_nasal_framework";
 
 /** Plays the video from half a second before its end, as a viewer who watched it through. */
 async function playToTheEnd(page: Page) {
-  await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
   const video = page.getByTestId("animation-video");
   await video.evaluate(async (v: HTMLVideoElement) => {
     v.muted = true;
@@ -28,9 +28,9 @@ async function playToTheEnd(page: Page) {
 atEachWidth(({ width }) => {
 
   test("the preview's end shows the offers on the player, focused; Replay preview plays it again", async ({ page }) => {
-    await page.goto(ANIMATION);
+    await gotoWithoutReact(page, ANIMATION);
     const video = page.getByTestId("animation-video");
-    await expect(page.getByTestId("preview-end")).toHaveCount(0);
+    await expect(page.getByTestId("preview-end")).toBeHidden();
     // The preview file is the server's 10-second cut.
     expect(await video.evaluate((v: HTMLVideoElement) => new Promise<number>((resolve) => (v.readyState >= 1 ? resolve(v.duration) : v.addEventListener("loadedmetadata", () => resolve(v.duration)))))).toBeCloseTo(10, 0);
     await playToTheEnd(page);
@@ -68,7 +68,7 @@ atEachWidth(({ width }) => {
     expect(overflow).toBeLessThanOrEqual(0);
 
     await end.getByRole("button", { name: "Replay preview" }).click();
-    await expect(end).toHaveCount(0);
+    await expect(end).toBeHidden();
     await expect(video).toBeFocused();
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime < 9)).toBe(true);
   });
@@ -76,7 +76,7 @@ atEachWidth(({ width }) => {
 
 test("a premium member watches to the end without an offer to unlock it", async ({ page }) => {
   await signIn(page, MEMBER.email, MEMBER.password);
-  await page.goto(ANIMATION);
+  await gotoWithoutReact(page, ANIMATION);
   await playToTheEnd(page);
   await expect(page.getByTestId("preview-end")).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveCount(0);

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { gotoWithoutReact } from "../helpers.ts";
 
 // With JavaScript, Share opens the device's share sheet (the Web Share API) where there is one.
 // Debian's Chromium has none, so each test gives the page one that records what it was asked to
@@ -19,17 +20,17 @@ async function withShareSheet(page: import("@playwright/test").Page, outcome: Sh
   }, outcome);
 }
 
-/** The page has hydrated once its Copy button (JavaScript only) is there, closed panel or not. */
-async function gotoHydrated(page: import("@playwright/test").Page) {
-  await page.goto(`/animations/${SLUG}`);
-  await expect(page.getByTestId("share").locator("button", { hasText: "Copy link" })).toBeAttached();
+/** The page's script (it does not hydrate) has run once its Copy button (JavaScript only) is no longer hidden, closed panel or not. */
+async function gotoEnhanced(page: import("@playwright/test").Page) {
+  await gotoWithoutReact(page, `/animations/${SLUG}`);
+  await expect(page.getByTestId("share").locator("button", { hasText: "Copy link" })).toHaveJSProperty("hidden", false);
 }
 
 const calls = (page: import("@playwright/test").Page) => page.evaluate(() => (window as unknown as { sheet: Sheet }).sheet.calls);
 
 test("Share opens the device's share sheet with the animation's address, title and first sentence", async ({ page, baseURL }) => {
   await withShareSheet(page, "shared");
-  await gotoHydrated(page);
+  await gotoEnhanced(page);
   const title = await page.getByRole("heading", { level: 1 }).textContent();
   await page.getByTestId("share").getByText("Share", { exact: true }).click();
   await expect.poll(() => calls(page)).toHaveLength(1);
@@ -43,7 +44,7 @@ test("Share opens the device's share sheet with the animation's address, title a
 
 test("closing the share sheet leaves the page as it was; a sheet that fails opens the links instead", async ({ page }) => {
   await withShareSheet(page, "AbortError");
-  await gotoHydrated(page);
+  await gotoEnhanced(page);
   const share = page.getByTestId("share");
   await share.getByText("Share", { exact: true }).click();
   await expect.poll(() => calls(page)).toHaveLength(1);
