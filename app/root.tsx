@@ -55,8 +55,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   // A page whose route says it does not hydrate gets the static page script instead of React
   // Router's: no module preloads, no loader data in the document, no React (decision 025).
-  const handles = useMatches().map((match) => match.handle as PageHandle | undefined);
-  const hydrates = handles.every((handle) => handle?.hydrate !== false);
+  const matches = useMatches();
+  const handles = matches.map((match) => match.handle as PageHandle | undefined);
+  // React renders in the browser only documents that hydrated: a page that does not hydrate for
+  // everybody is either loaded as a document (LOAD_AS_DOCUMENT) or, when a client-side
+  // navigation renders it, has no behaviour but React's (/premium for a visitor).
+  const hydrates =
+    typeof document !== "undefined" ||
+    matches.every(({ handle, data }) => {
+      const hydrate = (handle as PageHandle | undefined)?.hydrate;
+      return typeof hydrate === "function" ? hydrate(data) : hydrate !== false;
+    });
   const pageScript = handles.find((handle) => handle?.script)?.script;
   return (
     <html lang="en">

@@ -5,9 +5,11 @@ import type { pageScripts } from "virtual:static-page-script";
 export type PageHandle = {
   /**
    * `false`: the page is whole as the server renders it and loads no React: the root writes the
-   * static page script (app/static-page) in place of React Router's scripts (decision 025).
+   * static page script (app/static-page) in place of React Router's scripts (decision 025). A
+   * function decides from the route's loader data (undefined when it failed): a page that only
+   * some viewers use forms on (/premium's checkout) hydrates for them alone.
    */
-  hydrate?: false;
+  hydrate?: false | ((data: unknown) => boolean);
   /** A page that does not hydrate and needs a script of its own beside the shared one (vite.static-page.ts). */
   script?: keyof typeof pageScripts;
 };

@@ -83,6 +83,16 @@ describe("the home document", () => {
     }
   });
 
+  it("/premium does not hydrate for a visitor (links and text) and hydrates for a member (the checkout)", async () => {
+    const visitor = (await get("/premium")).body.toString();
+    expect(visitor).not.toContain("__reactRouterContext");
+    expect(scriptTags(visitor)).toHaveLength(1);
+    const member = await createUser();
+    const signedIn = (await get("/premium", { cookie: await sessionCookieFor(member.id) })).body.toString();
+    expect(signedIn).toContain("__reactRouterContext");
+    expect(signedIn).not.toMatch(/static-page/);
+  });
+
   it("a page that hydrates still loads React Router's scripts and not the static page script", async () => {
     const html = (await get("/contact")).body.toString();
     expect(html).toContain("__reactRouterContext");

@@ -14,8 +14,13 @@ import { getIndividualLicenceFromPrice, getPremiumPrice } from "~/services/offer
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import { productName, untilIfPaidNow } from "~/services/checkout.server.ts";
 import type { CatalogueClaims } from "~/services/catalogue/claims.server.ts";
+import type { PageHandle } from "~/lib/page-handle.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/premium";
+
+// A visitor's page is links and text: it loads no React (decision 025). A signed-in member's is
+// the checkout, which hydrates.
+export const handle: PageHandle = { hydrate: (data) => (data as { signedIn?: boolean } | undefined)?.signedIn !== false };
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   pageHead(siteOf(matches), {
