@@ -13,13 +13,14 @@ const RESOLVED = `\0${STATIC_PAGE_SCRIPT_ID}`;
 const SOURCE = "app/static-page/enhance.ts";
 /**
  * A page's own script, loaded beside the shared one only where that page is (`search`: /search,
- * `help`: /help, `animation`: an animation's page). The names are the ones a route's handle gives
+ * `help`: /help, `animation`: an animation's page, `form`: a form checked before it is sent, /contact). The names are the ones a route's handle gives
  * (`PageHandle.script`, typed from these keys).
  */
 export const PAGE_SOURCES = {
   search: "app/static-page/search-page.ts",
   help: "app/static-page/help-page.ts",
   animation: "app/static-page/animation-page.ts",
+  form: "app/static-page/form-page.ts",
 } as const;
 
 /**

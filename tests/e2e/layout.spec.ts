@@ -44,13 +44,13 @@ test("the header's sections: categories, pricing and help, without knowing a URL
 
 test("a phone's menu opens and leads on, with or without JavaScript; the skip link reaches the content", async ({ page, javaScriptEnabled }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  // A page that hydrates: from the home page (which does not) every link loads a document.
-  await page.goto("/contact");
+  // A page that hydrates: from the pages that do not (decision 025) every link loads a document.
+  await page.goto("/auth");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
   await page.getByTestId("phone-menu").getByLabel("Menu", { exact: true }).click();
   const menu = page.getByRole("navigation", { name: "Main" });
   await menu.getByText("Pricing").click();
-  // To a page that hydrates too (the licence offer pages do not, decision 025).
+  // With JavaScript a client-side change (a visitor's /premium has no behaviour but React's there).
   await menu.getByRole("link", { name: "Premium – all animations" }).click();
   await expect(page).toHaveURL(/\/premium$/);
   // The menu closes once the page has changed.

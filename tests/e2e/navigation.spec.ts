@@ -57,7 +57,6 @@ for (const size of WIDTHS) {
       ["Pricing → Premium", /\/premium$/, () => headerSection(page, size.phone, "Pricing", "Premium – all animations")],
       ["My Animations", /\/my-animations$/, () => profileMenu(page, "My Animations")],
       ["Profile Settings", /\/profile$/, () => profileMenu(page, "Profile Settings")],
-      ["Contact", /\/contact$/, () => footer.getByRole("link", { name: "Contact" }).click()],
       ["Dashboard", /\/dashboard$/, () => profileMenu(page, "Dashboard")],
     ];
     for (const [label, url, go] of steps) {
@@ -70,8 +69,12 @@ for (const size of WIDTHS) {
 
     if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { navMark?: string }).navMark)).toBe("kept");
 
-    // The last five: Help, Search, a category, About Us and the logo. Those pages do not hydrate
-    // (decision 025): with JavaScript too they are loaded as documents, each with its one header.
+    // The last six: Contact, Help, Search, a category, About Us and the logo. Those pages do not
+    // hydrate (decision 025): with JavaScript too they are loaded as documents, each with its one header.
+    await footer.getByRole("link", { name: "Contact" }).click();
+    await expect(page).toHaveURL(/\/contact$/);
+    await expectOneHeaderNav(page, size.phone);
+    if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { navMark?: string }).navMark)).toBeUndefined();
     await headerSection(page, size.phone, null, "Help");
     await expect(page).toHaveURL(/\/help$/);
     await expectOneHeaderNav(page, size.phone);

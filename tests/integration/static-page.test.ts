@@ -94,7 +94,7 @@ describe("the home document", () => {
   });
 
   it("a page that hydrates still loads React Router's scripts and not the static page script", async () => {
-    const html = (await get("/contact")).body.toString();
+    const html = (await get("/auth")).body.toString();
     expect(html).toContain("__reactRouterContext");
     expect(html).not.toMatch(/static-page/);
   });
@@ -257,5 +257,47 @@ describe("the animation page", () => {
     expect(html).toContain("Animation Not Found");
     expect(html).toMatch(/<a [^>]*data-history-back="true" href="\/"[^>]*>Go Back<\/a>/);
     expect(scriptTags(html)[1]).toMatch(pageScript);
+  });
+});
+
+describe("the contact page", () => {
+  const origin = new URL(process.env.APP_URL ?? "http://localhost:3000").origin;
+
+  it("does not hydrate: each control carries its constraints and the schema's messages for its page script", async () => {
+    const html = (await get("/contact")).body.toString();
+    expect(html).not.toContain("__reactRouterContext");
+    const tags = scriptTags(html);
+    expect(tags).toHaveLength(2);
+    expect(tags[1]).toMatch(/ src="[^"]*(?:static-page\/form-page\.ts|\/assets\/page-script-form-[\w-]+\.js)" nonce="[^"]+"/);
+    expect(html).toMatch(/<form id="contact" data-check="true"[^>]* method="post">/);
+    const control = (id: string) => new RegExp(`<(?:input|textarea|select)[^>]* id="contact-${id}"[^>]*>`).exec(html)?.[0] ?? "";
+    const messages = (id: string) => JSON.parse((/data-messages="([^"]*)"/.exec(control(id))?.[1] ?? "{}").replaceAll("&quot;", '"'));
+    expect(messages("name")).toEqual({ valueMissing: "Name is required", tooLong: "Name must be at most 100 characters" });
+    expect(messages("email")).toEqual({ valueMissing: "Must be a valid email", typeMismatch: "Must be a valid email", tooLong: "Must be a valid email" });
+    expect(messages("subject")).toEqual({ valueMissing: "Subject is required", tooLong: "Subject must be at most 200 characters" });
+    expect(messages("category")).toEqual({ valueMissing: "Category is required" });
+    expect(messages("message")).toEqual({
+      valueMissing: "Message must be at least 10 characters",
+      tooShort: "Message must be at least 10 characters",
+      tooLong: "Message must be at most 5000 characters",
+    });
+    expect(control("email")).toMatch(/ type="email"/);
+    expect(control("message")).toMatch(/ minLength="10"| minlength="10"/i);
+    expect(html).toMatch(/<button type="submit"[^>]* data-pending-text="Sending...">Send Message<\/button>/);
+  });
+
+  it("a rejected message renders the page again with the answers and the server's messages", async () => {
+    const form = new URLSearchParams({ name: "", email: "not-an-email", subject: "Licences", category: "", message: "short" });
+    const res = await sendToApp("/contact", {
+      method: "POST",
+      headers: new Headers({ "content-type": "application/x-www-form-urlencoded", origin }),
+      body: form.toString(),
+    });
+    expect(res.status).toBe(400);
+    const html = res.body.toString();
+    expect(html).not.toContain("__reactRouterContext");
+    for (const message of ["Name is required", "Must be a valid email", "Category is required", "Message must be at least 10 characters"]) expect(html).toContain(message);
+    expect(html).toMatch(/<input[^>]* id="contact-email"[^>]* aria-invalid="true" aria-describedby="contact-email-error"[^>]*value="not-an-email"|value="not-an-email"[^>]*aria-invalid="true"/);
+    expect(html).toMatch(/<input[^>]* id="contact-subject"[^>]*value="Licences"/);
   });
 });

@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Link } from "react-router";
 import { DemoContentLabel } from "~/components/marketing.tsx";
-import { buttonClass } from "~/components/ui/button.tsx";
+import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
-import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { constraintProps } from "~/lib/constraint-messages.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
+import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getSupportDetails, submitContactMessage } from "~/services/content.server.ts";
@@ -15,6 +15,11 @@ import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageHead(siteOf(matches), { title: "Contact Support", description: "Contact our support team. We respond within 24 hours.", canonicalPath: "/contact" });
+
+// The page does not hydrate (decision 025): its form is checked before it is sent by the page's
+// own script (app/static-page/form-page.ts).
+export const handle = staticPageWith("form");
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 // Contact Support: open to any visitor.
 export async function loader({ request, url }: Route.LoaderArgs) {
@@ -105,38 +110,38 @@ type ContactFormProps = {
   prefill: { name: string; email: string };
 };
 
+/**
+ * The form, checked by the server (the action) and, before it is sent, by the page's script in
+ * the schema's own words (`constraintProps`, lib/dom/form-check.ts). A rejected message comes back
+ * with the answers and the errors.
+ */
 function ContactForm({ lastResult, prefill }: ContactFormProps) {
-  const [form, fields] = useForm<ContactInput>({
-    id: "contact",
-    lastResult,
-    constraint: getZodConstraint(ContactSchema),
-    defaultValue: prefill,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
+  const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
+  const formErrors = errors[""]?.filter(Boolean) ?? [];
+  const values: Record<string, unknown> = { ...prefill, ...(lastResult?.initialValue ?? {}) };
+  const field = (name: keyof ContactInput) => ({
+    ...constraintProps(ContactSchema, { form: "contact", name }),
+    defaultValue: typeof values[name] === "string" ? values[name] : "",
+    errors: errors[name] ?? undefined,
   });
   return (
-    <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
-      {form.errors?.length ? (
-        <div role="alert" id={form.errorId} className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
+    <form method="post" id="contact" data-check className="mt-6 flex flex-col gap-4">
+      {formErrors.length ? (
+        <div role="alert" id="contact-form-error" className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
           <p className="font-semibold">Error</p>
-          <p className="text-sm">{form.errors.join(" ")}</p>
+          <p className="text-sm">{formErrors.join(" ")}</p>
         </div>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Name" autoComplete="name" errors={fields.name.errors} {...getInputProps(fields.name, { type: "text" })} />
-        <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+        <Field label="Name" autoComplete="name" {...field("name")} />
+        <Field label="Email" autoComplete="email" {...field("email")} />
       </div>
-      <Field label="Subject" errors={fields.subject.errors} {...getInputProps(fields.subject, { type: "text" })} />
-      <SelectField
-        label="Category"
-        placeholder="Select a category"
-        options={[...CONTACT_CATEGORIES]}
-        errors={fields.category.errors}
-        {...getSelectProps(fields.category)}
-      />
-      <TextareaField label="Message" rows={6} errors={fields.message.errors} {...getTextareaProps(fields.message)} />
-      <SubmitButton pendingText="Sending...">Send Message</SubmitButton>
-    </Form>
+      <Field label="Subject" {...field("subject")} />
+      <SelectField label="Category" placeholder="Select a category" options={[...CONTACT_CATEGORIES]} {...field("category")} />
+      <TextareaField label="Message" rows={6} {...field("message")} />
+      <Button type="submit" data-pending-text="Sending...">
+        Send Message
+      </Button>
+    </form>
   );
 }

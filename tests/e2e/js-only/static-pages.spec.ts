@@ -110,3 +110,40 @@ test("the Help Center loads no React: a chosen category applies at once, and an 
   const groups = page.getByRole("main").getByRole("heading", { level: 2 }).filter({ hasNotText: "Still need help?" });
   await expect(groups).toHaveText([categoryName]);
 });
+
+test("the contact form loads no React: it says what is wrong in the server's words before it is sent, and again as each field is fixed", async ({ page }) => {
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(new URL(request.url()).pathname);
+  });
+  await gotoWithoutReact(page, "/contact");
+  const name = page.getByLabel("Name", { exact: true });
+  const email = page.getByLabel("Email", { exact: true });
+  const message = page.getByLabel("Message", { exact: true });
+  await email.fill("not-an-email");
+  await message.fill("short");
+  await page.getByRole("button", { name: "Send Message" }).click();
+  for (const text of ["Name is required", "Must be a valid email", "Subject is required", "Category is required", "Message must be at least 10 characters"]) {
+    await expect(page.getByText(text)).toBeVisible();
+  }
+  // Nothing was sent; the first field that fails has the focus and names its message.
+  expect(posts).toEqual([]);
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription("Name is required");
+
+  // Each field is checked again as it is typed in.
+  await name.fill("Grace Hopper");
+  await expect(page.getByText("Name is required")).toHaveCount(0);
+  await expect(name).not.toHaveAttribute("aria-invalid");
+  await email.fill("grace@example.com");
+  await page.getByLabel("Subject", { exact: true }).fill("A question about licences");
+  await page.getByLabel("Category", { exact: true }).selectOption("billing");
+  await expect(page.getByText("Category is required")).toHaveCount(0);
+  await message.fill("Can a category licence cover two clinics?");
+  await expect(page.getByRole("main").getByRole("listitem")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Send Message" }).click();
+  await expect(page.getByText("Thank you! Your message has been sent. Our team will respond within 24 hours.")).toBeVisible();
+  expect(posts).toEqual(["/contact"]);
+});

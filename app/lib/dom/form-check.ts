@@ -1,0 +1,100 @@
+import type { ConstraintKind, ConstraintMessages } from "~/lib/constraint-messages.ts";
+
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+const ERROR_LIST_CLASS = "mt-1 flex flex-col gap-1";
+const ERROR_CLASS = "text-sm text-red-700";
+
+/** The first check `control` fails, on its value trimmed as the schemas trim it. */
+function failing(control: Control): ConstraintKind | null {
+  const value = control.value.trim();
+  if (value === "") return control.required ? "valueMissing" : null;
+  if (control.validity.typeMismatch) return "typeMismatch";
+  if (control instanceof HTMLSelectElement) return null;
+  if (control.minLength > 0 && value.length < control.minLength) return "tooShort";
+  if (control.maxLength >= 0 && value.length > control.maxLength) return "tooLong";
+  return null;
+}
+
+/** Shows `message` under `control` as the Field layout does (components/ui/field.tsx), or clears it. */
+function show(control: Control, message: string | null) {
+  const id = `${control.id}-error`;
+  const described = (control.getAttribute("aria-describedby") ?? "").split(" ").filter((token) => token && token !== id);
+  let list = document.getElementById(id);
+  if (!message) {
+    list?.remove();
+    control.removeAttribute("aria-invalid");
+    if (described.length) control.setAttribute("aria-describedby", described.join(" "));
+    else control.removeAttribute("aria-describedby");
+    return;
+  }
+  if (!list) {
+    list = document.createElement("ul");
+    list.id = id;
+    list.className = ERROR_LIST_CLASS;
+    control.parentElement?.append(list);
+  }
+  const item = document.createElement("li");
+  item.className = ERROR_CLASS;
+  item.textContent = message;
+  list.replaceChildren(item);
+  control.setAttribute("aria-invalid", "true");
+  control.setAttribute("aria-describedby", [...described, id].join(" "));
+}
+
+/** Checks one control and shows what it says; true when it passes. */
+function check(control: Control) {
+  const kind = failing(control);
+  const messages = JSON.parse(control.dataset.messages ?? "{}") as ConstraintMessages;
+  show(control, kind ? (messages[kind] ?? null) : null);
+  return kind === null;
+}
+
+/**
+ * A form that does not hydrate (decision 025) says what is wrong before it is sent, in the
+ * server's words: each control carries its constraints and messages (lib/constraint-messages.ts).
+ * The first submit checks every control and stops at the first that fails, focused; from then on
+ * (or from the start, when the server sent the page back with errors) a control is checked again
+ * as it is typed in, as conform does on the pages that hydrate. A form that passes is sent as a
+ * document, its submit button disabled and saying `data-pending-text` meanwhile. The server checks
+ * everything again: this only saves a round trip.
+ */
+export function checkBeforeSubmit(form: HTMLFormElement) {
+  // The browser's own bubbles would speak before, and in other words than, the server's messages.
+  form.noValidate = true;
+  const controls = () => [...form.elements].filter((element): element is Control => element instanceof HTMLElement && element.dataset.messages !== undefined);
+  let checking = controls().some((control) => control.getAttribute("aria-invalid") === "true");
+  const recheck = (event: Event) => {
+    const control = event.target;
+    if (checking && control instanceof HTMLElement && control.dataset.messages !== undefined) check(control as Control);
+  };
+  form.addEventListener("input", recheck);
+  form.addEventListener("change", recheck);
+  form.addEventListener("submit", (event) => {
+    checking = true;
+    const failed = controls().filter((control) => !check(control));
+    if (failed.length) {
+      event.preventDefault();
+      failed[0]!.focus();
+      return;
+    }
+    const button = form.querySelector<HTMLButtonElement>("button[type=submit][data-pending-text]");
+    if (!button) return;
+    const idle = button.textContent;
+    // After the submission has read the form.
+    setTimeout(() => {
+      button.disabled = true;
+      button.textContent = button.dataset.pendingText ?? idle;
+    });
+    // Back to this page from the back/forward cache: the form can be sent again.
+    window.addEventListener(
+      "pageshow",
+      (shown) => {
+        if (!shown.persisted) return;
+        button.disabled = false;
+        button.textContent = idle;
+      },
+      { once: true },
+    );
+  });
+}
