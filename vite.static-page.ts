@@ -12,8 +12,9 @@ export const STATIC_PAGE_SCRIPT_ID = "virtual:static-page-script";
 const RESOLVED = `\0${STATIC_PAGE_SCRIPT_ID}`;
 const SOURCE = "app/static-page/enhance.ts";
 /**
- * A page's own script, loaded beside the shared one only where that page is (`search`: /search,
- * `help`: /help, `animation`: an animation's page, `form`: a form checked before it is sent, /contact). The names are the ones a route's handle gives
+ * A page's own script, loaded beside the shared one only where that page is: `search` (/search),
+ * `help` (/help), `animation` (an animation's page), `form` (forms checked before they are sent,
+ * and passkey buttons: /contact and /auth). The names are the ones a route's handle gives
  * (`PageHandle.script`, typed from these keys).
  */
 export const PAGE_SOURCES = {

@@ -94,7 +94,7 @@ describe("the home document", () => {
   });
 
   it("a page that hydrates still loads React Router's scripts and not the static page script", async () => {
-    const html = (await get("/auth")).body.toString();
+    const html = (await get("/forgot-password")).body.toString();
     expect(html).toContain("__reactRouterContext");
     expect(html).not.toMatch(/static-page/);
   });
@@ -299,5 +299,54 @@ describe("the contact page", () => {
     for (const message of ["Name is required", "Must be a valid email", "Category is required", "Message must be at least 10 characters"]) expect(html).toContain(message);
     expect(html).toMatch(/<input[^>]* id="contact-email"[^>]* aria-invalid="true" aria-describedby="contact-email-error"[^>]*value="not-an-email"|value="not-an-email"[^>]*aria-invalid="true"/);
     expect(html).toMatch(/<input[^>]* id="contact-subject"[^>]*value="Licences"/);
+  });
+});
+
+describe("the sign-in page", () => {
+  const origin = new URL(process.env.APP_URL ?? "http://localhost:3000").origin;
+  const messagesOf = (html: string, id: string) => {
+    const control = new RegExp(`<input[^>]* id="${id}"[^>]*>`).exec(html)?.[0] ?? "";
+    return JSON.parse((/data-messages="([^"]*)"/.exec(control)?.[1] ?? "{}").replaceAll("&quot;", '"').replaceAll("&#x27;", "'"));
+  };
+
+  it("does not hydrate: sign-up's controls carry the schema's checks, a pattern, a confirmation and the terms", async () => {
+    const html = (await get("/auth?mode=signup")).body.toString();
+    expect(html).not.toContain("__reactRouterContext");
+    expect(scriptTags(html)[1]).toMatch(/ src="[^"]*(?:static-page\/form-page\.ts|\/assets\/page-script-form-[\w-]+\.js)" nonce="[^"]+"/);
+    expect(messagesOf(html, "signup-username")).toEqual({
+      valueMissing: "Username must be at least 3 characters",
+      tooShort: "Username must be at least 3 characters",
+      tooLong: "Username must be at most 30 characters",
+      patternMismatch: "Username may contain only letters, digits, dots, dashes and underscores",
+    });
+    expect(html).toMatch(/<input[^>]* id="signup-username"[^>]* data-trim="true" data-pattern="\^\[a-zA-Z0-9_\.-\]\+\$"/);
+    // Its own schema takes any string: only the refinement (the two must be the same) speaks.
+    expect(messagesOf(html, "signup-confirmPassword")).toEqual({ mismatch: "Passwords don't match" });
+    expect(html).toMatch(/<input[^>]* id="signup-confirmPassword"[^>]* data-same-as="signup-password"/);
+    expect(messagesOf(html, "signup-agreeToTerms")).toEqual({ valueMissing: "You must agree to the Terms of Service and Privacy Policy" });
+    // The password is checked as typed: its schema does not trim it.
+    expect(html).not.toMatch(/<input[^>]* id="signup-password"[^>]* data-trim/);
+  });
+
+  it("the passkey button is the script's: without it, the note says passkeys need JavaScript", async () => {
+    const html = (await get("/auth")).body.toString();
+    expect(html).toMatch(/<div class="mt-4 flex flex-col gap-2" data-passkey="sign-in"><p class="text-center text-sm text-slate-600" data-passkey-note="true">Passkeys need JavaScript in your browser.<\/p><button type="button" class="[^"]*" hidden="">Continue with a passkey<\/button>/);
+  });
+
+  it("a rejected sign-up renders the page again with the answers (never the passwords) and the messages", async () => {
+    const form = new URLSearchParams({ intent: "signup", firstName: "Grace", lastName: "", username: "grace!", email: "grace@example.com", password: "secret1", confirmPassword: "secret2" });
+    const res = await sendToApp("/auth?mode=signup", {
+      method: "POST",
+      headers: new Headers({ "content-type": "application/x-www-form-urlencoded", origin }),
+      body: form.toString(),
+    });
+    expect(res.status).toBe(400);
+    const html = res.body.toString();
+    expect(html).not.toContain("__reactRouterContext");
+    for (const message of ["Last name is required", "Username may contain only letters, digits, dots, dashes and underscores", "Passwords don&#x27;t match", "You must agree to the Terms of Service and Privacy Policy"]) {
+      expect(html).toContain(message);
+    }
+    expect(html).toMatch(/<input[^>]* id="signup-firstName"[^>]*value="Grace"/);
+    expect(html).not.toContain("secret1");
   });
 });

@@ -1,40 +1,27 @@
-import { useState } from "react";
+import { useEffect, useRef } from "react";
 import { Button } from "~/components/ui/button.tsx";
-import { useHydrated } from "~/components/ui/use-hydrated.ts";
-import { type PasskeyPurpose, authenticateWithPasskey } from "./passkey-client.ts";
+import { enhancePasskeyButton, type PasskeyPurpose } from "./passkey-client.ts";
 
 export const PASSKEYS_NEED_JAVASCRIPT = "Passkeys need JavaScript in your browser.";
 
 /**
  * "Sign in with a passkey" and its kin. WebAuthn is a browser API, so without JavaScript the
- * button is replaced by a note and the page's forms remain the way in.
+ * button is hidden behind a note and the page's forms remain the way in. The button's behaviour
+ * is plain DOM code (`enhancePasskeyButton`), run by this component's effect where the page
+ * hydrates and by the page's own script where it does not (/auth, decision 025).
  */
 export function PasskeyButton({ purpose, redirectTo, children }: { purpose: PasskeyPurpose; redirectTo?: string; children: string }) {
-  const hydrated = useHydrated();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  if (!hydrated) return <p className="mt-4 text-center text-sm text-slate-600">{PASSKEYS_NEED_JAVASCRIPT}</p>;
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      // A whole page load: the new session cookie then reaches every part of the page.
-      window.location.assign(await authenticateWithPasskey(purpose, redirectTo));
-    } catch (failure) {
-      setError((failure as Error).message);
-      setBusy(false);
-    }
-  };
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => (root.current ? enhancePasskeyButton(root.current) : undefined), []);
   return (
-    <div className="mt-4 flex flex-col gap-2">
-      <Button variant="secondary" onClick={run} disabled={busy}>
-        {busy ? "Waiting for your passkey..." : children}
+    <div ref={root} className="mt-4 flex flex-col gap-2" data-passkey={purpose} data-redirect-to={redirectTo}>
+      <p className="text-center text-sm text-slate-600" data-passkey-note>
+        {PASSKEYS_NEED_JAVASCRIPT}
+      </p>
+      <Button variant="secondary" hidden>
+        {children}
       </Button>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <p role="alert" hidden className="text-sm text-red-700" />
     </div>
   );
 }

@@ -61,3 +61,43 @@ export async function authenticateWithPasskey(purpose: PasskeyPurpose, redirectT
   const answer = await post<{ redirectTo: string }>("/auth/passkey", { purpose, token, response, ...(redirectTo ? { redirectTo } : {}) });
   return answer.redirectTo;
 }
+
+/**
+ * What JavaScript adds to a passkey button (passkey-button.tsx renders `root`, its
+ * `[data-passkey]`): the note that passkeys need JavaScript gives way to the button, which runs
+ * the ceremony and loads the page the server names (a whole page load: the new session cookie then
+ * reaches every part of it), or says what went wrong. Plain DOM code: the React button runs it
+ * from an effect on the pages that hydrate, the sign-in page's own script where it does not
+ * (decision 025). Returns the function that stops it.
+ */
+export function enhancePasskeyButton(root: HTMLElement) {
+  const button = root.querySelector("button");
+  const note = root.querySelector<HTMLElement>("[data-passkey-note]");
+  const alert = root.querySelector<HTMLElement>("[role=alert]");
+  if (!button) return () => undefined;
+  const purpose = root.dataset.passkey as PasskeyPurpose;
+  const idle = button.textContent;
+  const run = async () => {
+    button.disabled = true;
+    button.textContent = "Waiting for your passkey...";
+    if (alert) alert.hidden = true;
+    try {
+      window.location.assign(await authenticateWithPasskey(purpose, root.dataset.redirectTo || undefined));
+    } catch (failure) {
+      if (alert) {
+        alert.textContent = (failure as Error).message;
+        alert.hidden = false;
+      }
+      button.disabled = false;
+      button.textContent = idle;
+    }
+  };
+  if (note) note.hidden = true;
+  button.hidden = false;
+  button.addEventListener("click", run);
+  return () => {
+    button.removeEventListener("click", run);
+    button.hidden = true;
+    if (note) note.hidden = false;
+  };
+}

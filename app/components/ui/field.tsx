@@ -54,7 +54,8 @@ function FieldShell<P extends ControlProps>({
     </label>
   );
   return (
-    <div className={className}>
+    // data-field: where a page that does not hydrate puts the messages it finds (lib/dom/form-check.ts).
+    <div className={className} data-field>
       {inline ? (
         <div className="flex items-start gap-2">
           {control}

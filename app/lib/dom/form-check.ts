@@ -5,15 +5,23 @@ type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 const ERROR_LIST_CLASS = "mt-1 flex flex-col gap-1";
 const ERROR_CLASS = "text-sm text-red-700";
 
-/** The first check `control` fails, on its value trimmed as the schemas trim it. */
-function failing(control: Control): ConstraintKind | null {
-  const value = control.value.trim();
-  if (value === "") return control.required ? "valueMissing" : null;
-  if (control.validity.typeMismatch) return "typeMismatch";
-  if (control instanceof HTMLSelectElement) return null;
-  if (control.minLength > 0 && value.length < control.minLength) return "tooShort";
-  if (control.maxLength >= 0 && value.length > control.maxLength) return "tooLong";
-  return null;
+/**
+ * The first of the schema's checks (those it has a message for) that `control` fails, on its
+ * value trimmed where the schema trims it (`data-trim`).
+ */
+function failing(control: Control, messages: ConstraintMessages): ConstraintKind | null {
+  if (control instanceof HTMLInputElement && control.type === "checkbox") return messages.valueMissing && !control.checked ? "valueMissing" : null;
+  const value = control.dataset.trim === undefined ? control.value : control.value.trim();
+  const same = control.dataset.sameAs ? (document.getElementById(control.dataset.sameAs) as Control | null) : null;
+  const differs = Boolean(messages.mismatch && same && same.value !== control.value);
+  if (value === "") return messages.valueMissing ? "valueMissing" : differs ? "mismatch" : null;
+  if (messages.typeMismatch && control.validity.typeMismatch) return "typeMismatch";
+  if (!(control instanceof HTMLSelectElement)) {
+    if (messages.tooShort && value.length < control.minLength) return "tooShort";
+    if (messages.tooLong && control.maxLength >= 0 && value.length > control.maxLength) return "tooLong";
+  }
+  if (messages.patternMismatch && control.dataset.pattern && !new RegExp(control.dataset.pattern).test(value)) return "patternMismatch";
+  return differs ? "mismatch" : null;
 }
 
 /** Shows `message` under `control` as the Field layout does (components/ui/field.tsx), or clears it. */
@@ -32,7 +40,7 @@ function show(control: Control, message: string | null) {
     list = document.createElement("ul");
     list.id = id;
     list.className = ERROR_LIST_CLASS;
-    control.parentElement?.append(list);
+    (control.closest("[data-field]") ?? control.parentElement)?.append(list);
   }
   const item = document.createElement("li");
   item.className = ERROR_CLASS;
@@ -44,9 +52,9 @@ function show(control: Control, message: string | null) {
 
 /** Checks one control and shows what it says; true when it passes. */
 function check(control: Control) {
-  const kind = failing(control);
   const messages = JSON.parse(control.dataset.messages ?? "{}") as ConstraintMessages;
-  show(control, kind ? (messages[kind] ?? null) : null);
+  const kind = failing(control, messages);
+  show(control, kind ? messages[kind]! : null);
   return kind === null;
 }
 
@@ -65,8 +73,10 @@ export function checkBeforeSubmit(form: HTMLFormElement) {
   const controls = () => [...form.elements].filter((element): element is Control => element instanceof HTMLElement && element.dataset.messages !== undefined);
   let checking = controls().some((control) => control.getAttribute("aria-invalid") === "true");
   const recheck = (event: Event) => {
-    const control = event.target;
-    if (checking && control instanceof HTMLElement && control.dataset.messages !== undefined) check(control as Control);
+    const changed = event.target;
+    if (!checking || !(changed instanceof HTMLElement)) return;
+    // The control typed in, and any that must repeat it (a password's confirmation).
+    for (const control of controls()) if (control === changed || control.dataset.sameAs === changed.id) check(control);
   };
   form.addEventListener("input", recheck);
   form.addEventListener("change", recheck);

@@ -1,13 +1,14 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, redirect, useSearchParams } from "react-router";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Link, redirect, useSearchParams } from "react-router";
+import { Button } from "~/components/ui/button.tsx";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { FormScreen } from "~/components/account/account-screen.tsx";
 import { PasskeyButton } from "~/components/account/passkey-button.tsx";
-import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
-import { useIsPending } from "~/components/ui/use-is-pending.ts";
+import { constraintProps } from "~/lib/constraint-messages.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
+import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
 import { setSecondStepToken } from "~/lib/session.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
@@ -19,6 +20,11 @@ import { sendVerificationEmail } from "~/services/verification.server.ts";
 import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth-forms.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/auth";
+
+// The page does not hydrate (decision 025): its forms are checked before they are sent, and the
+// passkey button runs, from the page's own script (app/static-page/form-page.ts).
+export const handle = staticPageWith("form");
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageHead(siteOf(matches), {
@@ -127,63 +133,57 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
 
 type FormProps = { lastResult: SubmissionResult<string[]> | undefined; redirectTo: string };
 
+/**
+ * A form's fields as the server left them (a rejected submission's answers and messages) and as
+ * its page script checks them before they are sent (`constraintProps`, lib/dom/form-check.ts).
+ */
+function fieldsOf(schema: Parameters<typeof constraintProps>[0], form: string, lastResult: SubmissionResult<string[]> | undefined) {
+  const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
+  const values = (lastResult?.initialValue ?? {}) as Record<string, unknown>;
+  return {
+    formErrors: errors[""] ?? undefined,
+    field: (name: string, options: { sameAs?: string } = {}) => ({
+      ...constraintProps(schema, { form, name, ...options }),
+      defaultValue: typeof values[name] === "string" ? values[name] : "",
+      errors: errors[name] ?? undefined,
+    }),
+  };
+}
+
 function SignInForm({ lastResult, redirectTo }: FormProps) {
-  const [form, fields] = useForm({
-    id: "signin",
-    lastResult,
-    constraint: getZodConstraint(SignInSchema),
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
-  });
-  const busy = useIsPending({ intent: "signin", state: "submitting" });
+  const { formErrors, field } = fieldsOf(SignInSchema, "signin", lastResult);
   return (
-    <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+    <form method="post" id="signin" data-check className="mt-6 flex flex-col gap-4">
       <input type="hidden" name="intent" value="signin" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
-      <Field
-        label="Password"
-        autoComplete="current-password"
-        errors={fields.password.errors}
-        {...getInputProps(fields.password, { type: "password" })}
-      />
+      <Field label="Email" autoComplete="email" {...field("email")} />
+      <Field label="Password" autoComplete="current-password" {...field("password")} type="password" />
       <div className="text-right text-sm">
         <TextLink to="/forgot-password">Forgot your password?</TextLink>
       </div>
-      <ErrorList id={form.errorId} errors={form.errors} />
-      <SubmitButton pending={busy} pendingText="Signing in...">
+      <ErrorList id="signin-form-error" errors={formErrors} />
+      <Button type="submit" data-pending-text="Signing in...">
         Sign In
-      </SubmitButton>
-    </Form>
+      </Button>
+    </form>
   );
 }
 
 function SignUpForm({ lastResult, redirectTo }: FormProps) {
-  const [form, fields] = useForm({
-    id: "signup",
-    lastResult,
-    constraint: getZodConstraint(SignUpSchema),
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
-  });
-  const busy = useIsPending({ intent: "signup", state: "submitting" });
+  const { formErrors, field } = fieldsOf(SignUpSchema, "signup", lastResult);
+  const { defaultValue: _agreed, ...agreeToTerms } = field("agreeToTerms");
   return (
-    <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+    <form method="post" id="signup" data-check className="mt-6 flex flex-col gap-4">
       <input type="hidden" name="intent" value="signup" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <div className="grid grid-cols-2 gap-3">
-        <Field label="First name" autoComplete="given-name" errors={fields.firstName.errors} {...getInputProps(fields.firstName, { type: "text" })} />
-        <Field label="Last name" autoComplete="family-name" errors={fields.lastName.errors} {...getInputProps(fields.lastName, { type: "text" })} />
+        <Field label="First name" autoComplete="given-name" {...field("firstName")} />
+        <Field label="Last name" autoComplete="family-name" {...field("lastName")} />
       </div>
-      <Field label="Username" autoComplete="username" errors={fields.username.errors} {...getInputProps(fields.username, { type: "text" })} />
-      <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
-      <Field label="Password" autoComplete="new-password" errors={fields.password.errors} {...getInputProps(fields.password, { type: "password" })} />
-      <Field
-        label="Confirm password"
-        autoComplete="new-password"
-        errors={fields.confirmPassword.errors}
-        {...getInputProps(fields.confirmPassword, { type: "password" })}
-      />
+      <Field label="Username" autoComplete="username" {...field("username")} />
+      <Field label="Email" autoComplete="email" {...field("email")} />
+      <Field label="Password" autoComplete="new-password" {...field("password")} type="password" />
+      <Field label="Confirm password" autoComplete="new-password" {...field("confirmPassword", { sameAs: "password" })} type="password" />
       <CheckboxField
         label={
           <>
@@ -197,13 +197,14 @@ function SignUpForm({ lastResult, redirectTo }: FormProps) {
             </Link>
           </>
         }
-        errors={fields.agreeToTerms.errors}
-        {...getInputProps(fields.agreeToTerms, { type: "checkbox" })}
+        {...agreeToTerms}
+        type="checkbox"
+        defaultChecked={(lastResult?.initialValue as Record<string, unknown> | undefined)?.agreeToTerms === "on"}
       />
-      <ErrorList id={form.errorId} errors={form.errors} />
-      <SubmitButton pending={busy} pendingText="Creating account...">
+      <ErrorList id="signup-form-error" errors={formErrors} />
+      <Button type="submit" data-pending-text="Creating account...">
         Create Account
-      </SubmitButton>
-    </Form>
+      </Button>
+    </form>
   );
 }

@@ -8,11 +8,14 @@ test("pages hydrate under the enforced CSP without violations", async ({ page })
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
-  await page.goto("/auth");
+  // A page that hydrates (most public pages do not, decision 025).
+  await page.goto("/forgot-password");
   // The client entry ran (its inline and module scripts were allowed by the nonce) and hydrated.
   await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
-  await page.getByRole("main").getByRole("link", { name: "Sign up" }).click();
-  await expect(page.getByRole("button", { name: "Create Account" })).toBeVisible();
+  // And a page that does not: its own scripts run under the same policy.
+  await page.goto("/auth?mode=signup");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("First name is required")).toBeVisible();
   await page.goto("/");
   expect(violations).toEqual([]);
 });
@@ -21,6 +24,9 @@ test("F8 moves focus to the notification region, and the toast leaves after 5 se
   // A member: the admin's sign-in is shared between tests (helpers.ts) and shows no toast.
   await signIn(page, MEMBER.email, MEMBER.password);
   await expectToast(page, "Welcome back!");
+  // Sign-in posts a document (/auth does not hydrate): the dashboard's toast is in its first
+  // paint, before the page's script listens for F8.
+  await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
   await page.keyboard.press("F8");
   await expect(page.getByRole("region", { name: "Notification" })).toBeFocused();
   await expect(page.getByRole("region", { name: "Notification" }).getByText("Welcome back!")).toBeHidden({ timeout: 8000 });

@@ -147,3 +147,47 @@ test("the contact form loads no React: it says what is wrong in the server's wor
   await expect(page.getByText("Thank you! Your message has been sent. Our team will respond within 24 hours.")).toBeVisible();
   expect(posts).toEqual(["/contact"]);
 });
+
+test("sign-up loads no React: every message of the spec before anything is sent, the confirmation checked as either password changes", async ({ page }) => {
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(new URL(request.url()).pathname);
+  });
+  await gotoWithoutReact(page, "/auth?mode=signup");
+  await page.getByLabel("Username").fill("grace hopper");
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByLabel("Password", { exact: true }).fill("123");
+  await page.getByLabel("Confirm password").fill("456");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  for (const text of [
+    "First name is required",
+    "Last name is required",
+    "Username may contain only letters, digits, dots, dashes and underscores",
+    "Invalid email address",
+    "Password must be at least 6 characters",
+    "Passwords don't match",
+    "You must agree to the Terms of Service and Privacy Policy",
+  ]) {
+    await expect(page.getByText(text)).toBeVisible();
+  }
+  expect(posts).toEqual([]);
+  await expect(page.getByLabel("First name")).toBeFocused();
+
+  // The confirmation follows the password as either is typed.
+  const confirm = page.getByLabel("Confirm password");
+  await page.getByLabel("Password", { exact: true }).fill("456");
+  await expect(page.getByText("Password must be at least 6 characters")).toBeVisible();
+  await expect(page.getByText("Passwords don't match")).toHaveCount(0);
+  await expect(confirm).not.toHaveAttribute("aria-invalid");
+  await page.getByLabel("Password", { exact: true }).fill("4567890");
+  await expect(page.getByText("Passwords don't match")).toBeVisible();
+  await expect(confirm).toHaveAccessibleDescription("Passwords don't match");
+  await page.getByLabel(/I agree to the/).check();
+  await expect(page.getByText("You must agree to the Terms of Service and Privacy Policy")).toHaveCount(0);
+});
+
+test("sign-in loads no React: the passkey button stands where the note does without JavaScript", async ({ page }) => {
+  await gotoWithoutReact(page, "/auth");
+  await expect(page.getByRole("button", { name: "Continue with a passkey" })).toBeVisible();
+  await expect(page.getByText("Passkeys need JavaScript in your browser.")).toBeHidden();
+});
