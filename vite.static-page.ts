@@ -14,7 +14,7 @@ const SOURCE = "app/static-page/enhance.ts";
 /**
  * A page's own script, loaded beside the shared one only where that page is: `search` (/search),
  * `help` (/help), `animation` (an animation's page), `form` (forms checked before they are sent,
- * and passkey buttons: /contact and /auth). The names are the ones a route's handle gives
+ * and passkey buttons: /contact, /auth and the password reset). The names are the ones a route's handle gives
  * (`PageHandle.script`, typed from these keys).
  */
 export const PAGE_SOURCES = {

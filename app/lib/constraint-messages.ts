@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { z } from "zod";
 
@@ -81,5 +82,25 @@ export function constraintProps(schema: z.ZodObject, { form, name, sameAs }: Con
     "data-pattern": pattern && messages.patternMismatch ? pattern.source : undefined,
     "data-same-as": sameAs ? `${form}-${sameAs}` : undefined,
     "data-messages": JSON.stringify(messages),
+  };
+}
+
+/**
+ * A form's fields as the server left them (a rejected submission's answers, never a hidden
+ * field's, and its messages) and as its page script checks them (`constraintProps`): spread
+ * `field(name)` into a Field. `formErrors` are the form's own (above or below its fields).
+ */
+export function formFields(schema: z.ZodObject, form: string, lastResult: SubmissionResult<string[]> | null | undefined) {
+  const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
+  const values = (lastResult?.initialValue ?? {}) as Record<string, unknown>;
+  return {
+    formErrors: errors[""] ?? undefined,
+    errorsOf: (name: string) => errors[name] ?? undefined,
+    valueOf: (name: string) => values[name],
+    field: (name: string, options: { sameAs?: string } = {}) => ({
+      ...constraintProps(schema, { form, name, ...options }),
+      defaultValue: typeof values[name] === "string" ? values[name] : "",
+      errors: errors[name] ?? undefined,
+    }),
   };
 }

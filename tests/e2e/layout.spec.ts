@@ -44,8 +44,9 @@ test("the header's sections: categories, pricing and help, without knowing a URL
 
 test("a phone's menu opens and leads on, with or without JavaScript; the skip link reaches the content", async ({ page, javaScriptEnabled }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  // A page that hydrates: from the pages that do not (decision 025) every link loads a document.
-  await page.goto("/forgot-password");
+  // A page that hydrates (an e-mail's unsubscribe link, here an unknown one): from the pages that
+  // do not (decision 025) every link loads a document.
+  await page.goto("/unsubscribe?token=not-a-token");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
   await page.getByTestId("phone-menu").getByLabel("Menu", { exact: true }).click();
   const menu = page.getByRole("navigation", { name: "Main" });

@@ -19,9 +19,9 @@ test("the server runs React Router's production build", async ({ request }) => {
   expect(await res.text()).toMatch(/^medanim_react_router_build_info\{build="production"\} 1$/m);
 });
 
-// Most public pages load no React (decision 025): a page that hydrates, the password reset request.
+// Most public pages load no React (decision 025): a page that hydrates, an e-mail's unsubscribe link.
 test("a page that hydrates loads React Router's production build", async ({ request }) => {
-  const html = await (await request.get("/forgot-password")).text();
+  const html = await (await request.get("/unsubscribe?token=not-a-token")).text();
   const scripts = new Set([...html.matchAll(/\/assets\/[^"'\s]+\.js/g)].map((m) => m[0]));
   let framework = 0;
   for (const src of scripts) {

@@ -94,7 +94,7 @@ describe("the home document", () => {
   });
 
   it("a page that hydrates still loads React Router's scripts and not the static page script", async () => {
-    const html = (await get("/forgot-password")).body.toString();
+    const html = (await get("/unsubscribe?token=not-a-token")).body.toString();
     expect(html).toContain("__reactRouterContext");
     expect(html).not.toMatch(/static-page/);
   });

@@ -6,7 +6,7 @@ import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { FormScreen } from "~/components/account/account-screen.tsx";
 import { PasskeyButton } from "~/components/account/passkey-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
-import { constraintProps } from "~/lib/constraint-messages.ts";
+import { formFields } from "~/lib/constraint-messages.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
@@ -133,25 +133,8 @@ export default function AuthScreen({ actionData }: Route.ComponentProps) {
 
 type FormProps = { lastResult: SubmissionResult<string[]> | undefined; redirectTo: string };
 
-/**
- * A form's fields as the server left them (a rejected submission's answers and messages) and as
- * its page script checks them before they are sent (`constraintProps`, lib/dom/form-check.ts).
- */
-function fieldsOf(schema: Parameters<typeof constraintProps>[0], form: string, lastResult: SubmissionResult<string[]> | undefined) {
-  const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
-  const values = (lastResult?.initialValue ?? {}) as Record<string, unknown>;
-  return {
-    formErrors: errors[""] ?? undefined,
-    field: (name: string, options: { sameAs?: string } = {}) => ({
-      ...constraintProps(schema, { form, name, ...options }),
-      defaultValue: typeof values[name] === "string" ? values[name] : "",
-      errors: errors[name] ?? undefined,
-    }),
-  };
-}
-
 function SignInForm({ lastResult, redirectTo }: FormProps) {
-  const { formErrors, field } = fieldsOf(SignInSchema, "signin", lastResult);
+  const { formErrors, field } = formFields(SignInSchema, "signin", lastResult);
   return (
     <form method="post" id="signin" data-check className="mt-6 flex flex-col gap-4">
       <input type="hidden" name="intent" value="signin" />
@@ -170,7 +153,7 @@ function SignInForm({ lastResult, redirectTo }: FormProps) {
 }
 
 function SignUpForm({ lastResult, redirectTo }: FormProps) {
-  const { formErrors, field } = fieldsOf(SignUpSchema, "signup", lastResult);
+  const { formErrors, field, valueOf } = formFields(SignUpSchema, "signup", lastResult);
   const { defaultValue: _agreed, ...agreeToTerms } = field("agreeToTerms");
   return (
     <form method="post" id="signup" data-check className="mt-6 flex flex-col gap-4">
@@ -199,7 +182,7 @@ function SignUpForm({ lastResult, redirectTo }: FormProps) {
         }
         {...agreeToTerms}
         type="checkbox"
-        defaultChecked={(lastResult?.initialValue as Record<string, unknown> | undefined)?.agreeToTerms === "on"}
+        defaultChecked={valueOf("agreeToTerms") === "on"}
       />
       <ErrorList id="signup-form-error" errors={formErrors} />
       <Button type="submit" data-pending-text="Creating account...">

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { DemoContentLabel } from "~/components/marketing.tsx";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
-import { constraintProps } from "~/lib/constraint-messages.ts";
+import { formFields } from "~/lib/constraint-messages.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
@@ -116,17 +116,13 @@ type ContactFormProps = {
  * with the answers and the errors.
  */
 function ContactForm({ lastResult, prefill }: ContactFormProps) {
-  const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
-  const formErrors = errors[""]?.filter(Boolean) ?? [];
-  const values: Record<string, unknown> = { ...prefill, ...(lastResult?.initialValue ?? {}) };
-  const field = (name: keyof ContactInput) => ({
-    ...constraintProps(ContactSchema, { form: "contact", name }),
-    defaultValue: typeof values[name] === "string" ? values[name] : "",
-    errors: errors[name] ?? undefined,
-  });
+  const { formErrors, field: fieldOf } = formFields(ContactSchema, "contact", lastResult);
+  // Signed-in visitors do not retype who they are; a rejected message keeps what was typed.
+  const filled: Record<string, string> = prefill;
+  const field = (name: keyof ContactInput) => (lastResult ? fieldOf(name) : { ...fieldOf(name), defaultValue: filled[name] ?? "" });
   return (
     <form method="post" id="contact" data-check className="mt-6 flex flex-col gap-4">
-      {formErrors.length ? (
+      {formErrors?.length ? (
         <div role="alert" id="contact-form-error" className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
           <p className="font-semibold">Error</p>
           <p className="text-sm">{formErrors.join(" ")}</p>

@@ -1,19 +1,23 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { FormScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { ButtonLink } from "~/components/ui/button.tsx";
+import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { formFields } from "~/lib/constraint-messages.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
-import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requestPasswordReset } from "~/services/account.server.ts";
 import { ForgotPasswordSchema, RESET_EMAIL_SENT } from "~/validation/account.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/forgot-password";
+
+// The page does not hydrate (decision 025): its form is checked before it is sent by the page's
+// own script (app/static-page/form-page.ts).
+export const handle = staticPageWith("form");
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageHead(siteOf(matches), {
@@ -43,14 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm({
-    id: "forgot-password",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ForgotPasswordSchema),
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-  });
-
+  const { formErrors, field } = formFields(ForgotPasswordSchema, "forgot-password", actionData?.result);
   return (
     <FormScreen title="Reset Password" back={{ to: "/auth", label: "Back to sign in" }}>
       {loaderData.sent ? (
@@ -64,12 +61,14 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
           </ButtonLink>
         </div>
       ) : (
-        <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+        <form method="post" id="forgot-password" data-check className="mt-6 flex flex-col gap-4">
           <p className="text-sm text-slate-600">Enter the email address of your account and we will send you a link to reset your password.</p>
-          <Field label="Email" autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
-          <ErrorList id={form.errorId} errors={form.errors} />
-          <SubmitButton pendingText="Sending...">Send Reset Link</SubmitButton>
-        </Form>
+          <Field label="Email" autoComplete="email" {...field("email")} />
+          <ErrorList id="forgot-password-form-error" errors={formErrors} />
+          <Button type="submit" data-pending-text="Sending...">
+            Send Reset Link
+          </Button>
+        </form>
       )}
     </FormScreen>
   );

@@ -1,18 +1,24 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
 import { AccountScreen, FormScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
-import { ButtonLink } from "~/components/ui/button.tsx";
+import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { formFields } from "~/lib/constraint-messages.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
-import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/reset-password";
+
+// The page does not hydrate (decision 025): its form is checked before it is sent by the page's
+// own script (app/static-page/form-page.ts).
+export const handle = staticPageWith("form");
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageHead(siteOf(matches), {
@@ -95,33 +101,19 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 }
 
 function ResetForm({ token, lastResult }: { token: string; lastResult: SubmissionResult<string[]> | null | undefined }) {
-  const [form, fields] = useForm({
-    id: "reset-password",
-    lastResult,
-    constraint: getZodConstraint(ResetPasswordSchema),
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
-  });
+  const { formErrors, field, errorsOf } = formFields(ResetPasswordSchema, "reset-password", lastResult);
   return (
     <FormScreen title="Reset Password" intro="Choose a new password of at least 6 characters.">
-      <Form method="post" className="mt-6 flex flex-col gap-4" {...getFormProps(form)}>
+      <form method="post" id="reset-password" data-check className="mt-6 flex flex-col gap-4">
         <input type="hidden" name="token" value={token} />
-        <Field
-          label="New Password"
-          autoComplete="new-password"
-          errors={fields.password.errors}
-          {...getInputProps(fields.password, { type: "password" })}
-        />
-        <Field
-          label="Confirm New Password"
-          autoComplete="new-password"
-          errors={fields.confirmPassword.errors}
-          {...getInputProps(fields.confirmPassword, { type: "password" })}
-        />
-        <ErrorList errors={fields.token.errors} />
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <SubmitButton pendingText="Updating Password...">Update Password</SubmitButton>
-      </Form>
+        <Field label="New Password" autoComplete="new-password" {...field("password")} type="password" />
+        <Field label="Confirm New Password" autoComplete="new-password" {...field("confirmPassword", { sameAs: "password" })} type="password" />
+        <ErrorList errors={errorsOf("token")} />
+        <ErrorList id="reset-password-form-error" errors={formErrors} />
+        <Button type="submit" data-pending-text="Updating Password...">
+          Update Password
+        </Button>
+      </form>
     </FormScreen>
   );
 }

@@ -9,7 +9,7 @@ test("pages hydrate under the enforced CSP without violations", async ({ page })
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   // A page that hydrates (most public pages do not, decision 025).
-  await page.goto("/forgot-password");
+  await page.goto("/unsubscribe?token=not-a-token");
   // The client entry ran (its inline and module scripts were allowed by the nonce) and hydrated.
   await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
   // And a page that does not: its own scripts run under the same policy.
@@ -25,10 +25,12 @@ test("F8 moves focus to the notification region, and the toast leaves after 5 se
   await signIn(page, MEMBER.email, MEMBER.password);
   await expectToast(page, "Welcome back!");
   // Sign-in posts a document (/auth does not hydrate): the dashboard's toast is in its first
-  // paint, before the page's script listens for F8.
-  await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
-  await page.keyboard.press("F8");
-  await expect(page.getByRole("region", { name: "Notification" })).toBeFocused();
+  // paint, before hydration's effects listen for F8. Pressed until they do.
+  const region = page.getByRole("region", { name: "Notification" });
+  await expect(async () => {
+    await page.keyboard.press("F8");
+    await expect(region).toBeFocused({ timeout: 500 });
+  }).toPass({ timeout: 5000 });
   await expect(page.getByRole("region", { name: "Notification" }).getByText("Welcome back!")).toBeHidden({ timeout: 8000 });
 });
 
