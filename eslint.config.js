@@ -40,6 +40,12 @@ export default tseslint.config(
       "jsx-a11y/no-noninteractive-tabindex": ["error", { roles: ["tabpanel", "region"] }],
       // Off: the <track kind="captions"> elements come from the database through <CaptionTracks>, which this rule cannot see into.
       "jsx-a11y/media-has-caption": "off",
+      // components/ui/link.tsx's Link renders a plain <a> on pages that do not hydrate (decision 025).
+      "no-restricted-imports": ["error", { paths: [{ name: "react-router", importNames: ["Link"], message: "Import Link from ~/components/ui/link.tsx." }] }],
     },
+  },
+  {
+    files: ["app/components/ui/link.tsx"],
+    rules: { "no-restricted-imports": "off" },
   },
 );

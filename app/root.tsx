@@ -13,6 +13,7 @@ import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";
 import { siteOrigin } from "./lib/seo.server.ts";
 import { THEME_COLOR } from "./lib/brand.ts";
+import { StaticPageContext } from "~/components/ui/link.tsx";
 import type { PageHandle } from "./lib/page-handle.ts";
 import stylesheet from "./app.css?url";
 
@@ -77,17 +78,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col font-sans antialiased">
-        <SiteHeader user={rootData?.user ?? null} platformName={rootData?.platformName ?? "Medanim"} categories={rootData?.categories ?? []} />
-        {/* The skip link's target; each page has its own <main>. */}
-        <div id="content" tabIndex={-1} className="flex-1 outline-none">
-          {children}
-        </div>
-        <SiteFooter
-          legalPages={rootData?.legalPages ?? []}
-          platformName={rootData?.platformName ?? "Medanim"}
-          year={rootData?.year ?? new Date().getUTCFullYear()}
-        />
-        <Toaster toast={rootData?.toast ?? null} />
+        <StaticPageContext.Provider value={!hydrates}>
+          <SiteHeader user={rootData?.user ?? null} platformName={rootData?.platformName ?? "Medanim"} categories={rootData?.categories ?? []} />
+          {/* The skip link's target; each page has its own <main>. */}
+          <div id="content" tabIndex={-1} className="flex-1 outline-none">
+            {children}
+          </div>
+          <SiteFooter
+            legalPages={rootData?.legalPages ?? []}
+            platformName={rootData?.platformName ?? "Medanim"}
+            year={rootData?.year ?? new Date().getUTCFullYear()}
+          />
+          <Toaster toast={rootData?.toast ?? null} />
+        </StaticPageContext.Provider>
         {hydrates ? (
           <>
             <ScrollRestoration nonce={nonce} />

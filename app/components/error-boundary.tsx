@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { isRouteErrorResponse, useRouteError } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { buttonClass } from "./ui/button.tsx";
 
 type StatusHandler = (info: { error: { status: number; data: unknown } }) => ReactNode;

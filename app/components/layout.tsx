@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { oneMenuAtATime } from "~/lib/dom/menus.ts";
 
 type HeaderUser = { username: string; email: string; firstName: string; lastName: string; role: "user" | "admin" } | null;

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { ButtonLink } from "./ui/button.tsx";
 

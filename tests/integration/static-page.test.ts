@@ -255,7 +255,8 @@ describe("the animation page", () => {
     expect(res.status).toBe(404);
     const html = res.body.toString();
     expect(html).toContain("Animation Not Found");
-    expect(html).toMatch(/<a [^>]*data-history-back="true" href="\/"[^>]*>Go Back<\/a>/);
+    const back = /<a [^>]*data-history-back="true"[^>]*>Go Back<\/a>/.exec(html)?.[0] ?? "";
+    expect(back).toContain('href="/"');
     expect(scriptTags(html)[1]).toMatch(pageScript);
   });
 });
@@ -348,5 +349,15 @@ describe("the sign-in page", () => {
     }
     expect(html).toMatch(/<input[^>]* id="signup-firstName"[^>]*value="Grace"/);
     expect(html).not.toContain("secret1");
+  });
+});
+
+describe("links on a page that does not hydrate", () => {
+  it("are plain anchors (nothing follows them client-side); a page that hydrates keeps the router's", async () => {
+    const plain = (await get("/animations/rhinoplasty")).body.toString();
+    expect(plain).toMatch(/<a href="\/" class="site-logo" aria-label="Medanim home">/);
+    expect(plain).not.toContain("data-discover");
+    const hydrated = (await get("/unsubscribe?token=not-a-token")).body.toString();
+    expect(hydrated).toContain('data-discover="true"');
   });
 });

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { TextLink } from "../ui/text-link.tsx";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 
 const TONES = {
   success: { ring: "bg-green-100 text-green-700", icon: "✓" },

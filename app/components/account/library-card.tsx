@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { CARD_COVER_SIZES } from "~/components/catalogue/animation-card.tsx";
 import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
 import { formatDate, formatDuration, isExpiringSoon } from "~/lib/format.ts";

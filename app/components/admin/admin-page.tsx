@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 
 /**
  * An admin screen's frame: the back button to /admin (every admin list has one), the

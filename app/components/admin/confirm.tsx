@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { Dialog } from "~/components/ui/dialog.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 
 /** The current URL's query with some parameters set (null removes one). */

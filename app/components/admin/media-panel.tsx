@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import { Form, Link, useRevalidator } from "react-router";
+import { Form, useRevalidator } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { Panel } from "~/components/admin/admin-page.tsx";
 import { Badge } from "~/components/admin/data-table.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";

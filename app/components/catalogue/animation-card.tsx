@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { formatSeconds } from "~/lib/duration.ts";
 import type { AnimationCardDto } from "~/services/catalogue/types.ts";
 import { ResponsiveImage } from "../ui/responsive-image.tsx";

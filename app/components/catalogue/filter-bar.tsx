@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 
 export type FilterCategory = { id: string; name: string; slug: string; subcategories: Array<{ id: string; name: string; slug: string }> };
 

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { formatSeconds } from "~/lib/duration.ts";
 import type { RelatedAnimation } from "~/services/catalogue/animations.server.ts";
 import { ResponsiveImage } from "../ui/responsive-image.tsx";

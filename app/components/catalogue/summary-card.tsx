@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
 import type { AnimationSummaryDto, VerifiedAnimationDto } from "~/services/catalogue/types.ts";
 import { Cover, Duration, PremiumBadge } from "./animation-card.tsx";

@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { showToast } from "~/components/ui/show-toast.ts";
 import { formatPrice } from "~/lib/format.ts";

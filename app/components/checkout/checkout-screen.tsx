@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { TestModeBanner } from "./test-mode-banner.tsx";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 
 /** A bordered card that is one link: a title, an optional line under it and optional media before them. */
 export function LinkCard({ to, title, description, media }: { to: string; title: ReactNode; description?: ReactNode; media?: ReactNode }) {

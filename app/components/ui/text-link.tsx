@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 
 /** A link that stands on its own ("View all", "Next", "Request Refund"): brand colour, underline on hover. */
 export function TextLink({ className = "", ...props }: ComponentProps<typeof Link>) {

@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { BenefitList, CheaperCategoryNote } from "~/components/marketing.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";

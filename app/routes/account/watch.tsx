@@ -1,4 +1,5 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
 import { Badge, DataTable } from "~/components/admin/data-table.tsx";

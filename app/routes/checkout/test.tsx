@@ -1,4 +1,5 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { TestModePayForm } from "~/components/checkout/checkout-panel.tsx";
 import { CheckoutScreen } from "~/components/checkout/checkout-screen.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";

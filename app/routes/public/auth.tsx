@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Link, redirect, useSearchParams } from "react-router";
+import { redirect, useSearchParams } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { FormScreen } from "~/components/account/account-screen.tsx";

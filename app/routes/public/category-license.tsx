@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq, type MediaClaims } from "~/components/marketing.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { getUser } from "~/services/auth/guards.server.ts";

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { DemoContentLabel } from "~/components/marketing.tsx";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { CardGrid, animationHref } from "~/components/catalogue/animation-card.tsx";
 import { SummaryCard } from "~/components/catalogue/summary-card.tsx";
 import { DoctorAbout } from "~/components/catalogue/doctor-about.tsx";

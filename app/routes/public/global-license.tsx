@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { BenefitList, CheaperCategoryNote, FaqList, formatsAnswer, Guarantees, type MediaClaims, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { getUser } from "~/services/auth/guards.server.ts";

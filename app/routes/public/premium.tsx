@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link.tsx";
 import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, Testimonial, type Faq } from "~/components/marketing.tsx";
