@@ -43,7 +43,18 @@ type Control = {
  * through `.trim()`), and, in `data-messages`, the schema's own message for each check: the one it
  * gives a value that fails that check, so the page and the server can never word one differently.
  */
-export function constraintProps(schema: z.ZodObject, { form, name, sameAs }: Control) {
+export function constraintProps(schema: z.ZodObject, control: Control) {
+  // The same for every render: worked out once per control (each probe parses the schema).
+  const kept = propsKept.get(schema) ?? new Map<string, ReturnType<typeof deriveProps>>();
+  propsKept.set(schema, kept);
+  const key = `${control.form}/${control.name}/${control.sameAs ?? ""}`;
+  if (!kept.has(key)) kept.set(key, deriveProps(schema, control));
+  return kept.get(key)!;
+}
+
+const propsKept = new WeakMap<z.ZodObject, Map<string, ReturnType<typeof deriveProps>>>();
+
+function deriveProps(schema: z.ZodObject, { form, name, sameAs }: Control) {
   if (!required.has(schema)) required.set(schema, getZodConstraint(schema));
   const field = schema.shape[name] as z.ZodType;
   const string = field instanceof z.ZodString ? field : null;

@@ -1,3 +1,4 @@
+import { sayPending } from "~/lib/dom/form-check.ts";
 import { enhancePlayer } from "~/lib/dom/player.ts";
 
 // An animation's page (routes/public/animation.tsx), loaded there only. The page is whole
@@ -63,7 +64,6 @@ function enhanceShare(details: HTMLDetailsElement) {
 function enhanceReport(form: HTMLFormElement) {
   const submit = form.querySelector<HTMLButtonElement>("button[type=submit]");
   if (!submit) return;
-  const idle = submit.textContent;
   const filled = () => ["reporterEmail", "message"].every((name) => String(new FormData(form).get(name) ?? "").trim() !== "");
   const update = () => (submit.disabled = !filled());
   update();
@@ -74,17 +74,5 @@ function enhanceReport(form: HTMLFormElement) {
     const details = form.closest("details");
     if (details) details.open = false;
   });
-  form.addEventListener("submit", () => {
-    // After the submission has read the form: a disabled button's form would not be sent by it.
-    setTimeout(() => {
-      submit.disabled = true;
-      submit.textContent = submit.dataset.pendingText ?? submit.textContent;
-    });
-  });
-  // Back to a page kept by the back/forward cache: the report can be sent again.
-  window.addEventListener("pageshow", (event) => {
-    if (!event.persisted) return;
-    submit.textContent = idle;
-    update();
-  });
+  form.addEventListener("submit", () => sayPending(submit, update));
 }

@@ -26,6 +26,18 @@ afterAll(async () => {
 });
 
 const get = (target: string, headers: Record<string, string> = {}) => sendToApp(target, { headers: new Headers(headers) });
+/** A browser's form post without JavaScript: urlencoded, from the site's own origin (the CSRF guard checks it). */
+const postForm = (target: string, fields: Record<string, string>) =>
+  sendToApp(target, {
+    method: "POST",
+    headers: new Headers({ "content-type": "application/x-www-form-urlencoded", origin: new URL(process.env.APP_URL ?? "http://localhost:3000").origin }),
+    body: new URLSearchParams(fields).toString(),
+  });
+/** A form control's tag, by its id. */
+const controlIn = (html: string, id: string) => new RegExp(`<(?:input|textarea|select)[^>]* id="${id}"[^>]*>`).exec(html)?.[0] ?? "";
+/** The messages a control carries for its page script (lib/constraint-messages.ts), unescaped. */
+const messagesOf = (html: string, id: string) =>
+  JSON.parse((/data-messages="([^"]*)"/.exec(controlIn(html, id))?.[1] ?? "{}").replaceAll("&quot;", '"').replaceAll("&#x27;", "'"));
 const scriptSources = (csp: string | null) => /script-src ([^;]*)/.exec(csp ?? "")?.[1] ?? "";
 const scriptTags = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes("application/ld+json"));
 
@@ -235,12 +247,7 @@ describe("the animation page", () => {
   });
 
   it("a rejected misuse report renders the page again with the form open, the answers and the errors", async () => {
-    const form = new URLSearchParams({ intent: "report-misuse", animationId: c.rhinoplasty.id, animationTitle: "Rhinoplasty", reporterEmail: "", message: "", link: "https://x.example" });
-    const res = await sendToApp("/animations/rhinoplasty", {
-      method: "POST",
-      headers: new Headers({ "content-type": "application/x-www-form-urlencoded", origin: new URL(process.env.APP_URL ?? "http://localhost:3000").origin }),
-      body: form.toString(),
-    });
+    const res = await postForm("/animations/rhinoplasty", { intent: "report-misuse", animationId: c.rhinoplasty.id, animationTitle: "Rhinoplasty", reporterEmail: "", message: "", link: "https://x.example" });
     expect(res.status).toBe(400);
     const html = res.body.toString();
     expect(html).not.toContain("__reactRouterContext");
@@ -262,8 +269,6 @@ describe("the animation page", () => {
 });
 
 describe("the contact page", () => {
-  const origin = new URL(process.env.APP_URL ?? "http://localhost:3000").origin;
-
   it("does not hydrate: each control carries its constraints and the schema's messages for its page script", async () => {
     const html = (await get("/contact")).body.toString();
     expect(html).not.toContain("__reactRouterContext");
@@ -271,8 +276,8 @@ describe("the contact page", () => {
     expect(tags).toHaveLength(2);
     expect(tags[1]).toMatch(/ src="[^"]*(?:static-page\/form-page\.ts|\/assets\/page-script-form-[\w-]+\.js)" nonce="[^"]+"/);
     expect(html).toMatch(/<form id="contact" data-check="true"[^>]* method="post">/);
-    const control = (id: string) => new RegExp(`<(?:input|textarea|select)[^>]* id="contact-${id}"[^>]*>`).exec(html)?.[0] ?? "";
-    const messages = (id: string) => JSON.parse((/data-messages="([^"]*)"/.exec(control(id))?.[1] ?? "{}").replaceAll("&quot;", '"'));
+    const control = (id: string) => controlIn(html, `contact-${id}`);
+    const messages = (id: string) => messagesOf(html, `contact-${id}`);
     expect(messages("name")).toEqual({ valueMissing: "Name is required", tooLong: "Name must be at most 100 characters" });
     expect(messages("email")).toEqual({ valueMissing: "Must be a valid email", typeMismatch: "Must be a valid email", tooLong: "Must be a valid email" });
     expect(messages("subject")).toEqual({ valueMissing: "Subject is required", tooLong: "Subject must be at most 200 characters" });
@@ -288,12 +293,7 @@ describe("the contact page", () => {
   });
 
   it("a rejected message renders the page again with the answers and the server's messages", async () => {
-    const form = new URLSearchParams({ name: "", email: "not-an-email", subject: "Licences", category: "", message: "short" });
-    const res = await sendToApp("/contact", {
-      method: "POST",
-      headers: new Headers({ "content-type": "application/x-www-form-urlencoded", origin }),
-      body: form.toString(),
-    });
+    const res = await postForm("/contact", { name: "", email: "not-an-email", subject: "Licences", category: "", message: "short" });
     expect(res.status).toBe(400);
     const html = res.body.toString();
     expect(html).not.toContain("__reactRouterContext");
@@ -304,11 +304,6 @@ describe("the contact page", () => {
 });
 
 describe("the sign-in page", () => {
-  const origin = new URL(process.env.APP_URL ?? "http://localhost:3000").origin;
-  const messagesOf = (html: string, id: string) => {
-    const control = new RegExp(`<input[^>]* id="${id}"[^>]*>`).exec(html)?.[0] ?? "";
-    return JSON.parse((/data-messages="([^"]*)"/.exec(control)?.[1] ?? "{}").replaceAll("&quot;", '"').replaceAll("&#x27;", "'"));
-  };
 
   it("does not hydrate: sign-up's controls carry the schema's checks, a pattern, a confirmation and the terms", async () => {
     const html = (await get("/auth?mode=signup")).body.toString();
@@ -335,12 +330,7 @@ describe("the sign-in page", () => {
   });
 
   it("a rejected sign-up renders the page again with the answers (never the passwords) and the messages", async () => {
-    const form = new URLSearchParams({ intent: "signup", firstName: "Grace", lastName: "", username: "grace!", email: "grace@example.com", password: "secret1", confirmPassword: "secret2" });
-    const res = await sendToApp("/auth?mode=signup", {
-      method: "POST",
-      headers: new Headers({ "content-type": "application/x-www-form-urlencoded", origin }),
-      body: form.toString(),
-    });
+    const res = await postForm("/auth?mode=signup", { intent: "signup", firstName: "Grace", lastName: "", username: "grace!", email: "grace@example.com", password: "secret1", confirmPassword: "secret2" });
     expect(res.status).toBe(400);
     const html = res.body.toString();
     expect(html).not.toContain("__reactRouterContext");

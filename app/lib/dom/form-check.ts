@@ -89,22 +89,29 @@ export function checkBeforeSubmit(form: HTMLFormElement) {
       return;
     }
     const button = form.querySelector<HTMLButtonElement>("button[type=submit][data-pending-text]");
-    if (!button) return;
-    const idle = button.textContent;
-    // After the submission has read the form.
-    setTimeout(() => {
-      button.disabled = true;
-      button.textContent = button.dataset.pendingText ?? idle;
-    });
-    // Back to this page from the back/forward cache: the form can be sent again.
-    window.addEventListener(
-      "pageshow",
-      (shown) => {
-        if (!shown.persisted) return;
-        button.disabled = false;
-        button.textContent = idle;
-      },
-      { once: true },
-    );
+    if (button) sayPending(button);
   });
+}
+
+/**
+ * A form being sent as a document: its submit `button` is disabled and says `data-pending-text`
+ * until the next page comes. Back to this one from the back/forward cache, it says what it said and
+ * `restore` makes it usable again (enabled, unless the caller decides otherwise).
+ */
+export function sayPending(button: HTMLButtonElement, restore: () => void = () => (button.disabled = false)) {
+  const idle = button.textContent;
+  // After the submission has read the form: a disabled button's form would not be sent by it.
+  setTimeout(() => {
+    button.disabled = true;
+    button.textContent = button.dataset.pendingText ?? idle;
+  });
+  window.addEventListener(
+    "pageshow",
+    (shown) => {
+      if (!shown.persisted) return;
+      button.textContent = idle;
+      restore();
+    },
+    { once: true },
+  );
 }
