@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useContext, useEffect, useRef } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "react-router";
 import staticPageScript, { imports as staticPageImports, pageScripts } from "virtual:static-page-script";
 import type { Route } from "./+types/root";
@@ -54,19 +54,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
-  // A page whose route says it does not hydrate gets the static page script instead of React
-  // Router's: no module preloads, no loader data in the document, no React (decision 025).
-  const matches = useMatches();
-  const handles = matches.map((match) => match.handle as PageHandle | undefined);
-  // React renders in the browser only documents that hydrated: a page that does not hydrate for
-  // everybody is either loaded as a document (LOAD_AS_DOCUMENT) or, when a client-side
-  // navigation renders it, has no behaviour but React's (/premium for a visitor).
-  const hydrates =
-    typeof document !== "undefined" ||
-    matches.every(({ handle, data }) => {
-      const hydrate = (handle as PageHandle | undefined)?.hydrate;
-      return typeof hydrate === "function" ? hydrate(data) : hydrate !== false;
-    });
+  // A page whose route says it does not hydrate (entry.server.tsx decides, from the handles) gets
+  // the static page script instead of React Router's: no module preloads, no loader data in the
+  // document, no React (decision 025). React renders in the browser only documents that
+  // hydrated, or pages reached client-side, where there is no provider: a page that does not
+  // hydrate for everybody is either loaded as a document (LOAD_AS_DOCUMENT) or has no behaviour
+  // but React's (/premium for a visitor).
+  const hydrates = !useContext(StaticPageContext);
+  const handles = useMatches().map((match) => match.handle as PageHandle | undefined);
   const pageScript = handles.find((handle) => handle?.script)?.script;
   return (
     <html lang="en">
@@ -78,19 +73,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col font-sans antialiased">
-        <StaticPageContext.Provider value={!hydrates}>
-          <SiteHeader user={rootData?.user ?? null} platformName={rootData?.platformName ?? "Medanim"} categories={rootData?.categories ?? []} />
-          {/* The skip link's target; each page has its own <main>. */}
-          <div id="content" tabIndex={-1} className="flex-1 outline-none">
-            {children}
-          </div>
-          <SiteFooter
-            legalPages={rootData?.legalPages ?? []}
-            platformName={rootData?.platformName ?? "Medanim"}
-            year={rootData?.year ?? new Date().getUTCFullYear()}
-          />
-          <Toaster toast={rootData?.toast ?? null} />
-        </StaticPageContext.Provider>
+        <SiteHeader user={rootData?.user ?? null} platformName={rootData?.platformName ?? "Medanim"} categories={rootData?.categories ?? []} />
+        {/* The skip link's target; each page has its own <main>. */}
+        <div id="content" tabIndex={-1} className="flex-1 outline-none">
+          {children}
+        </div>
+        <SiteFooter
+          legalPages={rootData?.legalPages ?? []}
+          platformName={rootData?.platformName ?? "Medanim"}
+          year={rootData?.year ?? new Date().getUTCFullYear()}
+        />
+        <Toaster toast={rootData?.toast ?? null} />
         {hydrates ? (
           <>
             <ScrollRestoration nonce={nonce} />

@@ -1,4 +1,5 @@
 import { type EntryContext, matchRoutes, type RouteObject } from "react-router";
+import { pageHydrates } from "~/lib/page-handle.ts";
 
 // Why this exists: for every document, React Router's <ServerRouter> rebuilds the whole route tree
 // (twice over: server routes, then data routes) and <Scripts> matches each parent path of the URL
@@ -67,8 +68,21 @@ function discoveredIds(routes: ManifestRoutes, pathname: string): string[] {
 type Kept = { routes: ManifestRoutes; branches: EntryContext["branches"] };
 const keptSets = new Map<string, Kept>();
 
-/** The entry context with only the routes this document renders or lets the browser discover. */
-export function documentContext(context: EntryContext): EntryContext {
+/** Whether this document hydrates, from its routes' handles and loader data (lib/page-handle.ts). */
+export function documentHydrates(context: EntryContext) {
+  const { matches, loaderData } = context.staticHandlerContext;
+  return pageHydrates(matches.map(({ route }) => ({ handle: context.routeModules[route.id]?.handle, data: loaderData[route.id] })));
+}
+
+/**
+ * The entry context with only the routes this document renders or lets the browser discover. A
+ * document that does not hydrate also goes without the loader data React Router would stream
+ * into it: nothing in the page reads it. React Router's context encodes that data when its
+ * `serverHandoffStream` is first read (patches/react-router+7.18.4.patch; the flattening was
+ * 5 % of a member's animation page), so the context is copied property by property, getter
+ * included, rather than spread, which would read it.
+ */
+export function documentContext(context: EntryContext, hydrates: boolean): EntryContext {
   const all = context.manifest.routes;
   const ids = new Set(context.staticHandlerContext.matches.map((match) => match.route.id));
   for (const id of discoveredIds(all, context.staticHandlerContext.location.pathname)) ids.add(id);
@@ -87,5 +101,10 @@ export function documentContext(context: EntryContext): EntryContext {
     if (keptSets.size >= MAX_DISCOVERED) keptSets.clear();
     keptSets.set(key, kept);
   }
-  return { ...context, manifest: { ...context.manifest, routes: kept.routes }, branches: kept.branches };
+  const descriptors = Object.getOwnPropertyDescriptors(context);
+  if (!hydrates) delete (descriptors as Partial<typeof descriptors>).serverHandoffStream;
+  const document: EntryContext = Object.defineProperties({} as EntryContext, descriptors);
+  document.manifest = { ...context.manifest, routes: kept.routes };
+  document.branches = kept.branches;
+  return document;
 }

@@ -14,6 +14,17 @@ export type PageHandle = {
   script?: keyof typeof pageScripts;
 };
 
+/**
+ * Whether a document hydrates: unless a matched route's handle says otherwise. The server decides
+ * (entry.server.tsx), once per document; `data` is each route's loader data.
+ */
+export function pageHydrates(pages: { handle: unknown; data: unknown }[]) {
+  return pages.every(({ handle, data }) => {
+    const hydrate = (handle as PageHandle | undefined)?.hydrate;
+    return typeof hydrate === "function" ? hydrate(data) : hydrate !== false;
+  });
+}
+
 /** The `handle` of a page that does not hydrate. */
 export const STATIC_PAGE: PageHandle = { hydrate: false };
 

@@ -102,6 +102,8 @@ describe("the home document", () => {
     const member = await createUser();
     const signedIn = (await get("/premium", { cookie: await sessionCookieFor(member.id) })).body.toString();
     expect(signedIn).toContain("__reactRouterContext");
+    // Its loader data too (entry.server.tsx reads the lazily encoded stream only for such pages).
+    expect(signedIn).toContain("streamController.enqueue");
     expect(signedIn).not.toMatch(/static-page/);
   });
 

@@ -1,7 +1,7 @@
 import { createContext, useContext } from "react";
 import { Link as RouterLink, type LinkProps } from "react-router";
 
-/** True while the root renders a page that does not hydrate (decision 025). */
+/** True while the server renders a page that does not hydrate (entry.server.tsx provides it; decision 025). */
 export const StaticPageContext = createContext(false);
 
 /**
