@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb, prisma } from "~/lib/db.server.ts";
 import { resetEnv } from "~/lib/env.server.ts";
 import * as purchase from "~/routes/account/purchase.tsx";
@@ -115,6 +115,42 @@ describe("a member's rows are kept between their requests", () => {
     const after = await sendToApp("/dashboard", { headers: new Headers({ cookie }) });
     expect(after.status).toBe(302);
     expect(after.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
+  });
+});
+
+describe("an access token's signature is checked once (services/auth/credentials.server.ts)", () => {
+  const asBearer = (token: string) => sendToApp("/api/auth/me", { headers: new Headers({ authorization: `Bearer ${token}` }) });
+
+  it("still ends at its expiry", async () => {
+    const member = await createUser();
+    const token = await accessTokenFor(member.id);
+    expect((await asBearer(token)).status).toBe(200);
+    // Fifteen minutes and a second on: only the clock is moved (the app's timers keep running).
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 15 * 60 * 1000 + 1000 });
+    try {
+      const after = await asBearer(token);
+      expect(after.status).toBe(401);
+      expect(after.body.toString()).toContain("Authentication required");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("is checked again under another secret", async () => {
+    const member = await createUser();
+    const token = await accessTokenFor(member.id);
+    expect((await asBearer(token)).status).toBe(200);
+    const secret = process.env.JWT_SECRET;
+    process.env.JWT_SECRET = "another-secret-of-at-least-32-characters";
+    resetEnv();
+    try {
+      expect((await asBearer(token)).status).toBe(401);
+    } finally {
+      if (secret === undefined) delete process.env.JWT_SECRET;
+      else process.env.JWT_SECRET = secret;
+      resetEnv();
+    }
+    expect((await asBearer(token)).status).toBe(200);
   });
 });
 
