@@ -270,6 +270,21 @@ describe("the animation page", () => {
   });
 });
 
+describe("the not-found page", () => {
+  it("answers 404 without React, for a visitor and a member alike", async () => {
+    const member = await createUser();
+    for (const headers of [{}, { cookie: await sessionCookieFor(member.id) }]) {
+      const res = await get("/no-such-page", headers);
+      expect(res.status).toBe(404);
+      const html = res.body.toString();
+      expect(html).toContain(">Page Not Found</h1>");
+      expect(html).toMatch(/<a href="\/"[^>]*>Go Home<\/a>/);
+      expect(html).not.toContain("__reactRouterContext");
+      expect(scriptTags(html)).toHaveLength(1);
+    }
+  });
+});
+
 describe("the contact page", () => {
   it("does not hydrate: each control carries its constraints and the schema's messages for its page script", async () => {
     const html = (await get("/contact")).body.toString();
