@@ -1,7 +1,7 @@
 import { type MiddlewareFunction, redirectDocument } from "react-router";
 import type { pageScripts } from "virtual:static-page-script";
 
-/** What a route module's `handle` tells the root about its page (read with useMatches). */
+/** What a route module's `handle` tells the server about its page (read by entry.server.tsx and the root). */
 export type PageHandle = {
   /**
    * `false`: the page is whole as the server renders it and loads no React: the root writes the
