@@ -273,7 +273,7 @@ describe("the animation page", () => {
 describe("the not-found page", () => {
   it("answers 404 without React, for a visitor and a member alike", async () => {
     const member = await createUser();
-    for (const headers of [{}, { cookie: await sessionCookieFor(member.id) }]) {
+    for (const headers of [{}, { cookie: await sessionCookieFor(member.id) }] as Record<string, string>[]) {
       const res = await get("/no-such-page", headers);
       expect(res.status).toBe(404);
       const html = res.body.toString();
