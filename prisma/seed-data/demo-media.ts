@@ -34,8 +34,8 @@ export function demoVideoSize(slug: string): FrameSize {
   return slug === DEMO_1080P_SLUG ? { width: 1920, height: 1080 } : DEMO_LAYOUT_SIZE;
 }
 
-/** Preview capped at 10 seconds: the preview is the first 10 s of the full video. */
-export const PREVIEW_SECONDS = 10;
+/** Preview capped at 10 seconds: the preview is the first 10 s of the full video (app/lib/preview.ts). */
+export { PREVIEW_SECONDS } from "../../app/lib/preview.ts";
 
 export const demoFile = {
   fullVideo: (slug: string) => `video-${slug}.mp4`,

@@ -3,6 +3,7 @@ import { Link } from "~/components/ui/link.tsx";
 import { formatSeconds } from "~/lib/duration.ts";
 import type { AnimationCardDto } from "~/services/catalogue/types.ts";
 import { ResponsiveImage } from "../ui/responsive-image.tsx";
+import { previewSecondsOf } from "~/lib/preview.ts";
 
 /** Where a card leads: the detail page, by slug (/animation/{slug}, the older card link, redirects there). */
 export function animationHref(animation: { slug: string | null; id: string }) {
@@ -55,7 +56,9 @@ export function AnimationCard({
         <h3 className="font-semibold leading-snug group-hover:text-brand-700">{animation.title}</h3>
         {animation.categoryName ? <p className="text-sm text-slate-600">{animation.categoryName}</p> : null}
         {/* The card's label leads to the detail page, whose player is the free preview: say so. */}
-        {premium ? null : <span className="mt-auto block pt-2 text-xs text-slate-500">Free 10-second preview · full video with Premium or a license</span>}
+        {premium ? null : (
+          <span className="mt-auto block pt-2 text-xs text-slate-500">{`Free ${previewSecondsOf(animation.duration)}-second preview · full video with Premium or a license`}</span>
+        )}
         <span className="mt-3 inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white group-hover:bg-brand-700">
           {premium ? "Watch Animation" : "View Full Animation"}
         </span>

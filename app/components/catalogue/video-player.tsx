@@ -7,7 +7,7 @@ import type { CaptionTrackDto, PlaybackDto } from "~/services/catalogue/types.ts
 
 /**
  * The detail page's player. The caller passes the full video only for an entitled viewer and
- * the 10-second preview otherwise; with neither it shows the cover and "Preview unavailable"
+ * the preview (its first 10 seconds at most) otherwise; with neither it shows the cover and "Preview unavailable"
  * (never a fallback to anything longer). The animation's caption tracks go with either video
  * (the first, English when there is one, on by default). With `offers` (a viewer without access),
  * the preview's end shows them: over the picture from 1280 px, under it where the picture is too
@@ -35,12 +35,14 @@ type VideoPlayerProps = {
   poster: string | null;
   title: string;
   isPreview: boolean;
+  /** How long the preview plays (lib/preview.ts): its badge and its end say so. */
+  previewSeconds: number;
   tracks?: CaptionTrackDto[];
   /** Premium and the licences for this animation, offered when the preview ends. */
   offers?: ReactNode;
 };
 
-function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster, title, isPreview, tracks = [], offers }: VideoPlayerProps) {
+function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster, title, isPreview, previewSeconds, tracks = [], offers }: VideoPlayerProps) {
   const root = useRef<HTMLDivElement>(null);
   // Signed URLs differ at each load of the page's data: the player keeps those it started with,
   // so a revalidation never swaps the source under a playing video (hls.js owns it by then).
@@ -94,13 +96,13 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
         </video>
         {isPreview ? (
           <span className="pointer-events-none absolute top-3 left-3 rounded-full bg-black/70 px-3 py-1 text-xs font-semibold text-white">
-            10-second preview
+            {`${previewSeconds}-second preview`}
           </span>
         ) : null}
         {ladder?.storyboard ? <SeekThumbnail /> : null}
         {ladder ? <QualityMenu /> : null}
       </div>
-      {offers ? <PreviewEnd>{offers}</PreviewEnd> : null}
+      {offers ? <PreviewEnd seconds={previewSeconds}>{offers}</PreviewEnd> : null}
     </div>
   );
 }
@@ -145,7 +147,7 @@ function QualityMenu() {
 }
 
 /** The preview's end, hidden until the preview ends (lib/dom/player.ts): focus moves to it then. */
-function PreviewEnd({ children }: { children: ReactNode }) {
+function PreviewEnd({ seconds, children }: { seconds: number; children: ReactNode }) {
   return (
     <div hidden data-preview-end className="mt-3 xl:absolute xl:inset-0 xl:mt-0 xl:flex xl:overflow-y-auto xl:rounded-xl xl:bg-black/70 xl:p-4">
       {/* A group, not a region: the page's own offers are the region of this name. */}
@@ -159,7 +161,7 @@ function PreviewEnd({ children }: { children: ReactNode }) {
         <h2 id="preview-end-title" className="text-lg font-semibold">
           Unlock the Full Animation
         </h2>
-        <p className="mt-1 text-sm text-slate-600">The 10-second preview has ended. Premium members stream every animation in full.</p>
+        <p className="mt-1 text-sm text-slate-600">{`The ${seconds}-second preview has ended. Premium members stream every animation in full.`}</p>
         {children}
         <Button variant="ghost" className="mt-2 w-full" data-replay>
           Replay preview

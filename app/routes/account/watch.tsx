@@ -15,6 +15,7 @@ import { UUID_RE } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/watch";
 import { asRouteError } from "~/lib/errors.server.ts";
+import { previewSecondsOf } from "~/lib/preview.ts";
 
 const WatchParams = z.object({ id: z.string().regex(UUID_RE) });
 
@@ -54,6 +55,7 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
           poster={animation.coverImage}
           title={animation.title}
           isPreview={false}
+          previewSeconds={previewSecondsOf(animation.duration)}
           tracks={animation.captions}
         />
       </div>

@@ -29,7 +29,7 @@ import { getAnimation, listRelatedAnimations } from "~/services/catalogue/animat
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
-import { PREVIEW_SECONDS } from "~/services/media-pipeline/transcode.server.ts";
+import { previewSecondsOf } from "~/lib/preview.ts";
 import { getAnimationOffers } from "~/services/offers.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/animation";
@@ -63,7 +63,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     animation,
     ogImage,
     // What anybody can play: the preview is cut to its first 10 seconds (the spec's promise).
-    previewSeconds: Math.min(PREVIEW_SECONDS, animation.duration),
+    previewSeconds: previewSecondsOf(animation.duration),
     // Shared links name the animation's one address (its canonical URL), whichever path was visited.
     shareUrl: new URL(`/animations/${encodeURIComponent(animation.slug || animation.id)}`, siteOrigin(request)).href,
     related: { ...related, doctorName: doctor?.name ?? null },
@@ -224,13 +224,14 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             poster={animation.coverImage}
             title={animation.title}
             isPreview={isPreview}
+            previewSeconds={loaderData.previewSeconds}
             tracks={animation.captions}
             offers={entitled ? undefined : unlockOffers}
           />
           {entitled || !src ? null : (
             // Without JavaScript nothing happens at the preview's end: this line says where the rest is.
             <p className="-mt-3 text-sm text-slate-600" data-testid="preview-note">
-              The preview stops at 0:10. The full animation comes with Premium or a license:{" "}
+              {`The preview stops at ${formatDuration(loaderData.previewSeconds)}. The full animation comes with Premium or a license: `}
               <TextLink to="#unlock">see the offers</TextLink>.
             </p>
           )}
@@ -259,7 +260,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
           {entitled ? null : (
             <Section card id="unlock" title="Unlock the Full Animation">
               <p className="mt-2 text-sm text-slate-600">
-                You are watching a 10-second preview. Premium members stream every animation in full.
+                {`You are watching a ${loaderData.previewSeconds}-second preview. Premium members stream every animation in full.`}
               </p>
               {unlockOffers}
             </Section>

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { measureDuration, probeVideoSize, runFfmpeg, type MediaProbe } from "~/lib/ffmpeg.server.ts";
 import { AUDIO_KBPS, previewRung, storyboardPlan, type Rung } from "~/lib/media-ladder.ts";
+import { PREVIEW_SECONDS } from "~/lib/preview.ts";
 
 // The pipeline's steps, each one ffmpeg run writing into the job's work directory in the
 // layout the set is published with (media-store.server.ts):
@@ -17,8 +18,6 @@ import { AUDIO_KBPS, previewRung, storyboardPlan, type Rung } from "~/lib/media-
 // short is removed and run again. Keyframes every 2 s in every rung keep segments aligned
 // across rungs (a switch never waits) and let the preview end exactly at 10 s.
 
-/** "preview ... 10 seconds" (the spec's promise to viewers without the right). */
-export const PREVIEW_SECONDS = 10;
 /**
  * Short segments start playback sooner: the first 360p segment (~930 kbit/s with sound) of 2 s
  * is ~230 KB, about 1.2 s on a 1.6 Mbit/s phone line; a 4 s one took twice that.
