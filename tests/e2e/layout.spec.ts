@@ -44,14 +44,15 @@ test("the header's sections: categories, pricing and help, without knowing a URL
 
 test("a phone's menu opens and leads on, with or without JavaScript; the skip link reaches the content", async ({ page, javaScriptEnabled }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  // A page that hydrates (an e-mail's unsubscribe link, here an unknown one): from the pages that
-  // do not (decision 025) every link loads a document.
-  await page.goto("/unsubscribe?token=not-a-token");
+  // A page that hydrates, a member's: from the pages that do not (every page a visitor lands on,
+  // decision 025) every link loads a document.
+  await signIn(page, MEMBER.email, MEMBER.password);
+  await page.goto("/dashboard");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
   await page.getByTestId("phone-menu").getByLabel("Menu", { exact: true }).click();
   const menu = page.getByRole("navigation", { name: "Main" });
   await menu.getByText("Pricing").click();
-  // With JavaScript a client-side change (a visitor's /premium has no behaviour but React's there).
+  // With JavaScript a client-side change (a member's /premium is the checkout, which hydrates).
   await menu.getByRole("link", { name: "Premium – all animations" }).click();
   await expect(page).toHaveURL(/\/premium$/);
   // The menu closes once the page has changed.

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { MEMBER } from "./helpers.ts";
 
 // The e2e server is started as `npm start` starts it (scripts/start.ts, NODE_ENV=production):
 // it must run React Router's production build on the server (the file it resolved, which it
@@ -19,9 +20,11 @@ test("the server runs React Router's production build", async ({ request }) => {
   expect(await res.text()).toMatch(/^medanim_react_router_build_info\{build="production"\} 1$/m);
 });
 
-// Most public pages load no React (decision 025): a page that hydrates, an e-mail's unsubscribe link.
+// No page a visitor lands on loads React (decision 025): a page that hydrates, a member's dashboard.
 test("a page that hydrates loads React Router's production build", async ({ request }) => {
-  const html = await (await request.get("/unsubscribe?token=not-a-token")).text();
+  const { accessToken } = (await (await request.post("/api/auth/login", { data: MEMBER })).json()) as { accessToken: string };
+  const html = await (await request.get("/dashboard", { headers: { Authorization: `Bearer ${accessToken}` } })).text();
+  expect(html).toContain("__reactRouterContext");
   const scripts = new Set([...html.matchAll(/\/assets\/[^"'\s]+\.js/g)].map((m) => m[0]));
   let framework = 0;
   for (const src of scripts) {

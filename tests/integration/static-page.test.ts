@@ -108,7 +108,8 @@ describe("the home document", () => {
   });
 
   it("a page that hydrates still loads React Router's scripts and not the static page script", async () => {
-    const html = (await get("/unsubscribe?token=not-a-token")).body.toString();
+    const member = await createUser();
+    const html = (await get("/dashboard", { cookie: await sessionCookieFor(member.id) })).body.toString();
     expect(html).toContain("__reactRouterContext");
     expect(html).not.toMatch(/static-page/);
   });
@@ -270,6 +271,22 @@ describe("the animation page", () => {
   });
 });
 
+describe("pages reached from an e-mail or a certificate", () => {
+  it("load no React: /verify-email, /unsubscribe and a licence's verification", async () => {
+    for (const target of ["/verify-email?token=not-a-token", "/unsubscribe?token=not-a-token", "/licences/00000000-0000-4000-8000-000000000000/verify"]) {
+      const html = (await get(target)).body.toString();
+      expect(html, target).not.toContain("__reactRouterContext");
+      expect(scriptTags(html), target).toHaveLength(1);
+    }
+  });
+
+  it("a failed verification's Resend is a form the browser posts itself", async () => {
+    const html = (await get("/verify-email?token=not-a-token")).body.toString();
+    expect(html).toContain("Verification Failed");
+    expect(html).toMatch(/<form[^>]* action="\/verify-email\?token=not-a-token" method="post"><button type="submit"[^>]*>Resend Verification Email<\/button><\/form>/);
+  });
+});
+
 describe("the not-found page", () => {
   it("answers 404 without React, for a visitor and a member alike", async () => {
     const member = await createUser();
@@ -364,7 +381,8 @@ describe("links on a page that does not hydrate", () => {
     const plain = (await get("/animations/rhinoplasty")).body.toString();
     expect(plain).toMatch(/<a href="\/" class="site-logo" aria-label="Medanim home">/);
     expect(plain).not.toContain("data-discover");
-    const hydrated = (await get("/unsubscribe?token=not-a-token")).body.toString();
+    const member = await createUser();
+    const hydrated = (await get("/dashboard", { cookie: await sessionCookieFor(member.id) })).body.toString();
     expect(hydrated).toContain('data-discover="true"');
   });
 });

@@ -7,7 +7,12 @@ import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.t
 import { LICENCE_NOT_FOUND, LICENCE_STATE_REASON, verifyLicence } from "~/services/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
 import type { Route } from "./+types/licence-verify";
+
+// Reached from a certificate's link or QR code: text only, so it loads no React (decision 025).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 const VerifyParams = z.object({ id: z.string().regex(UUID_RE) });
 

@@ -4,7 +4,12 @@ import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { readUnsubscribeLink, unsubscribe } from "~/services/email-campaigns.server.ts";
 import { CAMPAIGN_KIND_LABELS } from "~/validation/admin-email.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
 import type { Route } from "./+types/unsubscribe";
+
+// Reached from an e-mail's link: one plain form, so it loads no React (decision 025).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageHead(siteOf(matches), {

@@ -8,7 +8,12 @@ import { ALREADY_VERIFIED_MESSAGE, resendVerification, VERIFICATION_MAIL_FAILED,
 import { getUser } from "~/services/auth/guards.server.ts";
 import { NO_VERIFY_TOKEN } from "~/validation/account.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
+import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
 import type { Route } from "./+types/verify-email";
+
+// Reached from an e-mail's link: links and one plain form, so it loads no React (decision 025).
+export const handle = STATIC_PAGE;
+export const clientMiddleware = LOAD_AS_DOCUMENT;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageHead(siteOf(matches), {

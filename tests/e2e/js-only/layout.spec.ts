@@ -8,15 +8,16 @@ test("pages hydrate under the enforced CSP without violations", async ({ page })
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
-  // A page that hydrates (most public pages do not, decision 025).
-  await page.goto("/unsubscribe?token=not-a-token");
-  // The client entry ran (its inline and module scripts were allowed by the nonce) and hydrated.
-  await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
-  // And a page that does not: its own scripts run under the same policy.
+  // A page that does not hydrate: its own scripts run under the policy.
   await page.goto("/auth?mode=signup");
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page.getByText("First name is required")).toBeVisible();
   await page.goto("/");
+  // A page that hydrates (no page a visitor lands on does, decision 025): a member's.
+  await signIn(page, MEMBER.email, MEMBER.password);
+  await page.goto("/profile");
+  // The client entry ran (its inline and module scripts were allowed by the nonce) and hydrated.
+  await page.waitForFunction(() => Boolean((window as unknown as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
   expect(violations).toEqual([]);
 });
 
