@@ -1,6 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Button } from "~/components/ui/button.tsx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
+import { formFields } from "~/lib/constraint-messages.ts";
+import { MisuseReportSchema } from "~/validation/catalogue.ts";
 
 export const REPORT_INTENT = "report-misuse";
 
@@ -24,9 +26,8 @@ export function MisuseReport({
   animationTitle: string;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
-  const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
-  const hasErrors = Object.values(errors).some((e) => e?.length);
-  const initial = (lastResult?.initialValue ?? {}) as Record<string, unknown>;
+  const { formErrors, errorsOf, valueOf } = formFields(MisuseReportSchema, "misuse-report", lastResult);
+  const hasErrors = Boolean(lastResult?.error && Object.values(lastResult.error).some((e) => e?.length));
 
   return (
     <details open={hasErrors} className="rounded-xl border border-slate-200 bg-white" data-testid="misuse-report">
@@ -45,8 +46,8 @@ export function MisuseReport({
           required
           maxLength={254}
           autoComplete="email"
-          defaultValue={String(initial.reporterEmail ?? "")}
-          errors={errors.reporterEmail}
+          defaultValue={String(valueOf("reporterEmail") ?? "")}
+          errors={errorsOf("reporterEmail")}
         />
         <TextareaField
           label="What is the problem?"
@@ -54,8 +55,8 @@ export function MisuseReport({
           required
           maxLength={5000}
           rows={4}
-          defaultValue={String(initial.message ?? "")}
-          errors={errors.message}
+          defaultValue={String(valueOf("message") ?? "")}
+          errors={errorsOf("message")}
         />
         <Field
           label="Link (optional)"
@@ -63,10 +64,10 @@ export function MisuseReport({
           type="url"
           maxLength={2000}
           placeholder="https://"
-          defaultValue={String(initial.link ?? "")}
-          errors={errors.link}
+          defaultValue={String(valueOf("link") ?? "")}
+          errors={errorsOf("link")}
         />
-        <ErrorList errors={errors[""]} />
+        <ErrorList errors={formErrors} />
         <div className="flex gap-3">
           <Button type="submit" variant="danger" data-pending-text="Submitting...">
             Submit Report
