@@ -45,8 +45,8 @@ type Control = {
  */
 export function constraintProps(schema: z.ZodObject, control: Control) {
   // The same for every render: worked out once per control (each probe parses the schema).
-  const kept = propsKept.get(schema) ?? new Map<string, ReturnType<typeof deriveProps>>();
-  propsKept.set(schema, kept);
+  let kept = propsKept.get(schema);
+  if (!kept) propsKept.set(schema, (kept = new Map()));
   const key = `${control.form}/${control.name}/${control.sameAs ?? ""}`;
   if (!kept.has(key)) kept.set(key, deriveProps(schema, control));
   return kept.get(key)!;
@@ -98,13 +98,20 @@ function deriveProps(schema: z.ZodObject, { form, name, sameAs }: Control) {
 
 /**
  * A form's fields as the server left them (a rejected submission's answers, never a hidden
- * field's, and its messages) and as its page script checks them (`constraintProps`): spread
- * `field(name)` into a Field. `formErrors` are the form's own (above or below its fields).
+ * field's, and its messages; before one, `initial`) and as its page script checks them
+ * (`constraintProps`): spread `field(name)` into a Field. `formErrors` are the form's own (above
+ * or below its fields); `invalid` whether the server refused anything.
  */
-export function formFields(schema: z.ZodObject, form: string, lastResult: SubmissionResult<string[]> | null | undefined) {
+export function formFields(
+  schema: z.ZodObject,
+  form: string,
+  lastResult: SubmissionResult<string[]> | null | undefined,
+  initial: Record<string, string> = {},
+) {
   const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
-  const values = (lastResult?.initialValue ?? {}) as Record<string, unknown>;
+  const values = (lastResult ? (lastResult.initialValue ?? {}) : initial) as Record<string, unknown>;
   return {
+    invalid: Object.values(errors).some((messages) => messages?.length),
     formErrors: errors[""] ?? undefined,
     errorsOf: (name: string) => errors[name] ?? undefined,
     valueOf: (name: string) => values[name],

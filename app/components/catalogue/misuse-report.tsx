@@ -26,11 +26,10 @@ export function MisuseReport({
   animationTitle: string;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
-  const { formErrors, errorsOf, valueOf } = formFields(MisuseReportSchema, "misuse-report", lastResult);
-  const hasErrors = Boolean(lastResult?.error && Object.values(lastResult.error).some((e) => e?.length));
+  const { invalid, formErrors, errorsOf, valueOf } = formFields(MisuseReportSchema, "misuse-report", lastResult);
 
   return (
-    <details open={hasErrors} className="rounded-xl border border-slate-200 bg-white" data-testid="misuse-report">
+    <details open={invalid} className="rounded-xl border border-slate-200 bg-white" data-testid="misuse-report">
       <summary className="px-5 py-3 text-sm font-semibold text-slate-700 hover:text-red-700">Report Misuse</summary>
       <form method="post" className="flex flex-col gap-4 border-t border-slate-100 px-5 py-4" id="misuse-report" data-misuse-report>
         <p className="text-sm text-slate-600">

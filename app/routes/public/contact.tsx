@@ -9,7 +9,7 @@ import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getSupportDetails, submitContactMessage } from "~/services/content.server.ts";
-import { CONTACT_CATEGORIES, CONTACT_SUCCESS, ContactSchema, type ContactInput } from "~/validation/content.ts";
+import { CONTACT_CATEGORIES, CONTACT_SUCCESS, ContactSchema } from "~/validation/content.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/contact";
 
@@ -116,10 +116,8 @@ type ContactFormProps = {
  * with the answers and the errors.
  */
 function ContactForm({ lastResult, prefill }: ContactFormProps) {
-  const { formErrors, field: fieldOf } = formFields(ContactSchema, "contact", lastResult);
   // Signed-in visitors do not retype who they are; a rejected message keeps what was typed.
-  const filled: Record<string, string> = prefill;
-  const field = (name: keyof ContactInput) => (lastResult ? fieldOf(name) : { ...fieldOf(name), defaultValue: filled[name] ?? "" });
+  const { formErrors, field } = formFields(ContactSchema, "contact", lastResult, prefill);
   return (
     <form method="post" id="contact" data-check className="mt-6 flex flex-col gap-4">
       {formErrors?.length ? (

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { measureDuration, probeVideoSize, runFfmpeg, type MediaProbe } from "~/lib/ffmpeg.server.ts";
 import { AUDIO_KBPS, previewRung, storyboardPlan, type Rung } from "~/lib/media-ladder.ts";
-import { PREVIEW_SECONDS } from "~/lib/preview.ts";
+import { PREVIEW_SECONDS, previewSecondsOf } from "~/lib/preview.ts";
 
 // The pipeline's steps, each one ffmpeg run writing into the job's work directory in the
 // layout the set is published with (media-store.server.ts):
@@ -139,7 +139,7 @@ async function remuxProgressive({ dir, rungs, probe, signal, onProgress }: StepC
  */
 async function cutPreview({ dir, rungs, probe, signal, onProgress }: StepContext) {
   const mp4 = path.join(dir, "preview.mp4");
-  const seconds = Math.min(PREVIEW_SECONDS, probe.duration);
+  const seconds = previewSecondsOf(probe.duration);
   const rung = previewRung(rungs);
   await runFfmpeg(
     [
