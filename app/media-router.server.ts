@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Router, type Request, type Response } from "express";
-import { getObjectDelivery, type ObjectDelivery } from "~/services/media.server.ts";
+import { getObjectDelivery, type ObjectDelivery } from "~/services/media/delivery.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { isObjectId, localObjectFile, objectPath, presignedKeyUrl, presignedObjectUrl, PRESIGNED_GET_SECONDS, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
 import { localSetFile, mediaType, presignedSetFileUrl, readSetText } from "~/lib/media-store.server.ts";
-import { decideSetFile, type SetFileDecision } from "~/services/media-urls.server.ts";
-import { getEmbedMediaDelivery, recordEmbedPlay } from "~/services/embed-media.server.ts";
+import { decideSetFile, type SetFileDecision } from "~/services/media/media-urls.server.ts";
+import { getEmbedMediaDelivery, recordEmbedPlay } from "~/services/licensing/embed-media.server.ts";
 import { bucketRendition, isRenditionSource, renditionFile } from "~/lib/image-renditions.server.ts";
 import { parseRenditionName, RENDITION_TYPES, type RenditionSpec } from "~/lib/image-renditions.ts";
 import { receiveSignedUpload, uploadRule } from "~/lib/upload.server.ts";

@@ -7,7 +7,7 @@ import { PerformanceReporter } from "./components/performance-reporter.tsx";
 import { SiteFooter, SiteHeader } from "./components/layout.tsx";
 import { useNonce } from "./components/nonce.tsx";
 import { Toaster } from "./components/ui/toast.tsx";
-import { getLayoutData } from "./services/content.server.ts";
+import { getLayoutData } from "./services/site/content.server.ts";
 import { getCategoryTree } from "./services/catalogue/categories.server.ts";
 import { getUser } from "./services/auth/guards.server.ts";
 import { getToast } from "./lib/toast.server.ts";

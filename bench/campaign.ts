@@ -45,7 +45,7 @@ export async function runCampaignBench(recipients = 10_000): Promise<CampaignBen
       SELECT gen_random_uuid(), 'reader-' || n || '@example.test', 'reader_' || n, 'x', 'Reader', 'N' || n, true, now()
       FROM generate_series(1, ${recipients}) AS n`);
     const admin = await prisma.user.create({ data: { email: "bench-admin@example.test", username: "bench_admin", password: "x", firstName: "A", lastName: "A", role: "admin", accountType: "premium" } });
-    const { startCampaign, runCampaign } = await import("../app/services/email-campaigns.server.ts");
+    const { startCampaign, runCampaign } = await import("../app/services/admin/email-campaigns.server.ts");
     const { BulkEmailSchema } = await import("../app/validation/admin-email.ts");
     const input = BulkEmailSchema.parse({ subject: "Bench news", html: "<p>Hello {{firstName}}. Twelve new animations are in the library.</p>", targetGroup: "free" });
 

@@ -43,7 +43,7 @@ export async function runDemoTranscodeBench(slugs = [DEMO_1080P_SLUG, ORDINARY_S
     await db.migrate();
     const { prisma } = dbModule;
     const { saveObject } = await import("../app/lib/storage.server.ts");
-    const { claimJob, queueTranscode, runTranscodeJob } = await import("../app/services/media-jobs.server.ts");
+    const { claimJob, queueTranscode, runTranscodeJob } = await import("../app/services/media/media-jobs.server.ts");
     const figures: DemoTranscodeFigure[] = [];
     for (const slug of slugs) {
       const seed = ANIMATIONS.find((a) => animationSlug(a.title) === slug);

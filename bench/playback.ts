@@ -73,7 +73,7 @@ export async function runPlaybackBench({ seconds = 32 } = {}): Promise<PlaybackB
     const { prisma } = dbModule;
     const { saveObject } = await import("../app/lib/storage.server.ts");
     const { createSession } = await import("../app/lib/session.server.ts");
-    const { claimJob, queueTranscode, runTranscodeJob } = await import("../app/services/media-jobs.server.ts");
+    const { claimJob, queueTranscode, runTranscodeJob } = await import("../app/services/media/media-jobs.server.ts");
     const stored = await saveObject({ body: fs.createReadStream(master), contentType: "video/mp4", kind: "video" });
     const animation = await prisma.animation.create({ data: { title: "Playback bench", slug: "playback_bench", description: "A 4K test pattern.", fullVideo: stored.path, duration: seconds } });
     const member = await prisma.user.create({

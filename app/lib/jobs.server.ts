@@ -18,7 +18,7 @@ export const QUEUES = {
   billingSweep: "billing-sweep",
   /** Expired sessions, tokens and rate-limit rows; the embedded database's vacuum (hourly, and at start). */
   purge: "purge",
-  /** One transcode of a master into its media set (services/media-jobs.server.ts); key = the MediaJob row. */
+  /** One transcode of a master into its media set (services/media/media-jobs.server.ts); key = the MediaJob row. */
   mediaTranscode: "media-transcode",
   /** Transcodes nobody queued, and rows the queue may have lost (every ten minutes, and at start). */
   mediaScan: "media-scan",

@@ -4,9 +4,9 @@ import { CAMPAIGN_SLICE_MS, jobQueue, measuredJob, QUEUES, stopJobQueue, supervi
 import { logger } from "~/lib/logger.server.ts";
 import { purgeRateLimits } from "~/lib/rate-limit.server.ts";
 import { purgeExpiredCredentials } from "./auth/credentials.server.ts";
-import { runBillingSweep } from "./billing-sweep.server.ts";
-import { runCampaign } from "./email-campaigns.server.ts";
-import { runMediaJob, scanMediaJobs } from "./media-jobs.server.ts";
+import { runBillingSweep } from "./commerce/billing-sweep.server.ts";
+import { runCampaign } from "./admin/email-campaigns.server.ts";
+import { runMediaJob, scanMediaJobs } from "./media/media-jobs.server.ts";
 
 // The server's workers for the job queue (lib/jobs.server.ts): campaigns, transcodes, the
 // hourly billing sweep and purge. pg-boss hands each job to one worker across all instances; its schedules

@@ -1,6 +1,6 @@
 // Browser-safe: the audit list's filter offers these.
 
-/** Every entity type an admin write records (services/audit.server.ts). */
+/** Every entity type an admin write records (services/admin/audit.server.ts). */
 export const AUDIT_ENTITY_TYPES = [
   "animation",
   "caption",

@@ -5,7 +5,7 @@ import * as verifyApi from "~/routes/api/auth.verify-email.ts";
 import * as preferencesApi from "~/routes/api/notifications.preferences.ts";
 import * as notificationsPage from "~/routes/account/notifications.tsx";
 import * as profilePage from "~/routes/account/profile.tsx";
-import { sendVerificationEmail } from "~/services/verification.server.ts";
+import { sendVerificationEmail } from "~/services/auth/verification.server.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { seedEmailTemplates } from "../../prisma/seed-data/email-templates.ts";

@@ -5,7 +5,7 @@ import * as resendApi from "~/routes/api/auth.resend-verification.ts";
 import * as verifyApi from "~/routes/api/auth.verify-email.ts";
 import * as verifyPage from "~/routes/public/verify-email.tsx";
 import { purgeExpiredCredentials } from "~/services/auth/credentials.server.ts";
-import { sendVerificationEmail } from "~/services/verification.server.ts";
+import { sendVerificationEmail } from "~/services/auth/verification.server.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { DAY_MS, useMailCapture } from "./account-helpers.ts";

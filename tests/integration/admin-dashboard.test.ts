@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import * as dashboardApi from "~/routes/api/admin/dashboard.ts";
-import { getDashboardStats, getRecentSubscriptions, getRevenueByMonth } from "~/services/admin-dashboard.server.ts";
+import { getDashboardStats, getRecentSubscriptions, getRevenueByMonth } from "~/services/admin/admin-dashboard.server.ts";
 import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createPaidSubscription, createUser } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";

@@ -3,7 +3,7 @@ import { prisma } from "~/lib/db.server.ts";
 import * as screen from "~/routes/admin/subscriptions.tsx";
 import * as listApi from "~/routes/api/admin/subscriptions.ts";
 import * as changeApi from "~/routes/api/admin/subscriptions.change.ts";
-import { getAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import { getAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { publicUserSelect } from "~/services/auth/credentials.server.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";

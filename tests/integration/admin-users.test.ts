@@ -9,7 +9,7 @@ import * as login from "~/routes/api/auth.login.ts";
 import * as me from "~/routes/api/auth.me.ts";
 import { issueTokens, ACCOUNT_BLOCKED } from "~/services/auth/credentials.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { ADMIN_ONLY, CANNOT_BLOCK_SELF, CANNOT_DEMOTE_SELF, LAST_ADMIN } from "~/services/user-admin.server.ts";
+import { ADMIN_ONLY, CANNOT_BLOCK_SELF, CANNOT_DEMOTE_SELF, LAST_ADMIN } from "~/services/admin/user-admin.server.ts";
 import { ROLE_REQUIRED } from "~/validation/admin-users.ts";
 import { accessTokenFor, createUser, sessionCookieFor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";

@@ -7,7 +7,7 @@ import * as register from "~/routes/api/auth.register.ts";
 import * as resendVerification from "~/routes/api/auth.resend-verification.ts";
 import * as contact from "~/routes/api/contact.ts";
 import * as reportMisuse from "~/routes/api/report-misuse.ts";
-import { CONTACT_RULE } from "~/services/content.server.ts";
+import { CONTACT_RULE } from "~/services/site/content.server.ts";
 import { MISUSE_REPORT_RULE } from "~/services/catalogue/misuse-reports.server.ts";
 import { accessTokenFor, createUser } from "../helpers/factories.ts";
 import { createAnimation } from "../helpers/catalogue.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import * as auditScreen from "~/routes/admin/audit.tsx";
-import { auditChanges, listAuditLog, recordAudit, AUDIT_PAGE_SIZE } from "~/services/audit.server.ts";
+import { auditChanges, listAuditLog, recordAudit, AUDIT_PAGE_SIZE } from "~/services/admin/audit.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
-import { renewTestModeSubscriptions, runBillingSweep } from "~/services/billing-sweep.server.ts";
-import { cancelSubscription, reactivateSubscription } from "~/services/subscriptions.server.ts";
-import { applyPaymentEvent } from "~/services/fulfilment.server.ts";
+import { renewTestModeSubscriptions, runBillingSweep } from "~/services/commerce/billing-sweep.server.ts";
+import { cancelSubscription, reactivateSubscription } from "~/services/commerce/subscriptions.server.ts";
+import { applyPaymentEvent } from "~/services/commerce/fulfilment.server.ts";
 import { createPaidSubscription, createUser } from "../helpers/factories.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -7,7 +7,7 @@ import * as purchase from "~/routes/account/purchase.tsx";
 import * as checkoutReturn from "~/routes/checkout/return.tsx";
 import * as testPage from "~/routes/checkout/test.tsx";
 import * as premium from "~/routes/public/premium.tsx";
-import { ALREADY_LICENSED, ALREADY_PREMIUM } from "~/services/checkout.server.ts";
+import { ALREADY_LICENSED, ALREADY_PREMIUM } from "~/services/commerce/checkout.server.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { createCatalogue, grant } from "../helpers/catalogue.ts";
 import { callRoute } from "../helpers/route.ts";

@@ -7,7 +7,7 @@ import {
   startCampaign,
   unsubscribe,
   unsubscribeUrl,
-} from "~/services/email-campaigns.server.ts";
+} from "~/services/admin/email-campaigns.server.ts";
 import { BulkEmailSchema } from "~/validation/admin-email.ts";
 import { createUser } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";

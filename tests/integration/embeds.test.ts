@@ -3,7 +3,7 @@ import { prisma } from "~/lib/db.server.ts";
 import * as libraryPage from "~/routes/account/my-animations.tsx";
 import * as oembedRoute from "~/routes/api/oembed.ts";
 import * as embedRoute from "~/routes/public/embed.ts";
-import { EMBED_MEDIA_TTL_SECONDS, embedCaptionUrl, embedVideoUrl } from "~/services/embed-media.server.ts";
+import { EMBED_MEDIA_TTL_SECONDS, embedCaptionUrl, embedVideoUrl } from "~/services/licensing/embed-media.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import {
   addEmbedDomain,
@@ -15,8 +15,8 @@ import {
   listEmbedPlaysForAnimation,
   removeEmbedDomain,
   resolveEmbed,
-} from "~/services/embeds.server.ts";
-import { completeRefund } from "~/services/refunds.server.ts";
+} from "~/services/licensing/embeds.server.ts";
+import { completeRefund } from "~/services/commerce/refunds.server.ts";
 import { EMBED_DOMAIN_MESSAGES, MAX_EMBED_DOMAINS } from "~/validation/embed-domains.ts";
 import { testApp } from "../helpers/app.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";

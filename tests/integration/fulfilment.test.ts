@@ -4,8 +4,8 @@ import { getPaymentProvider, setPaymentProvider } from "~/lib/payments/index.ser
 import { type PaymentEvent, type PaymentProvider, WebhookSignatureError } from "~/lib/payments/provider.server.ts";
 import * as webhook from "~/routes/api/webhooks.stripe.ts";
 import * as paymentSuccess from "~/routes/api/payments.success.ts";
-import { startCheckout } from "~/services/checkout.server.ts";
-import { applyPaymentEvent } from "~/services/fulfilment.server.ts";
+import { startCheckout } from "~/services/commerce/checkout.server.ts";
+import { applyPaymentEvent } from "~/services/commerce/fulfilment.server.ts";
 import { publicUserSelect } from "~/services/auth/credentials.server.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { createCatalogue } from "../helpers/catalogue.ts";

@@ -8,7 +8,7 @@ import { getEnv } from "~/lib/env.server.ts";
 import { RENDITION_WIDTHS, type RenditionFormat } from "~/lib/image-renditions.ts";
 import { forget } from "~/lib/memo.server.ts";
 import { objectIdFromPath, saveObject } from "~/lib/storage.server.ts";
-import { clearMediaAccessCaches } from "~/services/media.server.ts";
+import { clearMediaAccessCaches } from "~/services/media/delivery.server.ts";
 import * as upload from "~/routes/api/objects.upload.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";

@@ -2,7 +2,7 @@ import PgBoss from "pg-boss";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb, prisma } from "~/lib/db.server.ts";
 import { enqueueCampaign, jobQueue, QUEUES } from "~/lib/jobs.server.ts";
-import { runCampaign, startCampaign } from "~/services/email-campaigns.server.ts";
+import { runCampaign, startCampaign } from "~/services/admin/email-campaigns.server.ts";
 import { startJobWorkers } from "~/services/job-workers.server.ts";
 import { BulkEmailSchema } from "~/validation/admin-email.ts";
 import { createUser } from "../helpers/factories.ts";

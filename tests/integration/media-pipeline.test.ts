@@ -22,8 +22,8 @@ import {
   runTranscodeJob,
   scanMediaJobs,
   TRANSCODE_PRIORITY,
-} from "~/services/media-jobs.server.ts";
-import { masterCodecs, playlistDuration } from "~/services/media-pipeline/transcode.server.ts";
+} from "~/services/media/media-jobs.server.ts";
+import { masterCodecs, playlistDuration } from "~/services/media/transcode.server.ts";
 import * as formScreen from "~/routes/admin/animation-form.tsx";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";

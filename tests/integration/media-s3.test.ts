@@ -10,7 +10,7 @@ import { getEnv, resetEnv } from "~/lib/env.server.ts";
 import { objectIdFromPath, saveObject, storageOrigin } from "~/lib/storage.server.ts";
 import { confirmUpload } from "~/lib/upload.server.ts";
 import { publishSet } from "~/lib/media-store.server.ts";
-import { setFileCacheControl, signGrant } from "~/services/media-urls.server.ts";
+import { setFileCacheControl, signGrant } from "~/services/media/media-urls.server.ts";
 import * as upload from "~/routes/api/objects.upload.ts";
 import { callRoute } from "../helpers/route.ts";
 import { createS3Mock, s3MockEnv } from "../mocks/s3.ts";

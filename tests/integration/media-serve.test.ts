@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getEnv } from "~/lib/env.server.ts";
-import { clearMediaAccessCaches } from "~/services/media.server.ts";
+import { clearMediaAccessCaches } from "~/services/media/delivery.server.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { createMediaWorld, rawGet, startMediaApp, storeFile } from "./media-helpers.ts";
 

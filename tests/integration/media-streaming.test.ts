@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { saveObject } from "~/lib/storage.server.ts";
 import { stopJobQueue } from "~/lib/jobs.server.ts";
-import { claimJob, queueTranscode, runTranscodeJob } from "~/services/media-jobs.server.ts";
-import { clearMediaUrlCaches, signGrant } from "~/services/media-urls.server.ts";
+import { claimJob, queueTranscode, runTranscodeJob } from "~/services/media/media-jobs.server.ts";
+import { clearMediaUrlCaches, signGrant } from "~/services/media/media-urls.server.ts";
 import { accessTokenFor } from "../helpers/factories.ts";
 import { createMediaWorld, startMediaApp } from "./media-helpers.ts";
 

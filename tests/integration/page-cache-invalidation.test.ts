@@ -29,7 +29,7 @@ import * as pagesOfType from "~/routes/api/pages.type.ts";
 import * as publicSettings from "~/routes/api/settings.ts";
 import * as settingApi from "~/routes/api/settings.key.ts";
 import * as testCheckout from "~/routes/checkout/test.tsx";
-import { claimJob, queueTranscode, runTranscodeJob } from "~/services/media-jobs.server.ts";
+import { claimJob, queueTranscode, runTranscodeJob } from "~/services/media/media-jobs.server.ts";
 import { sendToApp } from "../helpers/app.ts";
 import { createCatalogue, objectPath } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor, TEST_PASSWORD } from "../helpers/factories.ts";

@@ -8,7 +8,7 @@ import * as paymentSuccess from "~/routes/api/payments.success.ts";
 import * as subCategory from "~/routes/api/subscriptions.category.ts";
 import * as subGlobal from "~/routes/api/subscriptions.global.ts";
 import * as subIndividual from "~/routes/api/subscriptions.individual.ts";
-import { ALREADY_LICENSED, ALREADY_PREMIUM } from "~/services/checkout.server.ts";
+import { ALREADY_LICENSED, ALREADY_PREMIUM } from "~/services/commerce/checkout.server.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { createCatalogue, grant } from "../helpers/catalogue.ts";
 import { callRoute } from "../helpers/route.ts";

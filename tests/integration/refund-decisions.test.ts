@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { setPaymentProvider } from "~/lib/payments/index.server.ts";
 import { useFakeProvider } from "../helpers/payments.ts";
-import { ADMIN_NOTES_REQUIRED, approveRefund, completeRefund, REFUND_PROVIDER_FAILED, rejectRefund } from "~/services/refunds.server.ts";
+import { ADMIN_NOTES_REQUIRED, approveRefund, completeRefund, REFUND_PROVIDER_FAILED, rejectRefund } from "~/services/commerce/refunds.server.ts";
 import { createPaidSubscription, createUser } from "../helpers/factories.ts";
 import { useMailCapture } from "./account-helpers.ts";
 

@@ -3,7 +3,7 @@ import { createRouteTable } from "~/lib/route-table.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { DESCRIPTION_MAX } from "~/lib/seo.ts";
 import { ROUTE_RULES } from "~/route-rules.ts";
-import { unsubscribeUrl } from "~/services/email-campaigns.server.ts";
+import { unsubscribeUrl } from "~/services/admin/email-campaigns.server.ts";
 import { sendToApp, testApp } from "../helpers/app.ts";
 import { createAnimation, createCatalogue } from "../helpers/catalogue.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";

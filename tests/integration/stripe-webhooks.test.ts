@@ -4,7 +4,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { setPaymentProvider } from "~/lib/payments/index.server.ts";
 import { createStripeProvider } from "~/lib/payments/stripe.server.ts";
 import * as webhook from "~/routes/api/webhooks.stripe.ts";
-import { startCheckout } from "~/services/checkout.server.ts";
+import { startCheckout } from "~/services/commerce/checkout.server.ts";
 import {
   chargeObject,
   checkoutSessionObject,

@@ -12,7 +12,7 @@ import {
   runSubscriptionSweep,
   sendRenewalReminders,
   setAutoRenew,
-} from "~/services/subscriptions.server.ts";
+} from "~/services/commerce/subscriptions.server.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { DAY_MS, useMailCapture } from "./account-helpers.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chooseRungs, DEFAULT_LADDER, parseLadder, previewRung, storyboardPlan } from "~/lib/media-ladder.ts";
-import { storyboardVtt } from "~/services/media-pipeline/transcode.server.ts";
+import { storyboardVtt } from "~/services/media/transcode.server.ts";
 
 // The ladder's rules without ffmpeg (the pipeline itself is tests/integration/media-pipeline.test.ts).
 

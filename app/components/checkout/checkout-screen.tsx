@@ -12,7 +12,7 @@ export type CheckoutProduct = {
   name: string;
   /** The product's own page, linked from its name. */
   href?: string;
-  /** From the one price rule (app/services/prices.server.ts), or the amount a checkout fixed. */
+  /** From the one price rule (app/services/commerce/prices.server.ts), or the amount a checkout fixed. */
   price: number;
   /** The end of the year a payment made now would buy, already formatted. */
   until: string;

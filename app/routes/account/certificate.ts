@@ -2,8 +2,8 @@ import { z } from "zod";
 import { asRouteError } from "~/lib/errors.server.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { certificateFilename, pdfHeaders, renderCertificatePdf } from "~/services/documents-pdf.server.ts";
-import { getCertificate, LICENCE_NOT_FOUND } from "~/services/documents.server.ts";
+import { certificateFilename, pdfHeaders, renderCertificatePdf } from "~/services/licensing/documents-pdf.server.ts";
+import { getCertificate, LICENCE_NOT_FOUND } from "~/services/licensing/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/certificate";
 

@@ -9,7 +9,7 @@ import { Section } from "~/components/ui/section.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatMoney } from "~/lib/format.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getDashboardStats } from "~/services/library.server.ts";
+import { getDashboardStats } from "~/services/licensing/library.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/dashboard";
 

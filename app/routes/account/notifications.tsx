@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { getPreferences, updatePreferences } from "~/services/account.server.ts";
+import { getPreferences, updatePreferences } from "~/services/auth/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { PREFERENCE_KEYS, PreferencesFormSchema } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";

@@ -14,7 +14,7 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/account.server.ts";
+import { resendVerification, updateProfile, VERIFICATION_MAIL_FAILED } from "~/services/auth/account.server.ts";
 import { getCredential, requireUser } from "~/services/auth/guards.server.ts";
 import { factorSummary } from "~/services/auth/second-factor.server.ts";
 import { TwoStepSection } from "~/components/account/two-step-section.tsx";

@@ -7,15 +7,15 @@ import { buttonClass } from "~/components/ui/button.tsx";
 import { formatLongDate } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getViewerAccess, holdsLicence } from "~/services/access.server.ts";
+import { getViewerAccess, holdsLicence } from "~/services/licensing/access.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
-import { findLicensableAnimation, findLicensableCategory, mainCategoryNotSold } from "~/services/offers.server.ts";
+import { findLicensableAnimation, findLicensableCategory, mainCategoryNotSold } from "~/services/commerce/offers.server.ts";
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/purchase";
 import { invariantResponse } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
-import { type CheckoutItem, productName, untilIfPaidNow } from "~/services/checkout.server.ts";
+import { type CheckoutItem, productName, untilIfPaidNow } from "~/services/commerce/checkout.server.ts";
 
 // /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId}: the checkout screen with the
 // item, its price, until when it runs, what the licence gives and a pay button (docs/architecture.md,

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { asRouteError } from "~/lib/errors.server.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { pdfHeaders, receiptFilename, renderReceiptPdf } from "~/services/documents-pdf.server.ts";
-import { getReceipt, PAYMENT_NOT_FOUND } from "~/services/documents.server.ts";
+import { pdfHeaders, receiptFilename, renderReceiptPdf } from "~/services/licensing/documents-pdf.server.ts";
+import { getReceipt, PAYMENT_NOT_FOUND } from "~/services/licensing/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/receipt-pdf";
 

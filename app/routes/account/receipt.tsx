@@ -6,7 +6,7 @@ import { asRouteError } from "~/lib/errors.server.ts";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getReceipt, PAYMENT_NOT_FOUND, RECEIPT_STATUS_LABEL } from "~/services/documents.server.ts";
+import { getReceipt, PAYMENT_NOT_FOUND, RECEIPT_STATUS_LABEL } from "~/services/licensing/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/receipt";

@@ -14,7 +14,7 @@ import { formError, readFormData } from "~/lib/form.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getRefundForm, requestRefund } from "~/services/refunds.server.ts";
+import { getRefundForm, requestRefund } from "~/services/commerce/refunds.server.ts";
 import { REFUND_REASONS, RefundRequestSchema } from "~/validation/account.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/refund";

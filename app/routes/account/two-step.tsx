@@ -13,7 +13,7 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { recordAudit } from "~/services/audit.server.ts";
+import { recordAudit } from "~/services/admin/audit.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import {
   confirmTotpEnrolment,

@@ -8,7 +8,7 @@ import { DownloadList } from "~/components/catalogue/download-list.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { formatDuration } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
-import { getAccess } from "~/services/access.server.ts";
+import { getAccess } from "~/services/licensing/access.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getPlayableAnimation } from "~/services/catalogue/animations.server.ts";
 import { UUID_RE } from "~/validation/account.ts";

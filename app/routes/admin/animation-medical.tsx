@@ -17,7 +17,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { discardUploads, streamMultipartUpload } from "~/lib/upload.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { deleteCaption, listCaptions, saveCaption } from "~/services/catalogue/captions.server.ts";
-import type { Actor } from "~/services/audit.server.ts";
+import type { Actor } from "~/services/admin/audit.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { getMedicalReview, saveMedicalReview } from "~/services/catalogue/medical-review.server.ts";
 import { UUID_RE } from "~/validation/account.ts";

@@ -3,7 +3,7 @@ import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { DataTable } from "~/components/admin/data-table.tsx";
 import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { formatDateTime } from "~/lib/format.ts";
-import { listAuditLog } from "~/services/audit.server.ts";
+import { listAuditLog } from "~/services/admin/audit.server.ts";
 import { AUDIT_ENTITY_TYPES } from "~/validation/audit.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/audit";

@@ -5,7 +5,7 @@ import { ButtonLink } from "~/components/ui/button.tsx";
 import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatCompact, formatCount, formatDate, formatDateTime, formatFileSize, formatMoney, pluralize } from "~/lib/format.ts";
-import { BACKUP_STALE_HOURS, getDashboard, getLastBackup } from "~/services/admin-dashboard.server.ts";
+import { BACKUP_STALE_HOURS, getDashboard, getLastBackup } from "~/services/admin/admin-dashboard.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/dashboard";
 

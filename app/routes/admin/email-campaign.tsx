@@ -9,7 +9,7 @@ import { asRouteError } from "~/lib/errors.server.ts";
 import { formatDateTime } from "~/lib/format.ts";
 import { confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { cancelCampaign, requireCampaign } from "~/services/email-campaigns.server.ts";
+import { cancelCampaign, requireCampaign } from "~/services/admin/email-campaigns.server.ts";
 import { AUDIENCE_LABELS, type Audience, CAMPAIGN_KIND_LABELS, type CampaignKind } from "~/validation/admin-email.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-campaign";

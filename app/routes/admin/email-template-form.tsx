@@ -12,7 +12,7 @@ import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formErrorToast, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { createTemplate, getTemplate, previewTemplate, updateTemplate } from "~/services/email-manager.server.ts";
+import { createTemplate, getTemplate, previewTemplate, updateTemplate } from "~/services/admin/email-manager.server.ts";
 import { TemplateSchema, templateDisplayName } from "~/validation/admin-email.ts";
 import { uncheckedAsFalse } from "~/validation/fields.ts";
 import { NOINDEX } from "~/lib/seo.ts";

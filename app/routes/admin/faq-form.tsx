@@ -11,7 +11,7 @@ import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formErrorToast, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { createFaq, getAdminFaq, listFaqCategoryOptions, updateFaq } from "~/services/content-admin.server.ts";
+import { createFaq, getAdminFaq, listFaqCategoryOptions, updateFaq } from "~/services/admin/content-admin.server.ts";
 import { FaqSchema } from "~/validation/admin-content.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/faq-form";

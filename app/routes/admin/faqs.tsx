@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { deleteFaq } from "~/services/content-admin.server.ts";
+import { deleteFaq } from "~/services/admin/content-admin.server.ts";
 import type { Route } from "./+types/faqs";
 
 // The FAQ list is the Help Center itself (admins see every FAQ there, with the controls); this

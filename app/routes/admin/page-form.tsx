@@ -11,7 +11,7 @@ import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { createPage, getAdminPage, updatePage } from "~/services/content-admin.server.ts";
+import { createPage, getAdminPage, updatePage } from "~/services/admin/content-admin.server.ts";
 import { pageSlugFromTitle, PageSchema } from "~/validation/admin-content.ts";
 import { PAGE_TYPES } from "~/validation/content.ts";
 import { NOINDEX } from "~/lib/seo.ts";

@@ -8,7 +8,7 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatDate } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { deletePage, getAdminPage, listAdminPages } from "~/services/content-admin.server.ts";
+import { deletePage, getAdminPage, listAdminPages } from "~/services/admin/content-admin.server.ts";
 import { PageListQuerySchema } from "~/validation/admin-content.ts";
 import { PAGE_TYPES } from "~/validation/content.ts";
 import { NOINDEX } from "~/lib/seo.ts";

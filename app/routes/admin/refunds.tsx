@@ -4,7 +4,7 @@ import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin
 import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatCount, formatDate, formatMoney } from "~/lib/format.ts";
-import { listRefundRequests, refundStats } from "~/services/refund-admin.server.ts";
+import { listRefundRequests, refundStats } from "~/services/commerce/refund-admin.server.ts";
 import { REFUND_REASONS } from "~/validation/account.ts";
 import { REFUND_STATUSES, RefundListQuerySchema } from "~/validation/admin-refunds.ts";
 import { NOINDEX } from "~/lib/seo.ts";

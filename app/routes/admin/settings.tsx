@@ -10,7 +10,7 @@ import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp } from "~/services/auth/step-up.server.ts";
-import { listAdminSettings, saveSettings } from "~/services/settings.server.ts";
+import { listAdminSettings, saveSettings } from "~/services/site/settings.server.ts";
 import { PublicDetailsSchema, roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/settings";

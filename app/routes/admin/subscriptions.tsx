@@ -5,8 +5,8 @@ import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { getAdminSubscription, listAdminSubscriptions, type AdminSubscriptionRow } from "~/services/subscription-admin.server.ts";
-import { cancelSubscription, reactivateSubscription } from "~/services/subscriptions.server.ts";
+import { getAdminSubscription, listAdminSubscriptions, type AdminSubscriptionRow } from "~/services/commerce/subscription-admin.server.ts";
+import { cancelSubscription, reactivateSubscription } from "~/services/commerce/subscriptions.server.ts";
 import {
   SUBSCRIPTION_INTENTS,
   SUBSCRIPTION_STATUSES,

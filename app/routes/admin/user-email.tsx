@@ -9,7 +9,7 @@ import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { getAdminUser, sendUserEmail } from "~/services/user-admin.server.ts";
+import { getAdminUser, sendUserEmail } from "~/services/admin/user-admin.server.ts";
 import { UserEmailSchema } from "~/validation/admin-users.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/user-email";

@@ -7,7 +7,7 @@ import { formatDate } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction, type ListIntent } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp } from "~/services/auth/step-up.server.ts";
-import { getAdminUser, listUsers, setUserBlocked, setUserRole } from "~/services/user-admin.server.ts";
+import { getAdminUser, listUsers, setUserBlocked, setUserRole } from "~/services/admin/user-admin.server.ts";
 import { USER_INTENTS, UserListQuerySchema, userStatus, type UserIntent } from "~/validation/admin-users.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/users";

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { viewerPolicy } from "~/lib/http-cache.server.ts";
-import { getViewerAccess } from "~/services/access.server.ts";
+import { getViewerAccess } from "~/services/licensing/access.server.ts";
 import { getUser, requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
 import { deleteAnimation, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor, viewerPolicy } from "~/lib/http-cache.server.ts";
-import { getViewerAccess } from "~/services/access.server.ts";
+import { getViewerAccess } from "~/services/licensing/access.server.ts";
 import { getUser, requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
 import { createAnimation } from "~/services/catalogue/animation-admin.server.ts";

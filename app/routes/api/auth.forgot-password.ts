@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
-import { requestPasswordReset } from "~/services/account.server.ts";
+import { requestPasswordReset } from "~/services/auth/account.server.ts";
 import { ForgotPasswordSchema, RESET_EMAIL_SENT } from "~/validation/account.ts";
 import { MessageResponse } from "~/validation/api-responses.ts";
 

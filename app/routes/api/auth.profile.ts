@@ -1,5 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
-import { updateProfile } from "~/services/account.server.ts";
+import { updateProfile } from "~/services/auth/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { ProfileSchema } from "~/validation/account.ts";
 import { UserMessageResponse } from "~/validation/api-responses.ts";

@@ -3,7 +3,7 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { clientAddress, enforceRateLimit, signUpRule } from "~/lib/rate-limit.server.ts";
 import { registerUser } from "~/services/auth/credentials.server.ts";
-import { sendVerificationEmail } from "~/services/verification.server.ts";
+import { sendVerificationEmail } from "~/services/auth/verification.server.ts";
 import { SignUpSchema } from "~/validation/auth-forms.ts";
 import { RegisterResponse } from "~/validation/api-responses.ts";
 

@@ -1,5 +1,5 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
-import { resendVerification } from "~/services/account.server.ts";
+import { resendVerification } from "~/services/auth/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { MessageResponse } from "~/validation/api-responses.ts";
 

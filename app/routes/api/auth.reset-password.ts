@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
-import { resetPassword } from "~/services/account.server.ts";
+import { resetPassword } from "~/services/auth/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
 import { MessageResponse } from "~/validation/api-responses.ts";
 

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
-import { ALREADY_VERIFIED_MESSAGE, verifyEmail } from "~/services/account.server.ts";
+import { ALREADY_VERIFIED_MESSAGE, verifyEmail } from "~/services/auth/account.server.ts";
 import { VerifyEmailSchema } from "~/validation/account.ts";
 import { UserMessageResponse } from "~/validation/api-responses.ts";
 

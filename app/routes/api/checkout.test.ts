@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { payTestCheckout } from "~/services/checkout.server.ts";
+import { payTestCheckout } from "~/services/commerce/checkout.server.ts";
 import { TestOutcomeSchema } from "~/validation/checkout.ts";
 import { CheckoutResult } from "~/validation/api-responses.ts";
 

@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { submitContactMessage } from "~/services/content.server.ts";
+import { submitContactMessage } from "~/services/site/content.server.ts";
 import { CONTACT_SUCCESS, ContactSchema } from "~/validation/content.ts";
 import { Created } from "~/validation/api-responses.ts";
 

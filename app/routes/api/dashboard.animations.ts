@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { cachedJson, NO_STORE } from "~/lib/http-cache.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getLibrary } from "~/services/library.server.ts";
+import { getLibrary } from "~/services/licensing/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
 import { LibraryAnimation } from "~/validation/api-responses.ts";
 

@@ -1,6 +1,6 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getDashboardStats } from "~/services/library.server.ts";
+import { getDashboardStats } from "~/services/licensing/library.server.ts";
 import { DashboardStats } from "~/validation/api-responses.ts";
 
 export const loader = apiRoute({

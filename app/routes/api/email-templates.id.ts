@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { deleteTemplate, updateTemplate } from "~/services/email-manager.server.ts";
+import { deleteTemplate, updateTemplate } from "~/services/admin/email-manager.server.ts";
 import { TemplateUpdateSchema } from "~/validation/admin-email.ts";
 import { MessageResponse } from "~/validation/api-responses.ts";
 import { EmailTemplate } from "~/validation/api-responses-admin.ts";

@@ -2,7 +2,7 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { enqueueCampaign } from "~/lib/jobs.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
-import { sendTestEmail, startCampaign } from "~/services/email-campaigns.server.ts";
+import { sendTestEmail, startCampaign } from "~/services/admin/email-campaigns.server.ts";
 import { BulkEmailSchema } from "~/validation/admin-email.ts";
 import { BulkTestFailed, BulkTestResult, CampaignStarted } from "~/validation/api-responses-admin.ts";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { listFaqCategories } from "~/services/content.server.ts";
+import { listFaqCategories } from "~/services/site/content.server.ts";
 import { FaqCategory } from "~/validation/api-responses.ts";
 
 // GET /api/faq-categories: the Help Center's filter.

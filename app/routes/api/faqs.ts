@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { listFaqs } from "~/services/content.server.ts";
+import { listFaqs } from "~/services/site/content.server.ts";
 import { Faq } from "~/validation/api-responses.ts";
 
 // GET /api/faqs?category={id or slug}&search={term}: active FAQs with categoryName, answers as

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
-import { registerFaqView } from "~/services/content.server.ts";
+import { registerFaqView } from "~/services/site/content.server.ts";
 
 // POST /api/faqs/{id}/view: sent when an FAQ is opened (empty body).
 export const loader = apiRoute({

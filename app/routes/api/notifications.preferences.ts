@@ -1,5 +1,5 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
-import { getPreferences, updatePreferences } from "~/services/account.server.ts";
+import { getPreferences, updatePreferences } from "~/services/auth/account.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { PreferencesApiSchema } from "~/validation/account.ts";
 import { NotificationPreferences } from "~/validation/api-responses.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
-import { getOEmbed, OEMBED_NOT_FOUND } from "~/services/embeds.server.ts";
+import { getOEmbed, OEMBED_NOT_FOUND } from "~/services/licensing/embeds.server.ts";
 import { OEmbed } from "~/validation/api-responses.ts";
 
 // GET /api/oembed?url={embed or animation page URL}&licence={id}[&maxwidth=N]: the licensed

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { deletePage, updatePage } from "~/services/content-admin.server.ts";
+import { deletePage, updatePage } from "~/services/admin/content-admin.server.ts";
 import { PageSchema } from "~/validation/admin-content.ts";
 import { MessageResponse } from "~/validation/api-responses.ts";
 import { AdminPage } from "~/validation/api-responses-admin.ts";

@@ -1,7 +1,7 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { getPage } from "~/services/content.server.ts";
+import { getPage } from "~/services/site/content.server.ts";
 import { PublicPage } from "~/validation/api-responses.ts";
 
 // GET /api/pages/slug/{slug}: clients refetch it every time (an admin's edit shows at once),

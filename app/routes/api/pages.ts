@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { createPage, listAdminPages } from "~/services/content-admin.server.ts";
+import { createPage, listAdminPages } from "~/services/admin/content-admin.server.ts";
 import { PageListQuerySchema, PageSchema } from "~/validation/admin-content.ts";
 import { AdminPage, AdminPageRow } from "~/validation/api-responses-admin.ts";
 

@@ -3,7 +3,7 @@ import { apiRoute } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { listPublishedPages } from "~/services/content.server.ts";
+import { listPublishedPages } from "~/services/site/content.server.ts";
 import { PAGE_TYPES } from "~/validation/content.ts";
 import { PageLink } from "~/validation/api-responses.ts";
 

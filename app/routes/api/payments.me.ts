@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { listPayments } from "~/services/payments.server.ts";
+import { listPayments } from "~/services/commerce/payments.server.ts";
 import { OwnPayment } from "~/validation/api-responses.ts";
 
 // The caller's payment history (amount as a number of dollars), newest first.

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { confirmClientPayment } from "~/services/checkout.server.ts";
+import { confirmClientPayment } from "~/services/commerce/checkout.server.ts";
 import { PaymentSuccessSchema } from "~/validation/checkout.ts";
 import { PaymentConfirmed } from "~/validation/api-responses.ts";
 

@@ -4,7 +4,7 @@ import { notFound } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { toWellFormedInput } from "~/lib/well-formed.server.ts";
 import { clientAddress, consumeRateLimit } from "~/lib/rate-limit.server.ts";
-import { PERFORMANCE_RULE, recordPerformance, type PerformanceKind } from "~/services/content.server.ts";
+import { PERFORMANCE_RULE, recordPerformance, type PerformanceKind } from "~/services/site/content.server.ts";
 
 const KINDS: PerformanceKind[] = ["log", "page-load", "video-load"];
 const MAX_BODY = 16 * 1024;

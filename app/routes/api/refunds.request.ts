@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { requestRefund } from "~/services/refunds.server.ts";
+import { requestRefund } from "~/services/commerce/refunds.server.ts";
 import { RefundRequestSchema } from "~/validation/account.ts";
 import { RefundRequestCreated } from "~/validation/api-responses.ts";
 

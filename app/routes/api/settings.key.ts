@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
-import { saveSettings } from "~/services/settings.server.ts";
+import { saveSettings } from "~/services/site/settings.server.ts";
 import { SettingUpdateSchema } from "~/validation/admin-settings.ts";
 import { AdminSetting } from "~/validation/api-responses-admin.ts";
 

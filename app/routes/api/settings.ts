@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
-import { getPublicSettings } from "~/services/content.server.ts";
+import { getPublicSettings } from "~/services/site/content.server.ts";
 import { Setting } from "~/validation/api-responses.ts";
 
 // An array of { key, value }, cached 5 minutes. Public keys only.

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { startCheckout } from "~/services/checkout.server.ts";
+import { startCheckout } from "~/services/commerce/checkout.server.ts";
 import { IndividualCheckoutSchema } from "~/validation/checkout.ts";
 import { Checkout } from "~/validation/api-responses.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { listSubscriptions } from "~/services/subscriptions.server.ts";
+import { listSubscriptions } from "~/services/commerce/subscriptions.server.ts";
 import { OwnSubscription } from "~/validation/api-responses.ts";
 
 // The caller's own subscriptions, every status, newest first.

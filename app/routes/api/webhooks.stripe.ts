@@ -3,7 +3,7 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { WebhookSignatureError } from "~/lib/payments/provider.server.ts";
-import { applyPaymentEvent } from "~/services/fulfilment.server.ts";
+import { applyPaymentEvent } from "~/services/commerce/fulfilment.server.ts";
 
 // Stripe's webhook: the raw body is what the signature covers, so no body schema. A bad or stale
 // signature answers 400; an event we do not act on 200; a database failure 500 so Stripe retries.

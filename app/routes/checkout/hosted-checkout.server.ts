@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { ServiceError } from "~/lib/errors.server.ts";
 import type { PublicUser } from "~/services/auth/credentials.server.ts";
-import { type CheckoutItem, startCheckout } from "~/services/checkout.server.ts";
+import { type CheckoutItem, startCheckout } from "~/services/commerce/checkout.server.ts";
 
 /**
  * The buy button without JavaScript (premium and the licence checkouts): on to the provider's

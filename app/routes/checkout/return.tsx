@@ -7,7 +7,7 @@ import { formatLongDate, formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getCheckoutResult } from "~/services/checkout.server.ts";
+import { getCheckoutResult } from "~/services/commerce/checkout.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/return";
 

@@ -8,7 +8,7 @@ import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
 import { formatLongDate, formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getTestCheckout, payTestCheckout, untilIfPaidNow } from "~/services/checkout.server.ts";
+import { getTestCheckout, payTestCheckout, untilIfPaidNow } from "~/services/commerce/checkout.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/test";
 import { readFormData } from "~/lib/form.server.ts";

@@ -24,13 +24,13 @@ import { absoluteUrl, breadcrumbList, describe, pageHead, personOnSite, siteOf, 
 import { siteOrigin } from "~/lib/seo.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { getAnimation, listRelatedAnimations } from "~/services/catalogue/animations.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
 import { previewSecondsOf } from "~/lib/preview.ts";
-import { getAnimationOffers } from "~/services/offers.server.ts";
+import { getAnimationOffers } from "~/services/commerce/offers.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import type { Route } from "./+types/animation";
 

@@ -17,7 +17,7 @@ import { registerUser } from "~/services/auth/credentials.server.ts";
 import { requireAnonymous, TWO_STEP_SETUP_PATH } from "~/services/auth/guards.server.ts";
 import { hasSecondFactor } from "~/services/auth/second-factor.server.ts";
 import { beginSecondStep, SECOND_STEP_PATH, signIn, startBrowserSession } from "~/services/auth/sign-in.server.ts";
-import { sendVerificationEmail } from "~/services/verification.server.ts";
+import { sendVerificationEmail } from "~/services/auth/verification.server.ts";
 import { safeRedirect, SignInSchema, SignUpSchema } from "~/validation/auth-forms.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/auth";

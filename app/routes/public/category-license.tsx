@@ -4,13 +4,13 @@ import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testim
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
-import { getTestimonial } from "~/services/content.server.ts";
+import { getTestimonial } from "~/services/site/content.server.ts";
 import {
   findLicensableCategory,
   getCategoryLicenceFromPrice,
   getSingleAnimationOption,
   listLicensableCategories,
-} from "~/services/offers.server.ts";
+} from "~/services/commerce/offers.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/category-license";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";

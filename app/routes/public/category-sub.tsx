@@ -9,7 +9,7 @@ import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
-import { getViewerAccess } from "~/services/access.server.ts";
+import { getViewerAccess } from "~/services/licensing/access.server.ts";
 import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
 import { getCategoryByPath, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";

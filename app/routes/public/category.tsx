@@ -12,7 +12,7 @@ import { Section } from "~/components/ui/section.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogue/types.ts";
-import { getViewerAccess } from "~/services/access.server.ts";
+import { getViewerAccess } from "~/services/licensing/access.server.ts";
 import { CATEGORY_LIST_LIMIT, listAnimationSummaries } from "~/services/catalogue/animations.server.ts";
 import { getCategory, getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";

@@ -8,7 +8,7 @@ import { formError, readFormData } from "~/lib/form.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { getSupportDetails, submitContactMessage } from "~/services/content.server.ts";
+import { getSupportDetails, submitContactMessage } from "~/services/site/content.server.ts";
 import { CONTACT_CATEGORIES, CONTACT_SUCCESS, ContactSchema } from "~/validation/content.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/contact";

@@ -3,7 +3,7 @@ import { formatLongDate } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { getPage } from "~/services/content.server.ts";
+import { getPage } from "~/services/site/content.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/content-page";
 import { invariantResponse } from "~/lib/errors.server.ts";

@@ -2,9 +2,9 @@ import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { storageOrigin } from "~/lib/storage.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
-import { signEmbedMedia } from "~/services/embed-media.server.ts";
-import { embedPlaybackUrl } from "~/services/media-urls.server.ts";
-import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, NOT_LICENSED_HERE, resolveEmbed, type EmbedDecision } from "~/services/embeds.server.ts";
+import { signEmbedMedia } from "~/services/licensing/embed-media.server.ts";
+import { embedPlaybackUrl } from "~/services/media/media-urls.server.ts";
+import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, NOT_LICENSED_HERE, resolveEmbed, type EmbedDecision } from "~/services/licensing/embeds.server.ts";
 import type { Route } from "./+types/embed";
 
 // /embed/{animationId}[?licence={id}]: the player a licensee frames on its own site. A resource

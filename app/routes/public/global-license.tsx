@@ -2,7 +2,7 @@ import { Link } from "~/components/ui/link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
-import { listLicensableCategories } from "~/services/offers.server.ts";
+import { listLicensableCategories } from "~/services/commerce/offers.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/global-license";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";

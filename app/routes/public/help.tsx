@@ -6,7 +6,7 @@ import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admi
 import { Badge } from "~/components/admin/data-table.tsx";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
-import { groupFaqs, listFaqCategories, listFaqs, listFaqsForAdmin, registerFaqView } from "~/services/content.server.ts";
+import { groupFaqs, listFaqCategories, listFaqs, listFaqsForAdmin, registerFaqView } from "~/services/site/content.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/help";
 

@@ -2,7 +2,7 @@ import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { AnimationCard } from "~/components/catalogue/animation-card.tsx";
 import { cachedText, viewerPolicy } from "~/lib/http-cache.server.ts";
-import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { getHomePageSize, listHomeCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/home-cards";

@@ -2,7 +2,7 @@ import { AnimationCard, CardGrid } from "~/components/catalogue/animation-card.t
 import { SkeletonTemplate } from "~/components/catalogue/grid-skeleton.tsx";
 import { FilterBar, hrefFor } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
 import { getHomePageSize, listHomeCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
@@ -10,7 +10,7 @@ import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts
 import { listNewAnimationCards } from "~/services/catalogue/claims.server.ts";
 import { pageHead, siteStructuredData } from "~/lib/seo.ts";
 import { siteOrigin } from "~/lib/seo.server.ts";
-import { getLayoutData } from "~/services/content.server.ts";
+import { getLayoutData } from "~/services/site/content.server.ts";
 import type { Route } from "./+types/home";
 
 /** Without JavaScript, `?page=N` shows pages up to N, at most this many at once. */

@@ -3,8 +3,8 @@ import { BenefitList, CheaperCategoryNote, FaqList, formatsAnswer, Guarantees, t
 import { formatPrice } from "~/lib/format.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
-import { getTestimonial } from "~/services/content.server.ts";
-import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/offers.server.ts";
+import { getTestimonial } from "~/services/site/content.server.ts";
+import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/commerce/offers.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/individual-license";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";

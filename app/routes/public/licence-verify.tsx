@@ -4,7 +4,7 @@ import { asRouteError } from "~/lib/errors.server.ts";
 import { formatDate } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
-import { LICENCE_NOT_FOUND, LICENCE_STATE_REASON, verifyLicence } from "~/services/documents.server.ts";
+import { LICENCE_NOT_FOUND, LICENCE_STATE_REASON, verifyLicence } from "~/services/licensing/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";

@@ -1,6 +1,6 @@
 import { BACKGROUND_COLOR, THEME_COLOR } from "~/lib/brand.ts";
 import { cachedText, publicFor } from "~/lib/http-cache.server.ts";
-import { getSetting } from "~/services/settings.server.ts";
+import { getSetting } from "~/services/site/settings.server.ts";
 import type { Route } from "./+types/manifest";
 
 // The web app manifest (installing the site, the phone's home-screen icon). The icons are made

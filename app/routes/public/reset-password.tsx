@@ -10,7 +10,7 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { isResetTokenUsable, resetPassword } from "~/services/account.server.ts";
+import { isResetTokenUsable, resetPassword } from "~/services/auth/account.server.ts";
 import { ResetPasswordSchema } from "~/validation/account.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/reset-password";

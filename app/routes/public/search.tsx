@@ -3,7 +3,7 @@ import { SkeletonTemplate } from "~/components/catalogue/grid-skeleton.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { pluralize } from "~/lib/format.ts";
-import { getViewerAccess, hasGlobalAccess } from "~/services/access.server.ts";
+import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { listAnimationCards } from "~/services/catalogue/animations.server.ts";
 import { getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";

@@ -1,7 +1,7 @@
 import { data, Form } from "react-router";
 import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
-import { readUnsubscribeLink, unsubscribe } from "~/services/email-campaigns.server.ts";
+import { readUnsubscribeLink, unsubscribe } from "~/services/admin/email-campaigns.server.ts";
 import { CAMPAIGN_KIND_LABELS } from "~/validation/admin-email.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";

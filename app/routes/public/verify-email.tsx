@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { ALREADY_VERIFIED_MESSAGE, resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/account.server.ts";
+import { ALREADY_VERIFIED_MESSAGE, resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/auth/account.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { NO_VERIFY_TOKEN } from "~/validation/account.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
-import { type AuditActor, recordAudit } from "~/services/audit.server.ts";
+import { type AuditActor, recordAudit } from "~/services/admin/audit.server.ts";
 
 // Recovering an account whose owner lost every second factor (README, "The back office"):
 // run on the server by someone with shell access, never offered through the web or the /api,

@@ -10,7 +10,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import type { RateLimitRule } from "~/lib/rate-limit.server.ts";
 import { siteOrigin } from "~/lib/seo.server.ts";
-import { recordAudit } from "~/services/audit.server.ts";
+import { recordAudit } from "~/services/admin/audit.server.ts";
 import { sendFactorChangeAlert } from "./security-alerts.server.ts";
 import { consumeChallenge, createChallenge, openChallenge } from "./challenges.server.ts";
 import { ACCOUNT_BLOCKED, publicUserSelect, type PublicUser } from "./credentials.server.ts";

@@ -2,12 +2,12 @@ import { prisma } from "~/lib/db.server.ts";
 import { formatDateTime } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
-import { sendSecurityAlert } from "~/services/account.server.ts";
+import { sendSecurityAlert } from "~/services/auth/account.server.ts";
 import type { PublicUser } from "./credentials.server.ts";
 import { describeDevice, describePlace, type SignInClient } from "./device.server.ts";
 
 // Security alerts (issue 26): a sign-in from a device the account has not used, a factor added
-// or removed, a password or e-mail change (those two in services/account.server.ts). Each goes
+// or removed, a password or e-mail change (those two in services/auth/account.server.ts). Each goes
 // through sendSecurityAlert, which honours emailSecurityAlerts. Never the codes themselves.
 
 type AlertRecipient = Pick<PublicUser, "id" | "email" | "firstName">;

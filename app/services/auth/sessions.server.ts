@@ -2,7 +2,7 @@ import { hashToken } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { pluralize } from "~/lib/format.ts";
-import { type Actor, recordAudit } from "~/services/audit.server.ts";
+import { type Actor, recordAudit } from "~/services/admin/audit.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import type { PublicUser } from "./credentials.server.ts";
 import { describeDevice, describePlace } from "./device.server.ts";

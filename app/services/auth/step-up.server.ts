@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { prisma } from "~/lib/db.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { recordAudit } from "~/services/audit.server.ts";
+import { recordAudit } from "~/services/admin/audit.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import type { PublicUser } from "./credentials.server.ts";
 import { type Credential, getCredential, pagePath, requireUser } from "./guards.server.ts";

@@ -4,10 +4,10 @@ import { confirmChangedUploads } from "~/lib/upload-form.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { animationSlugFromTitle, type AnimationInput } from "~/validation/admin-catalogue.ts";
-import { type Actor, recordAudit } from "../audit.server.ts";
-import { clearMediaAccessCaches } from "../media.server.ts";
-import { recordMediaFacts } from "../media-facts.server.ts";
-import { queueTranscode, retryTranscode } from "../media-jobs.server.ts";
+import { type Actor, recordAudit } from "../admin/audit.server.ts";
+import { clearMediaAccessCaches } from "../media/delivery.server.ts";
+import { recordMediaFacts } from "../media/media-facts.server.ts";
+import { queueTranscode, retryTranscode } from "../media/media-jobs.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 import { assertPublishable, isReviewRequiredToPublish } from "./medical-review.server.ts";
 

@@ -1,14 +1,14 @@
 import { prisma } from "~/lib/db.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
-import { type Access, canDownload, canWatch } from "../access.server.ts";
-import { individualLicencePrice } from "../prices.server.ts";
-import { getSetting, settingNumber } from "../settings.server.ts";
+import { type Access, canDownload, canWatch } from "../licensing/access.server.ts";
+import { individualLicencePrice } from "../commerce/prices.server.ts";
+import { getSetting, settingNumber } from "../site/settings.server.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, NOT_FOUND, slugOrId, toRef } from "./categories.server.ts";
 import { loadPlayerTracks } from "./captions.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "./medical-review.server.ts";
 import { mediaClaimsOf } from "./media-claims.ts";
-import { downloadFormatsOf, downloadsFor, getCurrentSet, playbackFor, previewUrls } from "../media-urls.server.ts";
+import { downloadFormatsOf, downloadsFor, getCurrentSet, playbackFor, previewUrls } from "../media/media-urls.server.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,

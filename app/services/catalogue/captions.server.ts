@@ -6,8 +6,8 @@ import { localObjectFile, objectIdFromPath, readS3ObjectHead, storageBackend } f
 import { confirmUpload, discardUploads, NOT_WEBVTT_MESSAGE, uploadRule } from "~/lib/upload.server.ts";
 import { hasWebVttHeader, parseVtt } from "~/lib/vtt.ts";
 import { type CaptionUploadInput, languageName } from "~/validation/admin-captions.ts";
-import { type Actor, recordAudit } from "../audit.server.ts";
-import { clearMediaAccessCaches } from "../media.server.ts";
+import { type Actor, recordAudit } from "../admin/audit.server.ts";
+import { clearMediaAccessCaches } from "../media/delivery.server.ts";
 import { invalidateCatalogue } from "./categories.server.ts";
 
 // Caption tracks of an animation (WebVTT, one per language). The file is stored by the upload

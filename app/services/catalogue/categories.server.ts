@@ -3,7 +3,7 @@ import { notFound } from "~/lib/errors.server.ts";
 import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import type { CategoryDetailDto, CategoryDto, CategoryRef, SubcategoryDto } from "./types.ts";
 import { UUID_RE } from "~/validation/account.ts";
-import { categoryLicencePrice } from "../prices.server.ts";
+import { categoryLicencePrice } from "../commerce/prices.server.ts";
 
 // The public catalogue's category tree, and the short-lived cache every catalogue module reads
 // through (animations, doctors): one place to invalidate after an admin write.

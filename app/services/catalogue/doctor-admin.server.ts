@@ -4,7 +4,7 @@ import { confirmChangedUploads } from "~/lib/upload-form.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { type DoctorInput, slugFromName } from "~/validation/admin-catalogue.ts";
-import { type Actor, recordAudit } from "../audit.server.ts";
+import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
 // Doctors in the back office (/admin/doctors): a paged list, create,

@@ -2,8 +2,8 @@ import { prisma } from "~/lib/db.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { type MedicalReviewInput, parseIsoDate, REVIEW_INTERVAL_MONTHS } from "~/validation/admin-captions.ts";
-import { type Actor, recordAudit } from "../audit.server.ts";
-import { getSetting } from "../settings.server.ts";
+import { type Actor, recordAudit } from "../admin/audit.server.ts";
+import { getSetting } from "../site/settings.server.ts";
 import { cached, invalidateCatalogue } from "./categories.server.ts";
 import type { MedicalReviewClaim } from "./medical-review-claim.ts";
 

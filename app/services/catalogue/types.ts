@@ -43,7 +43,7 @@ export type CategoryRef = { id: string; name: string; slug: string };
 export type AnimationCategory = CategoryRef & { yearlyPrice: number | null; parent: CategoryRef | null };
 
 /**
- * What a player plays, from the media pipeline's current set (services/media-urls.server.ts):
+ * What a player plays, from the media pipeline's current set (services/media/media-urls.server.ts):
  * the full ladder at URLs signed for one viewer, or the public 10-second preview. Null when the
  * animation has no finished set yet (the player then falls back to the stored files).
  */

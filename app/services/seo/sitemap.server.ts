@@ -6,8 +6,8 @@ import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { RESERVED_PAGE_SLUGS } from "~/validation/admin-content.ts";
 import { cached, getCategoryTree } from "../catalogue/categories.server.ts";
-import { PAGE_CACHE_PREFIX } from "../content.server.ts";
-import { previewUrls } from "../media-urls.server.ts";
+import { PAGE_CACHE_PREFIX } from "../site/content.server.ts";
+import { previewUrls } from "../media/media-urls.server.ts";
 import { animationEntry, sitemapRef, urlEntry, xmlFooter, xmlHeader } from "./sitemap-xml.ts";
 
 // The sitemap (sitemaps.org 0.9, Google's video extension), from the database.

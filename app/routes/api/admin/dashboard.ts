@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { getDashboard } from "~/services/admin-dashboard.server.ts";
+import { getDashboard } from "~/services/admin/admin-dashboard.server.ts";
 import { AdminDashboard } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/dashboard: { stats, popularAnimations }, plus the screen's

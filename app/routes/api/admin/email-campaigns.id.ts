@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireCampaign } from "~/services/email-campaigns.server.ts";
+import { requireCampaign } from "~/services/admin/email-campaigns.server.ts";
 import { EmailCampaign } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/email-campaigns/{id} → a campaign's progress: status, total, sent, failed,

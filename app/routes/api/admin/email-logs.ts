@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { listEmailLogs } from "~/services/email-manager.server.ts";
+import { listEmailLogs } from "~/services/admin/email-manager.server.ts";
 import { LogListQuerySchema } from "~/validation/admin-email.ts";
 import { EmailLogPage } from "~/validation/api-responses-admin.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { listTemplates } from "~/services/email-manager.server.ts";
+import { listTemplates } from "~/services/admin/email-manager.server.ts";
 import { TemplateListQuerySchema } from "~/validation/admin-email.ts";
 import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { createFaq } from "~/services/content-admin.server.ts";
+import { createFaq } from "~/services/admin/content-admin.server.ts";
 import { FaqSchema } from "~/validation/admin-content.ts";
 import { AdminFaq } from "~/validation/api-responses-admin.ts";
 

@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
-import { approveRefund, rejectRefund } from "~/services/refunds.server.ts";
+import { approveRefund, rejectRefund } from "~/services/commerce/refunds.server.ts";
 import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
 import { RefundDecision } from "~/validation/api-responses-admin.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { listRefundRequests } from "~/services/refund-admin.server.ts";
+import { listRefundRequests } from "~/services/commerce/refund-admin.server.ts";
 import { RefundListQuerySchema } from "~/validation/admin-refunds.ts";
 import { AdminRefundRequest } from "~/validation/api-responses-admin.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { listAdminSettings } from "~/services/settings.server.ts";
+import { listAdminSettings } from "~/services/site/settings.server.ts";
 import { AdminSetting } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/settings → [{ key, value, description, updatedAt }], every

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { cancelSubscription, reactivateSubscription, SUBSCRIPTION_NOT_FOUND } from "~/services/subscriptions.server.ts";
+import { cancelSubscription, reactivateSubscription, SUBSCRIPTION_NOT_FOUND } from "~/services/commerce/subscriptions.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { SubscriptionChange } from "~/validation/api-responses-admin.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { listAdminSubscriptions } from "~/services/subscription-admin.server.ts";
+import { listAdminSubscriptions } from "~/services/commerce/subscription-admin.server.ts";
 import { SubscriptionListQuerySchema } from "~/validation/admin-subscriptions.ts";
 import { AdminSubscription } from "~/validation/api-responses-admin.ts";
 

@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
-import { setUserRole } from "~/services/user-admin.server.ts";
+import { setUserRole } from "~/services/admin/user-admin.server.ts";
 import { UserRoleSchema } from "~/validation/admin-users.ts";
 import { UserResponse } from "~/validation/api-responses.ts";
 

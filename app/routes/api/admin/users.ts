@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { listUsers } from "~/services/user-admin.server.ts";
+import { listUsers } from "~/services/admin/user-admin.server.ts";
 import { UserListQuerySchema } from "~/validation/admin-users.ts";
 import { AdminUserList } from "~/validation/api-responses-admin.ts";
 

@@ -4,7 +4,7 @@ import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { formatLongDate } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
-import { type Actor, recordAudit } from "./audit.server.ts";
+import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 
 // A user's subscriptions: their rows as the /api and the account screens show them, and which

@@ -2,7 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { RefundListQuery } from "~/validation/admin-refunds.ts";
-import { memberMatches } from "./user-admin.server.ts";
+import { memberMatches } from "../admin/user-admin.server.ts";
 
 // The admin list of refund requests (/admin/refunds and its /api call; beside the request
 // itself, the list reads userName, userEmail, paymentAmount, paymentDescription).

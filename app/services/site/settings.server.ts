@@ -2,7 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { isEditableSettingKey, SETTING_VALUE_RULES, type EditableSettingKey } from "~/validation/admin-settings.ts";
-import { type Actor, recordAudit } from "./audit.server.ts";
+import { type Actor, recordAudit } from "../admin/audit.server.ts";
 
 // Defaults in code (docs/architecture.md, "Data"): a missing row never breaks a page.
 export const SETTING_DEFAULTS = {

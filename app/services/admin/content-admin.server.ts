@@ -4,7 +4,7 @@ import type { PageType, Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { FaqInput, PageInput } from "~/validation/admin-content.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
-import { invalidateFaqs, invalidatePages } from "./content.server.ts";
+import { invalidateFaqs, invalidatePages } from "../site/content.server.ts";
 
 // The site's content in the back office: pages (/admin/pages) and the Help Center's FAQs
 // (admins add, edit and delete them from /help). Stored HTML is kept as written and sanitised

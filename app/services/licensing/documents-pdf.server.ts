@@ -1,7 +1,7 @@
 import type PDFKitDocument from "pdfkit";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
-import { formatMedicalReview } from "./catalogue/medical-review-claim.ts";
+import { formatMedicalReview } from "../catalogue/medical-review-claim.ts";
 import { type Certificate, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
 // The PDF layouts of receipts and licence certificates: they lay out only what documents.server.ts
 // decided the viewer may see, as bytes made with pdfkit's built-in fonts (no files to ship, no browser).

@@ -12,9 +12,9 @@ import {
   normaliseEmbedHost,
 } from "~/validation/embed-domains.ts";
 import type { AccessTarget } from "./access.server.ts";
-import type { MedicalReviewClaim } from "./catalogue/medical-review-claim.ts";
-import { cached } from "./catalogue/categories.server.ts";
-import { currentMedicalReview, medicalReviewSelect } from "./catalogue/medical-review.server.ts";
+import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
+import { cached } from "../catalogue/categories.server.ts";
+import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
 import { hasCategoryLicence, hasIndividualLicence, type Access } from "./access.server.ts";
 
 // Licensed embeds (one owner, with embed-media.server.ts for the player's signed media URLs and

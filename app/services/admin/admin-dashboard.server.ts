@@ -1,6 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
-import { listAnimationsDueForReview } from "./catalogue/medical-review.server.ts";
-import { describeSubscription } from "./subscriptions.server.ts";
+import { listAnimationsDueForReview } from "../catalogue/medical-review.server.ts";
+import { describeSubscription } from "../commerce/subscriptions.server.ts";
 
 // The admin dashboard (/admin and GET /api/admin/dashboard: stats and
 // popularAnimations). Totals come from counters kept by triggers (RowCount, RevenueMonth:

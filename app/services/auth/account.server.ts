@@ -6,7 +6,7 @@ import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { consumeRateLimit, tooManyAttemptsMessage, type RateLimitRule } from "~/lib/rate-limit.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import type { PreferenceKey, ProfileInput } from "~/validation/account.ts";
-import { endAllSessions, publicUserSelect, type PublicUser } from "./auth/credentials.server.ts";
+import { endAllSessions, publicUserSelect, type PublicUser } from "./credentials.server.ts";
 import { sendVerificationEmail, VERIFY_TTL_MS } from "./verification.server.ts";
 
 // Accounts: e-mail verification, password reset, profile and notification preferences

@@ -4,9 +4,9 @@ import { notFound } from "~/lib/errors.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { getAccess } from "./access.server.ts";
-import type { MedicalReviewClaim } from "./catalogue/medical-review-claim.ts";
-import { currentMedicalReview, medicalReviewSelect } from "./catalogue/medical-review.server.ts";
-import { getSetting } from "./settings.server.ts";
+import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
+import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
+import { getSetting } from "../site/settings.server.ts";
 
 // Receipts, licence certificates and the public licence check (issue 10, "After the purchase"):
 // who may see what. Their PDF layouts are in documents-pdf.server.ts.

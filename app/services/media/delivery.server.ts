@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { extensionForContentType } from "~/lib/upload.server.ts";
 import { getObjectInfo, objectPath, storageBackend, type StoredObjectInfo } from "~/lib/storage.server.ts";
-import { decideObjectAccess, forgetObjectAttachments, getAccess, type ObjectViewer } from "./access.server.ts";
-import { getUser } from "./auth/guards.server.ts";
+import { decideObjectAccess, forgetObjectAttachments, getAccess, type ObjectViewer } from "../licensing/access.server.ts";
+import { getUser } from "../auth/guards.server.ts";
 
 // Who gets which stored object, and how it is sent. The rules themselves are
 // decideObjectAccess in the access service; this adds the headers that follow from them.

@@ -1,9 +1,9 @@
 import { prisma } from "~/lib/db.server.ts";
 import { formatMoney } from "~/lib/format.ts";
-import { mediaClaimsOf } from "./catalogue/media-claims.ts";
-import { cached, type CategoryTree, findCategory, getCategoryTree, slugOrId } from "./catalogue/categories.server.ts";
+import { mediaClaimsOf } from "../catalogue/media-claims.ts";
+import { cached, type CategoryTree, findCategory, getCategoryTree, slugOrId } from "../catalogue/categories.server.ts";
 import { categoryLicenceIsCheaper, DEFAULT_CATEGORY_LICENCE_PRICE, DEFAULT_INDIVIDUAL_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, individualLicencePrice, premiumPrice } from "./prices.server.ts";
-import { getSetting, settingNumber } from "./settings.server.ts";
+import { getSetting, settingNumber } from "../site/settings.server.ts";
 
 // What is offered for sale: the premium plan at its current price, the sub-categories and
 // animations a licence can be bought for, and how their prices compare. The figures come from

@@ -4,7 +4,7 @@ import { getEnv } from "~/lib/env.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { getObjectInfo, objectIdFromPath, storageBackend } from "~/lib/storage.server.ts";
 import { covers, isActive, licenceSelect } from "./embeds.server.ts";
-import { PROTECTED_CACHE_CONTROL, type ObjectDelivery } from "./media.server.ts";
+import { PROTECTED_CACHE_CONTROL, type ObjectDelivery } from "../media/delivery.server.ts";
 
 // The embed player's media (licensed embeds, with embeds.server.ts): URLs signed for one licence,
 // animation and embedding site that live 10 minutes and are re-checked against the licence on

@@ -8,7 +8,7 @@ import type { Prisma, Role } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { UserEmailInput, UserListQuery } from "~/validation/admin-users.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
-import { endAllSessions, publicUserSelect, type PublicUser } from "./auth/credentials.server.ts";
+import { endAllSessions, publicUserSelect, type PublicUser } from "../auth/credentials.server.ts";
 
 // The people side of the back office (/admin/users and its /api calls): the list, promote and
 // demote, block and unblock, and an e-mail to one user. Every change is audited in its own

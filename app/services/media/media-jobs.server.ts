@@ -11,16 +11,16 @@ import { deleteSet, mediaWorkDir, publishSet } from "~/lib/media-store.server.ts
 import { deleteObject, localObjectFile, objectIdFromPath, presignedObjectUrl, saveObject, storageBackend } from "~/lib/storage.server.ts";
 import { jobQueue, sendJob } from "~/lib/jobs.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
-import { forgetObjectAttachments } from "./access.server.ts";
-import { invalidateCatalogue } from "./catalogue/categories.server.ts";
-import { isStepDone, measureRenditions, runStep, STEP_ORDER, stepLabels, type StepName, type StepProgress } from "./media-pipeline/transcode.server.ts";
+import { forgetObjectAttachments } from "../licensing/access.server.ts";
+import { invalidateCatalogue } from "../catalogue/categories.server.ts";
+import { isStepDone, measureRenditions, runStep, STEP_ORDER, stepLabels, type StepName, type StepProgress } from "./transcode.server.ts";
 import { setFileCacheControl } from "./media-urls.server.ts";
 
 // The media pipeline's jobs (decision 017). When an animation's master video is stored, a
 // MediaJob row (the state the admin sees) and a job on the queue (lib/jobs.server.ts, queue
 // "media-transcode") are written in one transaction. The queue hands the job to one worker
 // across all instances; the worker claims the row with a conditional update, probes the master,
-// runs the steps (media-pipeline/transcode.server.ts) in a work folder of its own, publishes
+// runs the steps (transcode.server.ts) in a work folder of its own, publishes
 // the set and, in one transaction, records its renditions and makes it the animation's current
 // set. The set's id is the job's id: a job run twice, or retried after a crash, can only ever
 // make that one set. Until then the animation keeps playing its previous set.

@@ -1,6 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
-import { getUser } from "./auth/guards.server.ts";
-import { keptForCaller } from "./auth/member-cache.server.ts";
+import { getUser } from "../auth/guards.server.ts";
+import { keptForCaller } from "../auth/member-cache.server.ts";
 
 // The access rules (docs/architecture.md, "Access rules"), in
 // one place. A subscription counts only when status = active and endDate is in the future.

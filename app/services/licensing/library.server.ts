@@ -1,7 +1,7 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
-import { getTotalSpent } from "./payments.server.ts";
-import { activeWhere } from "./subscriptions.server.ts";
+import { getTotalSpent } from "../commerce/payments.server.ts";
+import { activeWhere } from "../commerce/subscriptions.server.ts";
 
 // The member's library (the animations their licences cover) and the dashboard's figures
 // (decision 004). Read-only: the rows it reads are written by subscriptions and payments.

@@ -7,9 +7,9 @@ import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { formatMoney } from "~/lib/format.ts";
 import { sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type RefundRequestInput, UUID_RE } from "~/validation/account.ts";
-import type { PublicUser } from "./auth/credentials.server.ts";
+import type { PublicUser } from "../auth/credentials.server.ts";
 import { findOwnPayment } from "./payments.server.ts";
-import { type Actor, recordAudit } from "./audit.server.ts";
+import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { ADMIN_NOTES_REQUIRED } from "~/validation/admin-refunds.ts";
 import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, syncAccountType, toSubscriptionJson } from "./subscriptions.server.ts";
 

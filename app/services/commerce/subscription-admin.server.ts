@@ -2,7 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { SubscriptionListQuery } from "~/validation/admin-subscriptions.ts";
-import { memberMatches } from "./user-admin.server.ts";
+import { memberMatches } from "../admin/user-admin.server.ts";
 
 // The admin list of subscriptions (/admin/subscriptions and its /api call): search over the
 // member, filters by status and type, newest first, one row more than the page for the pager.
