@@ -1,4 +1,6 @@
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -42,6 +44,33 @@ export default tseslint.config(
       "jsx-a11y/media-has-caption": "off",
       // components/ui/link.tsx's Link renders a plain <a> on pages that do not hydrate (decision 025).
       "no-restricted-imports": ["error", { paths: [{ name: "react-router", importNames: ["Link"], message: "Import Link from ~/components/ui/link.tsx." }] }],
+    },
+  },
+  {
+    // The layering: routes use components and services; services use lib; nothing imports upwards
+    // and no import circle forms (a circle makes load order decide what a module sees).
+    // docs/architecture.md, "Layers"; tests/unit/layering.test.ts proves each rule fails.
+    files: ["app/**/*.{ts,tsx}", "server.ts", "scripts/**/*.ts"],
+    ignores: ["app/generated/**"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".tsx", ".js"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            { target: "./app/lib", from: "./app/services", message: "lib/ is infrastructure: it never imports services/." },
+            { target: "./app/lib", from: "./app/routes", message: "lib/ never imports routes/." },
+            { target: "./app/components", from: "./app/routes", message: "components/ never import routes/: move the shared part down." },
+            { target: "./app/services", from: "./app/routes", message: "services/ never import routes/." },
+          ],
+        },
+      ],
     },
   },
   {

@@ -2,7 +2,8 @@ import type { Readable } from "node:stream";
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { getEnv } from "./env.server.ts";
-import type { PresignedGetOptions } from "./storage.server.ts";
+
+export type PresignedGetOptions = { method?: "GET" | "HEAD"; contentDisposition?: string; cacheControl?: string; contentType?: string };
 
 // The S3 backend of app/lib/storage.server.ts, imported by it on first use in S3 mode only.
 // Ids are checked there; keys are uploads/{id}.

@@ -5,6 +5,7 @@ import { finished, PassThrough, Readable, Transform, type TransformCallback } fr
 import { pipeline } from "node:stream/promises";
 import { prisma } from "./db.server.ts";
 import { getEnv } from "./env.server.ts";
+import type { PresignedGetOptions } from "./s3-store.server.ts";
 
 // Object storage: one small interface, two backends. Local disk under DATA_DIR/objects/ by
 // default; S3 (or any S3-compatible store) when S3_BUCKET is set. Keys are server-made UUIDs:
@@ -90,8 +91,6 @@ export function storageOrigin(): string | null {
 /** How long presigned URLs stay valid: a few minutes is enough to start a request. */
 export const PRESIGNED_GET_SECONDS = 300;
 export const PRESIGNED_PUT_SECONDS = 900;
-
-export type PresignedGetOptions = { method?: "GET" | "HEAD"; contentDisposition?: string; cacheControl?: string; contentType?: string };
 
 /** A presigned GET (or HEAD) of a private bucket's object, valid PRESIGNED_GET_SECONDS. */
 export async function presignedObjectUrl(id: string, options: PresignedGetOptions = {}) {
