@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from "react-router";
 import type { BreadcrumbList, Organization, Person, SearchAction, Thing, VideoObject, WebSite, WithContext } from "schema-dts";
 
-// The head every public page shares (README, "Found and shared"): its own title
+// The head every public page shares (docs/seo.md, "Found and shared"): its own title
 // and description, one absolute canonical URL, robots where a page must stay out of the index,
 // Open Graph and Twitter card tags, and JSON-LD typed with schema-dts so a property schema.org
 // does not have fails the typecheck. Routes describe their page with plain values; this module

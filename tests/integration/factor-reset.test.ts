@@ -16,7 +16,7 @@ import { beginSecondStep } from "~/services/auth/sign-in.server.ts";
 import { createUser, sessionCookieFor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 
-// The documented recovery of a lost second factor (README): `npm run mfa:reset -- <e-mail>` on
+// The documented recovery of a lost second factor (docs/security.md): `npm run mfa:reset -- <e-mail>` on
 // the server removes the account's factors, ends its sessions and tokens, and is audited.
 
 const run = promisify(execFile);

@@ -118,7 +118,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           </p>
         ) : (
           <p className="text-sm" role="alert">
-            <Badge tone="yellow">No backup yet</Badge> Run <code>npm run backup</code> (README, “Operating”).
+            <Badge tone="yellow">No backup yet</Badge> Run <code>npm run backup</code> (docs/operating.md, “Backups”).
           </p>
         )}
       </Panel>

@@ -143,7 +143,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
     image: ogImage ? { url: ogImage, ...OG_SIZE, alt: `${animation.title}: cover image` } : null,
     video: preview ? { url: preview, type: preview.endsWith(".webm") ? "video/webm" : "video/mp4" } : null,
     // oEmbed discovery for licensees' tools: the endpoint answers only with `&licence={id}` of an
-    // active licence, which the tool adds; without one it answers 404 (README, "Found and shared").
+    // active licence, which the tool adds; without one it answers 404 (docs/seo.md, "Found and shared").
     links: [{ rel: "alternate", type: "application/json+oembed", href: `/api/oembed?url=${encodeURIComponent(absoluteUrl(site, path))}&format=json`, title: animation.title }],
     jsonLd: [
       {

@@ -3,7 +3,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { type AuditActor, recordAudit } from "~/services/admin/audit.server.ts";
 
-// Recovering an account whose owner lost every second factor (README, "The back office"):
+// Recovering an account whose owner lost every second factor (docs/back-office.md and docs/security.md, "A lost factor"):
 // run on the server by someone with shell access, never offered through the web or the /api,
 // since whoever could call it would pass the second factor of any account.
 
