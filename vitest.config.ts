@@ -45,7 +45,7 @@ export default defineConfig({
           setupFiles: ["tests/setup/database.ts"],
         },
       },
-      // Two production instances as child processes on one PostgreSQL database (issue 27): the
+      // Two production instances as child processes on one PostgreSQL database: the
       // file makes and drops its own database, so none of the setup above; skipped without
       // DATABASE_URL, so the PGlite pass runs it as a visible skip.
       { extends: true, test: { name: "integration-cluster", include: ["tests/cluster/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },

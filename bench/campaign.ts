@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 
-// Campaign benchmark (issue 12): a bulk campaign to 10,000 free users, started the way the
+// Campaign benchmark: a bulk campaign to 10,000 free users, started the way the
 // admin starts it (recipients resolved into log rows in one transaction) and sent by its job's
 // handler as fast as it can (MAIL_RATE_PER_SECOND lifted) to a local SMTP sink that accepts and
 // discards every message. Reports how long the start took and messages per second.

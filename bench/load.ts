@@ -1,4 +1,4 @@
-// The load test (issue 27): what visitors and members do, at once, for minutes, against the
+// The load test: what visitors and members do, at once, for minutes, against the
 // production build on a freshly seeded embedded database. Run by `npm run bench` after the other
 // parts (`--load-only` for just this, `--quick` for 30 s, `--load-duration=SECONDS`,
 // `--load-connections=N`, default 50, `--load-think-ms=MS`, default 1000).

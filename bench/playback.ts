@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-// Playback on a throttled phone (issue 24): a 2160p master, transcoded by the real pipeline,
+// Playback on a throttled phone: a 2160p master, transcoded by the real pipeline,
 // played in Debian's Chromium at 390 px with 1.6 Mbit/s down, 150 ms RTT and a 4× slower CPU
 // (CDP), two ways in the same run:
 // - today's product: the /watch page of the production build (its player starts hls.js on the

@@ -7,7 +7,7 @@
 //   - the floor: a one-route React Router app (bench/floor/) with the same versions and server
 //     setup, answering a static page of the same document size and the same JSON bytes;
 //   - the ceiling: a bare node:http server answering the same bytes (for reference).
-// Targets (issue 28): a visitor's pages >= 300% of the floor page with p99 <= 30 ms, a member's
+// Targets: a visitor's pages >= 300% of the floor page with p99 <= 30 ms, a member's
 // >= 60%, public JSON >= 100% of the floor resource route, the embed >= 80%.
 // `--large` adds 10,000 animations and checks that home, search and category pages stay
 // within 2x of their small-catalogue figures, with the page and catalogue caches off (database
@@ -151,7 +151,7 @@ async function addLargeCatalogue(dataDir: string, count: number, keep: string) {
 }
 
 /**
- * The back office's scale (issue 11): 100,000 users, 1,000,000 payments over three years, 50,000
+ * The back office's scale: 100,000 users, 1,000,000 payments over three years, 50,000
  * subscriptions and 100,000 audit rows, inserted with set-based SQL in chunks (the counters'
  * statement triggers see each chunk once).
  */
@@ -352,7 +352,7 @@ async function main() {
   // The licensed embed player under the demo member's active individual licence.
   const embedPath = await demoEmbedPath(appUrl);
 
-  // Issue 28's targets: a visitor's pages come from the page cache (decision 021), so at least
+  // A visitor's pages come from the page cache (decision 021), so at least
   // 3x the floor with p99 within 30 ms; a member's are rendered (60 % of the floor); public
   // JSON at least the floor's resource route answering the same bytes.
   const member = await memberHeaders(appUrl);
@@ -448,7 +448,7 @@ async function main() {
   const homeHtml = captured[0]!.body.toString();
   const homeJs = await pageJsBytes(appUrl, homeHtml);
   const floorJs = await pageJsBytes(floorUrl, (await get(`${floorUrl}/page/0`)).body.toString());
-  // Issue 28: at most 85 KB. The floor page is React and React Router alone: a page that hydrates
+  // At most 85 KB. The floor page is React and React Router alone: a page that hydrates
   // cannot go below it (decision 022); the home page does not hydrate (decision 025).
   const homeJsKb = homeJs.total / 1024;
   log(
@@ -534,7 +534,7 @@ async function main() {
     log(`\nThe same visitors' pages with the caches on (served from the page cache): small vs large\n`);
     log(table(headings, compare(pages, smallCached, largeCached)));
 
-    // The sitemap at 100,000 animations (issue 25): a database of its own, read through the route.
+    // The sitemap at 100,000 animations: a database of its own, read through the route.
     const sitemap = (await import(path.join(root, "bench/sitemap.ts"))) as typeof import("./sitemap.ts");
     log("\nSitemap benchmark (bench/sitemap.ts)...");
     log(sitemap.formatSitemapBench(await sitemap.runSitemapBench(option("sitemap-animations", 100_000))));
@@ -552,13 +552,13 @@ async function main() {
     else throw error;
   }
 
-  // The media pipeline's speed (issue 24): × realtime and the preview's time to playable.
+  // The media pipeline's speed: × realtime and the preview's time to playable.
   const transcode = (await import(path.join(root, "bench/transcode.ts"))) as typeof import("./transcode.ts");
   log("\nTranscoding benchmark (bench/transcode.ts)...");
   const transcoded = await transcode.runTranscodeBench({ seconds: QUICK ? 20 : 60 });
   log(transcoded ? transcode.formatTranscodeBench(transcoded) : "(ffmpeg not found: transcoding benchmark skipped)");
 
-  // Playback on a throttled phone, HLS against the one file (issue 24): a 2160p transcode and
+  // Playback on a throttled phone, HLS against the one file: a 2160p transcode and
   // two Chromium sessions, about five minutes, so only with --playback. Its own process: it
   // runs the production build in-process with an environment of its own.
   if (flag("playback")) {
@@ -567,7 +567,7 @@ async function main() {
     log(played.status === 0 ? played.stdout.trim() : `(playback benchmark failed: ${played.stderr.trim().split("\n").slice(-3).join(" ")})`);
   }
 
-  // Bulk e-mail: a campaign of 10,000 recipients to a local SMTP sink (issue 12).
+  // Bulk e-mail: a campaign of 10,000 recipients to a local SMTP sink.
   const campaign = (await import(path.join(root, "bench/campaign.ts"))) as typeof import("./campaign.ts");
   log("\nCampaign benchmark (bench/campaign.ts)...");
   log(campaign.formatCampaignBench(await campaign.runCampaignBench(10_000)));
@@ -578,7 +578,7 @@ async function main() {
   await runLoad();
 }
 
-/** Mixed traffic of visitors and members on a server and database of its own (issue 27). */
+/** Mixed traffic of visitors and members on a server and database of its own. */
 async function runLoad() {
   const load = (await import(path.join(root, "bench/load.ts"))) as typeof import("./load.ts");
   log(`\nLoad test (bench/load.ts): ${LOAD_CONNECTIONS} visitors for ${LOAD_DURATION} s on port ${LOAD_PORT}...`);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-// Sitemap benchmark (issue 25): a catalogue of 100,000 active animations (every one with a cover
+// Sitemap benchmark: a catalogue of 100,000 active animations (every one with a cover
 // and a public preview, so every entry carries its video extension; descriptions of about 600
 // characters with text to escape), then the whole sitemap as a crawler reads it: the index, then
 // every file it lists, through the route's loader (app/routes/public/sitemap.ts), with the

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 
-// Streaming benchmark (issue 3): a 50 MB object served (a) by the app's media router in an
+// Streaming benchmark: a 50 MB object served (a) by the app's media router in an
 // Express app, through the real access check, and (b) by a bare node:http server piping
 // fs.createReadStream, in the same run. Full GETs and 1 MB ranges at random offsets, for a
 // public preview (anonymous) and a protected full video (a premium user's session cookie).

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-// Transcoding benchmark (issue 24): a 1920×1080 testsrc2 source with a sine tone, made here, run
+// Transcoding benchmark: a 1920×1080 testsrc2 source with a sine tone, made here, run
 // through the media pipeline's real steps (runStep for every STEP_ORDER step, the default
 // ladder's rungs for that source) in a temporary folder; no database, no queue. Reports each
 // step's seconds, the whole set and the ladder alone as × realtime (source seconds / elapsed),

@@ -14,7 +14,7 @@ export const AUDIT_ENTITY_TYPES = [
   "refund",
   "email_template",
   "email_campaign",
-  // Second factors, step-ups and ended sessions of any account (issue 26).
+  // Second factors, step-ups and ended sessions of any account.
   "security",
 ] as const;
 

@@ -23,7 +23,7 @@ export type FrameSize = { readonly width: number; readonly height: number };
 export const DEMO_LAYOUT_SIZE: FrameSize = { width: 480, height: 270 };
 
 /**
- * The one demo animation with a 1080p master (issue 24), so a fresh start shows the pipeline's
+ * The one demo animation with a 1080p master, so a fresh start shows the pipeline's
  * whole ladder and the player's quality menu. One nobody's test names, and short: every start
  * on a fresh database transcodes it.
  */

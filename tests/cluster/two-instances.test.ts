@@ -8,7 +8,7 @@ import { startSmtpServer } from "../helpers/smtp.ts";
 import { CookieJar, type Instance, startInstance, waitUntilServing } from "./instances.ts";
 import { startS3rver } from "./s3rver.ts";
 
-// Two instances, one system (issue 27; decision 020 "Two instances"): two production servers
+// Two instances, one system (decision 020 "Two instances"): two production servers
 // (child processes, `tsx server.ts` on build/) on two ports, against ONE PostgreSQL database, ONE
 // S3-compatible server (s3rver, a real one: S3 mode is not only msw here) and ONE SMTP sink, both
 // in Stripe test mode (Stripe's HTTP edge is msw inside each child: tests/cluster/stripe-edge.ts).

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectToast, linkFromOutbox, MEMBER, signIn, signOut, signUp } from "./helpers.ts";
 
-// Issue 5: verification, password reset, profile, preferences, dashboard, library, billing,
+// Verification, password reset, profile, preferences, dashboard, library, billing,
 // refund requests and the player. Runs in both projects (no-js and js).
 
 /** Lets the server's messages show: the browser's own constraint checks would stop a no-JS submit. */

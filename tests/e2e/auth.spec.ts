@@ -24,7 +24,7 @@ test("sign out, then sign in again with the same account", async ({ page }) => {
   await expect(menu.getByText(user.username, { exact: true })).toBeVisible();
 });
 
-test("a wrong password shows the spec's message and keeps the visitor signed out", async ({ page }) => {
+test("a wrong password shows the product's message and keeps the visitor signed out", async ({ page }) => {
   const user = await signUp(page);
   await signOut(page);
   await page.goto("/auth");
@@ -36,7 +36,7 @@ test("a wrong password shows the spec's message and keeps the visitor signed out
   await expect(page).toHaveURL(/\/auth/);
 });
 
-test("sign-up shows every validation message of the spec", async ({ page }) => {
+test("sign-up shows every validation message", async ({ page }) => {
   await page.goto("/auth?mode=signup");
   await page.getByLabel("First name").fill("Grace");
   await page.getByLabel("Last name").fill("Hopper");

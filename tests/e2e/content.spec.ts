@@ -214,7 +214,7 @@ test.describe("help center", () => {
 });
 
 test.describe("contact", () => {
-  test("shows the spec's validation messages", async ({ page }) => {
+  test("shows the product's validation messages", async ({ page }) => {
     await page.goto("/contact");
     await expect(page.getByText("Mon-Fri 9AM-5PM PST")).toBeVisible();
     // The browser's own checks would stop a JavaScript-off submit; the server's messages are

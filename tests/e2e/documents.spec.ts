@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { MEMBER, signIn } from "./helpers.ts";
 
-// Issue 10: receipts and licence certificates as PDF files, and the public verification page.
+// Receipts and licence certificates as PDF files, and the public verification page.
 // The demo member (prisma/seed.ts) holds two individual licences and a category licence.
 
 async function downloadedBytes(page: Page, click: () => Promise<void>) {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-// Responsive images on the catalogue pages (issue 24): every <img> names its renditions in
+// Responsive images on the catalogue pages: every <img> names its renditions in
 // srcset and sizes, reserves its box with width and height, arrives as AVIF or WebP, and is not
 // more than twice as wide in pixels as it is shown: Lighthouse's "properly size images" check.
 

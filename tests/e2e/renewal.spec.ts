@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { expectToast, MEMBER, signIn } from "./helpers.ts";
 
-// Issue 10: on /billing the demo member turns auto-renew off, then back on (plain POST forms,
+// On /billing the demo member turns auto-renew off, then back on (plain POST forms,
 // so the same steps work with JavaScript off and on). The two projects may run at the same
 // time against the same member, so each toggles a different subscription.
 

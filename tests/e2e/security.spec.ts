@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN, buyPremiumAndAskForRefund, codeAfter, confirmOnRow, expectToast, signIn, signOut, signUp } from "./helpers.ts";
 
-// Two-step sign-in in both projects (issue 26): a member promoted to admin is walked through
+// Two-step sign-in in both projects: a member promoted to admin is walked through
 // setting up an authenticator app (the test computes codes from the secret the page shows),
 // approves a refund after a step-up, signs in with a code, and uses a recovery code once.
 

@@ -3,7 +3,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { expectToast, MEMBER, signIn, signUp } from "./helpers.ts";
 import { CAPTION_TEXT, type StreamingAnimation, streamingAnimation, TRANSCODE_WAIT_MS } from "./streaming-source.ts";
 
-// Issue 24's playback, in both projects, on an animation this run uploads and transcodes
+// Playback, in both projects, on an animation this run uploads and transcodes
 // (streaming-source.ts): a premium member's full video plays (without JavaScript, the
 // progressive MP4 the server renders; with it, the HLS ladder), and a licensee's embed, a
 // script-free document, plays its progressive MP4 on the licensee's site. What only hls.js does

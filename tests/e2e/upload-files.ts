@@ -16,7 +16,7 @@ export const unique = () => crypto.randomBytes(3).toString("hex");
 
 export type Upload = { path: string; name: string; bytes: Buffer };
 
-/** Registers the spec's hooks (its base files are made once, removed at its end) and returns the generators. */
+/** Registers the test file's hooks (its base files are made once, removed at its end) and returns the generators. */
 export function uploadFiles() {
   let dir: string;
   let baseJpeg: Buffer;

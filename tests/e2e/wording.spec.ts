@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { MEMBER, signIn } from "./helpers.ts";
 
-// The spec's own screen texts spell it "License" ("Individual Animation License", "License This
+// The product's own screen texts spell it "License" ("Individual Animation License", "License This
 // Animation", "Category License: $X/year"); a page that also says "licence" reads as two products.
 // URLs keep their names (/licences/{id}/verify, ?licence= in an embed snippet): words only.
 const OTHER_SPELLING = /(?<![?&/\w-])licen[c]es?(?![=\w-])/i;

@@ -65,7 +65,7 @@ export async function accessTokenFor(userId: string, { stepUp = true }: { stepUp
   return (await issueTokens(userId, { stepUpAt: stepUp ? new Date() : null })).accessToken;
 }
 
-// ---- account / billing (issue 5) ----
+// ---- account / billing ----
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -97,7 +97,7 @@ describe("the settings screen", () => {
   });
 });
 
-describe("contact details and the testimonial (issue 23: from settings; the demo's marked)", () => {
+describe("contact details and the testimonial (from settings; the demo's marked)", () => {
   const details = {
     intent: "public-details",
     supportEmail: "help@clinic-animations.example",

@@ -17,7 +17,7 @@ import { sendToApp } from "../helpers/app.ts";
 import { callRoute } from "../helpers/route.ts";
 import { storeFile } from "./media-helpers.ts";
 
-// Issue 23, "claims from data": what the premium, license and animation pages say about
+// Claims from data: what the premium, license and animation pages say about
 // resolution, formats and new animations follows what the published catalogue holds, recorded
 // when an admin stores the files (ffprobe on the video, the download's ZIP directory).
 

@@ -16,7 +16,7 @@ import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } 
 import { callRoute } from "../helpers/route.ts";
 import { createMediaWorld, startMediaApp } from "./media-helpers.ts";
 
-// Every object reachable by its id, tried by a second signed-in user (issue 14: refund
+// Every object reachable by its id, tried by a second signed-in user (refund
 // requests, payments, receipts, certificates, subscriptions, watch and download URLs, embed
 // sites). Each
 // answers as if the object did not exist for them, and nothing is written.

@@ -36,7 +36,7 @@ import { accessTokenFor, createUser, sessionCookieFor, TEST_PASSWORD } from "../
 import { sample } from "../helpers/prometheus-text.ts";
 import { callRoute } from "../helpers/route.ts";
 
-// Issue 28: every public write is visible to the next anonymous request. The rendered-page and
+// Every public write is visible to the next anonymous request. The rendered-page and
 // public-JSON cache is on (PAGE_CACHE_MS) and so are the data caches (CATALOGUE_CACHE_MS), both
 // for a minute: only an invalidation can make a write visible. Each case asks an anonymous
 // visitor's page (the HTML document) and public call once to fill the caches, writes as an admin

@@ -18,7 +18,7 @@ import { SoftwareAuthenticator } from "../helpers/webauthn-authenticator.ts";
 
 // Passkeys through the front door, answered by a software authenticator the real verifier
 // (@simplewebauthn/server) checks: registration on /profile, a first-factor sign-in, the second
-// step after a password, step-up, and each refusal of issue 26.
+// step after a password, step-up, and each refusal they make.
 
 let clients = 0;
 /** A client address of its own per call, so the anonymous challenge limit never mixes tests. */

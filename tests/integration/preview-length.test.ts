@@ -4,7 +4,7 @@ import { forget } from "~/lib/memo.server.ts";
 import { createCatalogue } from "../helpers/catalogue.ts";
 import { sendToApp } from "../helpers/app.ts";
 
-// Claims from data (issue 23's rule): the preview is the animation's first 10 seconds, or the
+// Claims from data: the preview is the animation's first 10 seconds, or the
 // whole animation when it is shorter, and every page that names its length says what it plays.
 
 let c: Awaited<ReturnType<typeof createCatalogue>>;

@@ -25,7 +25,7 @@ import { cookiesFrom, callRoute } from "../helpers/route.ts";
 import { eventObject, invoiceObject, invoicePaymentObject, useStripeMock } from "../mocks/stripe.ts";
 import { pdfText } from "../helpers/pdf-text.ts";
 
-// One price rule (issue 23): what a page, a card or an /api answer shows for a licence is what
+// One price rule: what a page, a card or an /api answer shows for a licence is what
 // checkout charges, and what the payment, the receipt and the certificate then say. Proven at a
 // non-default individualPrice ($149, the default is $299) through the app's front door, in test
 // mode and with Stripe's HTTP edge mocked.

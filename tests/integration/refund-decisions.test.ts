@@ -185,7 +185,7 @@ describe("validation", () => {
   });
 });
 
-describe("the refund_decision template in a database seeded before issue 10", () => {
+describe("the refund_decision template in a database seeded before it existed", () => {
   it("an unedited earlier version is brought up to date by the seed; an admin's edit is kept", async () => {
     const { EMAIL_TEMPLATES, seedEmailTemplates } = await import("../../prisma/seed-data/email-templates.ts");
     const current = EMAIL_TEMPLATES.find((t) => t.name === "refund_decision")!;

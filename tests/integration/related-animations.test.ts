@@ -4,7 +4,7 @@ import { invalidateCatalogue } from "~/services/catalogue/categories.server.ts";
 import { listRelatedAnimations, RELATED_LIMIT } from "~/services/catalogue/animations.server.ts";
 import { createAnimation, createCatalogue } from "../helpers/catalogue.ts";
 
-// The detail page's side column (issue 13): bounded lists, newest first, nothing twice.
+// The detail page's side column: bounded lists, newest first, nothing twice.
 
 describe("listRelatedAnimations", () => {
   it("lists up to four of the subcategory and up to four more of the first doctor, newest first, without repeats", async () => {

@@ -18,7 +18,7 @@ import { createUser, TEST_PASSWORD, totpCode, totpSecrets } from "../helpers/fac
 import { useMailCapture } from "../helpers/mail-capture.ts";
 import { callRoute, type RouteResult } from "../helpers/route.ts";
 
-// The second step of sign-in (issue 26), through the /auth form and the /api: every refusal the
+// The second step of sign-in, through the /auth form and the /api: every refusal the
 // issue lists leaves the account without a session or a token, and the happy path's tokens work.
 
 useMailCapture();

@@ -14,7 +14,7 @@ import { createUser, sessionCookieFor, TEST_PASSWORD, totpCode, totpSecrets } fr
 import { useMailCapture } from "../helpers/mail-capture.ts";
 import { callRoute } from "../helpers/route.ts";
 
-// Security alerts (issue 26): a sign-in from a device the account has not used, a factor added or
+// Security alerts: a sign-in from a device the account has not used, a factor added or
 // removed, a password or e-mail change; each only while the account keeps emailSecurityAlerts on.
 
 const mail = useMailCapture();

@@ -15,7 +15,7 @@ import { sendToApp } from "../helpers/app.ts";
 import { createUser, TEST_PASSWORD } from "../helpers/factories.ts";
 import { callRoute, cookiesFrom } from "../helpers/route.ts";
 
-// "Where you're signed in" (issue 26): the account's browser sessions and API sign-ins, listed on
+// "Where you're signed in": the account's browser sessions and API sign-ins, listed on
 // /profile and GET /api/auth/sessions, ended one at a time or all but the caller's.
 
 const CHROME_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getEnv, resetEnv } from "~/lib/env.server.ts";
 import { openSecret, sealSecret } from "~/lib/secret-box.server.ts";
 
-// TOTP secrets are sealed under MFA_ENCRYPTION_KEY (issue 26): read back only under the same key
+// TOTP secrets are sealed under MFA_ENCRYPTION_KEY: read back only under the same key
 // and unaltered; production does not start without the key.
 
 const KEY_A = "a".repeat(32);

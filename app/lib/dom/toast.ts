@@ -1,4 +1,4 @@
-/** How long a toast stays (the spec's 5000 ms): the root's Toaster and the static page script. */
+/** How long a toast stays (5000 ms): the root's Toaster and the static page script. */
 export const TOAST_DISPLAY_MS = 5000;
 
 /**

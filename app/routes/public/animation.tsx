@@ -62,7 +62,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return data({
     animation,
     ogImage,
-    // What anybody can play: the preview is cut to its first 10 seconds (the spec's promise).
+    // What anybody can play: the preview is cut to its first 10 seconds (the product's promise).
     previewSeconds: previewSecondsOf(animation.duration),
     // Shared links name the animation's one address (its canonical URL), whichever path was visited.
     shareUrl: new URL(`/animations/${encodeURIComponent(animation.slug || animation.id)}`, siteOrigin(request)).href,

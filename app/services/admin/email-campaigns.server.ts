@@ -12,7 +12,7 @@ import { UUID_RE } from "~/validation/account.ts";
 import { type Audience, type BulkEmailInput, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, type CampaignKind, plainTextFromHtml } from "~/validation/admin-email.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
 
-// Bulk e-mail campaigns (issue 12). Starting one resolves its recipients once, in the same
+// Bulk e-mail campaigns. Starting one resolves its recipients once, in the same
 // transaction as the campaign row, into one EmailLog row each ('pending'); blocked accounts,
 // blocked addresses and users who turned that kind of mail off are left out and counted as
 // skipped. The campaign job (jobs.server.ts, queue "email-campaign") then sends the pending

@@ -10,7 +10,7 @@ import { endAllSessions, publicUserSelect, type PublicUser } from "./credentials
 import { sendVerificationEmail, VERIFY_TTL_MS } from "./verification.server.ts";
 
 // Accounts: e-mail verification, password reset, profile and notification preferences
-// (issue 5; decision 004).
+// (decision 004).
 
 // Both contain 'Invalid or expired': the reset screen switches to its error view on that text.
 export const INVALID_VERIFY_LINK = "Invalid or expired verification link";

@@ -235,7 +235,7 @@ export async function purgeExpiredCredentials(now = new Date()) {
     prisma.session.deleteMany({ where: { expiresAt: { lt: now } } }),
     prisma.refreshToken.deleteMany({ where: { expiresAt: { lt: now } } }),
     // A used link is kept until it expires: a verification link opened again in that time says
-    // "already verified" (issue 13), which it could not once the hourly purge had removed its row.
+    // "already verified", which it could not once the hourly purge had removed its row.
     prisma.oneTimeToken.deleteMany({ where: { expiresAt: { lt: now } } }),
     prisma.authChallenge.deleteMany({ where: { expiresAt: { lt: now } } }),
   ]);

@@ -19,7 +19,7 @@ import { getCredential, requireUser } from "./guards.server.ts";
 import { SIGN_IN_STEP_EXPIRED } from "./sign-in.server.ts";
 import { recordStepUp } from "./step-up.server.ts";
 
-// Passkeys (WebAuthn, issue 26, decision 019): a first factor on their own (discoverable
+// Passkeys (WebAuthn, decision 019): a first factor on their own (discoverable
 // credentials, the user verified by the device) or a second factor after a password, and a
 // step-up. Every ceremony's challenge is an AuthChallenge row: single use, five minutes, bound
 // to the account it was made for. The protocol checks are @simplewebauthn/server's.

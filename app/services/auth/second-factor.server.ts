@@ -7,7 +7,7 @@ import { clearRateLimit, consumeRateLimit, tooManyAttemptsMessage, type RateLimi
 import { openSecret, sealSecret } from "~/lib/secret-box.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 
-// Second factors (issue 26, decision 019): an authenticator app (TOTP, RFC 6238) with ten
+// Second factors (decision 019): an authenticator app (TOTP, RFC 6238) with ten
 // single-use recovery codes. Passkeys are in passkeys.server.ts; both count as "a factor".
 // Every check here is the one sign-in, the /api MFA call and step-up share.
 

@@ -6,7 +6,7 @@ import { sendSecurityAlert } from "~/services/auth/account.server.ts";
 import type { PublicUser } from "./credentials.server.ts";
 import { describeDevice, describePlace, type SignInClient } from "./device.server.ts";
 
-// Security alerts (issue 26): a sign-in from a device the account has not used, a factor added
+// Security alerts: a sign-in from a device the account has not used, a factor added
 // or removed, a password or e-mail change (those two in services/auth/account.server.ts). Each goes
 // through sendSecurityAlert, which honours emailSecurityAlerts. Never the codes themselves.
 

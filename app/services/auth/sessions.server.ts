@@ -8,7 +8,7 @@ import type { PublicUser } from "./credentials.server.ts";
 import { describeDevice, describePlace } from "./device.server.ts";
 import type { Credential } from "./guards.server.ts";
 
-// "Where you're signed in" (issue 26): the account's browser sessions and /api refresh-token
+// "Where you're signed in": the account's browser sessions and /api refresh-token
 // families, each ended on its own or all but the caller's. A session's id is the secret its
 // cookie carries, so the list, the forms and the /api name a session by the SHA-256 of it; a
 // family by its id, which every access token of the family already shows its holder.

@@ -36,7 +36,7 @@ export async function signIn(credentials: { email: string; password: string }, c
   return user;
 }
 
-// ---- the second step (issue 26) ----
+// ---- the second step ----
 
 export const SIGN_IN_STEP_EXPIRED = "Your sign-in has expired. Please sign in again.";
 /** The browser's page for the second step. */

@@ -5,7 +5,7 @@ import { cardSelect, listOrder, toCardDto } from "./animations.server.ts";
 import { cached, type CategoryTree, getCategoryTree } from "./categories.server.ts";
 import type { AnimationCardDto } from "./types.ts";
 
-// What the marketing pages may promise, computed from the published catalogue (issue 23: a
+// What the marketing pages may promise, computed from the published catalogue (a
 // claim with no data behind it is not shown). Resolution and formats come from what was
 // recorded when each file was stored (media-facts.server.ts); "new" is by publication date.
 

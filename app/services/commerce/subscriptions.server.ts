@@ -102,7 +102,7 @@ export async function syncAccountType(tx: Prisma.TransactionClient, userId: stri
 // ---- after the purchase: renewal switch, admin cancel / reactivate, expiry and reminders ----
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Issue 10: "renewal reminders 7 days before the end of subscriptions that will not renew". */
+/** "Renewal reminders 7 days before the end of subscriptions that will not renew". */
 export const RENEWAL_REMINDER_DAYS = 7;
 /** Sweeps work in bounded batches, so one run never loads an unbounded set of rows. */
 export const SWEEP_BATCH = 100;
@@ -286,7 +286,7 @@ export async function expireEndedSubscriptions(now = new Date()) {
 const ITEM_SELECT = { type: true, category: { select: { name: true } }, animation: { select: { title: true } } } as const;
 
 /**
- * The renewal reminder (issue 10: "7 days before the end of subscriptions that will not renew",
+ * The renewal reminder ("7 days before the end of subscriptions that will not renew",
  * respecting emailRenewalReminders). "Will not renew" is: auto-renew off, or nothing at a
  * provider that could renew it — a row without a provider subscription (seeded history, an
  * admin-canceled and reactivated term) or one of the other mode's (a test_sub_… id while Stripe

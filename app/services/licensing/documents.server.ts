@@ -8,7 +8,7 @@ import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
 import { getSetting } from "../site/settings.server.ts";
 
-// Receipts, licence certificates and the public licence check (issue 10, "After the purchase"):
+// Receipts, licence certificates and the public licence check (what a buyer gets after the purchase):
 // who may see what. Their PDF layouts are in documents-pdf.server.ts.
 
 export const PAYMENT_NOT_FOUND = "Payment not found";

@@ -6,7 +6,7 @@ import { logger } from "~/lib/logger.server.ts";
 import { probeVideoSize, sourceInput } from "./media-jobs.server.ts";
 
 // What an animation's media actually are, recorded when a file is stored or replaced so that
-// pages claim a resolution and formats only when a file has them (issue 23, "claims from
+// pages claim a resolution and formats only when a file has them (claims from
 // data"): the full video's frame size from ffprobe, and the video formats its download holds.
 
 /**

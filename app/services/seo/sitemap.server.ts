@@ -36,7 +36,7 @@ export const SITEMAP_FILES = {
   animations: "/sitemap-animations.xml",
 } as const;
 
-/** The public pages that are code, not rows (the spec's route table): listed without a lastmod. */
+/** The public pages that are code, not rows (the product's route table): listed without a lastmod. */
 export const STATIC_PUBLIC_PATHS = ["/", "/premium", "/help", "/contact", "/individual-license", "/category-license", "/global-license"];
 
 // The protocol's cap per file. Categories, doctors and pages are tables of tens or hundreds of rows.

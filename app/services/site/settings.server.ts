@@ -20,7 +20,7 @@ export const SETTING_DEFAULTS = {
 } as const;
 
 /**
- * The demo's invented contact details and testimonial (issue 23: the demo's are plainly marked).
+ * The demo's invented contact details and testimonial (the demo's are plainly marked).
  * A page showing one of these values labels it "Demo content"; an admin's own value is not.
  */
 export const DEMO_SETTING_VALUES: Partial<Record<keyof typeof SETTING_DEFAULTS, string>> = {

@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { gotoWithoutReact } from "../helpers.ts";
 
 // Pages that do not hydrate (decision 025): while the page a link leads to loads as a document,
-// six skeleton cards stand in for the list it will replace (the spec's loading state), as the
+// six skeleton cards stand in for the list it will replace (the product's loading state), as the
 // hydrated screens showed them during a client-side change. Playwright cannot read a page whose
 // navigation has started, so the page itself notes what it shows the moment the link is pressed
 // (after the static page script's own handler), and the next document reads the note back.
@@ -148,7 +148,7 @@ test("the contact form loads no React: it says what is wrong in the server's wor
   expect(posts).toEqual(["/contact"]);
 });
 
-test("sign-up loads no React: every message of the spec before anything is sent, the confirmation checked as either password changes", async ({ page }) => {
+test("sign-up loads no React: every message before anything is sent, the confirmation checked as either password changes", async ({ page }) => {
   const posts: string[] = [];
   page.on("request", (request) => {
     if (request.method() === "POST") posts.push(new URL(request.url()).pathname);
