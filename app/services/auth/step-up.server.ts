@@ -5,7 +5,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { recordAudit } from "~/services/admin/audit.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import type { PublicUser } from "./credentials.server.ts";
-import { type Credential, getCredential, pagePath, requireUser } from "./guards.server.ts";
+import { type Credential, getCredential, pagePath, requireAdmin, requireUser } from "./guards.server.ts";
 import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts";
 
 // Step-up (decision 019): the back office's most dangerous actions (roles, blocking, refunds,
@@ -70,6 +70,13 @@ export async function requireStepUp(request: Request, { returnTo }: { returnTo?:
     title: "Confirm it's you",
     description: "This action needs a code from your authenticator app.",
   });
+}
+
+/** The guard of a page action that is all step-up-guarded admin work: an admin, then a recent factor. */
+export async function requireAdminStepUp(request: Request): Promise<PublicUser> {
+  const admin = await requireAdmin(request);
+  await requireStepUp(request);
+  return admin;
 }
 
 type Tx = Prisma.TransactionClient;
