@@ -33,6 +33,16 @@ export function defineGuard<User>(access: Access, check: (request: Request) => P
   return Object.assign(check, { access });
 }
 
+/**
+ * A second factor confirmed recently, asked of the back office's most dangerous calls (decision
+ * 019). `check` throws the 403 with `stepUpRequired` (services/auth/step-up.server.ts) and
+ * `refusal` is that 403 as the reference documents it. Checked once the input is read, just
+ * before `run`; or, `inRun`, by `run` through `stepUp()` where the service decides (only a price
+ * change needs it, or only after the input's own checks), so the reference and the behaviour
+ * come from one declaration.
+ */
+export type StepUp = { check: (request: Request) => Promise<unknown>; refusal: string; inRun: boolean };
+
 export type EndpointArgs<User, Body, Query> = {
   request: Request;
   params: Params;
@@ -44,6 +54,8 @@ export type EndpointArgs<User, Body, Query> = {
   body: Body;
   /** The parsed `query` schema's value (empty parameters left out). */
   query: Query;
+  /** The declared step-up's check, for a `run` whose step-up is `inRun`. */
+  stepUp: () => Promise<void>;
 };
 
 export type Endpoint<User = undefined, Body = undefined, Query = undefined> = {
@@ -61,6 +73,8 @@ export type Endpoint<User = undefined, Body = undefined, Query = undefined> = {
    * fails the call (assertCallerMayBeRead).
    */
   auth: Guard<User>;
+  /** A recent second factor on top of `auth` (STEP_UP, stepUpInRun in services/auth/step-up.server.ts). */
+  stepUp?: StepUp;
   /** The request body's schema: JSON (or a form, for simple clients); 400 with its messages. */
   body?: z.ZodType<Body>;
   /** A body `run` reads itself (a signed payload): documented, not parsed. */
@@ -115,7 +129,13 @@ export function apiRoute(endpoints: EndpointTable) {
       const requestUrl = url ?? new URL(request.url);
       const query = definition.query ? readQuery(requestUrl, definition.query) : undefined;
       const body = definition.body ? await readBody(request, definition.body) : undefined;
-      const result = await definition.run({ request, params, url: requestUrl, context, user, body, query });
+      const declared = definition.stepUp;
+      if (declared && !declared.inRun) await declared.check(request);
+      const stepUp = async () => {
+        if (!declared) throw new Error(`${method} ${requestUrl.pathname} asks for a step-up it does not declare`);
+        await declared.check(request);
+      };
+      const result = await definition.run({ request, params, url: requestUrl, context, user, body, query, stepUp });
       if (result instanceof Response) return result;
       const policy = typeof definition.cache === "function" ? definition.cache(request) : (definition.cache ?? NO_STORE);
       return cachedJson(request, result ?? {}, policy, definition.status ?? 200);

@@ -9,8 +9,7 @@ import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp } from "~/services/auth/step-up.server.ts";
+import { requireAdminStepUp } from "~/services/auth/step-up.server.ts";
 import { getRefundRequest } from "~/services/commerce/refund-admin.server.ts";
 import { approveRefund, rejectRefund } from "~/services/commerce/refunds.server.ts";
 import { REFUND_REASONS } from "~/validation/account.ts";
@@ -30,8 +29,7 @@ export async function loader({ params, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  await requireStepUp(request);
+  const admin = await requireAdminStepUp(request);
   const formData = await readFormData(request);
   const intent = formData.get("intent") === "reject" ? "reject" : "approve";
   const submission = parseWithZod(formData, { schema: RefundDecisionSchema });

@@ -9,7 +9,7 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp } from "~/services/auth/step-up.server.ts";
+import { requireAdminStepUp } from "~/services/auth/step-up.server.ts";
 import { listAdminSettings, saveSettings } from "~/services/site/settings.server.ts";
 import { PublicDetailsSchema, roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
 import { NOINDEX } from "~/lib/seo.ts";
@@ -35,9 +35,8 @@ export async function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
   // Both forms of this page change settings (one the premium price): each needs a recent second factor.
-  await requireStepUp(request);
+  const admin = await requireAdminStepUp(request);
   const formData = await readFormData(request);
   if (formData.get("intent") === "public-details") return savePublicDetails(admin, formData);
   const submission = parseWithZod(formData, { schema: SettingsFormSchema });

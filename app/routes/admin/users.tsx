@@ -6,7 +6,7 @@ import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls
 import { formatDate } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction, type ListIntent } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp } from "~/services/auth/step-up.server.ts";
+import { requireAdminStepUp } from "~/services/auth/step-up.server.ts";
 import { getAdminUser, listUsers, setUserBlocked, setUserRole } from "~/services/admin/user-admin.server.ts";
 import { USER_INTENTS, UserListQuerySchema, userStatus, type UserIntent } from "~/validation/admin-users.ts";
 import { NOINDEX } from "~/lib/seo.ts";
@@ -33,9 +33,8 @@ const OUTCOMES: Record<UserIntent, { done: string; failed: string }> = {
 };
 
 export async function action({ request, url }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
   // Every intent here changes a role or blocks: each needs a recent second factor.
-  await requireStepUp(request);
+  const admin = await requireAdminStepUp(request);
   const outcome = (intent: UserIntent, change: (id: string) => Promise<{ username: string; email: string }>): ListIntent => ({
     failed: OUTCOMES[intent].failed,
     run: async (id) => {

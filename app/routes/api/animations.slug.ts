@@ -2,7 +2,7 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { viewerPolicy } from "~/lib/http-cache.server.ts";
 import { getViewerAccess } from "~/services/licensing/access.server.ts";
 import { getUser, requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
+import { STEP_UP, stepUpInRun } from "~/services/auth/step-up.server.ts";
 import { deleteAnimation, updateAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { getAnimation } from "~/services/catalogue/animations.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
@@ -28,19 +28,20 @@ export const loader = apiRoute({
     summary: "Update an animation (admins)",
     description: "Replaces an animation's fields and doctors with the admin form's values (the same fields as the create) and records the change in the audit log. 409 when the new slug is taken.",
     response: AdminAnimation,
-    errors: { 403: stepUpRefusal("when the price changes"), 409: "The slug is already in use" },
+    errors: { 409: "The slug is already in use" },
     auth: requireAdmin,
+    stepUp: stepUpInRun("when the price changes"),
     body: AnimationSchema,
-    run: ({ request, user, params, body }) => updateAnimation(user, params.slugOrId!, body, () => requireStepUp(request)),
+    run: ({ stepUp, user, params, body }) => updateAnimation(user, params.slugOrId!, body, stepUp),
   }),
   DELETE: endpoint({
     summary: "Delete an animation (admins; 409 while members hold active licenses for it)",
     description: "Deletes an animation and records it in the audit log. Refused with 409 while members hold active licenses for it.",
     response: MessageResponse,
-    errors: { 403: stepUpRefusal(), 409: "Members hold active licenses for this animation" },
+    errors: { 409: "Members hold active licenses for this animation" },
     auth: requireAdmin,
-    run: async ({ request, user, params }) => {
-      await requireStepUp(request);
+    stepUp: STEP_UP,
+    run: async ({ user, params }) => {
       await deleteAnimation(user, params.slugOrId!);
       return { message: "Animation deleted" };
     },

@@ -2,7 +2,7 @@ import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor, viewerPolicy } from "~/lib/http-cache.server.ts";
 import { getViewerAccess } from "~/services/licensing/access.server.ts";
 import { getUser, requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
+import { stepUpInRun } from "~/services/auth/step-up.server.ts";
 import { createAnimation } from "~/services/catalogue/animation-admin.server.ts";
 import { getHomePageSize, listAnimationCards, listAnimations } from "~/services/catalogue/animations.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
@@ -38,11 +38,12 @@ export const loader = apiRoute({
     summary: "Create an animation (admins)",
     description: "Creates an animation from the admin form's fields, with the doctors who verified it, and records the change in the audit log. 409 when the slug is taken.",
     response: AdminAnimation,
-    errors: { 403: stepUpRefusal(), 409: "The slug is already in use" },
+    errors: { 409: "The slug is already in use" },
     auth: requireAdmin,
+    stepUp: stepUpInRun(),
     body: AnimationSchema,
     status: 201,
-    run: ({ request, user, body }) => createAnimation(user, body, () => requireStepUp(request)),
+    run: ({ stepUp, user, body }) => createAnimation(user, body, stepUp),
   }),
 });
 export const action = loader;

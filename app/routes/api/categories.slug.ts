@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
 import { anyone, requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
+import { stepUpInRun } from "~/services/auth/step-up.server.ts";
 import { deleteCategory, updateCategory } from "~/services/catalogue/category-admin.server.ts";
 import { getCategory } from "~/services/catalogue/categories.server.ts";
 import { CategorySchema } from "~/validation/admin-catalogue.ts";
@@ -24,10 +24,11 @@ export const loader = apiRoute({
     summary: "Update a category (admins)",
     description: "Replaces a category's name, description, yearly price and parent, and records the change in the audit log. A main category with subcategories cannot become one itself (400). 409 when the name or slug is taken.",
     response: AdminCategory,
-    errors: { 403: stepUpRefusal("when the yearly price changes"), 409: "The name or slug is already in use" },
+    errors: { 409: "The name or slug is already in use" },
     auth: requireAdmin,
+    stepUp: stepUpInRun("when the yearly price changes"),
     body: CategorySchema,
-    run: ({ request, user, params, body }) => updateCategory(user, params.slugOrId!, body, () => requireStepUp(request)),
+    run: ({ stepUp, user, params, body }) => updateCategory(user, params.slugOrId!, body, stepUp),
   }),
   DELETE: endpoint({
     summary: "Delete a category (admins; 409 while it has subcategories or active licenses)",

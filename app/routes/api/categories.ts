@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { publicFor } from "~/lib/http-cache.server.ts";
 import { anyone, requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
+import { stepUpInRun } from "~/services/auth/step-up.server.ts";
 import { createCategory } from "~/services/catalogue/category-admin.server.ts";
 import { listCategories } from "~/services/catalogue/categories.server.ts";
 import { CategorySchema } from "~/validation/admin-catalogue.ts";
@@ -24,11 +24,12 @@ export const loader = apiRoute({
     summary: "Create a category (admins)",
     description: "Creates a main category or, with a parentId, a subcategory (a subcategory's yearly price is what a category license costs), and records it in the audit log. 409 when the name or slug is taken.",
     response: AdminCategory,
-    errors: { 403: stepUpRefusal("when a subcategory is given a yearly price"), 409: "The name or slug is already in use" },
+    errors: { 409: "The name or slug is already in use" },
     auth: requireAdmin,
+    stepUp: stepUpInRun("when a subcategory is given a yearly price"),
     body: CategorySchema,
     status: 201,
-    run: ({ request, user, body }) => createCategory(user, body, () => requireStepUp(request)),
+    run: ({ stepUp, user, body }) => createCategory(user, body, stepUp),
   }),
 });
 export const action = loader;

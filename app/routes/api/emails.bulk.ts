@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { enqueueCampaign } from "~/lib/jobs.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
+import { stepUpInRun } from "~/services/auth/step-up.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/admin/email-campaigns.server.ts";
 import { BulkEmailSchema } from "~/validation/admin-email.ts";
 import { BulkTestFailed, BulkTestResult, CampaignStarted } from "~/validation/api-responses-admin.ts";
@@ -16,15 +16,15 @@ export const loader = apiRoute({
     description: "With testEmail: sends the message once to that address at once and answers what was sent (502 when it failed). Otherwise: records a campaign to the chosen users or a target group, leaving out those blocked or opted out of this kind of mail (400 when no one is left), and sends it in the background; answers 202 with the campaign and where to follow it.",
     response: BulkTestResult,
     otherResponses: { 202: CampaignStarted, 502: BulkTestFailed },
-    errors: { 403: stepUpRefusal("when it starts a campaign (not for a test message)") },
     auth: requireAdmin,
+    stepUp: stepUpInRun("when it starts a campaign (not for a test message)"),
     body: BulkEmailSchema,
-    run: async ({ request, user, body }) => {
+    run: async ({ stepUp, user, body }) => {
       if (body.testEmail) {
         const { sent, failed, errorMessage } = await sendTestEmail(user, { ...body, testEmail: body.testEmail });
         return Response.json(failed ? { message: errorMessage ?? "Failed to send bulk emails", sent, failed } : { sent, failed }, { status: failed ? 502 : 200 });
       }
-      await requireStepUp(request);
+      await stepUp();
       const campaign = await startCampaign(user, body, enqueueCampaign);
       return Response.json(
         { campaignId: campaign.id, status: campaign.status, total: campaign.total, skipped: campaign.skipped, sent: 0, failed: 0, statusUrl: `/api/admin/email-campaigns/${campaign.id}` },

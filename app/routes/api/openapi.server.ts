@@ -143,6 +143,7 @@ function toOperation(method: string, path: string, endpoint: Endpoint<any, any, 
   if (!errorText.has(400)) errorText.set(400, endpoint.body || endpoint.query ? ERROR_TEXT[400]! : "A malformed URL, refused before the call runs");
   if (endpoint.body && !errorText.has(415)) errorText.set(415, ERROR_TEXT[415]!);
   if ((access === "user" || access === "admin") && !errorText.has(401)) errorText.set(401, ERROR_TEXT[401]!);
+  if (endpoint.stepUp && !errorText.has(403)) errorText.set(403, endpoint.stepUp.refusal);
   if (access === "admin" && !errorText.has(403)) errorText.set(403, ERROR_TEXT[403]!);
   if (pathParams.length && !errorText.has(404)) errorText.set(404, ERROR_TEXT[404]!);
   const errorContent = { "application/json": { schema: errorRef } };

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
+import { STEP_UP } from "~/services/auth/step-up.server.ts";
 import { saveSettings } from "~/services/site/settings.server.ts";
 import { SettingUpdateSchema } from "~/validation/admin-settings.ts";
 import { AdminSetting } from "~/validation/api-responses-admin.ts";
@@ -12,11 +12,10 @@ export const loader = apiRoute({
     summary: "Save one setting (admins)",
     description: "Saves one editable setting after checking its value against the setting's own rule (400 with the rule's message), and records the change in the audit log. 404 for a key that is not an editable setting.",
     response: AdminSetting,
-    errors: { 403: stepUpRefusal() },
     auth: requireAdmin,
+    stepUp: STEP_UP,
     body: SettingUpdateSchema,
-    run: async ({ request, user, params, body }) => {
-      await requireStepUp(request);
+    run: async ({ user, params, body }) => {
       const [saved] = await saveSettings(user, [{ key: params.key!, ...body }]);
       return saved;
     },

@@ -1,5 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
 import { listAnimationsDueForReview } from "../catalogue/medical-review.server.ts";
+import { lapsedWhere } from "../licensing/access.server.ts";
 import { describeSubscription } from "../commerce/subscriptions.server.ts";
 
 // The admin dashboard (/admin and GET /api/admin/dashboard: stats and
@@ -17,7 +18,7 @@ export async function getDashboardStats(now = new Date()) {
     prisma.rowCount.findMany({ where: { table: { in: ["User", "Animation", "Subscription:active"] } } }),
     // Active and not yet ended: the counter of active ones, less those past their end date that
     // the hourly billing sweep has not expired yet (a few, found through the (status, endDate) index).
-    prisma.subscription.count({ where: { status: "active", endDate: { lte: now } } }),
+    prisma.subscription.count({ where: lapsedWhere(now) }),
     prisma.revenueMonth.findUnique({ where: { month: monthStart(now) } }),
   ]);
   const count = (table: string) => Number(counts.find((row) => row.table === table)?.count ?? 0);

@@ -1,10 +1,11 @@
 import { data } from "react-router";
+import type { StepUp } from "~/lib/api-route.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { recordAudit } from "~/services/admin/audit.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import type { PublicUser } from "./credentials.server.ts";
-import { type Credential, getCredential, pagePath, requireUser } from "./guards.server.ts";
+import { type Credential, getCredential, pagePath, requireAdmin, requireUser } from "./guards.server.ts";
 import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts";
 
 // Step-up (decision 019): the back office's most dangerous actions (roles, blocking, refunds,
@@ -21,11 +22,22 @@ export const STEP_UP_CONFIRMED = {
 export const STEP_UP_REQUIRED = "Confirm it's you: enter a code from your authenticator app to continue.";
 
 /**
- * The 403 an /api call guarded by requireStepUp documents (its `errors`), beside the admin
+ * The 403 an /api call declaring a step-up documents (STEP_UP, stepUpInRun), beside the admin
  * guard's refusals; `when` narrows it for a call that asks only for some changes.
  */
 export function stepUpRefusal(when?: string) {
   return `Refused: not an admin, an admin without a second factor (\`secondFactorRequired: true\`), or${when ? ` ${when},` : ""} no second factor confirmed in the last 10 minutes (\`stepUpRequired: true\`: confirm one at POST /api/auth/step-up, then repeat the call)`;
+}
+
+/** An /api endpoint's declaration that every call needs a recent second factor. */
+export const STEP_UP: StepUp = { check: (request) => requireStepUp(request), refusal: stepUpRefusal(), inRun: false };
+
+/**
+ * The same, asked for by the endpoint's `run` (its `stepUp()`) where the service decides: in the
+ * case `when` names, or after the input's own checks.
+ */
+export function stepUpInRun(when?: string): StepUp {
+  return { check: (request) => requireStepUp(request), refusal: stepUpRefusal(when), inRun: true };
 }
 
 export function stepUpIsRecent(credential: Credential | null, now = Date.now()) {
@@ -58,6 +70,13 @@ export async function requireStepUp(request: Request, { returnTo }: { returnTo?:
     title: "Confirm it's you",
     description: "This action needs a code from your authenticator app.",
   });
+}
+
+/** The guard of a page action that is all step-up-guarded admin work: an admin, then a recent factor. */
+export async function requireAdminStepUp(request: Request): Promise<PublicUser> {
+  const admin = await requireAdmin(request);
+  await requireStepUp(request);
+  return admin;
 }
 
 type Tx = Prisma.TransactionClient;

@@ -5,6 +5,7 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { animationSlugFromTitle, type AnimationInput } from "~/validation/admin-catalogue.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
+import { activeLicenceWhere } from "../licensing/access.server.ts";
 import { clearMediaAccessCaches } from "../media/delivery.server.ts";
 import { recordMediaFacts } from "../media/media-facts.server.ts";
 import { queueTranscode, retryTranscode } from "../media/media-jobs.server.ts";
@@ -258,7 +259,7 @@ export async function deleteAnimation(actor: Actor, id: string, now = new Date()
   if (!current) throw notFound(NOT_FOUND.animation);
   await prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM "Animation" WHERE id = ${id}::uuid FOR UPDATE`;
-    const licences = await tx.subscription.count({ where: { animationId: id, status: "active", endDate: { gt: now } } });
+    const licences = await tx.subscription.count({ where: activeLicenceWhere(now, { animationId: id }) });
     if (licences > 0) throw conflict(HAS_ACTIVE_LICENCES);
     await tx.animation.delete({ where: { id } });
     await recordAudit(tx, actor, {

@@ -5,6 +5,7 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { type CategoryInput, slugFromName } from "~/validation/admin-catalogue.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
+import { activeLicenceWhere } from "../licensing/access.server.ts";
 import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
 
 // Categories in the back office (/admin/categories and its /api calls). Main categories have no
@@ -179,7 +180,7 @@ export async function deleteCategory(actor: Actor, id: string, now = new Date())
     // Locked so a sub-category or licence created meanwhile cannot slip past the checks.
     await tx.$queryRaw`SELECT id FROM "Category" WHERE id = ${id}::uuid FOR UPDATE`;
     if ((await tx.category.count({ where: { parentId: id } })) > 0) throw conflict(HAS_SUBCATEGORIES);
-    const licences = await tx.subscription.count({ where: { categoryId: id, status: "active", endDate: { gt: now } } });
+    const licences = await tx.subscription.count({ where: activeLicenceWhere(now, { categoryId: id }) });
     if (licences > 0) throw conflict(HAS_ACTIVE_LICENCES);
     // Animations, old licences and checkouts keep their rows with no category (onDelete: SetNull).
     await tx.category.delete({ where: { id } });

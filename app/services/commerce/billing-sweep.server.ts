@@ -1,5 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
+import { lapsedWhere } from "../licensing/access.server.ts";
 import { applyPaymentEvent } from "./fulfilment.server.ts";
 import { runSubscriptionSweep } from "./subscriptions.server.ts";
 
@@ -20,7 +21,7 @@ export async function renewTestModeSubscriptions(now = new Date()) {
   let renewed = 0;
   for (;;) {
     const due = await prisma.subscription.findMany({
-      where: { status: "active", autoRenew: true, endDate: { lte: now }, stripeSubscriptionId: { startsWith: "test_sub_" } },
+      where: lapsedWhere(now, { autoRenew: true, stripeSubscriptionId: { startsWith: "test_sub_" } }),
       orderBy: { endDate: "asc" },
       take: BATCH,
       select: { id: true, price: true, endDate: true, stripeSubscriptionId: true },

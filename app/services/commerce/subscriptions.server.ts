@@ -5,6 +5,7 @@ import { formatLongDate } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
+import { activeLicenceWhere, activeWhere, lapsedWhere } from "../licensing/access.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 
 // A user's subscriptions: their rows as the /api and the account screens show them, and which
@@ -64,11 +65,6 @@ export async function listSubscriptions(userId: string) {
     select: subscriptionSelect,
   });
   return rows.map(toSubscriptionJson);
-}
-
-/** A subscription counts only when its status is active and its endDate is in the future. */
-export function activeWhere(userId: string, now: Date): Prisma.SubscriptionWhereInput {
-  return { userId, status: "active", endDate: { gt: now } };
 }
 
 export async function listActiveSubscriptions(userId: string, now = new Date()) {
@@ -264,7 +260,7 @@ export async function expireEndedSubscriptions(now = new Date()) {
   let expired = 0;
   for (;;) {
     const batch = await prisma.subscription.findMany({
-      where: { status: "active", endDate: { lte: now } },
+      where: lapsedWhere(now),
       orderBy: { endDate: "asc" },
       take: SWEEP_BATCH,
       select: { id: true, userId: true },
@@ -272,7 +268,7 @@ export async function expireEndedSubscriptions(now = new Date()) {
     if (!batch.length) break;
     expired += await prisma.$transaction(async (tx) => {
       const { count } = await tx.subscription.updateMany({
-        where: { id: { in: batch.map((s) => s.id) }, status: "active", endDate: { lte: now } },
+        where: lapsedWhere(now, { id: { in: batch.map((s) => s.id) } }),
         data: { status: "expired" },
       });
       for (const userId of new Set(batch.map((s) => s.userId))) await syncAccountType(tx, userId, now);
@@ -313,8 +309,7 @@ export async function sendRenewalReminders(now = new Date()) {
       where: {
         ...willNotRenew,
         id: skipped.size ? { notIn: [...skipped] } : undefined,
-        status: "active",
-        endDate: { gt: now, lte: horizon },
+        AND: [activeLicenceWhere(now), { endDate: { lte: horizon } }],
         renewalReminderAt: null,
         user: { isActive: true, OR: [{ notificationPreferences: { is: null } }, { notificationPreferences: { is: { emailRenewalReminders: true } } }] },
       },

@@ -1,9 +1,36 @@
 import { prisma } from "~/lib/db.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
 import { getUser } from "../auth/guards.server.ts";
 import { keptForCaller } from "../auth/member-cache.server.ts";
 
 // The access rules (docs/architecture.md, "Access rules"), in
 // one place. A subscription counts only when status = active and endDate is in the future.
+
+/**
+ * The rule as a filter, for every query that counts licences: active and not yet ended.
+ * `scope` narrows it (a user, an animation, a type); it cannot loosen it.
+ */
+export function activeLicenceWhere(now: Date, scope: Prisma.SubscriptionWhereInput = {}): Prisma.SubscriptionWhereInput {
+  return { ...scope, status: "active", endDate: { gt: now } };
+}
+
+/** A user's licences that count now. */
+export function activeWhere(userId: string, now: Date): Prisma.SubscriptionWhereInput {
+  return activeLicenceWhere(now, { userId });
+}
+
+/**
+ * Still marked active though its end date has passed: no longer counts (activeLicenceWhere), and
+ * the hourly sweep has yet to mark it expired.
+ */
+export function lapsedWhere(now: Date, scope: Prisma.SubscriptionWhereInput = {}): Prisma.SubscriptionWhereInput {
+  return { ...scope, status: "active", endDate: { lte: now } };
+}
+
+/** The same rule for a licence row already read. */
+export function isActive(licence: { status: string; endDate: Date | null }, now: Date) {
+  return licence.status === "active" && licence.endDate !== null && licence.endDate > now;
+}
 
 export type ActiveSubscription = {
   id: string;
@@ -37,7 +64,7 @@ export async function getAccess(user: AccessUser | null, now = new Date()): Prom
 
 function activeSubscriptions(userId: string, now: Date): Promise<ActiveSubscription[]> {
   return prisma.subscription.findMany({
-    where: { userId, status: "active", endDate: { gt: now } },
+    where: activeWhere(userId, now),
     select: { id: true, type: true, animationId: true, categoryId: true, endDate: true },
   });
 }

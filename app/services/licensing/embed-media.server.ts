@@ -3,7 +3,8 @@ import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { getObjectInfo, objectIdFromPath, storageBackend } from "~/lib/storage.server.ts";
-import { covers, isActive, licenceSelect } from "./embeds.server.ts";
+import { isActive } from "./access.server.ts";
+import { covers, licenceSelect } from "./embeds.server.ts";
 import { PROTECTED_CACHE_CONTROL, type ObjectDelivery } from "../media/delivery.server.ts";
 
 // The embed player's media (licensed embeds, with embeds.server.ts): URLs signed for one licence,

@@ -15,7 +15,7 @@ import type { AccessTarget } from "./access.server.ts";
 import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { cached } from "../catalogue/categories.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
-import { hasCategoryLicence, hasIndividualLicence, type Access } from "./access.server.ts";
+import { activeLicenceWhere, hasCategoryLicence, hasIndividualLicence, isActive, type Access } from "./access.server.ts";
 
 // Licensed embeds (one owner, with embed-media.server.ts for the player's signed media URLs and
 // play counters): the sites a licence may be framed by, which licence an embed plays under, what
@@ -36,10 +36,6 @@ export const DIRECT_HOST = "direct";
 export type Licence = { id: string; userId: string; type: "global" | "category" | "individual"; status: string; endDate: Date | null; animationId: string | null; categoryId: string | null };
 
 export const licenceSelect = { id: true, userId: true, type: true, status: true, endDate: true, animationId: true, categoryId: true } as const;
-
-export function isActive(licence: Pick<Licence, "status" | "endDate">, now: Date) {
-  return licence.status === "active" && licence.endDate !== null && licence.endDate > now;
-}
 
 /** Whether an (active or not) individual or category licence covers the animation, by the access rules. */
 export function covers(licence: Licence, animation: AccessTarget) {
@@ -157,7 +153,7 @@ const CATEGORY_CHOICES = 200;
  */
 export async function listEmbedLicences(userId: string, now = new Date(), chosen?: { licenceId?: string; animationId?: string }) {
   const licences = await prisma.subscription.findMany({
-    where: { userId, status: "active", endDate: { gt: now }, type: { in: ["individual", "category"] } },
+    where: activeLicenceWhere(now, { userId, type: { in: ["individual", "category"] } }),
     orderBy: [{ endDate: "asc" }, { id: "asc" }],
     select: {
       ...licenceSelect,

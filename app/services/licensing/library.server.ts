@@ -1,7 +1,7 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { getTotalSpent } from "../commerce/payments.server.ts";
-import { activeWhere } from "../commerce/subscriptions.server.ts";
+import { activeLicenceWhere, activeWhere } from "./access.server.ts";
 
 // The member's library (the animations their licences cover) and the dashboard's figures
 // (decision 004). Read-only: the rows it reads are written by subscriptions and payments.
@@ -14,7 +14,7 @@ import { activeWhere } from "../commerce/subscriptions.server.ts";
  */
 async function activeLicences(userId: string, now: Date) {
   return prisma.subscription.findMany({
-    where: { ...activeWhere(userId, now), type: { in: ["individual", "category"] } },
+    where: activeLicenceWhere(now, { userId, type: { in: ["individual", "category"] } }),
     select: { id: true, type: true, animationId: true, categoryId: true, endDate: true },
   });
 }

@@ -2,8 +2,8 @@ import { signatureMatches, signValue } from "~/lib/crypto.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { isSetId, setFileName } from "~/lib/media-store.server.ts";
-import { canDownload, canWatch, getAccess, type Access, type AccessTarget } from "../licensing/access.server.ts";
-import { covers, isActive, licenceSelect } from "../licensing/embeds.server.ts";
+import { canDownload, canWatch, getAccess, isActive, type Access, type AccessTarget } from "../licensing/access.server.ts";
+import { covers, licenceSelect } from "../licensing/embeds.server.ts";
 import type { DownloadDto, PlaybackDto } from "../catalogue/types.ts";
 
 // Who may have which file of a media set, and the URLs that say so (decision 017).

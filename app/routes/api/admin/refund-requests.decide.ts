@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
-import { requireStepUp, stepUpRefusal } from "~/services/auth/step-up.server.ts";
+import { STEP_UP } from "~/services/auth/step-up.server.ts";
 import { approveRefund, rejectRefund } from "~/services/commerce/refunds.server.ts";
 import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
 import { RefundDecision } from "~/validation/api-responses-admin.ts";
@@ -12,11 +12,11 @@ export const loader = apiRoute({
     summary: "Approve (refund through the provider) or reject a pending refund request, with notes",
     description: "Approves a pending refund request, refunding the payment through the payment provider and canceling the subscription it paid for, or rejects it (the last path segment says which), with the admin's notes; the decision is recorded in the audit log. 409 when already decided; 502 when the provider fails (the request stays pending, so it can be approved again).",
     response: RefundDecision,
-    errors: { 403: stepUpRefusal(), 409: "This refund request has already been processed", 502: "The payment provider failed: the request stays pending" },
+    errors: { 409: "This refund request has already been processed", 502: "The payment provider failed: the request stays pending" },
     auth: requireAdmin,
+    stepUp: STEP_UP,
     body: RefundDecisionSchema,
-    run: async ({ request, user, params, url, body }) => {
-      await requireStepUp(request);
+    run: async ({ user, params, url, body }) => {
       const decide = url.pathname.endsWith("/reject") ? rejectRefund : approveRefund;
       return decide(user, params.id!, body.adminNotes);
     },
