@@ -5,7 +5,7 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { type CategoryInput, slugFromName } from "~/validation/admin-catalogue.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
-import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
+import { NOT_FOUND } from "./categories.server.ts";
 
 // Categories in the back office (/admin/categories and its /api calls). Main categories have no
 // parent and no price; a sub-category's parent is a main category. Deleting (decision 009): refused
@@ -138,7 +138,6 @@ export async function createCategory(actor: Actor, input: CategoryInput, confirm
       return row;
     })
     .catch(uniqueConflict);
-  invalidateCatalogue();
   return toAdminCategory(created);
 }
 
@@ -168,7 +167,6 @@ export async function updateCategory(actor: Actor, id: string, input: CategoryIn
       return row;
     })
     .catch(uniqueConflict);
-  invalidateCatalogue();
   return toAdminCategory(updated);
 }
 
@@ -191,6 +189,5 @@ export async function deleteCategory(actor: Actor, id: string, now = new Date())
       before: { name: current.name, slug: current.slug, parentId: current.parentId, yearlyPrice: current.yearlyPrice },
     });
   });
-  invalidateCatalogue();
   return current;
 }
