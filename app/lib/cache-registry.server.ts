@@ -141,22 +141,30 @@ export function announce(fact: Fact, key?: string) {
 // statements and are let go on their first letter, before any pattern runs.
 const WRITE = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"[^"]+"\.)?"([^"]+)"/i;
 
-/** Called with each statement the app's database client ran. */
-export function noteStatement(sql: string) {
+/**
+ * The table a statement writes, or null for a read (most statements, let go on their first
+ * letter before any pattern runs) and for a write no cache notices (QUIET).
+ */
+export function tableWrittenBy(sql: string): { table: string; isDelete: boolean } | null {
   let i = 0;
   while (sql.charCodeAt(i) <= 32) i++;
   const first = sql.charCodeAt(i) | 32; // lower case
-  if (first !== 105 /* i */ && first !== 117 /* u */ && first !== 100 /* d */) return;
+  if (first !== 105 /* i */ && first !== 117 /* u */ && first !== 100 /* d */) return null;
   const match = WRITE.exec(sql);
-  if (!match) return;
+  if (!match) return null;
   const table = match[2]!;
-  const quiet = QUIET[table];
-  if (quiet?.test(sql)) return;
-  const isDelete = (match[1]!.charCodeAt(0) | 32) === 100;
-  const caches = byTable.get(table);
+  if (QUIET[table]?.test(sql)) return null;
+  return { table, isDelete: (match[1]!.charCodeAt(0) | 32) === 100 };
+}
+
+/** Called with each statement the app's database client ran. */
+export function noteStatement(sql: string) {
+  const write = tableWrittenBy(sql);
+  if (!write) return;
+  const caches = byTable.get(write.table);
   if (caches) dropCaches(caches);
-  if (isDelete) {
-    const cascades = byDelete.get(table);
+  if (write.isDelete) {
+    const cascades = byDelete.get(write.table);
     if (cascades) dropCaches(cascades);
   }
 }
