@@ -14,11 +14,11 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Shared caches off by default: factories write rows behind the services' backs
-    // (tests/integration/cache-invalidation.test.ts runs with them on).
     // The root links app.css by URL (`?url`): resolved as Vite resolves it, not to "" (React warned of an empty href).
     css: { include: [/app\.css/] },
-    env: { NODE_ENV: "test", LOG_LEVEL: "silent", CATALOGUE_CACHE_MS: "0", PAGE_CACHE_MS: "0" },
+    // The caches are on, as in production: a factory's write goes through the app's Prisma
+    // client, whose statement hook drops what depends on it (cache-registry.server.ts).
+    env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
     projects: [
       // Pure modules: no database is opened or migrated for them.
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },

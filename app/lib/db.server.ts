@@ -4,9 +4,9 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Prisma, PrismaClient } from "~/generated/prisma/client.ts";
+import { noteStatement, noteTransaction } from "./cache-registry.server.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
-import { noteStatement, noteTransaction } from "./member-writes.server.ts";
 import { metrics, statementKind } from "./metrics.server.ts";
 import { applyMigrations, type RawExecutor } from "./migrate.server.ts";
 import { lockDataDir, openPglite } from "./pglite.server.ts";
@@ -126,7 +126,8 @@ function poolJobConnection(pool: pg.Pool, schema: string): Database["jobs"] {
 
 // Prisma reports each statement it sends, with its time, through the driver adapters too
 // (PGlite and pg alike, inside interactive transactions as well): the app's query time
-// without wrapping either driver, and the writes that make a kept caller stale.
+// without wrapping either driver, and the writes that drop the caches depending on them
+// (cache-registry.server.ts).
 const QUERY_EVENTS: Prisma.LogDefinition[] = [{ emit: "event", level: "query" }];
 
 function timedPrisma<T extends PrismaClient>(prisma: T): T {

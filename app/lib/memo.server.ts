@@ -1,16 +1,17 @@
 // A small read-through cache for hot, shared, read-mostly data (the public catalogue). It keeps
 // copies for a couple of seconds, never the truth: every instance reads the database again
-// after the TTL, so several instances agree within that time, and a writer on this instance
-// can drop entries at once with `forget`. Concurrent misses share one load (no stampede).
+// after the TTL, so several instances agree within that time, and a write on this instance
+// drops the entries that read its table (cache-registry.server.ts). Concurrent misses share one
+// load (no stampede).
 
+import { CACHES, type CacheName, registerCache } from "./cache-registry.server.ts";
 import { getEnv } from "./env.server.ts";
 import { metrics } from "./metrics.server.ts";
 
 /**
  * How long shared public data may be reused: CATALOGUE_CACHE_MS (two seconds of staleness is
- * invisible to people). The test suite sets it to 0 by default, since its factories write rows
- * behind the services' backs; tests/integration/cache-invalidation.test.ts turns it on to prove
- * every write through the app is visible to the next read.
+ * invisible to people). Any write on this instance, a test's factory included, drops the entries
+ * that depend on it at once (cache-registry.server.ts), so the test suite runs with it on.
  */
 export function sharedCacheMs() {
   return getEnv().CATALOGUE_CACHE_MS;
@@ -30,6 +31,7 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
     return hit.value as Promise<T>;
   }
   metrics().cacheLookups.inc({ prefix: keyPrefix(key), result: "miss" });
+  if (!registered) registerOnce();
   const value = load();
   const entry: Entry = { value, expires: now + ttlMs };
   store.delete(key);
@@ -43,26 +45,21 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
   return value;
 }
 
-// On globalThis: the server entry (server.ts, where the page cache listens) and the server build
-// (whose services call forget) load separate copies of this module, and a write in one must
-// reach the listener of the other. Keyed, so a module loaded again replaces its listener.
-const globalForForget = globalThis as unknown as { __medanimForgetListeners?: Map<string, () => void> };
-const forgetListeners = (globalForForget.__medanimForgetListeners ??= new Map<string, () => void>());
-
-/**
- * Drops every entry whose key starts with `prefix` (all of them without one). It also empties
- * the rendered-answer cache (page-cache.server.ts): a page shows many kinds of data, so a write
- * to any of them makes every kept page suspect. `shown: false` is for data no shared page or
- * public call shows (a licence's embed sites): a member's write then leaves the pages kept.
- */
-export function forget(prefix = "", { shown = true }: { shown?: boolean } = {}) {
+/** Drops every entry whose key starts with `prefix` (all of them without one). */
+export function forget(prefix = "") {
   for (const key of [...store.keys()]) if (key.startsWith(prefix)) store.delete(key);
-  if (shown) for (const listener of forgetListeners.values()) listener();
 }
 
-/** Runs `listener` at every `forget` in any copy of this module (the page cache's invalidation), under `name`. */
-export function onForget(name: string, listener: () => void) {
-  forgetListeners.set(name, listener);
+// The entries are dropped through the cache registry (cache-registry.server.ts), which names
+// the key prefix of each memo-backed cache and what its rows are read from. Registered at the
+// first entry kept, by the copy of this module that keeps it.
+let registered = false;
+function registerOnce() {
+  registered = true;
+  for (const [name, deps] of Object.entries(CACHES) as [CacheName, { memo?: string }][]) {
+    const prefix = deps.memo;
+    if (prefix !== undefined) registerCache(name, () => forget(prefix));
+  }
 }
 
 /**

@@ -3,9 +3,8 @@
 // serialise JSON) again. An answer the route table marks shared, asked by a request that
 // carries no identity, is kept with its gzip and brotli forms and sent as it is to the next
 // anonymous visitor, until:
-//   - anything this instance writes to shared data calls memo.server.ts's `forget` (every
-//     writer of the catalogue, pages, FAQs and settings does: one invalidation for the data
-//     caches and this one), or
+//   - this instance writes a table a shared page shows (cache-registry.server.ts drops it from
+//     the database's statement hook, whoever wrote), or
 //   - PAGE_CACHE_MS passes (the bound for writes made on another instance, or by a job), or
 //     rather, once most of it has passed, one visitor's request renders it again while the
 //     others are still served the kept answer (the last fifth of its age), or
@@ -18,9 +17,9 @@ import crypto from "node:crypto";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
+import { registerCache } from "./cache-registry.server.ts";
 import { getEnv } from "./env.server.ts";
 import { originForm } from "./http-edge.server.ts";
-import { onForget } from "./memo.server.ts";
 import { metrics } from "./metrics.server.ts";
 
 const gzip = promisify(zlib.gzip);
@@ -93,9 +92,11 @@ const PER_RESPONSE = new Set([
 ]);
 const CACHEABLE_TYPES = /^(text\/html|application\/json|application\/xml|text\/xml|text\/plain|application\/manifest\+json|text\/x-script)/i;
 
-onForget("page-cache", () => clearPageCache());
+// One write drops every kept answer: a page shows many kinds of data (the layout's categories
+// and settings on every page), and they change a few times a day, so precision would buy nothing.
+registerCache("pageCache", () => clearPageCache());
 
-/** Drops every kept answer (any write to shared data, through `forget`). */
+/** Drops every kept answer (a write to any table a shared page shows: cache-registry.server.ts). */
 export function clearPageCache() {
   generation += 1;
   store.clear();

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { finished, PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { announce, FACTS, registerCache } from "./cache-registry.server.ts";
 import { prisma } from "./db.server.ts";
 import { getEnv } from "./env.server.ts";
 import type { PresignedGetOptions } from "./s3-store.server.ts";
@@ -141,6 +142,10 @@ export type StoredObjectInfo = { id: string; kind: string; contentType: string; 
 const infoCache = new Map<string, StoredObjectInfo>();
 const INFO_CACHE_MAX = 5000;
 
+// Dropped when a row is written or the bytes are removed (cache-registry.server.ts): one id
+// when the announcement names it.
+registerCache("storedObjectInfo", (id) => (id === undefined ? infoCache.clear() : infoCache.delete(id)));
+
 export async function getObjectInfo(id: string): Promise<StoredObjectInfo | null> {
   if (!UUID.test(id)) return null;
   const cached = infoCache.get(id);
@@ -241,7 +246,7 @@ async function commitRow(info: { id: string; kind: ObjectKind; contentType: stri
 /** Removes an object and its row; missing ones are ignored. */
 export async function deleteObject(id: string) {
   if (!UUID.test(id)) return;
-  infoCache.delete(id);
+  announce(FACTS.storedObjectRemoved, id);
   if (storageBackend() === "s3") {
     await (await s3Store()).remove(id);
   } else {

@@ -7,7 +7,6 @@ import { getEnv } from "~/lib/env.server.ts";
 import { objectIdFromPath } from "~/lib/storage.server.ts";
 import * as medical from "~/routes/admin/animation-medical.tsx";
 import * as animationApi from "~/routes/api/animations.slug.ts";
-import { clearMediaAccessCaches } from "~/services/media/delivery.server.ts";
 import { listAnimationsDueForReview } from "~/services/catalogue/medical-review.server.ts";
 import { createAnimation } from "../helpers/catalogue.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
@@ -233,7 +232,6 @@ describe("who may read a caption file", () => {
   async function captionOf(isActive: boolean) {
     const animation = await newAnimation({ isActive });
     await upload(animation.id, { name: "a.vtt", content: VTT });
-    clearMediaAccessCaches();
     return prisma.animationCaption.findFirstOrThrow({ where: { animationId: animation.id } });
   }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnv } from "~/lib/env.server.ts";
-import { forget } from "~/lib/memo.server.ts";
+import { dropAllCaches } from "~/lib/cache-registry.server.ts";
 import * as categoryApi from "~/routes/api/categories.slug.ts";
 import * as mainCategories from "~/routes/api/categories.main.ts";
 import * as doctorApi from "~/routes/api/doctors.slug.ts";
@@ -9,6 +9,7 @@ import * as settingApi from "~/routes/api/settings.key.ts";
 import * as helpPage from "~/routes/public/help.tsx";
 import { createCatalogue } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser } from "../helpers/factories.ts";
+import { writeOnAnotherInstance } from "../helpers/another-instance.ts";
 import { callRoute } from "../helpers/route.ts";
 
 // The shared caches on, as in production (CATALOGUE_CACHE_MS a minute, so only an invalidation
@@ -21,22 +22,24 @@ let catalogue: Awaited<ReturnType<typeof createCatalogue>>;
 beforeAll(async () => {
   process.env.CATALOGUE_CACHE_MS = "60000";
   resetEnv();
-  forget();
+  dropAllCaches();
   catalogue = await createCatalogue();
   token = await accessTokenFor((await createUser({ role: "admin" })).id);
 });
 
 afterAll(() => {
-  process.env.CATALOGUE_CACHE_MS = "0";
+  delete process.env.CATALOGUE_CACHE_MS;
   resetEnv();
-  forget();
+  dropAllCaches();
 });
 
 describe("a write is visible to the next read with the caches on", () => {
-  it("the caches are on: a row written behind the services' back stays unseen", async () => {
+  it("the caches are on: a row written by another instance stays unseen", async () => {
     const before = await callRoute(publicSettings, "/api/settings");
-    const { prisma } = await import("~/lib/db.server.ts");
-    await prisma.appSetting.upsert({ where: { key: "support_phone" }, create: { key: "support_phone", value: "+1 555 0199" }, update: { value: "+1 555 0199" } });
+    await writeOnAnotherInstance(
+      `INSERT INTO "AppSetting" ("id", "key", "value", "updatedAt") VALUES (gen_random_uuid(), 'support_phone', '+1 555 0199', now())
+       ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
+    );
     expect((await callRoute(publicSettings, "/api/settings")).body).toEqual(before.body);
   });
 

@@ -56,6 +56,8 @@ beforeAll(async () => {
   // Every cache off, the signed-in caller's kept rows too (decision 023; this file's Prisma
   // client reports no statements, so nothing here would drop them): each count is a first request's.
   process.env.MEMBER_CACHE_MS = "0";
+  process.env.CATALOGUE_CACHE_MS = "0";
+  process.env.PAGE_CACHE_MS = "0";
   resetEnv();
   previous = getDb();
   await countingDb.migrate();
@@ -71,6 +73,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   delete process.env.MEMBER_CACHE_MS;
+  delete process.env.CATALOGUE_CACHE_MS;
+  delete process.env.PAGE_CACHE_MS;
   resetEnv();
   setDb(previous);
   await countingDb.close();

@@ -6,9 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { RENDITION_WIDTHS, type RenditionFormat } from "~/lib/image-renditions.ts";
-import { forget } from "~/lib/memo.server.ts";
 import { objectIdFromPath, saveObject } from "~/lib/storage.server.ts";
-import { clearMediaAccessCaches } from "~/services/media/delivery.server.ts";
 import * as upload from "~/routes/api/objects.upload.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
@@ -99,16 +97,12 @@ describe("renditions", () => {
     expect(before).toContain(`${cover.path}/16x9-320.jpg 320w`);
     const replacement = await saveObject({ body: await picture(640, 360, "jpeg"), contentType: "image/jpeg", kind: "cover" });
     await prisma.animation.update({ where: { id: animation.id }, data: { coverImage: replacement.path } });
-    forget();
-    clearMediaAccessCaches();
     const after = await (await get(`/animations/${animation.slug}`)).text();
     expect(after).toContain(`${replacement.path}/16x9-640.avif 640w`);
     expect(after).not.toContain(cover.path);
     // The old cover is attached nowhere now: its renditions follow the original's rule.
     expect((await get(`${cover.path}/16x9-320.avif`)).status).toBe(401);
     await prisma.animation.update({ where: { id: animation.id }, data: { coverImage: cover.path } });
-    forget();
-    clearMediaAccessCaches();
   });
 
   it("refuses names it does not make, and what is not an image", async () => {
@@ -117,19 +111,16 @@ describe("renditions", () => {
     }
     const video = await saveObject({ body: fileBytes("mp4"), contentType: "video/mp4", kind: "preview" });
     await prisma.animation.update({ where: { id: animation.id }, data: { previewVideo: video.path } });
-    clearMediaAccessCaches();
     expect((await get(`${video.path}/16x9-320.jpg`)).status).toBe(404);
   });
 
   it("sends the original when an image's bytes only look like one, never a 500", async () => {
     const fake = await saveObject({ body: fileBytes("jpg"), contentType: "image/jpeg", kind: "cover" });
     await prisma.animation.update({ where: { id: animation.id }, data: { coverImage: fake.path } });
-    clearMediaAccessCaches();
     const response = await get(`${fake.path}/16x9-320.avif`);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(fake.path);
     await prisma.animation.update({ where: { id: animation.id }, data: { coverImage: cover.path } });
-    clearMediaAccessCaches();
   });
 
   it("refuses an upload that is not an image with the upload message", async () => {

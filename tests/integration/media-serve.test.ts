@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getEnv } from "~/lib/env.server.ts";
-import { clearMediaAccessCaches } from "~/services/media/delivery.server.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { createMediaWorld, rawGet, startMediaApp, storeFile } from "./media-helpers.ts";
 
@@ -110,15 +109,13 @@ describe("the access matrix", () => {
         categoryId: world.child.id,
       },
     });
-    // Attachments are remembered for a few seconds; an edit in this process forgets them.
-    clearMediaAccessCaches();
+    // Attachments are remembered for a few seconds; a write in this process drops them.
     expect((await get(world.objects.unattached.path)).status).toBe(401);
     expect((await get(world.objects.unattached.path, { Cookie: world.cookies.free })).status).toBe(403);
     const premium = await get(world.objects.unattached.path, { Cookie: world.cookies.premium });
     expect(premium.status).toBe(200);
     expect(premium.headers.get("cache-control")).toBe(PRIVATE);
     await prisma.animation.delete({ where: { id: twin.id } });
-    clearMediaAccessCaches();
   });
 });
 

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb, prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { forget } from "~/lib/memo.server.ts";
+import { dropAllCaches } from "~/lib/cache-registry.server.ts";
 import { startMetricsServer } from "~/lib/operations.server.ts";
 import { type Phase, servingPhase, setServingPhase } from "~/lib/readiness.server.ts";
 import { createRouteTable, samplePath } from "~/lib/route-table.server.ts";
@@ -136,17 +136,18 @@ describe("GET /metrics on the public port", () => {
   });
 
   it("counts the shared cache's hits and misses by key prefix", async () => {
+    const cacheMs = env.CATALOGUE_CACHE_MS;
     env.CATALOGUE_CACHE_MS = 5000;
     try {
-      forget();
+      dropAllCaches();
       await fetch(`${base}/`);
       await fetch(`${base}/`);
       const text = await metricsText();
       expect(sample(text, "medanim_cache_lookups_total", { prefix: "catalogue", result: "miss" })).toBeGreaterThanOrEqual(1);
       expect(sample(text, "medanim_cache_lookups_total", { prefix: "catalogue", result: "hit" })).toBeGreaterThanOrEqual(1);
     } finally {
-      env.CATALOGUE_CACHE_MS = 0;
-      forget();
+      env.CATALOGUE_CACHE_MS = cacheMs;
+      dropAllCaches();
     }
   });
 

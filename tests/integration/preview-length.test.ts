@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
-import { forget } from "~/lib/memo.server.ts";
+import { dropAllCaches } from "~/lib/cache-registry.server.ts";
 import { createCatalogue } from "../helpers/catalogue.ts";
 import { sendToApp } from "../helpers/app.ts";
 
@@ -12,7 +12,7 @@ let c: Awaited<ReturnType<typeof createCatalogue>>;
 beforeAll(async () => {
   c = await createCatalogue();
   await prisma.animation.update({ where: { id: c.tummy.id }, data: { duration: 6 } });
-  forget();
+  dropAllCaches();
 });
 
 const page = async (target: string) => {

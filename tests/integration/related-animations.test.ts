@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
-import { invalidateCatalogue } from "~/services/catalogue/categories.server.ts";
 import { listRelatedAnimations, RELATED_LIMIT } from "~/services/catalogue/animations.server.ts";
 import { createAnimation, createCatalogue } from "../helpers/catalogue.ts";
 
@@ -21,7 +20,6 @@ describe("listRelatedAnimations", () => {
       });
     }
     await createAnimation({ title: "Retired Cardiac", categoryId: c.cardiology.id, isActive: false, doctors: { create: [{ doctorId: c.smith.id }] } });
-    invalidateCatalogue();
 
     const related = await listRelatedAnimations(c.rhinoplasty, c.smith.id);
     expect(related.sameCategory).toHaveLength(RELATED_LIMIT);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnv } from "~/lib/env.server.ts";
 import { testApp } from "../helpers/app.ts";
 import { createApp } from "../../server.ts";
@@ -9,7 +9,16 @@ import { createApp } from "../../server.ts";
 let base: string;
 
 beforeAll(async () => {
+  // The page cache off in this file only: it reads the headers a render sends (a fresh nonce
+  // per response); a kept answer's are page-cache.test.ts's.
+  process.env.PAGE_CACHE_MS = "0";
+  resetEnv();
   base = (await testApp()).origin;
+});
+
+afterAll(() => {
+  delete process.env.PAGE_CACHE_MS;
+  resetEnv();
 });
 
 describe("security headers", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
+import { dropAllCaches } from "~/lib/cache-registry.server.ts";
 import { resetEnv } from "~/lib/env.server.ts";
-import { forget } from "~/lib/memo.server.ts";
 import { createCatalogue, grant } from "../helpers/catalogue.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { sendToApp } from "../helpers/app.ts";
@@ -13,6 +13,10 @@ import { sendToApp } from "../helpers/app.ts";
 let c: Awaited<ReturnType<typeof createCatalogue>>;
 
 beforeAll(async () => {
+  // The page cache off in this file only: its cases read what a render sends (the response's
+  // own nonce admits the script); the kept document's policy is a case of its own below.
+  process.env.PAGE_CACHE_MS = "0";
+  resetEnv();
   c = await createCatalogue();
   // Three cards a page: the catalogue's four animations make two pages.
   await prisma.appSetting.create({ data: { key: "homepage_animations_per_page", value: "3" } });
@@ -20,9 +24,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prisma.appSetting.delete({ where: { key: "homepage_animations_per_page" } });
-  process.env.PAGE_CACHE_MS = "0";
+  delete process.env.PAGE_CACHE_MS;
   resetEnv();
-  forget();
+  dropAllCaches();
 });
 
 const get = (target: string, headers: Record<string, string> = {}) => sendToApp(target, { headers: new Headers(headers) });
@@ -63,7 +67,7 @@ describe("the home document", () => {
   it("kept by the page cache, its policy admits the same-origin script without a nonce", async () => {
     process.env.PAGE_CACHE_MS = "60000";
     resetEnv();
-    forget();
+    dropAllCaches();
     try {
       await get("/");
       const kept = await get("/");
@@ -75,7 +79,7 @@ describe("the home document", () => {
     } finally {
       process.env.PAGE_CACHE_MS = "0";
       resetEnv();
-      forget();
+      dropAllCaches();
     }
   });
 
@@ -141,7 +145,7 @@ describe("the search page", () => {
       data: knees.map((title) => ({ title, slug: title.toLowerCase().replaceAll(" ", "-"), description: `${title}.`, categoryId: c.cardiology.id })),
     });
     expect(count).toBe(25);
-    forget();
+    dropAllCaches();
     try {
       const first = (await get("/search?q=knee")).body.toString();
       expect(first).toContain('href="/search?q=knee&amp;page=2#page-2"');
@@ -152,7 +156,7 @@ describe("the search page", () => {
       expect(second).not.toContain("More Results");
     } finally {
       await prisma.animation.deleteMany({ where: { title: { in: knees } } });
-      forget();
+      dropAllCaches();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { vi } from "vitest";
+import { dropAllCaches } from "~/lib/cache-registry.server.ts";
 import { stopJobQueue } from "~/lib/jobs.server.ts";
 import { resetMailTransport } from "~/lib/mail.server.ts";
-import { forget } from "~/lib/memo.server.ts";
 import { setPaymentProvider } from "~/lib/payments/index.server.ts";
 import { flushViewCounts } from "~/services/catalogue/views.server.ts";
 
@@ -23,7 +23,8 @@ export async function endFile() {
   await flushViewCounts().catch(() => undefined);
   resetMailTransport();
   setPaymentProvider(null);
-  forget();
+  // The next file has a database of its own: nothing kept from this one may answer it.
+  dropAllCaches();
   vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();

@@ -4,7 +4,6 @@ import type { PageType, Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { FaqInput, PageInput } from "~/validation/admin-content.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
-import { invalidateFaqs, invalidatePages } from "../site/content.server.ts";
 
 // The site's content in the back office: pages (/admin/pages) and the Help Center's FAQs
 // (admins add, edit and delete them from /help). Stored HTML is kept as written and sanitised
@@ -84,7 +83,6 @@ export async function createPage(actor: Actor, input: PageInput) {
       return row;
     })
     .catch(slugTaken);
-  invalidatePages();
   return page;
 }
 
@@ -101,7 +99,6 @@ export async function updatePage(actor: Actor, id: string, input: PageInput) {
       return row;
     })
     .catch(slugTaken);
-  invalidatePages();
   return page;
 }
 
@@ -118,7 +115,6 @@ export async function deletePage(actor: Actor, id: string) {
       before: { title: current.title, slug: current.slug, type: current.type, isPublished: current.isPublished },
     });
   });
-  invalidatePages();
   return current;
 }
 
@@ -165,7 +161,6 @@ export async function createFaq(actor: Actor, input: FaqInput) {
     await recordAudit(tx, actor, { action: "faq.create", entityType: "faq", entityId: row.id, summary: `Created FAQ “${row.question}”`, after: values });
     return row;
   });
-  invalidateFaqs();
   return toAdminFaq(faq);
 }
 
@@ -180,7 +175,6 @@ export async function updateFaq(actor: Actor, id: string, input: FaqInput) {
     await recordAudit(tx, actor, { action: "faq.update", entityType: "faq", entityId: id, summary: `Updated FAQ “${row.question}”`, before: { question, answer, categoryId, sortOrder, isActive }, after: values });
     return row;
   });
-  invalidateFaqs();
   return toAdminFaq(faq);
 }
 
@@ -191,6 +185,5 @@ export async function deleteFaq(actor: Actor, id: string) {
     await tx.faq.delete({ where: { id } });
     await recordAudit(tx, actor, { action: "faq.delete", entityType: "faq", entityId: id, summary: `Deleted FAQ “${current.question}”`, before: { question: current.question, isActive: current.isActive } });
   });
-  invalidateFaqs();
   return current;
 }

@@ -6,10 +6,9 @@ import { UUID_RE } from "~/validation/account.ts";
 import { animationSlugFromTitle, type AnimationInput } from "~/validation/admin-catalogue.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { activeLicenceWhere } from "../licensing/access.server.ts";
-import { clearMediaAccessCaches } from "../media/delivery.server.ts";
 import { recordMediaFacts } from "../media/media-facts.server.ts";
 import { queueTranscode, retryTranscode } from "../media/media-jobs.server.ts";
-import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
+import { NOT_FOUND } from "./categories.server.ts";
 import { assertPublishable, isReviewRequiredToPublish } from "./medical-review.server.ts";
 
 // Animations in the back office (/admin/animations and its /api calls): the paged list, create,
@@ -142,10 +141,7 @@ function slugTaken(error: unknown): never {
 }
 
 async function afterWrite(animationId: string, changed: { video: boolean; download: boolean }) {
-  // Before the cache is dropped: the catalogue's claims read these facts.
   await recordMediaFacts(animationId, changed);
-  invalidateCatalogue();
-  clearMediaAccessCaches();
   // A new master (or one without a set yet) is transcoded: ladder, preview, downloads, storyboard.
   return queueTranscode(animationId);
 }
@@ -244,8 +240,6 @@ export async function setAnimationPublished(actor: Actor, id: string, published:
       after: { isActive: published },
     });
   });
-  invalidateCatalogue();
-  clearMediaAccessCaches();
   return { ...current, isActive: published };
 }
 
@@ -270,8 +264,6 @@ export async function deleteAnimation(actor: Actor, id: string, now = new Date()
       before: { title: current.title, slug: current.slug, categoryId: current.categoryId, isActive: current.isActive },
     });
   });
-  invalidateCatalogue();
-  clearMediaAccessCaches();
   return current;
 }
 

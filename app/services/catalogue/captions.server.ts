@@ -7,8 +7,6 @@ import { confirmUpload, discardUploads, NOT_WEBVTT_MESSAGE, uploadRule } from "~
 import { hasWebVttHeader, parseVtt } from "~/lib/vtt.ts";
 import { type CaptionUploadInput, languageName } from "~/validation/admin-captions.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
-import { clearMediaAccessCaches } from "../media/delivery.server.ts";
-import { invalidateCatalogue } from "./categories.server.ts";
 
 // Caption tracks of an animation (WebVTT, one per language). The file is stored by the upload
 // helpers (extension, 1 MB, WEBVTT header); here its cues are counted and its text kept as the
@@ -132,7 +130,6 @@ async function attachCaption(actor: Actor, animationId: string, input: CaptionUp
     });
     return { caption: saved, replaced: previous };
   });
-  afterCaptionWrite();
   if (replaced && replaced.path !== caption.path) await discardUploads([replaced.path]);
   return { caption, replaced: replaced !== null };
 }
@@ -157,12 +154,6 @@ export async function deleteCaption(actor: Actor, animationId: string, captionId
     });
     return caption;
   });
-  afterCaptionWrite();
   await discardUploads([deleted.path]).catch((error) => logger.error({ err: error }, "deleting a caption file failed"));
   return deleted;
-}
-
-function afterCaptionWrite() {
-  invalidateCatalogue();
-  clearMediaAccessCaches();
 }

@@ -1,12 +1,12 @@
 import { prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
-import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import type { CategoryDetailDto, CategoryDto, CategoryRef, SubcategoryDto } from "./types.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { categoryLicencePrice } from "../commerce/prices.server.ts";
 
 // The public catalogue's category tree, and the short-lived cache every catalogue module reads
-// through (animations, doctors): one place to invalidate after an admin write.
+// through (animations, doctors); a write to what it reads drops it (cache-registry.server.ts).
 
 /** Not-found texts of the catalogue (routes answer them with 404). */
 export const NOT_FOUND = {
@@ -30,11 +30,6 @@ const CACHE_PREFIX = "catalogue:";
 
 export function cached<T>(key: string, load: () => Promise<T>, ttlMs = sharedCacheMs()): Promise<T> {
   return memo(CACHE_PREFIX + key, ttlMs, load);
-}
-
-/** Call after writing animations, categories, doctors or settings on this instance. */
-export function invalidateCatalogue() {
-  forget(CACHE_PREFIX);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import { UUID_RE } from "~/validation/account.ts";
 import { type CategoryInput, slugFromName } from "~/validation/admin-catalogue.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { activeLicenceWhere } from "../licensing/access.server.ts";
-import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
+import { NOT_FOUND } from "./categories.server.ts";
 
 // Categories in the back office (/admin/categories and its /api calls). Main categories have no
 // parent and no price; a sub-category's parent is a main category. Deleting (decision 009): refused
@@ -139,7 +139,6 @@ export async function createCategory(actor: Actor, input: CategoryInput, confirm
       return row;
     })
     .catch(uniqueConflict);
-  invalidateCatalogue();
   return toAdminCategory(created);
 }
 
@@ -169,7 +168,6 @@ export async function updateCategory(actor: Actor, id: string, input: CategoryIn
       return row;
     })
     .catch(uniqueConflict);
-  invalidateCatalogue();
   return toAdminCategory(updated);
 }
 
@@ -192,6 +190,5 @@ export async function deleteCategory(actor: Actor, id: string, now = new Date())
       before: { name: current.name, slug: current.slug, parentId: current.parentId, yearlyPrice: current.yearlyPrice },
     });
   });
-  invalidateCatalogue();
   return current;
 }

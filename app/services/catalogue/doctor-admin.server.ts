@@ -5,7 +5,7 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { type DoctorInput, slugFromName } from "~/validation/admin-catalogue.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
-import { invalidateCatalogue, NOT_FOUND } from "./categories.server.ts";
+import { NOT_FOUND } from "./categories.server.ts";
 
 // Doctors in the back office (/admin/doctors): a paged list, create,
 // edit, delete. Deleting a doctor removes their links to animations (the animations stay).
@@ -86,7 +86,6 @@ export async function createDoctor(actor: Actor, input: DoctorInput) {
       return row;
     })
     .catch(slugConflict);
-  invalidateCatalogue();
   return toAdminDoctor(created);
 }
 
@@ -104,7 +103,6 @@ export async function updateDoctor(actor: Actor, id: string, input: DoctorInput)
       return row;
     })
     .catch(slugConflict);
-  invalidateCatalogue();
   return toAdminDoctor(updated);
 }
 
@@ -122,6 +120,5 @@ export async function deleteDoctor(actor: Actor, id: string) {
       before: { name: current.name, slug: current.slug, specialty: current.specialty },
     });
   });
-  invalidateCatalogue();
   return current;
 }

@@ -4,7 +4,7 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { type MedicalReviewInput, parseIsoDate, REVIEW_INTERVAL_MONTHS } from "~/validation/admin-captions.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { getSetting } from "../site/settings.server.ts";
-import { cached, invalidateCatalogue } from "./categories.server.ts";
+import { cached } from "./categories.server.ts";
 import type { MedicalReviewClaim } from "./medical-review-claim.ts";
 
 export { REVIEW_INTERVAL_MONTHS };
@@ -143,7 +143,6 @@ export async function saveMedicalReview(actor: Actor, animationId: string, input
     });
     return after;
   });
-  invalidateCatalogue();
   return saved;
 }
 

@@ -23,11 +23,11 @@ const MIN_FUZZY_WORD = 4;
 /**
  * The vocabulary is kept for five minutes (the catalogue's own entries live two seconds): a
  * word added on another instance is suggested a little later, which costs nothing but a
- * suggestion. A write on this instance drops it with the catalogue (`invalidateCatalogue`).
+ * suggestion. A write on this instance drops it with the catalogue (cache-registry.server.ts).
  */
 const VOCABULARY_MS = 5 * 60_000;
 
-/** Same prefix as the catalogue's `cached`, so `invalidateCatalogue` drops it too. */
+/** Same prefix as the catalogue's `cached`, so a catalogue write drops it too. */
 const VOCABULARY_KEY = "catalogue:search-vocabulary";
 
 /** Every word of active titles, category names and doctor names, with how often it occurs. */

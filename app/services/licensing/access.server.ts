@@ -1,3 +1,4 @@
+import { registerCache } from "~/lib/cache-registry.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { getUser } from "../auth/guards.server.ts";
@@ -162,11 +163,8 @@ const ATTACHMENTS_TTL_MS = 10_000;
 const ATTACHMENTS_CACHE_MAX = 10_000;
 const attachmentsCache = new Map<string, { expires: number; value: ObjectAttachments }>();
 
-/** Drops remembered attachments (one path, or all): after an edit in this process. */
-export function forgetObjectAttachments(objectPath?: string) {
-  if (objectPath === undefined) attachmentsCache.clear();
-  else attachmentsCache.delete(objectPath);
-}
+// Emptied at any write to what objects are attached to (cache-registry.server.ts).
+registerCache("objectAttachments", () => attachmentsCache.clear());
 
 async function findObjectAttachments(objectPath: string): Promise<ObjectAttachments> {
   const now = Date.now();

@@ -2,7 +2,7 @@ import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
-import { forget, memo } from "~/lib/memo.server.ts";
+import { memo } from "~/lib/memo.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import {
   EMBED_DOMAIN_MESSAGES,
@@ -79,7 +79,6 @@ export async function addEmbedDomain(userId: string, licenceId: string, input: s
     if (existing.length >= MAX_EMBED_DOMAINS) throw conflict(EMBED_DOMAIN_MESSAGES.limit, "host");
     return tx.licenceEmbedDomain.create({ data: { subscriptionId: licenceId, host: normalised.host }, select: { id: true, host: true } });
   });
-  forgetEmbedDecisions();
   return added;
 }
 
@@ -87,7 +86,6 @@ export async function removeEmbedDomain(userId: string, licenceId: string, domai
   await requireOwnLicence(userId, licenceId);
   const { count } = await prisma.licenceEmbedDomain.deleteMany({ where: { id: domainId, subscriptionId: licenceId } }).catch(() => ({ count: 0 }));
   if (count === 0) throw notFound(DOMAIN_NOT_FOUND);
-  forgetEmbedDecisions();
 }
 
 // ---- what the licensee sees ----
@@ -266,7 +264,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The animation as the embed shows it: catalogue content, kept in the catalogue's cache so that
- * an animation write (invalidateCatalogue) drops it with every other copy. The licence is never
+ * an animation write drops it with every other copy (cache-registry.server.ts). The licence is never
  * cached that way (below).
  */
 function loadEmbedAnimation(animationId: string) {
@@ -281,18 +279,12 @@ function loadEmbedAnimation(animationId: string) {
  * the ended card "within a minute, on every instance"): a player page is loaded by every visitor
  * of a clinic's page, and this keeps it at the cost of a static page. Time is judged per request
  * (an expiry shows at once); a cancellation, refund or site change shows within 15 s (at once on
- * the instance that made a site change). The video itself is never served from this: every
+ * the instance that wrote it). The video itself is never served from this: every
  * signed media request reads the licence afresh and stops the moment it ends.
  */
 export const EMBED_DECISION_CACHE_MS = 15_000;
 function embedDecisionCacheMs() {
   return getEnv().NODE_ENV === "test" ? 0 : EMBED_DECISION_CACHE_MS;
-}
-
-/** After a site change on this instance: its embeds use the new list on their next load. */
-function forgetEmbedDecisions() {
-  // A licence's sites show on no shared page: the page cache stays.
-  forget("embed-licence:", { shown: false });
 }
 
 type LicenceWithHosts = Licence & { hosts: string[] };

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
+import { registerCache } from "~/lib/cache-registry.server.ts";
 import { extensionForContentType } from "~/lib/upload.server.ts";
 import { getObjectInfo, objectPath, storageBackend, type StoredObjectInfo } from "~/lib/storage.server.ts";
-import { decideObjectAccess, forgetObjectAttachments, getAccess, type ObjectViewer } from "../licensing/access.server.ts";
+import { decideObjectAccess, getAccess, type ObjectViewer } from "../licensing/access.server.ts";
 import { getUser } from "../auth/guards.server.ts";
 
 // Who gets which stored object, and how it is sent. The rules themselves are
@@ -66,11 +67,8 @@ async function lookUpViewer(credentials: MediaCredentials): Promise<ObjectViewer
   return { ...user, access: user.role === "admin" ? undefined : await getAccess(user) };
 }
 
-/** Forgets remembered viewers and attachments (tests, or after an edit in this process). */
-export function clearMediaAccessCaches() {
-  viewerCache.clear();
-  forgetObjectAttachments();
-}
+// Emptied at any write to users, sign-ins or licences (cache-registry.server.ts).
+registerCache("objectViewers", () => viewerCache.clear());
 
 /**
  * Decides whether the bearer of `credentials` may have object `id` and how it is sent. The

@@ -11,8 +11,6 @@ import { deleteSet, mediaWorkDir, publishSet } from "~/lib/media-store.server.ts
 import { deleteObject, localObjectFile, objectIdFromPath, presignedObjectUrl, saveObject, storageBackend } from "~/lib/storage.server.ts";
 import { jobQueue, sendJob } from "~/lib/jobs.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
-import { forgetObjectAttachments } from "../licensing/access.server.ts";
-import { invalidateCatalogue } from "../catalogue/categories.server.ts";
 import { isStepDone, measureRenditions, runStep, STEP_ORDER, stepLabels, type StepName, type StepProgress } from "./transcode.server.ts";
 import { setFileCacheControl } from "./media-urls.server.ts";
 
@@ -284,9 +282,6 @@ export async function runTranscodeJob(job: ClaimedJob, instanceId: string, signa
       await deleteSet(job.id).catch(() => undefined);
       return "skipped" as const;
     }
-    // The animation's pages and calls now show the new set: its player, resolution and formats.
-    invalidateCatalogue();
-    forgetObjectAttachments();
     await removeOlderSets(job.animationId, job.id);
     await fs.promises.rm(workDir, { recursive: true, force: true });
     return "done" as const;
@@ -320,10 +315,7 @@ async function attachEarlyPreview(job: ClaimedJob, workDir: string) {
   if (!animation || animation.previewVideo || animation.fullVideo !== job.sourcePath) return;
   const stored = await saveObject({ body: fs.createReadStream(path.join(workDir, "preview.mp4")), contentType: "video/mp4", kind: "preview" });
   const set = await prisma.animation.updateMany({ where: { id: job.animationId, fullVideo: job.sourcePath, previewVideo: null }, data: { previewVideo: stored.path } });
-  if (set.count === 1) {
-    invalidateCatalogue();
-    forgetObjectAttachments(stored.path);
-  } else await deleteObject(stored.id).catch(() => undefined);
+  if (set.count === 0) await deleteObject(stored.id).catch(() => undefined);
 }
 
 /** The sets an animation no longer plays: their rows and files go once the new one is current. */

@@ -1,4 +1,5 @@
 import { signatureMatches, signValue } from "~/lib/crypto.server.ts";
+import { registerCache } from "~/lib/cache-registry.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { isSetId, setFileName } from "~/lib/media-store.server.ts";
@@ -177,10 +178,9 @@ function remembered<T>(cache: Map<string, { expires: number } & Record<string, u
   return value;
 }
 
-export function clearMediaUrlCaches() {
-  ownerCache.clear();
-  accessCache.clear();
-}
+// Emptied at any write to what they are read from (cache-registry.server.ts).
+registerCache("mediaSetOwners", () => ownerCache.clear());
+registerCache("mediaAccess", () => accessCache.clear());
 
 function setOwner(setId: string) {
   return remembered(ownerCache as never, setId, OWNER_TTL_MS, "owner", async (): Promise<SetOwner | null> => {

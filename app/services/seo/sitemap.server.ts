@@ -20,7 +20,7 @@ import { animationEntry, sitemapRef, urlEntry, xmlFooter, xmlHeader } from "./si
 // Only what a visitor can open: the active category tree (a subcategory of an inactive main is
 // hidden with it), active doctors, published pages, active animations; the same conditions as
 // the pages that answer those URLs. Cached with what they read, so the writes that drop those
-// caches (invalidateCatalogue, invalidatePages) show on the next request.
+// caches (cache-registry.server.ts) show on the next request.
 //
 // Animations are ordered oldest first by (createdAt, id), so adding animations only grows the
 // last file. The plan (where each file starts, how many URLs it has, its lastmod) is one scan of
@@ -72,7 +72,7 @@ export function urlsetXml(sitemap: SmallSitemap, origin: string) {
 
 /** The static public pages and the published content pages, at the address the site links to. */
 export function pagesSitemap(): Promise<SmallSitemap> {
-  // Under the pages' cache prefix ("*" is never in a slug): a page write forgets it.
+  // Under the pages' cache prefix ("*" is never in a slug): a page write drops it.
   return memo(`${PAGE_CACHE_PREFIX}*sitemap`, sharedCacheMs(), async () => {
     const pages = await prisma.page.findMany({
       where: { isPublished: true, slug: { notIn: RESERVED_PAGE_SLUGS } },
@@ -139,7 +139,7 @@ export type AnimationFilePlan = {
  * every active animation (about 2 s at 100,000, bench/README.md), and a crawler reads the index
  * and then each file over minutes; with the catalogue's TTL every file would pay for the scan
  * again. A write on this instance, an admin's or the media pipeline's set switch, still drops it
- * at once (invalidateCatalogue); other instances show it in the plan's lastmod and boundaries
+ * at once (cache-registry.server.ts); other instances show it in the plan's lastmod and boundaries
  * within the five minutes (the rows themselves are read fresh for every file).
  */
 const PLAN_CACHE_MS = 5 * 60_000;

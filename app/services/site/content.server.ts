@@ -1,4 +1,4 @@
-import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
@@ -13,7 +13,7 @@ import { UUID_RE } from "~/validation/account.ts";
 
 /**
  * What every page's header and footer need. Read on every page, so kept briefly (see
- * sharedCacheMs); writers of pages or settings drop it (invalidatePages, invalidateSettings).
+ * sharedCacheMs); a write to pages or settings drops it (cache-registry.server.ts).
  */
 export function getLayoutData() {
   return memo(LAYOUT_CACHE_KEY, sharedCacheMs(), loadLayoutData);
@@ -39,7 +39,7 @@ async function loadLayoutData() {
  * (admins). Null for anything that is not a page, so callers answer 404. The content comes
  * back sanitised (line breaks intact): raw admin HTML never leaves this module. `cached`
  * (the HTML pages) keeps the row for sharedCacheMs, like the layout; /api/pages/slug reads it
- * fresh (never cached: an admin's edit shows at once). Writers of pages call invalidatePages.
+ * fresh (never cached: an admin's edit shows at once).
  */
 export async function getPage(slug: string, { includeDrafts = false, cached = false } = {}) {
   if (!PageSlugSchema.safeParse(slug).success) return null;
@@ -49,12 +49,6 @@ export async function getPage(slug: string, { includeDrafts = false, cached = fa
 }
 
 export const PAGE_CACHE_PREFIX = "page:";
-
-/** Call after writing pages on this instance: the pages, the footer's legal links, the sitemap. */
-export function invalidatePages() {
-  forget(PAGE_CACHE_PREFIX);
-  forget(LAYOUT_CACHE_KEY);
-}
 
 function loadPage(slug: string) {
   return prisma.page.findUnique({
@@ -115,13 +109,8 @@ export async function getTestimonial() {
 export const DEFAULT_FAQ_GROUP = "General";
 
 // FAQs and their categories are public and read-mostly: kept for sharedCacheMs like the
-// catalogue. Writers of FAQs or FAQ categories call invalidateFaqs.
+// catalogue; a write to either table drops them (cache-registry.server.ts).
 const FAQ_CACHE_PREFIX = "faq:";
-
-/** Call after writing FAQs or FAQ categories on this instance. */
-export function invalidateFaqs() {
-  forget(FAQ_CACHE_PREFIX);
-}
 
 /** Active FAQ categories in their admin-defined order (the Help Center's filter). */
 export function listFaqCategories() {

@@ -1,5 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
-import { forget, memo, sharedCacheMs } from "~/lib/memo.server.ts";
+import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { isEditableSettingKey, SETTING_VALUE_RULES, type EditableSettingKey } from "~/validation/admin-settings.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
@@ -40,14 +40,9 @@ export type SettingKey = keyof typeof SETTING_DEFAULTS;
 /** The header and footer's data (content.server.ts getLayoutData), which shows the platform name. */
 export const LAYOUT_CACHE_KEY = "layout";
 
-/** The rows are kept for sharedCacheMs; writers of settings call invalidateSettings. */
+/** The rows are kept for sharedCacheMs; a write to them drops the copy (cache-registry.server.ts). */
 const SETTINGS_CACHE_KEY = "settings";
 
-/** Call after writing settings on this instance: the header, footer, e-mails, offers and home page read them. */
-export function invalidateSettings() {
-  forget(SETTINGS_CACHE_KEY);
-  forget(LAYOUT_CACHE_KEY);
-}
 
 /** Every setting, defaults filled in: one query for all of them, shared by every page. */
 export function getSettings(): Promise<Record<SettingKey, string> & Record<string, string>> {
@@ -132,6 +127,5 @@ export async function saveSettings(actor: Actor, changes: Array<{ key: string; v
     }
     return out;
   });
-  invalidateSettings();
   return saved;
 }
