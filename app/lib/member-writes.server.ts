@@ -12,9 +12,7 @@ const CASCADES = /^\s*DELETE\s+FROM\s+(?:"[^"]+"\.)?"(?:Animation|Category)"/i;
 /** A session's last-used time (written at most every five minutes per session) is in no view. */
 const TOUCH = /^\s*UPDATE\s+(?:"[^"]+"\.)?"Session"\s+SET\s+"lastUsedAt"\s*=\s*\$1\s+WHERE/i;
 
-// On globalThis: the server entry and the server build load separate copies of this module,
-// and the copy that opened the database is the one that sees the statements.
-const state = ((globalThis as unknown as { __medanimMemberWrites?: { generation: number } }).__medanimMemberWrites ??= { generation: 0 });
+const state = { generation: 0 };
 
 /** Called with each statement the app's database client ran. */
 export function noteStatement(sql: string) {

@@ -46,8 +46,7 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
 // On globalThis: the server entry (server.ts, where the page cache listens) and the server build
 // (whose services call forget) load separate copies of this module, and a write in one must
 // reach the listener of the other. Keyed, so a module loaded again replaces its listener.
-const globalForForget = globalThis as unknown as { __medanimForgetListeners?: Map<string, () => void> };
-const forgetListeners = (globalForForget.__medanimForgetListeners ??= new Map<string, () => void>());
+const forgetListeners = new Map<string, () => void>();
 
 /**
  * Drops every entry whose key starts with `prefix` (all of them without one). It also empties

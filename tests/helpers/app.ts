@@ -9,7 +9,7 @@ import {
 import * as entry from "~/entry.server.tsx";
 import * as root from "~/root.tsx";
 import routeConfig from "~/routes.ts";
-import { createApp } from "../../server.ts";
+import { createApp } from "~/server/app.ts";
 import { onFileEnd } from "../setup/file-state.ts";
 
 // The app as `npm start` builds it (server.ts createApp: logging, compression, security headers,
