@@ -1,263 +1,60 @@
-import crypto from "node:crypto";
-import fs from "node:fs";
+// The process around the app: load it, listen, drain and stop. The app itself (middleware, the
+// routes, the database) is app/server/app.ts, bundled into the server build: production imports
+// build/server/index.js, development loads the same module through Vite. Nothing here imports
+// app/, so the process holds one copy of every app module, the one the routes use.
 import http from "node:http";
-import { createRequire } from "node:module";
 import path from "node:path";
-import compression from "compression";
-import express, { type NextFunction, type Request, type Response } from "express";
-import { pinoHttp } from "pino-http";
-import type { ServerBuild } from "react-router";
-import { getDb } from "./app/lib/db.server.ts";
-import { getEnv } from "./app/lib/env.server.ts";
-import { isStripeConfigured } from "./app/lib/payments/index.server.ts";
-import { logger } from "./app/lib/logger.server.ts";
-import { csrfGuard } from "./app/lib/csrf.server.ts";
-import { createRouterHandler, edgeGuard, refuse } from "./app/lib/http-edge.server.ts";
-import { mediaRouter } from "./app/media-router.server.ts";
-import { precompressedAssets } from "./app/lib/precompressed.server.ts";
-import { type BuildPart, createRouteTable, type RequestRule, type RouteRuleOverride } from "./app/lib/route-table.server.ts";
-import { ROUTE_RULES, SHARED_ANSWERS } from "./app/route-rules.ts";
-import { keepRendered, pageCache } from "./app/lib/page-cache.server.ts";
-import { requestContext } from "./app/lib/request-context.server.ts";
-import { healthz, httpMetrics, readyz, reportReactRouterBuild, requestIds, serveMetrics, startMetricsServer } from "./app/lib/operations.server.ts";
-import { setServingPhase } from "./app/lib/readiness.server.ts";
-import { storageOrigin } from "./app/lib/storage.server.ts";
-import { flushViewCounts, recordView } from "./app/services/catalogue/views.server.ts";
-import { startJobWorkers } from "./app/services/job-workers.server.ts";
+import type { ViteDevServer } from "vite";
 
-/**
- * The Content-Security-Policy of this app's responses, but for its script sources: a fresh
- * nonce per rendered response, or the hashes of a kept document's inline scripts (the page
- * cache, lib/page-cache.server.ts).
- */
-function contentSecurityPolicy(mode: "production" | "development") {
-  // With S3, browsers upload to and play from the bucket's origin directly.
-  const storage = storageOrigin() ? ` ${storageOrigin()}` : "";
-  // Stripe.js, its iframes and Stripe Checkout's form target are allowed only when Stripe is
-  // configured: in test mode every payment screen is our own. Our own frames: the embed
-  // preview on /my-animations.
-  const stripe = isStripeConfigured();
-  const stripeScripts = stripe ? " https://js.stripe.com" : "";
-  const stripeFrames = stripe ? " https://js.stripe.com https://hooks.stripe.com" : "";
-  const stripeApi = stripe ? " https://api.stripe.com" : "";
-  const stripeCheckout = stripe ? " https://checkout.stripe.com" : "";
-  const mediaBase = getEnv().MEDIA_BASE_URL ? ` ${new URL(getEnv().MEDIA_BASE_URL!).origin}` : "";
-  const dev = mode === "development";
-  return (scriptSources: string) =>
-    [
-      "default-src 'self'",
-      `script-src 'self' ${scriptSources}${stripeScripts}${dev ? " 'unsafe-eval'" : ""}`,
-      "style-src 'self' 'unsafe-inline'",
-      // MEDIA_BASE_URL (a CDN) serves the players' files: the progressive MP4 and previews
-      // (media-src), the storyboard's sprite (img-src), and what hls.js and the storyboard fetch
-      // (connect-src; blob: in media-src is hls.js's MediaSource). Named even though https:
-      // covers it, so an http origin (a local CDN, a test) works too.
-      `img-src 'self' data: blob: https:${storage}${mediaBase}`,
-      `media-src 'self' blob: https:${storage}${mediaBase}`,
-      `connect-src 'self'${dev ? " ws: wss:" : ""}${stripeApi}${storage}${mediaBase}`,
-      `frame-src 'self'${stripeFrames}`,
-      "font-src 'self' data:",
-      `form-action 'self'${stripeCheckout}`,
-      "object-src 'none'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ].join("; ");
-}
+type AppServer = typeof import("./app/server/app.ts");
+type Mode = "production" | "development";
 
-/** Headers every response carries; the CSP is enforced, with a fresh nonce per response. */
-function securityHeaders(mode: "production" | "development", policyFor: (scriptSources: string) => string) {
-  const dev = mode === "development";
-  return (_req: Request, res: Response, next: NextFunction) => {
-    const nonce = crypto.randomBytes(16).toString("base64");
-    res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", policyFor(`'nonce-${nonce}' 'strict-dynamic'`));
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")");
-    if (!dev) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    next();
-  };
-}
-
-/** What every loader and action gets beside the request: the CSP nonce and the client's address. */
-export function loadContext(req: Request, res: Response) {
-  return requestContext({ cspNonce: res.locals.cspNonce as string, clientIp: req.ip });
-}
-
-/** The production server build in BUILD_DIR (`npm run build`). */
+/** The production server build in BUILD_DIR (`npm run build`): app/server/app.ts and everything it serves. */
 export async function loadProductionBuild(buildDir = path.resolve(process.env.BUILD_DIR ?? "build")) {
-  return (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+  return (await import(path.join(buildDir, "server/index.js"))) as AppServer;
 }
 
-/** build/client: hashed assets for a year, the few top-level files (favicon) for an hour. */
-function serveClientFiles(app: express.Express, clientDir: string) {
-  // Scripts and styles go out as compressed at build time when the browser takes brotli or gzip.
-  app.use("/assets", precompressedAssets(path.join(clientDir, "assets")));
-  app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-  // Listed once: a page request then costs no file-system lookup that can only fail.
-  const topFiles = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
-  const serveTopFile = express.static(clientDir, { maxAge: "1h", index: false });
-  app.use((req, res, next) => (topFiles.has(req.path) ? serveTopFile(req, res, next) : next()));
-}
-
-export type AppOptions = {
-  mode: "production" | "development";
-  /**
-   * The server build to serve. Production reads BUILD_DIR (and serves its client files);
-   * development loads it through Vite; the tests pass one assembled from app/routes.ts and the
-   * same route modules (tests/helpers/app.ts).
-   */
-  build?: ServerBuild;
-  /** Express's `trust proxy`; TRUST_PROXY by default. */
-  trustProxy?: ReturnType<typeof getEnv>["TRUST_PROXY"];
-  /** The rules beside the route table (app/route-rules.ts); a test with a build of its own names its own. */
-  routeRules?: Record<string, RouteRuleOverride>;
-  /** The routes whose anonymous answers the page cache may keep (app/route-rules.ts's with its rules). */
-  sharedAnswers?: readonly string[];
-};
-
-/** A page view served from the page cache still counts (the animation page names its animation). */
-function countView(animationId: string) {
-  recordView(animationId).catch((error) => logger.error({ err: error }, "counting a view failed"));
+/** Development: Vite in middleware mode, and the app module loaded through it. */
+async function loadDevelopmentApp() {
+  const before = new Set(process.listeners("SIGTERM"));
+  const { createServer } = await import("vite");
+  const vite: ViteDevServer = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+  // React Router's dev server installs a SIGTERM handler that exits at once: ours drains and
+  // closes the DB. Only the handlers it added go: tsx's own (it tells the tsx parent that this
+  // process took the signal) must stay, or tsx kills this process 60 ms into its drain.
+  for (const listener of process.listeners("SIGTERM")) if (!before.has(listener)) process.off("SIGTERM", listener);
+  const appServer = (await vite.ssrLoadModule("/app/server/app.ts")) as AppServer;
+  return { appServer, vite };
 }
 
 /**
- * The Express app, the one door every request enters by: `npm start`, the bench and the tests.
- * Logging, compression, security headers, the edge guard (with the route table's rule for the
- * request), health, CSRF, the media router, then the part of the split build that serves the
- * path. Throws when a route of the build would be unreachable.
+ * The app module for this process: the production build, or the source through Vite. The
+ * environment decides which (NODE_ENV=production), unless `mode` says.
  */
-export async function createApp({
-  mode,
-  build,
-  trustProxy = getEnv().TRUST_PROXY,
-  routeRules = ROUTE_RULES,
-  // A test with rules of its own (a build of its own) shares nothing unless it says so.
-  sharedAnswers = routeRules === ROUTE_RULES ? SHARED_ANSWERS : [],
-}: AppOptions) {
-  const app = express();
-  app.disable("x-powered-by");
-  // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): nobody unless configured, or
-  // any client could rotate the header and get a fresh sign-in allowance per guess.
-  app.set("trust proxy", trustProxy);
-
-  let vite: import("vite").ViteDevServer | undefined;
-  if (!build && mode === "development") {
-    const before = new Set(process.listeners("SIGTERM"));
-    vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true }, appType: "custom" }));
-    // React Router's dev server installs a SIGTERM handler that exits at once: ours drains and
-    // closes the DB. Only the handlers it added go: tsx's own (it tells the tsx parent that this
-    // process took the signal) must stay, or tsx kills this process 60 ms into its drain.
-    for (const listener of process.listeners("SIGTERM")) if (!before.has(listener)) process.off("SIGTERM", listener);
-  }
-  const loadDevBuild = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-  const servesClientFiles = !build && mode === "production";
-  const serverBuild = build ?? (vite ? await loadDevBuild() : await loadProductionBuild());
-  // In development the table is read from the build at start: restart after adding a route.
-  const table = createRouteTable(serverBuild, routeRules, sharedAnswers);
-  // First: every response, a refusal included, has an id, and is counted.
-  app.use(requestIds());
-  app.use(httpMetrics(table.patternFor));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (_req, res) => (res as unknown as Response).locals.requestId as string,
-      // Probes and scrapes come every few seconds; they are counted in the metrics instead.
-      autoLogging: { ignore: (req) => QUIET_PATHS.has(req.url ?? "") || req.url?.startsWith("/assets/") === true },
-      // A client's mistake is one warning line; only the server's own failures are errors.
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
-      // One short line per request; headers (cookies, tokens) stay out of the logs.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-    }),
-  );
-  // Media is streamed as is (the route table says which paths): compressing video breaks byte
-  // ranges and gains nothing. The filter runs when the answer starts, after the edge's rule.
-  app.use(compression({ filter: (req, res) => (res.locals.route as RequestRule | undefined)?.compress !== false && compression.filter(req, res) }));
-  const policyFor = contentSecurityPolicy(mode);
-  app.use(securityHeaders(mode, policyFor));
-  // Before /healthz, the media router and React Router: hostile requests stop here with a 4xx.
-  app.use(edgeGuard(table));
-  // An anonymous visitor's page or public call, kept from an earlier render (decision 021).
-  // Vite's development server renders every request: a code change must show at the next reload.
-  if (!vite) app.use(pageCache({ patternFor: table.patternFor, shared: table.shared, policyFor, onView: countView }));
-
-  app.get("/healthz", healthz());
-  app.get("/readyz", readyz);
-  app.get("/metrics", serveMetrics("public"));
-
-  // The API reference's renderer (GET /api/docs): Swagger UI's script and stylesheet, served
-  // from the installed package, never a CDN; a day in caches (the version is pinned).
-  const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-  const docAssets = new Set(["/swagger-ui-bundle.js", "/swagger-ui.css"]);
-  const serveDocAsset = express.static(swaggerUiDir, { maxAge: "1d", index: false });
-  app.use("/api/docs/assets", (req, res, next) => (docAssets.has(req.path) ? serveDocAsset(req, res, next) : next()));
-
-  app.use(csrfGuard);
-  app.use(mediaRouter());
-  if (vite) app.use(vite.middlewares);
-  if (servesClientFiles) serveClientFiles(app, path.join(path.resolve(process.env.BUILD_DIR ?? "build"), "client"));
-
-  const handlerFor = (part: ServerBuild | (() => Promise<ServerBuild>)) => createRouterHandler({ build: part, mode, getLoadContext: loadContext, keep: keepRendered });
-  const parts = table.split();
-  const handlers: Record<BuildPart | "all", ReturnType<typeof handlerFor>> = vite
-    ? { api: handlerFor(loadDevBuild), pages: handlerFor(loadDevBuild), embed: handlerFor(loadDevBuild), all: handlerFor(loadDevBuild) }
-    : { api: handlerFor(parts.api), pages: handlerFor(parts.pages), embed: handlerFor(parts.embed), all: handlerFor(parts.all) };
-  app.all("/{*splat}", (req, res, next) => {
-    const part = (res.locals.route as RequestRule).part;
-    return handlers[part === "server" ? "pages" : part](req, res, next);
-  });
-  // Express's own handler prints every error's stack, a client's 400 included.
-  app.use((error: { status?: number; statusCode?: number }, req: Request, res: Response, _next: NextFunction) => {
-    const declared = error.status ?? error.statusCode;
-    const status = declared !== undefined && declared >= 400 && declared < 600 ? declared : 500;
-    if (status >= 500) logger.error({ err: error, method: req.method, url: req.originalUrl }, "request failed");
-    if (res.headersSent) return void res.destroy();
-    refuse(res, status, status >= 500 ? "Something went wrong" : "Bad request");
-  });
-  return app;
-}
-
-/** Paths left out of the request log: load balancers' probes and Prometheus's scrapes. */
-const QUIET_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
-
-/** A worker-only process's HTTP side: its health and its metrics, for the orchestrator and Prometheus. */
-function workerApp() {
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", getEnv().TRUST_PROXY);
-  app.use(requestIds());
-  app.use(httpMetrics((pathname) => (QUIET_PATHS.has(pathname) ? pathname : "unmatched")));
-  app.get("/healthz", healthz({ role: "worker" }));
-  app.get("/readyz", readyz);
-  app.get("/metrics", serveMetrics("public"));
-  app.use((_req, res) => void res.status(404).json({ message: "This instance runs jobs only" }));
-  return app;
+export async function loadAppServer(mode: Mode = process.env.NODE_ENV === "production" ? "production" : "development") {
+  return mode === "production" ? { appServer: await loadProductionBuild(), vite: undefined } : await loadDevelopmentApp();
 }
 
 /** Starts listening; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the DB. */
-export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_ENV === "production" ? "production" : "development", role = getEnv().APP_ROLE } = {}) {
+export async function startServer({ loaded, port, role }: { loaded?: Awaited<ReturnType<typeof loadAppServer>>; port?: number; role?: "web" | "worker" | "all" } = {}) {
+  const { appServer, vite } = loaded ?? (await loadAppServer());
+  const { createApp, getEnv, logger, reportReactRouterBuild, setServingPhase, workerApp } = appServer;
+  port ??= getEnv().PORT;
+  role ??= getEnv().APP_ROLE;
+  const mode: Mode = vite ? "development" : "production";
   // /readyz answers 503 until the job workers are up too.
   setServingPhase("starting");
   // APP_ROLE=worker runs the jobs (transcodes above all) and answers only /healthz, so web
   // instances (APP_ROLE=web) on the same PostgreSQL stay responsive while a 4K master encodes.
-  if (role !== "worker") reportReactRouterBuild(mode as "production" | "development");
-  const app = role === "worker" ? workerApp() : await createApp({ mode: mode as "production" | "development" });
+  if (role !== "worker") reportReactRouterBuild(mode);
+  const app = role === "worker" ? workerApp() : await createApp({ mode, vite });
   const server = http.createServer(app);
   // Above common load balancers' 60 s idle timeout, so they never reuse a closed connection.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, resolve));
 
-  // Campaigns, transcodes, the hourly billing sweep and purge: durable jobs on the app's
-  // database (pg-boss); a transcode or a campaign slice in progress is stopped at shutdown and
-  // retried by the next start (or another instance).
-  const jobWorkers = role === "web" ? { stop: async () => undefined } : await startJobWorkers();
-  const metricsServer = getEnv().METRICS_PORT ? await startMetricsServer() : undefined;
+  const background = await appServer.startBackground(role);
   setServingPhase("serving");
 
   // Answers under way when a stop begins. A keep-alive connection (a load balancer's, a
@@ -290,7 +87,7 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
     }
     for (const res of inFlight) closeAfterAnswer(res);
     // A transcode in progress is aborted and put back in the queue for the next start.
-    const workerStopped = jobWorkers.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed"));
+    const workerStopped = background.stop().catch((error) => logger.error({ err: error }, "stopping the job workers failed"));
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => {
       logger.error("in-flight requests did not finish in 25 s; closing anyway");
@@ -300,12 +97,9 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
     server.close(async () => {
       clearTimeout(force);
       // Open until here: the last scrape can see the drain.
-      metricsServer?.closeAllConnections();
-      metricsServer?.close();
+      background.closeMetrics();
       await workerStopped;
-      // Views are written in batches: the last batch goes in before the database closes.
-      await flushViewCounts().catch((error) => logger.error({ err: error }, "storing view counts failed"));
-      await getDb().close().catch((error) => logger.error({ err: error }, "closing the database failed"));
+      await appServer.closeResources();
       logger.info("stopped");
       process.exit(0);
     });
@@ -319,11 +113,12 @@ export async function startServer({ port = getEnv().PORT, mode = getEnv().NODE_E
 // `npm run serve` (or `tsx server.ts`): migrate, then serve. `npm start` adds the build and seed.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   try {
-    const env = getEnv();
+    const loaded = await loadAppServer();
+    const { getDb, getEnv, logger } = loaded.appServer;
     const applied = await getDb().migrate();
     if (applied.length) logger.info({ applied }, "migrations applied");
-    await startServer();
-    logger.info(`Medanim listening on http://localhost:${env.PORT}`);
+    await startServer({ loaded });
+    logger.info(`Medanim listening on http://localhost:${getEnv().PORT}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -5,12 +5,15 @@ import { precompress } from "./vite.precompress.ts";
 import { productionReactRouter } from "./vite.production-react-router.ts";
 import { staticPageScript } from "./vite.static-page.ts";
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [productionReactRouter(), tailwindcss(), reactRouter(), staticPageScript(), precompress()],
   resolve: { tsconfigPaths: true },
   build: {
     target: "es2022",
     rolldownOptions: {
+      // The server build's entry is the Express app (which imports React Router's server build),
+      // so server.ts loads one copy of the app's modules. React Router takes the entry from here.
+      ...(isSsrBuild ? { input: "./app/server/app.ts" } : {}),
       // The OpenAPI document loads the /api route modules on demand (import.meta.glob); in the
       // server build they are one bundle anyway, which is all this warning says, once per route.
       onwarn(warning, warn) {
@@ -30,4 +33,4 @@ export default defineConfig({
     },
   },
   server: { watch: { ignored: ["**/data/**", "**/build/**", "**/test-results/**"] } },
-});
+}));

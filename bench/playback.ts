@@ -85,8 +85,12 @@ export async function runPlaybackBench({ seconds = 32 } = {}): Promise<PlaybackB
     const transcodeSeconds = (performance.now() - started) / 1000;
     if (outcome !== "done") throw new Error(`the transcode ended ${outcome}: ${(await prisma.mediaJob.findUnique({ where: { id: job!.id } }))?.error}`);
 
-    const { createApp } = await import("../server.ts");
-    const app = await createApp({ mode: "production" });
+    // The built app (build/server/index.js), on the database this bench filled: its own copy of
+    // db.server is handed the same client.
+    const { loadProductionBuild } = await import("../server.ts");
+    const appServer = await loadProductionBuild();
+    appServer.setDb(db);
+    const app = await appServer.createApp({ mode: "production" });
     server = http.createServer(app);
     await new Promise<void>((resolve) => server!.listen(0, resolve));
     const origin = `http://localhost:${(server.address() as AddressInfo).port}`;

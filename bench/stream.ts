@@ -45,8 +45,6 @@ export async function runStreamBench(options: Options = {}): Promise<StreamBench
   const { resetEnv } = await import("../app/lib/env.server.ts");
   resetEnv();
   const dbModule = await import("../app/lib/db.server.ts");
-  const globalDb = globalThis as unknown as { __medanimDb?: import("../app/lib/db.server.ts").Database };
-  const previousDb = globalDb.__medanimDb;
   const db = dbModule.openDatabase({ memory: true });
   dbModule.setDb(db);
 
@@ -126,7 +124,7 @@ export async function runStreamBench(options: Options = {}): Promise<StreamBench
   } finally {
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
     await db.close();
-    dbModule.setDb(previousDb);
+    dbModule.setDb(undefined);
     for (const [key, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;

@@ -1,9 +1,9 @@
 // Shared by `npm start` and `npm run dev`: apply pending migrations, seed the demo data when the
-// database has no user yet. Returns whether this was that first run.
-import { getDb } from "../app/lib/db.server.ts";
+// database has no user yet. Returns whether this was that first run. The database is the loaded
+// app's (server.ts loadAppServer), the one the server then serves from.
+import type { Database } from "../app/lib/db.server.ts";
 
-export async function prepareDatabase({ seedOnFirstRun = true } = {}) {
-  const db = getDb();
+export async function prepareDatabase(db: Database, { seedOnFirstRun = true } = {}) {
   const applied = await db.migrate();
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   const firstRun = (await db.prisma.user.count()) === 0;

@@ -46,15 +46,16 @@ if (!args.has("--no-build") && stale) {
 
 // Before the app's modules: the server then runs React Router's production build.
 await import("./production-react-router.ts");
-const { getEnv } = await import("../app/lib/env.server.ts");
-const { getDb } = await import("../app/lib/db.server.ts");
-const { startServer } = await import("../server.ts");
+const { loadAppServer, startServer } = await import("../server.ts");
 const { prepareDatabase } = await import("./prepare-database.ts");
+// The built app: the database prepared here is the one the server then serves from.
+const loaded = await loadAppServer("production");
+const { getDb, getEnv } = loaded.appServer;
 
 try {
   const env = getEnv();
-  const { firstRun } = await prepareDatabase({ seedOnFirstRun: !args.has("--no-seed") });
-  await startServer({ port: env.PORT, mode: "production" });
+  const { firstRun } = await prepareDatabase(getDb(), { seedOnFirstRun: !args.has("--no-seed") });
+  await startServer({ loaded, port: env.PORT });
   const url = env.APP_URL ?? `http://localhost:${env.PORT}`;
   console.log(`\nMedanim is ready at ${url} (started in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   if (firstRun) {

@@ -85,15 +85,13 @@ const QUIET: Record<string, RegExp> = {
 
 type Drop = (key?: string) => void;
 
-// On globalThis: the server entry and the server build load separate copies of the modules,
-// and the copy that opened the database (whose client reports the statements) need not be the
-// copy that keeps a cache's entries. Each copy that keeps entries registers its own drop.
+// Each module that keeps entries registers its own drop, once, when it keeps its first one.
 type State = {
   drops: Map<CacheName, Set<Drop>>;
   /** Per open transaction: the caches dropped while it ran, dropped again when it ends. */
   open: Set<Set<CacheName>>;
 };
-const state = ((globalThis as unknown as { __medanimCacheRegistry?: State }).__medanimCacheRegistry ??= { drops: new Map(), open: new Set() });
+const state: State = { drops: new Map(), open: new Set() };
 
 function index(pick: (d: Dependencies) => readonly string[] | undefined) {
   const map = new Map<string, CacheName[]>();

@@ -202,24 +202,19 @@ function openPostgres(url: string, schema?: string): Database {
   };
 }
 
-const globalForDb = globalThis as unknown as { __medanimDb?: Database };
+let current: Database | undefined;
 
-/**
- * The process's database. Kept on globalThis because the server entry and the server build
- * load separate copies of this module. Tests install their own before importing app code.
- */
+/** The process's database, opened at first use. Tests install their own before importing app code. */
 export function getDb(): Database {
-  if (!globalForDb.__medanimDb) {
+  if (!current) {
     const env = getEnv();
-    globalForDb.__medanimDb = openDatabase(
-      env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: path.join(env.DATA_DIR, "pglite") },
-    );
+    current = openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: path.join(env.DATA_DIR, "pglite") });
   }
-  return globalForDb.__medanimDb;
+  return current;
 }
 
 export function setDb(db: Database | undefined) {
-  globalForDb.__medanimDb = db;
+  current = db;
 }
 
 export const prisma: PrismaClient = new Proxy({} as PrismaClient, {

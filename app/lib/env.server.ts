@@ -194,14 +194,14 @@ function devSecret(env: z.infer<typeof EnvSchema>, name: "SESSION_SECRET" | "JWT
   }
 }
 
-const globalForEnv = globalThis as unknown as { __medanimEnv?: Env };
+let current: Env | undefined;
 
 export function getEnv(): Env {
-  globalForEnv.__medanimEnv ??= loadEnv();
-  return globalForEnv.__medanimEnv;
+  current ??= loadEnv();
+  return current;
 }
 
 /** For tests that change configuration between cases. */
 export function resetEnv() {
-  globalForEnv.__medanimEnv = undefined;
+  current = undefined;
 }

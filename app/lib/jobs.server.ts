@@ -27,7 +27,8 @@ export const QUEUES = {
 export type QueueName = keyof typeof QUEUES;
 
 type Boss = PgBoss;
-const globalForJobs = globalThis as unknown as { __medanimJobs?: Promise<Boss>; __medanimJobsSupervise?: boolean };
+let started: Promise<Boss> | undefined;
+let supervised = false;
 
 /**
  * PostgreSQL's answers when instances starting together on a fresh database make pg-boss's
@@ -44,7 +45,7 @@ const backOff = (attempt: number) => setTimeout(50 * attempt + Math.floor(Math.r
 /** pg-boss, started: its schema installed (or found) on the app's database. */
 async function startBoss(): Promise<Boss> {
   const db = getDb();
-  const supervise = globalForJobs.__medanimJobsSupervise ?? false;
+  const supervise = supervised;
   for (let attempt = 1; ; attempt++) {
     const boss = new PgBoss({
       db: db.jobs as PgBoss.Db,
@@ -109,16 +110,16 @@ export const MEDIA_JOB_EXPIRY_SECONDS = 3 * 60 * 60;
 
 /** The server's queue also runs maintenance and the schedules; call before the first jobQueue(). */
 export function superviseJobs() {
-  globalForJobs.__medanimJobsSupervise = true;
+  supervised = true;
 }
 
 /** The process's job queue (started once; the first call creates pg-boss's tables). */
 export function jobQueue(): Promise<Boss> {
-  globalForJobs.__medanimJobs ??= openBoss().catch((error) => {
-    globalForJobs.__medanimJobs = undefined;
+  started ??= openBoss().catch((error) => {
+    started = undefined;
     throw error;
   });
-  return globalForJobs.__medanimJobs;
+  return started;
 }
 
 /**
@@ -139,8 +140,8 @@ export function measuredJob<Args extends unknown[], R>(queue: string, handler: (
 
 /** Stops the queue's workers (waiting for running jobs up to `timeoutMs`) and forgets it. */
 export async function stopJobQueue(timeoutMs = 20_000) {
-  const pending = globalForJobs.__medanimJobs;
-  globalForJobs.__medanimJobs = undefined;
+  const pending = started;
+  started = undefined;
   const boss = await pending?.catch(() => undefined);
   await boss?.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
 }

@@ -5,22 +5,17 @@ import { getEnv } from "./env.server.ts";
 /** What every log line written while serving one request carries: its X-Request-Id. */
 export type LogContext = { reqId: string };
 
-const globalForLogger = globalThis as unknown as { __medanimLogger?: pino.Logger; __medanimLogContext?: AsyncLocalStorage<LogContext> };
-
 /**
  * The request being served, for the logger's mixin (set by operations.server.ts around each
- * request): a service logging in the middle of a request need not be handed the id. On
- * globalThis like the logger, so the server build's copy of this module reads the same store.
+ * request): a service logging in the middle of a request need not be handed the id.
  */
-export const logContext: AsyncLocalStorage<LogContext> = (globalForLogger.__medanimLogContext ??= new AsyncLocalStorage<LogContext>());
+export const logContext = new AsyncLocalStorage<LogContext>();
 
-export const logger: pino.Logger =
-  globalForLogger.__medanimLogger ??
-  (globalForLogger.__medanimLogger = pino({
-    level: getEnv().NODE_ENV === "test" ? "silent" : getEnv().LOG_LEVEL,
-    redact: ["req.headers.cookie", "req.headers.authorization", "res.headers['set-cookie']"],
-    mixin: () => {
-      const context = logContext.getStore();
-      return context ? { reqId: context.reqId } : {};
-    },
-  }));
+export const logger: pino.Logger = pino({
+  level: getEnv().NODE_ENV === "test" ? "silent" : getEnv().LOG_LEVEL,
+  redact: ["req.headers.cookie", "req.headers.authorization", "res.headers['set-cookie']"],
+  mixin: () => {
+    const context = logContext.getStore();
+    return context ? { reqId: context.reqId } : {};
+  },
+});

@@ -10,21 +10,21 @@ import { escapeHtml } from "./sanitize.server.ts";
 
 export type MailMessage = { to: string; subject: string; html: string; text: string; from?: string; headers?: Record<string, string> };
 
-const globalForMail = globalThis as unknown as { __medanimMail?: Transporter };
+let current: Transporter | undefined;
 
 function transport(): Transporter {
-  if (!globalForMail.__medanimMail) {
+  if (!current) {
     const env = getEnv();
-    globalForMail.__medanimMail = env.SMTP_URL
+    current = env.SMTP_URL
       ? nodemailer.createTransport(env.SMTP_URL)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   }
-  return globalForMail.__medanimMail;
+  return current;
 }
 
 /** For tests that point the app at another SMTP server. */
 export function resetMailTransport() {
-  globalForMail.__medanimMail = undefined;
+  current = undefined;
 }
 
 export function outboxDir() {

@@ -51,8 +51,8 @@ export function forget(prefix = "") {
 }
 
 // The entries are dropped through the cache registry (cache-registry.server.ts), which names
-// the key prefix of each memo-backed cache and what its rows are read from. Registered at the
-// first entry kept, by the copy of this module that keeps it.
+// the key prefix of each memo-backed cache and what its rows are read from. Registered when the
+// first entry is kept.
 let registered = false;
 function registerOnce() {
   registered = true;

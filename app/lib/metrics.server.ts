@@ -1,10 +1,9 @@
 import client from "prom-client";
 
-// The process's Prometheus metrics (served at /metrics, app/lib/operations.server.ts). One
-// registry on globalThis: server.ts and the server build load separate copies of this module,
-// and a second registry would count half the requests. Every label takes values from a small
-// fixed set (a route pattern, a queue name, an outcome): never an id, an address or a raw path,
-// or each new value would be a new series kept in memory for the life of the process.
+// The process's Prometheus metrics (served at /metrics, app/lib/operations.server.ts), in one
+// registry of its own. Every label takes values from a small fixed set (a route pattern, a queue
+// name, an outcome): never an id, an address or a raw path, or each new value would be a new
+// series kept in memory for the life of the process.
 
 const PREFIX = "medanim_";
 
@@ -93,12 +92,11 @@ function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-const KEY = Symbol.for("medanim.metrics");
-const holder = globalThis as unknown as Record<symbol, Metrics | undefined>;
+let current: Metrics | undefined;
 
 /** The process's metrics, made on first use. */
 export function metrics(): Metrics {
-  return (holder[KEY] ??= createMetrics());
+  return (current ??= createMetrics());
 }
 
 /** "SELECT", "INSERT", … from a statement's first word: a bounded label, never the text. */

@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { projectRoot } from "./project-root.server.ts";
 
 export type RawExecutor = {
   exec(sql: string): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 };
 
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
 // The same lock id as Prisma's CLI, so `prisma migrate deploy` and the app never race.
 const ADVISORY_LOCK = 72707369;
 
@@ -17,7 +17,7 @@ const ADVISORY_LOCK = 72707369;
  * `prisma migrate dev` and `migrate status` see the same history. In-process because the CLI's
  * wasm engine takes 10 s or more per run here. A failing migration throws with its error.
  */
-export async function applyMigrations(db: RawExecutor, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function applyMigrations(db: RawExecutor, dir = path.join(projectRoot(), "prisma", "migrations")): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id" VARCHAR(36) PRIMARY KEY NOT NULL,
     "checksum" VARCHAR(64) NOT NULL,

@@ -32,9 +32,8 @@ export class DataDirInUseError extends Error {
   }
 }
 
-// The lock files this process holds; on globalThis, as the server entry and the server build load
-// separate copies of this module.
-const heldLocks: Set<string> = ((globalThis as unknown as { __medanimDataDirLocks?: Set<string> }).__medanimDataDirLocks ??= new Set());
+// The lock files this process holds.
+const heldLocks = new Set<string>();
 
 /**
  * Claims a data directory for this process: `<dir>.lock` holds our pid. PGlite's own

@@ -2,14 +2,11 @@ import { createContext, RouterContextProvider } from "react-router";
 
 // What every loader, action and middleware gets beside the request: the CSP nonce and the
 // client's address as Express saw it. A React Router context (middleware is on, so `context`
-// is a RouterContextProvider). Kept on globalThis because the server entry and the server build
-// load separate copies of this module, and both must name the same context.
+// is a RouterContextProvider).
 
 export type RequestInfo = { cspNonce: string; clientIp?: string };
 
-const KEY = Symbol.for("medanim.request-info");
-const registry = globalThis as unknown as Record<symbol, ReturnType<typeof createContext<RequestInfo>> | undefined>;
-export const requestInfoContext = (registry[KEY] ??= createContext<RequestInfo>({ cspNonce: "" }));
+export const requestInfoContext = createContext<RequestInfo>({ cspNonce: "" });
 
 /** The load context for one request. */
 export function requestContext(info: RequestInfo) {

@@ -9,10 +9,10 @@ import {
 import * as entry from "~/entry.server.tsx";
 import * as root from "~/root.tsx";
 import routeConfig from "~/routes.ts";
-import { createApp } from "../../server.ts";
+import { createApp } from "~/server/app.ts";
 import { onFileEnd } from "../setup/file-state.ts";
 
-// The app as `npm start` builds it (server.ts createApp: logging, compression, security headers,
+// The app as `npm start` builds it (app/server/app.ts createApp: logging, compression, security headers,
 // the edge guard and route table, CSRF, the media router, the split build), listening on a port
 // of this test process. Its server build is assembled from app/routes.ts and the route modules
 // this process imports, so the test's database and mocks apply and no `npm run build` is

@@ -10,7 +10,7 @@ import { objectIdFromPath, saveObject } from "~/lib/storage.server.ts";
 import { streamMultipartUpload } from "~/lib/upload.server.ts";
 import { ROUTE_RULES } from "~/route-rules.ts";
 import * as doctorForm from "~/routes/admin/doctor-form.tsx";
-import { createApp } from "../../server.ts";
+import { createApp } from "~/server/app.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { testServerBuild, type TestRoute } from "../helpers/server-build.ts";
 import { fileBytes } from "./media-helpers.ts";

@@ -8,7 +8,7 @@ import { resetEnv } from "~/lib/env.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { createUploadUrl } from "~/lib/upload.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
-import { createApp } from "../../server.ts";
+import { createApp } from "~/server/app.ts";
 import { fileBytes } from "./media-helpers.ts";
 import { testServerBuild } from "../helpers/server-build.ts";
 

@@ -25,7 +25,7 @@ import { sendToApp, testApp } from "../helpers/app.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { sample } from "../helpers/prometheus-text.ts";
 import { callRoute } from "../helpers/route.ts";
-import { createApp } from "../../server.ts";
+import { createApp } from "~/server/app.ts";
 
 // Operating the app (decision 020, "Metrics and health"), through its front door
 // (tests/helpers/app.ts): /metrics behind a token or on its own port, the series an operator

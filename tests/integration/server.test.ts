@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnv } from "~/lib/env.server.ts";
 import { testApp } from "../helpers/app.ts";
-import { createApp } from "../../server.ts";
+import { createApp } from "~/server/app.ts";
 
 // The app's front door (tests/helpers/app.ts): the real middleware stack and routes.
 let base: string;

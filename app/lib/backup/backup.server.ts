@@ -7,6 +7,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import pg from "pg";
 import type { Database } from "../db.server.ts";
 import { ArchiveWriter } from "./archive.server.ts";
+import { projectRoot } from "../project-root.server.ts";
 
 // `npm run backup` (scripts/backup.ts): one tar with the database, the objects (or, on S3, the
 // list of the bucket's keys) and a manifest. What goes in and why: docs/decisions/020-operating.md,
@@ -47,7 +48,7 @@ export type BackupSource = {
   now?: Date;
 };
 
-const APP_VERSION: string = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../../package.json"), "utf8")).version;
+const appVersion = (): string => JSON.parse(fs.readFileSync(path.join(projectRoot(), "package.json"), "utf8")).version;
 
 /** Bad input or a target that must not be touched: the commands exit with 2. */
 export class BackupRefused extends Error {}
@@ -125,7 +126,7 @@ export async function createBackup(source: BackupSource) {
     const manifest: Manifest = {
       format: FORMAT,
       formatVersion: FORMAT_VERSION,
-      appVersion: APP_VERSION,
+      appVersion: appVersion(),
       backupId,
       createdAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),

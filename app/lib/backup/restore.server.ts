@@ -5,6 +5,7 @@ import pg from "pg";
 import { openDatabase, type Database } from "../db.server.ts";
 import { lockDataDir } from "../pglite.server.ts";
 import { ArchiveError, extractArchive } from "./archive.server.ts";
+import { projectRoot } from "../project-root.server.ts";
 import {
   BackupRefused,
   FORMAT,
@@ -26,7 +27,6 @@ import {
 // sha256 compared with the manifest, the target found empty. Only then are the database and the
 // objects put in place, and the code's newer migrations applied.
 
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../../prisma/migrations");
 
 export type RestoreTarget = {
   archive: string;
@@ -58,7 +58,7 @@ export async function restoreBackup(target: RestoreTarget): Promise<RestoreResul
     }
     const storage = target.s3Bucket ? "s3" : "local";
     if (manifest.objects.storage !== storage) throw new BackupRefused(`The archive's objects are for ${manifest.objects.storage} storage and this configuration uses ${storage}`);
-    const known = new Set(fs.readdirSync(MIGRATIONS_DIR));
+    const known = new Set(fs.readdirSync(path.join(projectRoot(), "prisma", "migrations")));
     const unknown = manifest.database.migrations.filter((name) => !known.has(name));
     if (unknown.length) throw new BackupRefused(`The archive comes from a newer version of the app (migrations ${unknown.join(", ")} are not in this code): upgrade the code first`);
 

@@ -9,10 +9,7 @@ import { Prisma } from "~/generated/prisma/client.ts";
 // at most a second of view counts; a clean shutdown calls flushViewCounts.
 
 const VIEW_FLUSH_MS = 1000;
-// On globalThis: the server entry (which flushes at shutdown) and the server build load separate
-// copies of this module, and both must see one batch.
-const globalForViews = globalThis as unknown as { __medanimPendingViews?: Map<string, number> };
-const pendingViews = (globalForViews.__medanimPendingViews ??= new Map<string, number>());
+const pendingViews = new Map<string, number>();
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 
 export async function recordView(animationId: string) {
