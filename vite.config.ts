@@ -2,11 +2,10 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { precompress } from "./vite.precompress.ts";
-import { productionReactRouter } from "./vite.production-react-router.ts";
 import { staticPageScript } from "./vite.static-page.ts";
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [productionReactRouter(), tailwindcss(), reactRouter(), staticPageScript(), precompress()],
+  plugins: [tailwindcss(), reactRouter(), staticPageScript(), precompress()],
   resolve: { tsconfigPaths: true },
   build: {
     target: "es2022",

@@ -302,12 +302,11 @@ async function pageJsBytes(base: string, html: string) {
 async function main() {
   log(`Medanim benchmark: ${DURATION} s per target, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, Node ${process.version}\n`);
   if (!flag("no-build")) {
-    const sources = ["app", "public", "vite.config.ts", "vite.production-react-router.ts", "vite.static-page.ts"].map((name) => path.join(root, name));
+    const sources = ["app", "public", "vite.config.ts", "vite.static-page.ts"].map((name) => path.join(root, name));
     buildIfNeeded("the app", root, path.join(BUILD_DIR, "server/index.js"), sources, { BUILD_DIR });
   }
   if (LOAD_ONLY) return runLoad();
-  // Its Vite configuration too: the React Router build it bundles is chosen there.
-  buildIfNeeded("the floor app", floorDir, "build/server/index.js", [path.join(floorDir, "app"), path.join(floorDir, "vite.config.ts"), path.join(root, "vite.production-react-router.ts")]);
+  buildIfNeeded("the floor app", floorDir, "build/server/index.js", [path.join(floorDir, "app"), path.join(floorDir, "vite.config.ts")]);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-"));
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-work-"));

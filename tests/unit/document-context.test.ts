@@ -56,4 +56,21 @@ describe("documentContext", () => {
       for (const text of runtimes) expect(text, build).toContain("get serverHandoffStream()");
     }
   });
+
+  it("is still needed: the installed React Router is the one whose shipped code encodes eagerly", () => {
+    // The patch's removed lines are upstream's code as shipped, and patch-package replaces only
+    // lines that match them (a mismatch fails `npm install`). So the patched form above, on the
+    // version the patch names, proves this version builds the stream eagerly. An upgrade fails
+    // here: read the new handleDocumentRequest, and if it no longer calls encodeViaTurboStream
+    // before the entry runs, take the patch out (decision 027, "Removal").
+    const [patch] = fs.readdirSync("patches").filter((name) => name.startsWith("react-router+"));
+    const patched = /^react-router\+(.+)\.patch$/.exec(patch ?? "")?.[1];
+    const installed = createRequire(import.meta.url)("react-router/package.json") as { version: string };
+    expect(installed.version).toBe(patched);
+    const removed = fs
+      .readFileSync(path.join("patches", patch!), "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("-") && !line.startsWith("---"));
+    expect(removed).toContain("-      serverHandoffStream: encodeViaTurboStream(");
+  });
 });
