@@ -79,17 +79,6 @@ describe("noteStatement", () => {
     expect(member).toHaveBeenCalledTimes(4);
     expect(faqs).not.toHaveBeenCalled();
   });
-
-  it("reaches a cache registered through another copy of the module", async () => {
-    const first = await import("~/lib/cache-registry.server.ts");
-    vi.resetModules();
-    const second = await import("~/lib/cache-registry.server.ts");
-    expect(second).not.toBe(first);
-    const drop = vi.fn();
-    first.registerCache("faqs", drop);
-    second.noteStatement('INSERT INTO "public"."Faq" ("id") VALUES ($1)');
-    expect(drop).toHaveBeenCalledTimes(1);
-  });
 });
 
 describe("announce", () => {
