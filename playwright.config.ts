@@ -51,8 +51,8 @@ export default defineConfig({
     { name: "metrics", testMatch: /metrics\.teardown\.ts$/ },
     // tests/e2e/js-only/ holds behaviour that exists only with JavaScript (hydration, hotkeys).
     { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, testIgnore: /js-only\//, dependencies: ["setup"] },
-    // routes.spec.ts and production-build.spec.ts speak HTTP only, no page: the no-js project's run is enough.
-    { name: "js", use: { ...chromium, javaScriptEnabled: true }, testIgnore: /\/(routes|production-build)\.spec\.ts$/, dependencies: ["setup"] },
+    // routes.spec.ts speaks HTTP only, no page: the no-js project's run is enough.
+    { name: "js", use: { ...chromium, javaScriptEnabled: true }, testIgnore: /\/routes\.spec\.ts$/, dependencies: ["setup"] },
   ],
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && tsx scripts/start.ts --no-build`,

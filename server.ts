@@ -38,7 +38,7 @@ export async function loadAppServer(mode: Mode = process.env.NODE_ENV === "produ
 /** Starts listening; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the DB. */
 export async function startServer({ loaded, port, role }: { loaded?: Awaited<ReturnType<typeof loadAppServer>>; port?: number; role?: "web" | "worker" | "all" } = {}) {
   const { appServer, vite } = loaded ?? (await loadAppServer());
-  const { createApp, getEnv, logger, reportReactRouterBuild, setServingPhase, workerApp } = appServer;
+  const { createApp, getEnv, logger, setServingPhase, workerApp } = appServer;
   port ??= getEnv().PORT;
   role ??= getEnv().APP_ROLE;
   const mode: Mode = vite ? "development" : "production";
@@ -46,7 +46,6 @@ export async function startServer({ loaded, port, role }: { loaded?: Awaited<Ret
   setServingPhase("starting");
   // APP_ROLE=worker runs the jobs (transcodes above all) and answers only /healthz, so web
   // instances (APP_ROLE=web) on the same PostgreSQL stay responsive while a 4K master encodes.
-  if (role !== "worker") reportReactRouterBuild(mode);
   const app = role === "worker" ? workerApp() : await createApp({ mode, vite });
   const server = http.createServer(app);
   // Above common load balancers' 60 s idle timeout, so they never reuse a closed connection.

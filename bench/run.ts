@@ -383,7 +383,7 @@ async function main() {
   fs.writeFileSync(path.join(workDir, "floor.json"), JSON.stringify(floorPayloads));
   fs.writeFileSync(path.join(workDir, "ceiling.json"), JSON.stringify(ceilingPayloads));
 
-  const floor = start("floor", ["--import", path.join(root, "scripts/production-react-router.ts"), "server.ts"], { PORT: String(PORTS.floor), FLOOR_PAYLOADS: path.join(workDir, "floor.json"), LOG_LEVEL: "warn", NODE_ENV: "production" }, floorDir);
+  const floor = start("floor", ["server.ts"], { PORT: String(PORTS.floor), FLOOR_PAYLOADS: path.join(workDir, "floor.json"), LOG_LEVEL: "warn", NODE_ENV: "production" }, floorDir);
   const ceiling = start("ceiling", ["bench/ceiling.ts"], { PORT: String(PORTS.ceiling), CEILING_PAYLOADS: path.join(workDir, "ceiling.json") });
   const floorUrl = `http://localhost:${PORTS.floor}`;
   const ceilingUrl = `http://localhost:${PORTS.ceiling}`;

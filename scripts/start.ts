@@ -44,8 +44,6 @@ if (!args.has("--no-build") && stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-// Before the app's modules: the server then runs React Router's production build.
-await import("./production-react-router.ts");
 const { loadAppServer, startServer } = await import("../server.ts");
 const { prepareDatabase } = await import("./prepare-database.ts");
 // The built app: the database prepared here is the one the server then serves from.

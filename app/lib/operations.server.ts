@@ -1,7 +1,5 @@
 import crypto from "node:crypto";
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request, type Response } from "express";
 import client from "prom-client";
 import { getDb } from "./db.server.ts";
@@ -222,32 +220,6 @@ export async function readyz(_req: Request, res: Response) {
   const results = await Promise.all(names.map(async (name) => [name, await runCheck(name, READY_CHECKS[name]!)] as const));
   const ok = results.every(([, result]) => result === "ok");
   res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "unavailable", checks: Object.fromEntries(results) });
-}
-
-// ---- which React Router build runs ----
-
-/**
- * Names the React Router file this process resolves — production under NODE_ENV=production when
- * started by `npm start`, `npm run serve` or the e2e server (scripts/production-react-router.ts)
- * — in the log and on /metrics (medanim_react_router_build_info), and warns when a production
- * process was started without it: it then runs the development build and its warnings.
- */
-export function reportReactRouterBuild(mode: "production" | "development") {
-  const file = fileURLToPath(import.meta.resolve("react-router"));
-  const build = file.split(path.sep).includes("production") ? "production" : "development";
-  const registry = metrics().registry;
-  if (!registry.getSingleMetric("medanim_react_router_build_info")) {
-    new client.Gauge({
-      name: "medanim_react_router_build_info",
-      help: "The React Router build this process runs (production or development): 1",
-      labelNames: ["build"] as const,
-      registers: [registry],
-    }).set({ build }, 1);
-  }
-  if (mode === "production" && build !== "production") {
-    logger.warn({ file }, "React Router's development build in production: start with `npm start` or `npm run serve`");
-  } else logger.info({ file }, "React Router build");
-  return { file, build };
 }
 
 // ---- the metrics port ----

@@ -23,7 +23,7 @@ import { type BuildPart, createRouteTable, type RequestRule, type RouteRuleOverr
 import { ROUTE_RULES, SHARED_ANSWERS } from "~/route-rules.ts";
 import { keepRendered, pageCache } from "~/lib/page-cache.server.ts";
 import { requestContext } from "~/lib/request-context.server.ts";
-import { healthz, httpMetrics, readyz, reportReactRouterBuild, requestIds, serveMetrics, startMetricsServer } from "~/lib/operations.server.ts";
+import { healthz, httpMetrics, readyz, requestIds, serveMetrics, startMetricsServer } from "~/lib/operations.server.ts";
 import { setServingPhase } from "~/lib/readiness.server.ts";
 import { storageOrigin } from "~/lib/storage.server.ts";
 import { flushViewCounts, recordView } from "~/services/catalogue/views.server.ts";
@@ -31,7 +31,7 @@ import { startJobWorkers } from "~/services/job-workers.server.ts";
 
 // What server.ts (and `npm start`, `npm run dev`) use around the app: the process's settings and
 // log, readiness, and the database (a bench hands it one of its own).
-export { getDb, getEnv, logger, reportReactRouterBuild, setDb, setServingPhase };
+export { getDb, getEnv, logger, setDb, setServingPhase };
 
 /**
  * The Content-Security-Policy of this app's responses, but for its script sources: a fresh

@@ -18,7 +18,7 @@ export type Instance = {
 };
 
 export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/production-react-router.ts", "--import", "./tests/cluster/stripe-edge.ts", "server.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./tests/cluster/stripe-edge.ts", "server.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, NODE_ENV: "production", PORT: String(port), BUILD_DIR: path.join(ROOT, "build") },
     stdio: ["ignore", "pipe", "pipe"],

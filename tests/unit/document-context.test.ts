@@ -43,8 +43,8 @@ describe("documentContext", () => {
   });
 
   it("has React Router's server runtime patched to encode the handoff lazily (patches/)", () => {
-    // Whichever build the process loads (scripts/production-react-router.hooks.mjs sends a
-    // production server to dist/production): both carry the patch.
+    // The package's exports name dist/development, which the server loads; dist/production is
+    // patched alike, so a package that names it keeps the lazy stream.
     const dist = path.join(path.dirname(createRequire(import.meta.url).resolve("react-router")), "..");
     for (const build of ["development", "production"]) {
       const runtimes = fs
