@@ -8,7 +8,9 @@ export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
 // The whole suite, not files or tests picked on the command line: only then has its traffic
 // reached every series tests/e2e/metrics.teardown.ts asks for (a purchase, a mail, a cache hit).
 // Set in the runner and inherited by its workers, whose own arguments name no filter.
-const picked = process.argv.slice(2).some((arg) => /^(-g|--grep|--grep-invert|--last-failed|--only-changed)(=|$)/.test(arg) || (!arg.startsWith("-") && /\.ts$|\//.test(arg)));
+const picked = process.argv
+  .slice(2)
+  .some((arg) => /^(-g|--grep|--grep-invert|--last-failed|--only-changed)(=|$)/.test(arg) || (!arg.startsWith("-") && /\.ts$|\//.test(arg)));
 process.env.E2E_WHOLE_SUITE ??= picked ? "0" : "1";
 
 // Debian's headless shell (package chromium-headless-shell) when installed: Chromium's old

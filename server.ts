@@ -36,7 +36,11 @@ export async function loadAppServer(mode: Mode = process.env.NODE_ENV === "produ
 }
 
 /** Starts listening; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the DB. */
-export async function startServer({ loaded, port, role }: { loaded?: Awaited<ReturnType<typeof loadAppServer>>; port?: number; role?: "web" | "worker" | "all" } = {}) {
+export async function startServer({
+  loaded,
+  port,
+  role,
+}: { loaded?: Awaited<ReturnType<typeof loadAppServer>>; port?: number; role?: "web" | "worker" | "all" } = {}) {
   const { appServer, vite } = loaded ?? (await loadAppServer());
   const { createApp, getEnv, logger, setServingPhase, workerApp } = appServer;
   port ??= getEnv().PORT;

@@ -26,8 +26,10 @@ export function precompress(): Plugin {
             // More iterations pay off only on the big framework chunks.
             gzipAsync(source, { numiterations: source.length > 20_000 ? 50 : 15 }),
             new Promise<Buffer>((resolve, reject) =>
-              zlib.brotliCompress(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } }, (error, out) =>
-                error ? reject(error) : resolve(out),
+              zlib.brotliCompress(
+                source,
+                { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } },
+                (error, out) => (error ? reject(error) : resolve(out)),
               ),
             ),
           ]);

@@ -51,9 +51,19 @@ export function staticPageScript(): Plugin {
     },
     load(id) {
       if (id !== RESOLVED) return null;
-      if (command === "serve") return moduleOf(`/${SOURCE}`, [], mapValues((source) => ({ src: `/${source}`, imports: [] })));
+      if (command === "serve")
+        return moduleOf(
+          `/${SOURCE}`,
+          [],
+          mapValues((source) => ({ src: `/${source}`, imports: [] })),
+        );
       // The root renders the tags on the server only: the client bundle needs no names.
-      if (this.environment?.name === "client") return moduleOf("", [], mapValues(() => ({ src: "", imports: [] })));
+      if (this.environment?.name === "client")
+        return moduleOf(
+          "",
+          [],
+          mapValues(() => ({ src: "", imports: [] })),
+        );
       // The server build (a plugin instance of its own) reads the names the client build wrote.
       const files = fs.existsSync(clientAssets) ? fs.readdirSync(clientAssets).filter((name) => /^static-page-[\w-]+\.js$/.test(name)) : [];
       if (files.length !== 1) throw new Error(`expected one static page script in ${clientAssets}, found ${files.length}: the client build runs first`);

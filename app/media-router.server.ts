@@ -3,7 +3,16 @@ import path from "node:path";
 import { Router, type Request, type Response } from "express";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media/delivery.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { isObjectId, localObjectFile, objectPath, presignedKeyUrl, presignedObjectUrl, PRESIGNED_GET_SECONDS, readS3ObjectHead, storageBackend } from "~/lib/storage.server.ts";
+import {
+  isObjectId,
+  localObjectFile,
+  objectPath,
+  presignedKeyUrl,
+  presignedObjectUrl,
+  PRESIGNED_GET_SECONDS,
+  readS3ObjectHead,
+  storageBackend,
+} from "~/lib/storage.server.ts";
 import { localSetFile, mediaType, presignedSetFileUrl, readSetText } from "~/lib/media-store.server.ts";
 import { decideSetFile, type SetFileDecision } from "~/services/media/media-urls.server.ts";
 import { getEmbedMediaDelivery, recordEmbedPlay } from "~/services/licensing/embed-media.server.ts";
@@ -232,7 +241,10 @@ async function streamFile(req: Request, res: Response, source: LocalFile) {
 
   const file = source.file;
   if (req.method === "HEAD" || size === 0) {
-    const exists = await fs.promises.access(file).then(() => true, () => false);
+    const exists = await fs.promises.access(file).then(
+      () => true,
+      () => false,
+    );
     if (!exists) return notFound(res);
     res.writeHead(status, headers).end();
     return;
@@ -276,22 +288,40 @@ async function sendSetFile(req: Request, res: Response) {
     await recordEmbedPlay(licenceId, animationId, host).catch((error) => logger.error({ err: error, licenceId }, "counting an embed play failed"));
   }
   const contentType = mediaType(file);
-  const contentDisposition = decision.download ? `attachment; filename="${decision.download.slug.replace(/[^A-Za-z0-9._-]/g, "_") || "download"}${path.extname(file)}"` : undefined;
+  const contentDisposition = decision.download
+    ? `attachment; filename="${decision.download.slug.replace(/[^A-Za-z0-9._-]/g, "_") || "download"}${path.extname(file)}"`
+    : undefined;
   if (storageBackend() === "s3") {
     if (/\.(m3u8|vtt)$/.test(file)) {
       const text = await readSetText(setId, file);
       if (text === null) return notFound(res);
-      res.status(200).set({ "Content-Type": contentType, "Cache-Control": decision.cacheControl }).send(req.method === "HEAD" ? undefined : text);
+      res
+        .status(200)
+        .set({ "Content-Type": contentType, "Cache-Control": decision.cacheControl })
+        .send(req.method === "HEAD" ? undefined : text);
       return;
     }
-    const url = await presignedSetFileUrl(setId, file, { method: req.method === "HEAD" ? "HEAD" : "GET", contentDisposition, cacheControl: decision.cacheControl }, PRESIGNED_GET_SECONDS);
+    const url = await presignedSetFileUrl(
+      setId,
+      file,
+      { method: req.method === "HEAD" ? "HEAD" : "GET", contentDisposition, cacheControl: decision.cacheControl },
+      PRESIGNED_GET_SECONDS,
+    );
     res.set("Cache-Control", decision.cacheControl.startsWith("public") ? "public, max-age=60" : "private, no-store").redirect(302, url);
     return;
   }
   const local = localSetFile(setId, file);
   const stat = await fs.promises.stat(local).catch(() => null);
   if (!stat?.isFile()) return notFound(res);
-  return streamFile(req, res, { file: local, size: stat.size, modified: stat.mtime, contentType, cacheControl: decision.cacheControl, contentDisposition, logId: setId });
+  return streamFile(req, res, {
+    file: local,
+    size: stat.size,
+    modified: stat.mtime,
+    contentType,
+    cacheControl: decision.cacheControl,
+    contentDisposition,
+    logId: setId,
+  });
 }
 
 function isPlaybackStart(range: string | undefined) {

@@ -62,7 +62,7 @@ export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
   "sitemap-doctors.xml": READ_ONLY_FILE,
   "sitemap-animations.xml": READ_ONLY_FILE,
   "manifest.webmanifest": READ_ONLY_FILE,
-  "unsubscribe": { csrfExempt: "authorised by its signed link, not a cookie (RFC 8058: the mail provider posts it)" },
+  unsubscribe: { csrfExempt: "authorised by its signed link, not a cookie (RFC 8058: the mail provider posts it)" },
 };
 
 /**

@@ -44,10 +44,16 @@ export async function runCampaignBench(recipients = 10_000): Promise<CampaignBen
     await prisma.$executeRawUnsafe(`INSERT INTO "User" ("id", "email", "username", "password", "firstName", "lastName", "isEmailVerified", "updatedAt")
       SELECT gen_random_uuid(), 'reader-' || n || '@example.test', 'reader_' || n, 'x', 'Reader', 'N' || n, true, now()
       FROM generate_series(1, ${recipients}) AS n`);
-    const admin = await prisma.user.create({ data: { email: "bench-admin@example.test", username: "bench_admin", password: "x", firstName: "A", lastName: "A", role: "admin", accountType: "premium" } });
+    const admin = await prisma.user.create({
+      data: { email: "bench-admin@example.test", username: "bench_admin", password: "x", firstName: "A", lastName: "A", role: "admin", accountType: "premium" },
+    });
     const { startCampaign, runCampaign } = await import("../app/services/admin/email-campaigns.server.ts");
     const { BulkEmailSchema } = await import("../app/validation/admin-email.ts");
-    const input = BulkEmailSchema.parse({ subject: "Bench news", html: "<p>Hello {{firstName}}. Twelve new animations are in the library.</p>", targetGroup: "free" });
+    const input = BulkEmailSchema.parse({
+      subject: "Bench news",
+      html: "<p>Hello {{firstName}}. Twelve new animations are in the library.</p>",
+      targetGroup: "free",
+    });
 
     let began = performance.now();
     const campaign = await startCampaign(admin, input, async () => undefined);

@@ -48,7 +48,11 @@ export async function runDemoTranscodeBench(slugs = [DEMO_1080P_SLUG, ORDINARY_S
     for (const slug of slugs) {
       const seed = ANIMATIONS.find((a) => animationSlug(a.title) === slug);
       if (!seed) throw new Error(`No demo animation ${slug}`);
-      const stored = await saveObject({ body: fs.createReadStream(path.join(DEMO_MEDIA_DIR, demoFile.fullVideo(slug))), contentType: "video/mp4", kind: "video" });
+      const stored = await saveObject({
+        body: fs.createReadStream(path.join(DEMO_MEDIA_DIR, demoFile.fullVideo(slug))),
+        contentType: "video/mp4",
+        kind: "video",
+      });
       const animation = await prisma.animation.create({ data: { title: seed.title, slug, description: "bench", fullVideo: stored.path } });
       const began = performance.now();
       const job = await queueTranscode(animation.id);
@@ -118,14 +122,21 @@ function childrenCpuSeconds() {
 export function formatDemoTranscodeBench(figures: DemoTranscodeFigure[]) {
   const sum = (values: number[]) => values.reduce((total, n) => total + n, 0);
   const cpu = figures.every((f) => f.cpuSeconds !== null) ? `, ffmpeg CPU ${sum(figures.map((f) => f.cpuSeconds!)).toFixed(1)} s` : "";
-  const total = figures.length > 1 ? [`${figures.length} masters, ${sum(figures.map((f) => f.seconds))} s of video: ${sum(figures.map((f) => f.totalSeconds)).toFixed(1)} s one after another${cpu}`] : [];
+  const total =
+    figures.length > 1
+      ? [
+          `${figures.length} masters, ${sum(figures.map((f) => f.seconds))} s of video: ${sum(figures.map((f) => f.totalSeconds)).toFixed(1)} s one after another${cpu}`,
+        ]
+      : [];
   return figures
     .map((f) =>
       [
         `${f.slug} (${f.size}, ${f.seconds} s): ${f.outcome} in ${f.totalSeconds.toFixed(1)} s (${(f.seconds / f.totalSeconds).toFixed(1)}× realtime); ` +
           `preview made after ${f.previewSeconds?.toFixed(1) ?? "?"} s` +
           (f.cpuSeconds === null ? "" : `; ffmpeg CPU ${f.cpuSeconds.toFixed(1)} s`),
-        `  ${Object.entries(f.steps).map(([step, s]) => `${step} ${s.toFixed(1)} s`).join(" · ")}`,
+        `  ${Object.entries(f.steps)
+          .map(([step, s]) => `${step} ${s.toFixed(1)} s`)
+          .join(" · ")}`,
       ].join("\n"),
     )
     .concat(total)
@@ -135,6 +146,11 @@ export function formatDemoTranscodeBench(figures: DemoTranscodeFigure[]) {
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const slugs = process.argv.includes("--all") ? ANIMATIONS.map((a) => animationSlug(a.title)) : process.argv.slice(2);
   const figures = await runDemoTranscodeBench(slugs.length ? slugs : undefined);
-  console.log(`${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `${os.cpus().length} CPUs, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   console.log(formatDemoTranscodeBench(figures));
 }

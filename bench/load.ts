@@ -120,7 +120,14 @@ async function readCatalogue(dataDir: string): Promise<Catalogue> {
       where: { isActive: true },
       select: { slug: true, parent: { select: { slug: true } } },
     });
-    const words = new Set(rows.flatMap((r) => r.title.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 4)));
+    const words = new Set(
+      rows.flatMap((r) =>
+        r.title
+          .toLowerCase()
+          .split(/[^a-z]+/)
+          .filter((w) => w.length > 4),
+      ),
+    );
     return {
       animations: rows.map((r) => ({ id: r.id, slug: r.slug, preview: media(r.previewVideo), full: media(r.fullVideo) })),
       categoryPaths: categories.map((c) => (c.parent ? `/category/${c.parent.slug}/${c.slug}` : `/category/${c.slug}`)),
@@ -246,15 +253,30 @@ function scenario(appUrl: string, catalogue: Catalogue, accounts: number, shop: 
     },
     step("category page", (v, req) => ({ ...req, method: "GET", path: pick(catalogue.categoryPaths), headers: browser(v) }), undefined, page),
     step("animation page", (v, req) => ({ ...req, method: "GET", path: `/animations/${v.animation.slug}`, headers: browser(v) }), undefined, page),
-    step("search", (v, req) => ({ ...req, method: "GET", path: `/search?q=${encodeURIComponent(pick(catalogue.terms))}`, headers: browser(v) }), undefined, page),
-    step("GET /api/animations", (v, req) => ({ ...req, method: "GET", path: `/api/animations?page=${1 + (v.n % 3)}&limit=6`, headers: browser(v) }), undefined, page),
+    step(
+      "search",
+      (v, req) => ({ ...req, method: "GET", path: `/search?q=${encodeURIComponent(pick(catalogue.terms))}`, headers: browser(v) }),
+      undefined,
+      page,
+    ),
+    step(
+      "GET /api/animations",
+      (v, req) => ({ ...req, method: "GET", path: `/api/animations?page=${1 + (v.n % 3)}&limit=6`, headers: browser(v) }),
+      undefined,
+      page,
+    ),
     step("GET /api/categories/main", (v, req) => ({ ...req, method: "GET", path: "/api/categories/main", headers: browser(v) }), undefined, page),
-    step("preview, 64 KB range", (v, req) => ({
-      ...req,
-      method: "GET",
-      path: v.animation.preview!.path,
-      headers: { "user-agent": USER_AGENT, "x-forwarded-for": v.ip, range: rangeHeader(v.animation.preview!.size) },
-    }), undefined, media),
+    step(
+      "preview, 64 KB range",
+      (v, req) => ({
+        ...req,
+        method: "GET",
+        path: v.animation.preview!.path,
+        headers: { "user-agent": USER_AGENT, "x-forwarded-for": v.ip, range: rangeHeader(v.animation.preview!.size) },
+      }),
+      undefined,
+      media,
+    ),
     // Visitors who are not members leave here (null ends the visit; the next one starts).
     step(
       "sign in",
@@ -288,12 +310,17 @@ function scenario(appUrl: string, catalogue: Catalogue, accounts: number, shop: 
         }
       },
     ),
-    step("signed-in page", (v, req, ctx) => {
-      if (!v.auth) return cut();
-      const path = v.n % 2 === 0 ? "/my-animations" : "/profile";
-      ctx.label = `signed-in page ${path}`;
-      return { ...req, method: "GET", path, headers: browser(v, v.auth) };
-    }, undefined, page),
+    step(
+      "signed-in page",
+      (v, req, ctx) => {
+        if (!v.auth) return cut();
+        const path = v.n % 2 === 0 ? "/my-animations" : "/profile";
+        ctx.label = `signed-in page ${path}`;
+        return { ...req, method: "GET", path, headers: browser(v, v.auth) };
+      },
+      undefined,
+      page,
+    ),
     step(
       "buy: POST /api/subscriptions/individual",
       (v, req) => {
@@ -319,12 +346,17 @@ function scenario(appUrl: string, catalogue: Catalogue, accounts: number, shop: 
       },
       page,
     ),
-    step("full video, 64 KB range", (v, req) => ({
-      ...req,
-      method: "GET",
-      path: v.toBuy!.full!.path,
-      headers: { "user-agent": USER_AGENT, "x-forwarded-for": v.ip, range: rangeHeader(v.toBuy!.full!.size), ...v.auth },
-    }), undefined, media),
+    step(
+      "full video, 64 KB range",
+      (v, req) => ({
+        ...req,
+        method: "GET",
+        path: v.toBuy!.full!.path,
+        headers: { "user-agent": USER_AGENT, "x-forwarded-for": v.ip, range: rangeHeader(v.toBuy!.full!.size), ...v.auth },
+      }),
+      undefined,
+      media,
+    ),
   ];
 }
 
@@ -391,7 +423,16 @@ function percentile(sorted: number[], p: number) {
 function figure(step: string, t: Tally): StepFigure {
   const sorted = Float64Array.from(t.latencies).sort();
   const list = Array.from(sorted);
-  return { step, requests: list.length + t.errors, p50: percentile(list, 50), p95: percentile(list, 95), p99: percentile(list, 99), max: list.at(-1) ?? 0, bad: t.bad, errors: t.errors };
+  return {
+    step,
+    requests: list.length + t.errors,
+    p50: percentile(list, 50),
+    p95: percentile(list, 95),
+    p99: percentile(list, 99),
+    max: list.at(-1) ?? 0,
+    bad: t.bad,
+    errors: t.errors,
+  };
 }
 
 export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
@@ -431,7 +472,13 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
     if ((await get(`${appUrl}/`)).status !== 200) throw new Error("the home page does not answer 200");
 
     const shop: Shop = { visitNumber: 0, memberNumber: 0, bought: new Map() };
-    await drive(appUrl, scenario(appUrl, catalogue, accounts, shop, { visits: 0, memberVisits: 0, purchases: 0, cutShort: 0 }), connections, warmupSeconds, thinkMs);
+    await drive(
+      appUrl,
+      scenario(appUrl, catalogue, accounts, shop, { visits: 0, memberVisits: 0, purchases: 0, cutShort: 0 }),
+      connections,
+      warmupSeconds,
+      thinkMs,
+    );
     const counters: Counters = { visits: 0, memberVisits: 0, purchases: 0, cutShort: 0 };
     const requests = scenario(appUrl, catalogue, accounts, shop, counters);
     const loadBefore = os.loadavg();
@@ -441,7 +488,10 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
     const loadAfter = os.loadavg();
 
     const order = ["home page", "category page", "animation page", "search", "GET /api/animations", "GET /api/categories/main", "preview, 64 KB range"];
-    const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length + ["sign in", "signed-in", "buy: POST", "buy: test", "full video"].findIndex((p) => name.startsWith(p)));
+    const rank = (name: string) =>
+      order.includes(name)
+        ? order.indexOf(name)
+        : order.length + ["sign in", "signed-in", "buy: POST", "buy: test", "full video"].findIndex((p) => name.startsWith(p));
     const steps = [...tallies.entries()].sort(([a], [b]) => rank(a) - rank(b)).map(([name, t]) => figure(name, t));
     const all: Tally = { latencies: [], bad: {}, errors: 0 };
     for (const t of tallies.values()) {
@@ -456,7 +506,9 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
     const verdict =
       `${pass ? "PASS" : "FAIL"}  load: ${fmt(total.requests)} requests from ${connections} visitors in ${duration} s, ` +
       `${total.errors} errors, ${badCount} unexpected answers, ${counters.cutShort} member visits cut short, p99 ${fmt(total.p99)} ms overall` +
-      (slow.length ? `; p99 over ${TARGET_P99_MS} ms: ${slow.map((s) => `${s.step} (${fmt(s.p99)} ms)`).join(", ")}` : `, every step under ${TARGET_P99_MS} ms`) +
+      (slow.length
+        ? `; p99 over ${TARGET_P99_MS} ms: ${slow.map((s) => `${s.step} (${fmt(s.p99)} ms)`).join(", ")}`
+        : `, every step under ${TARGET_P99_MS} ms`) +
       ` (target: 0 errors, p99 < ${TARGET_P99_MS} ms at 50 visitors)`;
     return {
       seconds: duration,
@@ -484,7 +536,17 @@ export function formatLoadBench(r: LoadResult): string {
     const entries = Object.entries(s.bad);
     return entries.length ? entries.map(([status, n]) => `${n}×${status}`).join(" ") : "0";
   };
-  const row = (s: StepFigure) => [s.step, fmt(s.requests), fmt(s.requests / r.seconds, 1), `${fmt(s.p50, 1)}`, `${fmt(s.p95, 1)}`, `${fmt(s.p99, 1)}`, `${fmt(s.max)}`, bad(s), String(s.errors)];
+  const row = (s: StepFigure) => [
+    s.step,
+    fmt(s.requests),
+    fmt(s.requests / r.seconds, 1),
+    `${fmt(s.p50, 1)}`,
+    `${fmt(s.p95, 1)}`,
+    `${fmt(s.p99, 1)}`,
+    `${fmt(s.max)}`,
+    bad(s),
+    String(s.errors),
+  ];
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
   return [
     `Mixed traffic: ${r.connections} visitors ` +
@@ -494,7 +556,9 @@ export function formatLoadBench(r: LoadResult): string {
     `Machine load (1, 5, 15 min) before ${load(r.loadBefore)}, after ${load(r.loadAfter)}; the load generator runs on the same cores`,
     ...(r.serverCpuMs === null
       ? []
-      : [`Server CPU: ${fmt(r.serverCpuMs / r.seconds / 10)} % of one core on average, ${fmt(r.serverCpuMs / Math.max(1, r.total.requests), 2)} ms per request`]),
+      : [
+          `Server CPU: ${fmt(r.serverCpuMs / r.seconds / 10)} % of one core on average, ${fmt(r.serverCpuMs / Math.max(1, r.total.requests), 2)} ms per request`,
+        ]),
     ...r.serverSettings.map((s) => `  ${s}`),
     "",
     table(["step", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "unexpected", "errors"], [...r.steps.map(row), row(r.total)]),

@@ -63,10 +63,32 @@ export async function runPlaybackBench({ seconds = 32 } = {}): Promise<PlaybackB
     // old path), 12 frames a second to keep the bench's transcode to a few minutes.
     const master = path.join(dataDir, "master.mp4");
     execFileSync("ffmpeg", [
-      "-hide_banner", "-loglevel", "error", "-y",
-      "-f", "lavfi", "-i", `testsrc2=duration=${seconds}:size=3840x2160:rate=12`,
-      "-f", "lavfi", "-i", `sine=frequency=330:duration=${seconds}`,
-      "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", master,
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      `testsrc2=duration=${seconds}:size=3840x2160:rate=12`,
+      "-f",
+      "lavfi",
+      "-i",
+      `sine=frequency=330:duration=${seconds}`,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-crf",
+      "20",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:a",
+      "aac",
+      "-shortest",
+      "-movflags",
+      "+faststart",
+      master,
     ]);
     const sourceMbps = (fs.statSync(master).size * 8) / seconds / 1e6;
 
@@ -75,9 +97,19 @@ export async function runPlaybackBench({ seconds = 32 } = {}): Promise<PlaybackB
     const { createSession } = await import("../app/lib/session.server.ts");
     const { claimJob, queueTranscode, runTranscodeJob } = await import("../app/services/media/media-jobs.server.ts");
     const stored = await saveObject({ body: fs.createReadStream(master), contentType: "video/mp4", kind: "video" });
-    const animation = await prisma.animation.create({ data: { title: "Playback bench", slug: "playback_bench", description: "A 4K test pattern.", fullVideo: stored.path, duration: seconds } });
+    const animation = await prisma.animation.create({
+      data: { title: "Playback bench", slug: "playback_bench", description: "A 4K test pattern.", fullVideo: stored.path, duration: seconds },
+    });
     const member = await prisma.user.create({
-      data: { email: "bench@example.com", username: "bench", firstName: "Bench", lastName: "Member", password: "x", accountType: "premium", isEmailVerified: true },
+      data: {
+        email: "bench@example.com",
+        username: "bench",
+        firstName: "Bench",
+        lastName: "Member",
+        password: "x",
+        accountType: "premium",
+        isEmailVerified: true,
+      },
     });
     const started = performance.now();
     const job = await queueTranscode(animation.id);

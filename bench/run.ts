@@ -78,10 +78,8 @@ function buildIfNeeded(label: string, cwd: string, output: string, sources: stri
   if (result.status !== 0) throw new Error(`${label} build failed`);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Data
-
 
 /** `/embed/{animationId}?licence={id}` for the demo member's active individual licence. */
 async function demoEmbedPath(appUrl: string) {
@@ -114,7 +112,10 @@ async function embedBytes(appUrl: string, page: Got) {
   ];
 }
 
-const WORDS = "anterior posterior lateral medial laser graft valve bypass fusion release repair reconstruction implant incision suture cartilage tendon ligament nerve artery".split(" ");
+const WORDS =
+  "anterior posterior lateral medial laser graft valve bypass fusion release repair reconstruction implant incision suture cartilage tendon ligament nerve artery".split(
+    " ",
+  );
 
 /**
  * `count` extra animations spread over every subcategory but `keep` (whose listing page is
@@ -210,13 +211,16 @@ async function enrolAdminTotp(dataDir: string) {
  */
 async function bearerFor(appUrl: string, email: string, password: string) {
   const post = async (path: string, json: unknown) =>
-    (await fetch(`${appUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json", Origin: appUrl }, body: JSON.stringify(json) })).json() as Promise<{
+    (
+      await fetch(`${appUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json", Origin: appUrl }, body: JSON.stringify(json) })
+    ).json() as Promise<{
       accessToken?: string;
       mfaToken?: string;
       message?: string;
     }>;
   let body = await post("/api/auth/login", { email, password });
-  if (body.mfaToken && adminTotpSecret) body = await post("/api/auth/mfa/verify", { mfaToken: body.mfaToken, code: await generate({ secret: adminTotpSecret }) });
+  if (body.mfaToken && adminTotpSecret)
+    body = await post("/api/auth/mfa/verify", { mfaToken: body.mfaToken, code: await generate({ secret: adminTotpSecret }) });
   if (!body.accessToken) throw new Error(`${email} could not sign in: ${body.message ?? "no token"}`);
   return { Authorization: `Bearer ${body.accessToken}` };
 }
@@ -283,7 +287,6 @@ async function measureTogether(targets: Array<{ url: string; pgid: number; heade
 }
 
 const pct = (a: number, b: number) => (b > 0 ? (100 * a) / b : 0);
-
 
 /** The gzip bytes of every script a page loads (module preloads and module scripts). */
 async function pageJsBytes(base: string, html: string) {
@@ -383,7 +386,12 @@ async function main() {
   fs.writeFileSync(path.join(workDir, "floor.json"), JSON.stringify(floorPayloads));
   fs.writeFileSync(path.join(workDir, "ceiling.json"), JSON.stringify(ceilingPayloads));
 
-  const floor = start("floor", ["server.ts"], { PORT: String(PORTS.floor), FLOOR_PAYLOADS: path.join(workDir, "floor.json"), LOG_LEVEL: "warn", NODE_ENV: "production" }, floorDir);
+  const floor = start(
+    "floor",
+    ["server.ts"],
+    { PORT: String(PORTS.floor), FLOOR_PAYLOADS: path.join(workDir, "floor.json"), LOG_LEVEL: "warn", NODE_ENV: "production" },
+    floorDir,
+  );
   const ceiling = start("ceiling", ["bench/ceiling.ts"], { PORT: String(PORTS.ceiling), CEILING_PAYLOADS: path.join(workDir, "ceiling.json") });
   const floorUrl = `http://localhost:${PORTS.floor}`;
   const ceilingUrl = `http://localhost:${PORTS.ceiling}`;
@@ -392,8 +400,7 @@ async function main() {
 
   // Pad the floor page so its document is as long as the app's.
   const floorOverhead = (await get(`${floorUrl}/page/0`)).body.length;
-  const floorPath = (i: number) =>
-    targets[i]!.kind === "html" ? `/page/${Math.max(0, captured[i]!.body.length - floorOverhead)}` : `/data/t${i}`;
+  const floorPath = (i: number) => (targets[i]!.kind === "html" ? `/page/${Math.max(0, captured[i]!.body.length - floorOverhead)}` : `/data/t${i}`);
 
   const rows: string[][] = [];
   const verdicts: string[] = [];
@@ -437,7 +444,21 @@ async function main() {
   log(`\nThroughput (req/s), p99 latency and server CPU time per request; documents app/floor, uncompressed\n`);
   log(
     table(
-      ["target", "document", "encoding", "app req/s", "app p99", "app CPU ms/req", "floor req/s", "floor p99", "floor CPU ms/req", "app/floor", "app/floor by CPU", "ceiling req/s", "app/ceiling"],
+      [
+        "target",
+        "document",
+        "encoding",
+        "app req/s",
+        "app p99",
+        "app CPU ms/req",
+        "floor req/s",
+        "floor p99",
+        "floor CPU ms/req",
+        "app/floor",
+        "app/floor by CPU",
+        "ceiling req/s",
+        "app/ceiling",
+      ],
       rows,
     ),
   );
@@ -528,7 +549,9 @@ async function main() {
         ];
       });
     const headings = ["page", "req/s", "mean latency", "CPU per request", "large/small", "<= 2x"];
-    log(`\nLarge database (${fmt(total)} animations, ${fmt(LARGE_USERS)} more users, ${fmt(LARGE_PAYMENTS)} payments), page and catalogue caches off: small vs large\n`);
+    log(
+      `\nLarge database (${fmt(total)} animations, ${fmt(LARGE_USERS)} more users, ${fmt(LARGE_PAYMENTS)} payments), page and catalogue caches off: small vs large\n`,
+    );
     log(table(headings, compare([...pages, ...adminPages], small, large)));
     log(`\nThe same visitors' pages with the caches on (served from the page cache): small vs large\n`);
     log(table(headings, compare(pages, smallCached, largeCached)));
@@ -581,7 +604,13 @@ async function main() {
 async function runLoad() {
   const load = (await import(path.join(root, "bench/load.ts"))) as typeof import("./load.ts");
   log(`\nLoad test (bench/load.ts): ${LOAD_CONNECTIONS} visitors for ${LOAD_DURATION} s on port ${LOAD_PORT}...`);
-  const result = await load.runLoadBench({ port: LOAD_PORT, duration: LOAD_DURATION, connections: LOAD_CONNECTIONS, thinkMs: LOAD_THINK_MS, buildDir: BUILD_DIR });
+  const result = await load.runLoadBench({
+    port: LOAD_PORT,
+    duration: LOAD_DURATION,
+    connections: LOAD_CONNECTIONS,
+    thinkMs: LOAD_THINK_MS,
+    buildDir: BUILD_DIR,
+  });
   log(load.formatLoadBench(result));
 }
 

@@ -21,7 +21,10 @@ const countArg = process.argv.find((a) => a.startsWith("--count="));
 const COUNT = countArg ? Number(countArg.split("=")[1]) : 10_000;
 const RUNS = 20;
 
-const WORDS = "anterior posterior lateral medial laser graft valve bypass fusion release repair reconstruction implant incision suture cartilage tendon ligament nerve artery".split(" ");
+const WORDS =
+  "anterior posterior lateral medial laser graft valve bypass fusion release repair reconstruction implant incision suture cartilage tendon ligament nerve artery".split(
+    " ",
+  );
 
 const db = openDatabase({ memory: true });
 setDb(db);
@@ -38,7 +41,12 @@ for (const main of CATEGORIES) {
 const doctorIds: string[] = [];
 for (const d of DOCTORS) doctorIds.push((await prisma.doctor.create({ data: { name: d.name, slug: d.slug, specialty: d.specialty } })).id);
 await prisma.animation.createMany({
-  data: ANIMATIONS.map((a, i) => ({ title: a.title, slug: animationSlug(a.title), description: a.description, categoryId: subcategories[i % subcategories.length]! })),
+  data: ANIMATIONS.map((a, i) => ({
+    title: a.title,
+    slug: animationSlug(a.title),
+    description: a.description,
+    categoryId: subcategories[i % subcategories.length]!,
+  })),
 });
 const started = Date.UTC(2020, 0, 1);
 for (let offset = 0; offset < COUNT; offset += 1000) {
@@ -106,7 +114,9 @@ const vocabulary = await time(async () => {
   forget("catalogue:search-vocabulary");
   await getSearchVocabulary();
 });
-console.log(`\nLoading the vocabulary (${(await getSearchVocabulary()).size} words; once per 5 minutes or catalogue write): ${vocabulary.median.toFixed(1)} / ${vocabulary.p90.toFixed(1)} ms`);
+console.log(
+  `\nLoading the vocabulary (${(await getSearchVocabulary()).size} words; once per 5 minutes or catalogue write): ${vocabulary.median.toFixed(1)} / ${vocabulary.p90.toFixed(1)} ms`,
+);
 
 console.log("\nPlan of a fuzzy word (no literal match, no vocabulary correction):");
 const plan = await prisma.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(

@@ -26,7 +26,12 @@ const MAX_BYTES = 50 * MB;
 
 export async function runSitemapBench(animations = 100_000): Promise<SitemapBenchResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-sitemap-"));
-  const saved = { DATA_DIR: process.env.DATA_DIR, LOG_LEVEL: process.env.LOG_LEVEL, CATALOGUE_CACHE_MS: process.env.CATALOGUE_CACHE_MS, APP_URL: process.env.APP_URL };
+  const saved = {
+    DATA_DIR: process.env.DATA_DIR,
+    LOG_LEVEL: process.env.LOG_LEVEL,
+    CATALOGUE_CACHE_MS: process.env.CATALOGUE_CACHE_MS,
+    APP_URL: process.env.APP_URL,
+  };
   Object.assign(process.env, { DATA_DIR: dataDir, LOG_LEVEL: "silent", CATALOGUE_CACHE_MS: "2000", APP_URL: "https://medanim.example" });
   const { resetEnv } = await import("../app/lib/env.server.ts");
   resetEnv();

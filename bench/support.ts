@@ -105,7 +105,6 @@ export async function withDatabase<T>(dataDir: string, fn: (prisma: import("../a
   }
 }
 
-
 export async function seedDemo(dataDir: string) {
   process.env.DATA_DIR = dataDir;
   // The environment is parsed once per process: a second seed (the load test's) names its own directory.

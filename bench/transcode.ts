@@ -110,13 +110,40 @@ function makeSource(ffmpeg: string, file: string, seconds: number) {
     if (made.status !== 0) throw new Error(`Could not make the benchmark's source: ${made.stderr.toString().trim()}`);
   };
   run([
-    "-f", "lavfi", "-i", `testsrc2=duration=${clipSeconds}:size=${width}x${height}:rate=${fps}`,
-    "-c:v", "libx264", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p", clip,
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=duration=${clipSeconds}:size=${width}x${height}:rate=${fps}`,
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-crf",
+    "18",
+    "-pix_fmt",
+    "yuv420p",
+    clip,
   ]);
   run([
-    "-stream_loop", String(Math.ceil(seconds / clipSeconds) - 1), "-i", clip,
-    "-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`,
-    "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-t", String(seconds), file,
+    "-stream_loop",
+    String(Math.ceil(seconds / clipSeconds) - 1),
+    "-i",
+    clip,
+    "-f",
+    "lavfi",
+    "-i",
+    `sine=frequency=440:duration=${seconds}`,
+    "-map",
+    "0:v",
+    "-map",
+    "1:a",
+    "-c:v",
+    "copy",
+    "-c:a",
+    "aac",
+    "-t",
+    String(seconds),
+    file,
   ]);
   fs.rmSync(clip);
 }
@@ -145,7 +172,9 @@ export function formatTranscodeBench(r: TranscodeBenchResult) {
     `  ${"probe".padEnd(width)}  ${r.probeSeconds.toFixed(1).padStart(6)} s`,
     ...r.steps.map((s) => `  ${s.label.padEnd(width)}  ${s.seconds.toFixed(1).padStart(6)} s  ${realtime(r.sourceSeconds, s.seconds).padStart(18)}${cpu(s)}`),
     `  whole set: ${r.totalSeconds.toFixed(1)} s, ${realtime(r.sourceSeconds, r.totalSeconds)}; the ladder alone ${realtime(r.sourceSeconds, ladder.seconds)}` +
-      (cpuTotal === null ? "" : `; ffmpeg CPU ${cpuTotal.toFixed(1)} s in all (${realtime(r.sourceSeconds, cpuTotal / r.cpus)} if it had every core to itself)`),
+      (cpuTotal === null
+        ? ""
+        : `; ffmpeg CPU ${cpuTotal.toFixed(1)} s in all (${realtime(r.sourceSeconds, cpuTotal / r.cpus)} if it had every core to itself)`),
     `  preview made (ladder, progressive MP4, preview) ${r.previewSeconds.toFixed(1)} s after the upload; ` +
       `viewers get it when the set is published, after the last step (${r.totalSeconds.toFixed(1)} s)`,
     `  rungs: ${r.rungs.map((rung) => `${rung.name} ${rung.width}x${rung.height} ${rung.kbps ?? "?"} kbit/s`).join(", ")} (measured, sound included)`,

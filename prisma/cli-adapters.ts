@@ -3,11 +3,7 @@
 // TOOLCHAIN.md. Tested in tests/integration/cli-adapters.test.ts.
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-  SqlQuery,
-} from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { openPglite } from "../app/lib/pglite.server.ts";
 import pg from "pg";

@@ -9,7 +9,12 @@ import { getEnv } from "../app/lib/env.server.ts";
 import { saveObject, type ObjectKind } from "../app/lib/storage.server.ts";
 import { parseVtt } from "../app/lib/vtt.ts";
 import { REVIEW_INTERVAL_MONTHS } from "../app/validation/admin-captions.ts";
-import { categoryLicencePrice, DEFAULT_INDIVIDUAL_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, individualLicencePrice } from "../app/services/commerce/prices.server.ts";
+import {
+  categoryLicencePrice,
+  DEFAULT_INDIVIDUAL_LICENCE_PRICE,
+  DEFAULT_PREMIUM_YEARLY_PRICE,
+  individualLicencePrice,
+} from "../app/services/commerce/prices.server.ts";
 import type { Prisma, PrismaClient } from "../app/generated/prisma/client.ts";
 import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
@@ -122,12 +127,7 @@ async function seedCategories(prisma: PrismaClient, media: MediaStore) {
   }
 }
 
-async function upsertCategory(
-  prisma: PrismaClient,
-  slug: string,
-  thumbnail: () => Promise<string>,
-  data: Omit<Prisma.CategoryCreateInput, "thumbnail">,
-) {
+async function upsertCategory(prisma: PrismaClient, slug: string, thumbnail: () => Promise<string>, data: Omit<Prisma.CategoryCreateInput, "thumbnail">) {
   const existing = await prisma.category.findUnique({ where: { slug }, select: { id: true, thumbnail: true } });
   if (existing?.thumbnail) return existing;
   const withThumbnail = { thumbnail: await thumbnail() };
@@ -156,9 +156,7 @@ async function seedDoctors(prisma: PrismaClient, media: MediaStore) {
  */
 async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
   const categories = new Map(
-    (await prisma.category.findMany({ where: { parentId: { not: null } }, select: { id: true, slug: true } })).map(
-      (c) => [c.slug, c.id],
-    ),
+    (await prisma.category.findMany({ where: { parentId: { not: null } }, select: { id: true, slug: true } })).map((c) => [c.slug, c.id]),
   );
   const doctorNames = new Map(DOCTORS.map((doctor) => [doctor.slug, doctor.name]));
   for (const seed of ANIMATIONS) {

@@ -25,10 +25,22 @@ try {
   process.exit(2);
 }
 try {
-  const { file, manifest, archiveBytes, recorded } = await createBackup({ db, dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, s3Bucket: env.S3_BUCKET, out });
-  const objects = manifest.objects.storage === "s3" ? `a list of ${manifest.objects.count} S3 keys` : `${manifest.objects.count} files (${formatFileSize(manifest.objects.bytes)})`;
+  const { file, manifest, archiveBytes, recorded } = await createBackup({
+    db,
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    s3Bucket: env.S3_BUCKET,
+    out,
+  });
+  const objects =
+    manifest.objects.storage === "s3"
+      ? `a list of ${manifest.objects.count} S3 keys`
+      : `${manifest.objects.count} files (${formatFileSize(manifest.objects.bytes)})`;
   console.log(`Backup written: ${file} (${formatFileSize(archiveBytes)}): the ${manifest.database.kind} database and ${objects}.`);
-  if (!recorded) console.log("Not recorded in the database, which predates the Backup table: start the app once (it applies the migrations) and /admin will show later backups.");
+  if (!recorded)
+    console.log(
+      "Not recorded in the database, which predates the Backup table: start the app once (it applies the migrations) and /admin will show later backups.",
+    );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = error instanceof BackupRefused ? 2 : 1;

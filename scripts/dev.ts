@@ -17,6 +17,8 @@ try {
   console.log(`Medanim (development) at http://localhost:${env.PORT}`);
 } catch (error) {
   console.error(`Medanim could not start: ${error instanceof Error ? error.message : String(error)}`);
-  await getDb().close().catch(() => {});
+  await getDb()
+    .close()
+    .catch(() => {});
   process.exit(1);
 }

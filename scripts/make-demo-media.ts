@@ -48,10 +48,31 @@ const PHOTO_SIZE = 300;
 // (faststart) so the player can start before the whole file has arrived; bitexact and one
 // thread keep reruns byte-stable.
 const H264 = [
-  "-c:v", "libx264", "-preset", "slow", "-crf", "34",
-  "-g", String(FPS * 60), "-sc_threshold", "0",
-  "-pix_fmt", "yuv420p", "-profile:v", "main", "-movflags", "+faststart", "-an",
-  "-threads", "1", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
+  "-c:v",
+  "libx264",
+  "-preset",
+  "slow",
+  "-crf",
+  "34",
+  "-g",
+  String(FPS * 60),
+  "-sc_threshold",
+  "0",
+  "-pix_fmt",
+  "yuv420p",
+  "-profile:v",
+  "main",
+  "-movflags",
+  "+faststart",
+  "-an",
+  "-threads",
+  "1",
+  "-map_metadata",
+  "-1",
+  "-fflags",
+  "+bitexact",
+  "-flags:v",
+  "+bitexact",
 ];
 const JPEG = ["-frames:v", "1", "-q:v", "5", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact"];
 
@@ -275,9 +296,20 @@ async function makeAnimationMedia(job: AnimationJob, tmp: string) {
     `[slide][bar]overlay=x=${px(20)}:y=H-${px(20)}:shortest=1,format=yuv420p[video]`,
   ].join(";");
   await ffmpeg([
-    "-loop", "1", "-framerate", String(FPS), "-i", videoBackground,
-    "-filter_complex", graph, "-map", "[video]", "-t", String(duration),
-    ...H264, out(demoFile.fullVideo(slug)),
+    "-loop",
+    "1",
+    "-framerate",
+    String(FPS),
+    "-i",
+    videoBackground,
+    "-filter_complex",
+    graph,
+    "-map",
+    "[video]",
+    "-t",
+    String(duration),
+    ...H264,
+    out(demoFile.fullVideo(slug)),
   ]);
   // Re-encoded rather than stream-copied: a copy cut lands on packet boundaries and can run
   // past 10 s; this gives exactly the first 10 seconds. A video above 720p has its preview
@@ -293,8 +325,10 @@ async function makeAnimationMedia(job: AnimationJob, tmp: string) {
 async function makeThumbnail(look: MediaLook) {
   await ffmpeg([
     ...lavfi(backgroundGraph(look, `thumbnail-${look}`)),
-    "-vf", `scale=${THUMBNAIL.width}:${THUMBNAIL.height}:flags=bicubic`,
-    ...JPEG, out(demoFile.thumbnail(look)),
+    "-vf",
+    `scale=${THUMBNAIL.width}:${THUMBNAIL.height}:flags=bicubic`,
+    ...JPEG,
+    out(demoFile.thumbnail(look)),
   ]);
 }
 
@@ -307,8 +341,10 @@ async function makeDoctorPhoto(n: number) {
   const channel = (v: number, ch: "r" | "g" | "b") => `if(${inside},0.2*${ch}(X,Y)+0.8*${v},${ch}(X,Y))`;
   await ffmpeg([
     ...lavfi(`gradients=s=${PHOTO_SIZE}x${PHOTO_SIZE}:c0=${c0}:c1=${c1}:type=radial:seed=${40 + n}`),
-    "-vf", `format=rgb24,geq=r='${channel(236, "r")}':g='${channel(240, "g")}':b='${channel(244, "b")}'`,
-    ...JPEG, out(demoFile.doctorPhoto(n)),
+    "-vf",
+    `format=rgb24,geq=r='${channel(236, "r")}':g='${channel(240, "g")}':b='${channel(244, "b")}'`,
+    ...JPEG,
+    out(demoFile.doctorPhoto(n)),
   ]);
 }
 

@@ -16,7 +16,9 @@ if (!email || process.argv.length > 3) {
     const actor = cliActor();
     const reset = await resetSecondFactors(email, actor);
     console.log(`Second factors reset for ${reset.email}: ${describeFactorReset(reset)}.`);
-    console.log(`Recorded in the audit log as security.factors_reset by ${actor.email}. The owner signs in with the password and sets up a new factor (an admin is walked through it).`);
+    console.log(
+      `Recorded in the audit log as security.factors_reset by ${actor.email}. The owner signs in with the password and sets up a new factor (an admin is walked through it).`,
+    );
   } catch (error) {
     console.error(error instanceof ServiceError ? `${error.message}: ${email}` : error);
     process.exitCode = 1;

@@ -21,12 +21,23 @@ try {
 
 const env = getEnv();
 try {
-  const result = await restoreBackup({ archive, dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, s3Bucket: env.S3_BUCKET, force, log: (line) => console.log(line) });
+  const result = await restoreBackup({
+    archive,
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    s3Bucket: env.S3_BUCKET,
+    force,
+    log: (line) => console.log(line),
+  });
   const { manifest } = result;
-  console.log(`Restored the backup of ${manifest.createdAt} (app ${manifest.appVersion}): the ${manifest.database.kind} database and ${result.objectsRestored} object files.`);
+  console.log(
+    `Restored the backup of ${manifest.createdAt} (app ${manifest.appVersion}): the ${manifest.database.kind} database and ${result.objectsRestored} object files.`,
+  );
   if (manifest.objects.storage === "s3") {
     if (result.missingKeys.length) {
-      console.error(`${result.missingKeys.length} of the ${manifest.objects.count} S3 keys listed in the archive are missing from the bucket:\n${result.missingKeys.join("\n")}`);
+      console.error(
+        `${result.missingKeys.length} of the ${manifest.objects.count} S3 keys listed in the archive are missing from the bucket:\n${result.missingKeys.join("\n")}`,
+      );
       process.exitCode = 1;
     } else {
       console.log(`All ${manifest.objects.count} S3 keys listed in the archive are in the bucket.`);

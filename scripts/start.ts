@@ -35,9 +35,7 @@ function newestMtime(dir: string): number {
 }
 
 const serverBuild = path.join(process.env.BUILD_DIR ?? "build", "server/index.js");
-const stale =
-  !fs.existsSync(serverBuild) ||
-  ["app", "public"].some((dir) => fs.existsSync(dir) && newestMtime(dir) > fs.statSync(serverBuild).mtimeMs);
+const stale = !fs.existsSync(serverBuild) || ["app", "public"].some((dir) => fs.existsSync(dir) && newestMtime(dir) > fs.statSync(serverBuild).mtimeMs);
 if (!args.has("--no-build") && stale) {
   console.log("Building the app...");
   const build = spawnSync("npx", ["react-router", "build"], { stdio: "inherit", env: process.env });
@@ -62,6 +60,8 @@ try {
   }
 } catch (error) {
   console.error(`\nMedanim could not start: ${error instanceof Error ? error.message : String(error)}`);
-  await getDb().close().catch(() => {});
+  await getDb()
+    .close()
+    .catch(() => {});
   process.exit(1);
 }

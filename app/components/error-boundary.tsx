@@ -36,10 +36,5 @@ export function ErrorScreen({ title, message, action }: { title: string; message
 }
 
 export function NotFoundScreen() {
-  return (
-    <ErrorScreen
-      title="404 - Page Not Found"
-      message="The page you are looking for does not exist or has been moved."
-    />
-  );
+  return <ErrorScreen title="404 - Page Not Found" message="The page you are looking for does not exist or has been moved." />;
 }

@@ -42,7 +42,9 @@ export function SiteHeader({ user, platformName, categories }: { user: HeaderUse
         <Link to="/search" className="header-button" aria-label="Search">
           <span aria-hidden="true" className="icon-search block h-5 w-5" />
         </Link>
-        {user ? <ProfileMenu user={user} /> : (
+        {user ? (
+          <ProfileMenu user={user} />
+        ) : (
           <Link to="/auth" className="header-button" aria-label="Sign in">
             <span aria-hidden="true" className="icon-user block h-5 w-5" />
           </Link>
@@ -83,13 +85,23 @@ function MainLinks({ categories }: { categories: NavCategory[] }) {
   return (
     <>
       <Dropdown label="Categories">
-        {categories.map((c) => <MenuLink key={c.slug} to={`/category/${c.slug}`}>{c.name}</MenuLink>)}
+        {categories.map((c) => (
+          <MenuLink key={c.slug} to={`/category/${c.slug}`}>
+            {c.name}
+          </MenuLink>
+        ))}
         <MenuLink to="/search">All animations</MenuLink>
       </Dropdown>
       <Dropdown label="Pricing">
-        {PRICING.map(([to, label]) => <MenuLink key={to} to={to}>{label}</MenuLink>)}
+        {PRICING.map(([to, label]) => (
+          <MenuLink key={to} to={to}>
+            {label}
+          </MenuLink>
+        ))}
       </Dropdown>
-      <Link to="/help" className="nav-link">Help</Link>
+      <Link to="/help" className="nav-link">
+        Help
+      </Link>
     </>
   );
 }
@@ -171,7 +183,8 @@ export function SiteFooter({ legalPages, platformName, year }: { legalPages: Arr
           ))}
         </nav>
         <p>
-          © {year > FIRST_YEAR ? `${FIRST_YEAR}–${year}` : FIRST_YEAR} {platformName}. All medical animations are owned by {platformName} and protected by copyright.
+          © {year > FIRST_YEAR ? `${FIRST_YEAR}–${year}` : FIRST_YEAR} {platformName}. All medical animations are owned by {platformName} and protected by
+          copyright.
         </p>
       </div>
     </footer>

@@ -65,7 +65,10 @@ export function Testimonial({ testimonial }: { testimonial: TestimonialData | nu
 /** Marks the demo's invented testimonial and contact details. */
 export function DemoContentLabel() {
   return (
-    <p className="mb-3 inline-block rounded-full bg-amber-100 px-3 py-0.5 text-xs font-semibold tracking-wide text-amber-900 uppercase" data-testid="demo-content">
+    <p
+      className="mb-3 inline-block rounded-full bg-amber-100 px-3 py-0.5 text-xs font-semibold tracking-wide text-amber-900 uppercase"
+      data-testid="demo-content"
+    >
       Demo content
     </p>
   );
@@ -164,17 +167,7 @@ export function formatsAnswer(media: MediaClaims): string {
  * The purchase button. Anonymous visitors go to sign in and come back here (purchase buttons
  * require sign-in); signed-in ones go to `to`.
  */
-export function PurchaseButton({
-  signedIn,
-  returnTo,
-  to,
-  children,
-}: {
-  signedIn: boolean;
-  returnTo: string;
-  to: string;
-  children: ReactNode;
-}) {
+export function PurchaseButton({ signedIn, returnTo, to, children }: { signedIn: boolean; returnTo: string; to: string; children: ReactNode }) {
   if (!signedIn) {
     return (
       <ButtonLink to={`/auth?redirectTo=${encodeURIComponent(returnTo)}`} size="lg" className="w-full">

@@ -102,12 +102,7 @@ function deriveProps(schema: z.ZodObject, { form, name, sameAs }: Control) {
  * (`constraintProps`): spread `field(name)` into a Field. `formErrors` are the form's own (above
  * or below its fields); `invalid` whether the server refused anything.
  */
-export function formFields(
-  schema: z.ZodObject,
-  form: string,
-  lastResult: SubmissionResult<string[]> | null | undefined,
-  initial: Record<string, string> = {},
-) {
+export function formFields(schema: z.ZodObject, form: string, lastResult: SubmissionResult<string[]> | null | undefined, initial: Record<string, string> = {}) {
   const errors = (lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
   const values = (lastResult ? (lastResult.initialValue ?? {}) : initial) as Record<string, unknown>;
   return {

@@ -34,10 +34,7 @@ export type Database = {
   poolStats(): { total: number; idle: number; waiting: number } | null;
 };
 
-export type DatabaseOptions =
-  | { url: string; schema?: string }
-  | { dataDir: string; from?: Blob }
-  | { memory: true; from?: Blob };
+export type DatabaseOptions = { url: string; schema?: string } | { dataDir: string; from?: Blob } | { memory: true; from?: Blob };
 
 export function openDatabase(options: DatabaseOptions): Database {
   if ("url" in options) return openPostgres(options.url, options.schema);
@@ -59,7 +56,7 @@ function openEmbedded(dir: string | undefined, from?: Blob): Database {
     exec: async (sql) => {
       await client.exec(sql);
     },
-    query: async <T,>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
   };
   return {
     kind: "pglite",
@@ -181,8 +178,7 @@ function openPostgres(url: string, schema?: string): Database {
           exec: async (sql) => {
             await conn.query(sql);
           },
-          query: async <T,>(sql: string, params?: unknown[]) =>
-            (await conn.query(sql, params)).rows as T[],
+          query: async <T>(sql: string, params?: unknown[]) => (await conn.query(sql, params)).rows as T[],
         });
       } finally {
         conn.release();

@@ -22,8 +22,7 @@ export class ServiceError extends Error {
 export const notFound = (message: string, field?: string) => new ServiceError(message, 404, field);
 export const conflict = (message: string, field?: string) => new ServiceError(message, 409, field);
 export const forbidden = (message: string) => new ServiceError(message, 403);
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new ServiceError(message, 429, undefined, retryAfterSeconds);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) => new ServiceError(message, 429, undefined, retryAfterSeconds);
 
 /**
  * For loaders: "not found" and "not yours" in one line. Throws `{ message }` with the status,

@@ -128,11 +128,10 @@ function rate(fraction: string | undefined) {
 /** A media file's duration in seconds: ffprobe when present, else ffmpeg's own report. */
 export async function measureDuration(file: string, signal?: AbortSignal): Promise<number> {
   try {
-    const { stdout } = await runTool(
-      ffprobePath(),
-      ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", file],
-      { signal, timeoutMs: 60_000 },
-    );
+    const { stdout } = await runTool(ffprobePath(), ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", file], {
+      signal,
+      timeoutMs: 60_000,
+    });
     const seconds = Number.parseFloat(stdout.trim());
     if (Number.isFinite(seconds)) return seconds;
   } catch (error) {

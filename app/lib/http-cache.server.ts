@@ -73,7 +73,13 @@ export function cachedStream(request: Request, open: () => ReadableStream<Uint8A
 
 function conditional(
   request: Request,
-  { body, etag, headers, policy, status = 200 }: { body: string | (() => ReadableStream<Uint8Array>); etag: string; headers: Headers; policy: CachePolicy; status?: number },
+  {
+    body,
+    etag,
+    headers,
+    policy,
+    status = 200,
+  }: { body: string | (() => ReadableStream<Uint8Array>); etag: string; headers: Headers; policy: CachePolicy; status?: number },
 ) {
   headers.set("Cache-Control", cacheControl(policy));
   headers.set("ETag", etag);

@@ -79,11 +79,13 @@ export function refuse(res: ExpressResponse, status: number, message: string, he
   const rule = res.locals.route as RequestRule | undefined;
   if (rule?.errors !== "html") return void res.json({ message });
   const title = REFUSAL_TITLES[status] ?? "Request refused";
-  res.type("html").send(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-      `<title>${title} | Medanim</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">` +
-      `<main><h1>${title}</h1><p>${escapeText(message)}</p><p><a href="/">Go to the home page</a></p></main></body></html>`,
-  );
+  res
+    .type("html")
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+        `<title>${title} | Medanim</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">` +
+        `<main><h1>${title}</h1><p>${escapeText(message)}</p><p><a href="/">Go to the home page</a></p></main></body></html>`,
+    );
 }
 
 /**

@@ -37,7 +37,13 @@ const inFlight = new Map<string, Promise<string | null>>();
  */
 export async function renditionFile(info: StoredObjectInfo, spec: RenditionSpec): Promise<string | null> {
   const file = path.join(renditionsDir(info.id), renditionName(spec));
-  if (await fs.promises.access(file).then(() => true, () => false)) return file;
+  if (
+    await fs.promises.access(file).then(
+      () => true,
+      () => false,
+    )
+  )
+    return file;
   let pending = inFlight.get(file);
   if (!pending) {
     pending = queue.then(() => makeRendition(info, spec, file));
@@ -59,7 +65,13 @@ export async function bucketRendition(info: StoredObjectInfo, spec: RenditionSpe
   const name = renditionName(spec);
   const key = `renditions/${info.id}/${name}`;
   const marker = path.join(renditionsDir(info.id), `${name}.in-bucket`);
-  if (await fs.promises.access(marker).then(() => true, () => false)) return key;
+  if (
+    await fs.promises.access(marker).then(
+      () => true,
+      () => false,
+    )
+  )
+    return key;
   const store = await import("./s3-store.server.ts");
   if (!(await store.hasKey(key))) {
     const file = await renditionFile(info, spec);
@@ -94,11 +106,12 @@ async function makeRendition(info: StoredObjectInfo, spec: RenditionSpec, file: 
       const cropWidth = Math.min(sourceWidth, Math.floor((sourceHeight * aw) / ah));
       const width = Math.max(1, Math.min(spec.width, cropWidth));
       const resized = image.resize(width, Math.max(1, renditionHeight(spec.aspect, width)), { fit: "cover" });
-      output = await (spec.format === "avif"
-        ? resized.avif({ quality: 55, effort: 3 })
-        : spec.format === "webp"
-          ? resized.webp({ quality: 75 })
-          : resized.jpeg({ quality: 78, mozjpeg: true })
+      output = await (
+        spec.format === "avif"
+          ? resized.avif({ quality: 55, effort: 3 })
+          : spec.format === "webp"
+            ? resized.webp({ quality: 75 })
+            : resized.jpeg({ quality: 78, mozjpeg: true })
       ).toBuffer();
     }
   } catch (error) {

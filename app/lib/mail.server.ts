@@ -15,9 +15,7 @@ let current: Transporter | undefined;
 function transport(): Transporter {
   if (!current) {
     const env = getEnv();
-    current = env.SMTP_URL
-      ? nodemailer.createTransport(env.SMTP_URL)
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+    current = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   }
   return current;
 }
@@ -71,7 +69,6 @@ export function openMailBurst(connections: number) {
 
 // {{name}} is escaped in HTML; {{{name}}} inserts trusted, already-sanitised HTML as is.
 const VARIABLE = /\{\{(\{?)\s*([a-zA-Z0-9_]+)\s*\}?\}\}/g;
-
 
 /** `{{name}}` substitution; values are escaped in HTML, missing ones become empty. */
 export function renderTemplate(source: string, variables: Record<string, string>, html: boolean) {
@@ -141,9 +138,7 @@ export async function sendTemplatedEmail({ template, to, variables, userId }: Te
     where: { name: template },
     include: { senderAddress: true },
   });
-  const platformName = await prisma.appSetting
-    .findUnique({ where: { key: "platform_name" } })
-    .then((s) => s?.value ?? "Medanim");
+  const platformName = await prisma.appSetting.findUnique({ where: { key: "platform_name" } }).then((s) => s?.value ?? "Medanim");
   const vars = { platformName, appUrl: appUrl(), ...variables };
   if (!row || !row.isActive) {
     const errorMessage = `Email template "${template}" is missing or inactive`;
@@ -157,9 +152,7 @@ export async function sendTemplatedEmail({ template, to, variables, userId }: Te
   const subject = renderTemplate(row.subject, vars, false);
   const html = renderTemplate(row.htmlContent, vars, true);
   const text = row.textContent ? renderTemplate(row.textContent, vars, false) : htmlToText(html);
-  const from = row.senderAddress?.isActive
-    ? `${row.senderAddress.name ?? platformName} <${row.senderAddress.address}>`
-    : undefined;
+  const from = row.senderAddress?.isActive ? `${row.senderAddress.name ?? platformName} <${row.senderAddress.address}>` : undefined;
   try {
     await deliver({ to, subject, html, text, from });
     await prisma.emailLog.create({

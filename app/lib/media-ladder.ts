@@ -24,7 +24,10 @@ export const AUDIO_KBPS = 128;
 /** `MEDIA_LADDER` ("360:800,720:2800,…"): heights and kbit/s; null when malformed. */
 export function parseLadder(value: string): LadderRung[] | null {
   const rungs: LadderRung[] = [];
-  for (const part of value.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^(\d{3,4}):(\d{2,6})$/.exec(part);
     if (!match) return null;
     const height = Number(match[1]);

@@ -103,7 +103,12 @@ export async function readSetText(setId: string, file: string): Promise<string |
 }
 
 /** S3 mode: a presigned GET of a set's file, valid `seconds`. */
-export async function presignedSetFileUrl(setId: string, file: string, options: { method?: "GET" | "HEAD"; contentDisposition?: string; cacheControl?: string }, seconds: number) {
+export async function presignedSetFileUrl(
+  setId: string,
+  file: string,
+  options: { method?: "GET" | "HEAD"; contentDisposition?: string; cacheControl?: string },
+  seconds: number,
+) {
   return (await s3Store()).presignGetKey(s3Key(setId, file), { ...options, contentType: mediaType(file) }, seconds);
 }
 

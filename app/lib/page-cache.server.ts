@@ -309,8 +309,7 @@ function send(req: Request, res: Response, entry: Entry) {
   res.setHeader("Vary", entry.vary);
   const ifNoneMatch = req.headers["if-none-match"];
   if (ifNoneMatch && matches(ifNoneMatch, entry.etag)) return void res.status(304).end();
-  const [body, encoding] =
-    entry.br && accepts(req, "br") ? [entry.br, "br"] : entry.gzip && accepts(req, "gzip") ? [entry.gzip, "gzip"] : [entry.body, null];
+  const [body, encoding] = entry.br && accepts(req, "br") ? [entry.br, "br"] : entry.gzip && accepts(req, "gzip") ? [entry.gzip, "gzip"] : [entry.body, null];
   if (encoding) res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.status(200);

@@ -30,8 +30,7 @@ export function precompressedAssets(dir: string) {
     if (!file.startsWith(dir + path.sep)) return next();
     const available = lookup(file);
     // Brotli whenever it is acceptable at all (it is the smaller), whatever order the header lists.
-    const encoding =
-      available.br && req.acceptsEncodings("br") === "br" ? "br" : available.gz && req.acceptsEncodings("gzip") === "gzip" ? "gzip" : null;
+    const encoding = available.br && req.acceptsEncodings("br") === "br" ? "br" : available.gz && req.acceptsEncodings("gzip") === "gzip" ? "gzip" : null;
     res.vary("Accept-Encoding");
     if (!encoding) return next();
     res.setHeader("Content-Type", type);

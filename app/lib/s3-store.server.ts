@@ -1,5 +1,14 @@
 import type { Readable } from "node:stream";
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { getEnv } from "./env.server.ts";
 
@@ -20,9 +29,7 @@ function s3Client(): S3Client {
       endpoint: env.S3_ENDPOINT,
       forcePathStyle: env.S3_FORCE_PATH_STYLE,
       credentials:
-        env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
-          ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
-          : undefined,
+        env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
       // Checksums only where S3 requires them: S3-compatible stores often reject the newer
       // default trailers, and a checksum parameter in a presigned PUT breaks browser uploads.
       requestChecksumCalculation: "WHEN_REQUIRED",
@@ -96,14 +103,22 @@ export async function remove(id: string) {
 // ---- media sets (media-store.server.ts): keys media/{setId}/{file}, written once, never changed ----
 
 export async function putKey(key: string, body: Readable, contentType: string, size: number, cacheControl: string) {
-  await s3Client().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentLength: size, ContentType: contentType, CacheControl: cacheControl }));
+  await s3Client().send(
+    new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentLength: size, ContentType: contentType, CacheControl: cacheControl }),
+  );
 }
 
 export function presignGetKey(key: string, options: PresignedGetOptions, expiresIn: number) {
   const command =
     options.method === "HEAD"
       ? new HeadObjectCommand({ Bucket: bucket(), Key: key })
-      : new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentDisposition: options.contentDisposition, ResponseCacheControl: options.cacheControl, ResponseContentType: options.contentType });
+      : new GetObjectCommand({
+          Bucket: bucket(),
+          Key: key,
+          ResponseContentDisposition: options.contentDisposition,
+          ResponseCacheControl: options.cacheControl,
+          ResponseContentType: options.contentType,
+        });
   return getSignedUrl(s3Client(), command, { expiresIn });
 }
 

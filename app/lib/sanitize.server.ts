@@ -7,10 +7,30 @@ import sanitize from "sanitize-html";
 // address, so stored content can never run code in a visitor's browser.
 const OPTIONS: sanitize.IOptions = {
   allowedTags: [
-    "h1", "h2", "h3", "h4", "h5", "h6",
-    "p", "br", "hr", "blockquote",
-    "strong", "b", "em", "i", "u", "s", "small", "sub", "sup", "code", "mark",
-    "ul", "ol", "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "br",
+    "hr",
+    "blockquote",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "small",
+    "sub",
+    "sup",
+    "code",
+    "mark",
+    "ul",
+    "ol",
+    "li",
     "a",
   ],
   allowedAttributes: { a: ["href", "title", "rel"] },
@@ -23,9 +43,7 @@ const OPTIONS: sanitize.IOptions = {
   transformTags: {
     // Links to other sites get no access to this page (opener) and pass no ranking.
     a: (tagName, attribs) =>
-      /^https?:/i.test(attribs.href ?? "")
-        ? { tagName, attribs: { ...attribs, rel: "noopener noreferrer nofollow" } }
-        : { tagName, attribs },
+      /^https?:/i.test(attribs.href ?? "") ? { tagName, attribs: { ...attribs, rel: "noopener noreferrer nofollow" } } : { tagName, attribs },
   },
 };
 
@@ -84,10 +102,5 @@ export const renderRichText = remembered((content) => {
 
 /** Text made safe to place in HTML, between tags or inside a quoted attribute. */
 export function escapeHtml(value: string) {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
+  return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }

@@ -35,8 +35,14 @@ export function parseStoryboardVtt(text: string, base: string): StoryboardFrame[
   if (!hasWebVttHeader(text)) return [];
   const frames: StoryboardFrame[] = [];
   // Blocks are separated by blank lines; the first is the header. A cue id may precede the timing.
-  for (const block of text.replace(/\r\n?/g, "\n").split(/\n{2,}/).slice(1)) {
-    const lines = block.split("\n").map((line) => line.trim()).filter(Boolean);
+  for (const block of text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n{2,}/)
+    .slice(1)) {
+    const lines = block
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean);
     const at = lines.findIndex((line) => line.includes("-->"));
     if (at === -1 || at > 1) continue;
     const [from, to = ""] = lines[at]!.split("-->");

@@ -39,11 +39,7 @@ export async function readUploadForm(request: Request, fields: Record<string, Up
  * Checks every stored path a write names that differs from what the record holds: it must be a
  * finished upload of its kind. A refusal names the field.
  */
-export async function confirmChangedUploads(
-  values: Record<string, unknown>,
-  current: Record<string, unknown>,
-  fields: Record<string, UploadKind>,
-) {
+export async function confirmChangedUploads(values: Record<string, unknown>, current: Record<string, unknown>, fields: Record<string, UploadKind>) {
   for (const [field, kind] of Object.entries(fields)) {
     const value = values[field];
     if (typeof value !== "string" || !value || value === current[field]) continue;

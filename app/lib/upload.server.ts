@@ -235,10 +235,7 @@ async function checkUpload(body: Readable, { kind, ext }: { kind: UploadKind; ex
 const UPLOAD_URL_SECONDS = 15 * 60;
 
 function uploadSignature(id: string, kind: string, ext: string, expires: string) {
-  return crypto
-    .createHmac("sha256", getEnv().SESSION_SECRET)
-    .update(`upload\n${id}\n${kind}\n${ext}\n${expires}`)
-    .digest("base64url");
+  return crypto.createHmac("sha256", getEnv().SESSION_SECRET).update(`upload\n${id}\n${kind}\n${ext}\n${expires}`).digest("base64url");
 }
 
 /**
@@ -246,10 +243,7 @@ function uploadSignature(id: string, kind: string, ext: string, expires: string)
  * answers where to PUT the file: a presigned S3 PUT in S3 mode, otherwise a signed, expiring
  * URL of the app. Either way the URL's last path segment is the new object's id.
  */
-export async function createUploadUrl(
-  input: { kind: UploadKind; fileName: string; contentType?: string; size?: number },
-  origin: string,
-) {
+export async function createUploadUrl(input: { kind: UploadKind; fileName: string; contentType?: string; size?: number }, origin: string) {
   const ext = checkFileName(input.kind, input.fileName);
   checkDeclaredSize(input.kind, input.size);
   const id = crypto.randomUUID();
@@ -345,10 +339,7 @@ export type MultipartUpload = {
  * empty keeps a text field of the same name (an edit form's current path). If any file is
  * refused, the files already stored for this request are deleted again.
  */
-export async function streamMultipartUpload(
-  request: Request,
-  { fields }: { fields: Record<string, UploadKind> },
-): Promise<MultipartUpload> {
+export async function streamMultipartUpload(request: Request, { fields }: { fields: Record<string, UploadKind> }): Promise<MultipartUpload> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data") || !request.body) {
     throw new ServiceError("Expected a multipart/form-data body");

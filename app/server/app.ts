@@ -83,7 +83,7 @@ function securityHeaders(mode: "production" | "development", policyFor: (scriptS
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")");
+    res.setHeader("Permissions-Policy", 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")');
     if (!dev) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     next();
   };
@@ -100,7 +100,12 @@ function serveClientFiles(app: express.Express, clientDir: string) {
   app.use("/assets", precompressedAssets(path.join(clientDir, "assets")));
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   // Listed once: a page request then costs no file-system lookup that can only fail.
-  const topFiles = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
+  const topFiles = new Set(
+    fs
+      .readdirSync(clientDir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `/${e.name}`),
+  );
   const serveTopFile = express.static(clientDir, { maxAge: "1h", index: false });
   app.use((req, res, next) => (topFiles.has(req.path) ? serveTopFile(req, res, next) : next()));
 }
@@ -201,7 +206,8 @@ export async function createApp({
   if (vite) app.use(vite.middlewares);
   if (servesClientFiles) serveClientFiles(app, path.join(path.resolve(process.env.BUILD_DIR ?? "build"), "client"));
 
-  const handlerFor = (part: ServerBuild | (() => Promise<ServerBuild>)) => createRouterHandler({ build: part, mode, getLoadContext: loadContext, keep: keepRendered });
+  const handlerFor = (part: ServerBuild | (() => Promise<ServerBuild>)) =>
+    createRouterHandler({ build: part, mode, getLoadContext: loadContext, keep: keepRendered });
   const parts = table.split();
   const handlers: Record<BuildPart | "all", ReturnType<typeof handlerFor>> = vite
     ? { api: handlerFor(loadDevBuild), pages: handlerFor(loadDevBuild), embed: handlerFor(loadDevBuild), all: handlerFor(loadDevBuild) }
@@ -261,5 +267,7 @@ export async function startBackground(role: ReturnType<typeof getEnv>["APP_ROLE"
 /** The last writes, then the database: views are written in batches, the last batch goes in first. */
 export async function closeResources() {
   await flushViewCounts().catch((error) => logger.error({ err: error }, "storing view counts failed"));
-  await getDb().close().catch((error) => logger.error({ err: error }, "closing the database failed"));
+  await getDb()
+    .close()
+    .catch((error) => logger.error({ err: error }, "closing the database failed"));
 }

@@ -5,14 +5,22 @@
 
 export function enhancePreviews() {
   // mouseenter does not bubble: heard in the capture phase, for cards appended later too.
-  document.addEventListener("mouseenter", (event) => {
-    const card = event.target;
-    if (card instanceof HTMLElement && card.dataset.preview && !card.querySelector("video")) show(card);
-  }, true);
-  document.addEventListener("mouseleave", (event) => {
-    const card = event.target;
-    if (card instanceof HTMLElement && card.dataset.preview) card.querySelector(".card-preview")?.remove();
-  }, true);
+  document.addEventListener(
+    "mouseenter",
+    (event) => {
+      const card = event.target;
+      if (card instanceof HTMLElement && card.dataset.preview && !card.querySelector("video")) show(card);
+    },
+    true,
+  );
+  document.addEventListener(
+    "mouseleave",
+    (event) => {
+      const card = event.target;
+      if (card instanceof HTMLElement && card.dataset.preview) card.querySelector(".card-preview")?.remove();
+    },
+    true,
+  );
 }
 
 function show(card: HTMLElement) {

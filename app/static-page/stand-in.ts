@@ -7,7 +7,10 @@
 
 export function enhanceStandIns() {
   const template = document.getElementById("skeleton-grid") as HTMLTemplateElement | null;
-  const regions = [...document.querySelectorAll<HTMLElement>("[data-stand-in-for]")].map((element) => ({ element, loads: new RegExp(element.dataset.standInFor!) }));
+  const regions = [...document.querySelectorAll<HTMLElement>("[data-stand-in-for]")].map((element) => ({
+    element,
+    loads: new RegExp(element.dataset.standInFor!),
+  }));
   if (!template || regions.length === 0) return;
   let shown: { region: HTMLElement; standIn: HTMLElement; hidden: HTMLElement[] } | null = null;
 

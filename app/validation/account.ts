@@ -42,7 +42,9 @@ export type PreferenceKey = (typeof ALL_PREFERENCE_KEYS)[number];
 
 /** Form checkbox semantics: a checked box posts "on", an unchecked one is absent (= false). */
 const Checkbox = z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean());
-export const PreferencesFormSchema = z.object(Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, Checkbox])) as Record<(typeof PREFERENCE_KEYS)[number], typeof Checkbox>);
+export const PreferencesFormSchema = z.object(
+  Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, Checkbox])) as Record<(typeof PREFERENCE_KEYS)[number], typeof Checkbox>,
+);
 
 /** The /api PUT: any subset of the booleans; a missing key keeps its current value. */
 const Flag = z.boolean({ error: "Preferences must be true or false" }).optional();

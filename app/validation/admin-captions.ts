@@ -32,11 +32,7 @@ export function languageName(tag: string) {
 
 export const CaptionUploadSchema = z.object({
   language: z.enum(TAGS, { error: "Choose a language" }),
-  label: z
-    .string()
-    .trim()
-    .max(50, "Label must be at most 50 characters")
-    .optional(),
+  label: z.string().trim().max(50, "Label must be at most 50 characters").optional(),
   /** Set by the multipart reader to the stored object's path (/objects/uploads/<id>). */
   file: z.string({ error: "Choose a .vtt caption file" }).startsWith("/objects/uploads/", "Choose a .vtt caption file"),
 });

@@ -12,14 +12,18 @@ export const SLUG_INVALID = "Slug may contain only lowercase letters, digits and
 export const slugFromName = (name: string) => slugify(name, { max: 100 });
 
 const slugField = z.preprocess(
-  (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v ?? undefined),
+  (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : (v ?? undefined)),
   z.string().max(100, "Slug must be at most 100 characters").regex(SLUG_RULE, SLUG_INVALID).optional(),
 );
 
 /** A stored upload's path (/objects/uploads/<id>) or nothing. */
 const storedPath = z.preprocess(
-  (v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined),
-  z.string().max(300).regex(/^\/objects\/uploads\/[0-9a-f-]{36}$/i, "Upload not found").optional(),
+  (v) => (typeof v === "string" ? v.trim() || undefined : (v ?? undefined)),
+  z
+    .string()
+    .max(300)
+    .regex(/^\/objects\/uploads\/[0-9a-f-]{36}$/i, "Upload not found")
+    .optional(),
 );
 
 export const VALID_URL = "Must be a valid URL";
@@ -31,7 +35,7 @@ export const DoctorSchema = z.object({
   description: optionalText(5000, "Description"),
   photo: storedPath,
   website: z.preprocess(
-    (v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined),
+    (v) => (typeof v === "string" ? v.trim() || undefined : (v ?? undefined)),
     z
       .string()
       .max(500, VALID_URL)
@@ -60,10 +64,17 @@ export const CategorySchema = z.object({
   // An empty yearlyPrice or parentId becomes null; main categories carry no price.
   yearlyPrice: z.preprocess(
     (v) => (v === "" || v === null || v === undefined ? null : typeof v === "number" ? String(v) : typeof v === "string" ? v.trim().replace(/^\$/, "") : v),
-    z.string().regex(/^\d{1,8}(\.\d{1,2})?$/, PRICE_INVALID).refine((value) => Number(value) > 0, PRICE_INVALID).nullable(),
+    z
+      .string()
+      .regex(/^\d{1,8}(\.\d{1,2})?$/, PRICE_INVALID)
+      .refine((value) => Number(value) > 0, PRICE_INVALID)
+      .nullable(),
   ),
   parentId: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.string().uuid("Choose an existing main category").nullable()),
-  sortOrder: z.preprocess((v) => (v === "" || v === undefined || v === null ? 0 : v), z.coerce.number().int("Sort order must be a whole number").min(0).max(10_000)),
+  sortOrder: z.preprocess(
+    (v) => (v === "" || v === undefined || v === null ? 0 : v),
+    z.coerce.number().int("Sort order must be a whole number").min(0).max(10_000),
+  ),
   isActive: flagDefaultTrue,
 });
 export type CategoryInput = z.infer<typeof CategorySchema>;
@@ -83,9 +94,13 @@ export const animationSlugFromTitle = (title: string) => slugify(title, { separa
 
 const requiredPath = (message: string) =>
   z.preprocess(
-    (v) => (typeof v === "string" ? v.trim() : v ?? ""),
+    (v) => (typeof v === "string" ? v.trim() : (v ?? "")),
     // Empty is left to the "required" message alone.
-    z.string({ error: message }).min(1, message).max(300).regex(/^$|^\/objects\/uploads\/[0-9a-f-]{36}$/i, "Upload not found"),
+    z
+      .string({ error: message })
+      .min(1, message)
+      .max(300)
+      .regex(/^$|^\/objects\/uploads\/[0-9a-f-]{36}$/i, "Upload not found"),
   );
 
 export const DURATION_MIN = "Duration must be at least 1 second";
@@ -98,7 +113,7 @@ export const AnimationSchema = z.object({
   fullVideo: requiredPath("Full video is required"),
   downloadFile: requiredPath("Download file is required"),
   individualPrice: z.preprocess(
-    (v) => (typeof v === "number" ? String(v) : typeof v === "string" ? v.trim().replace(/^\$/, "") : v ?? ""),
+    (v) => (typeof v === "number" ? String(v) : typeof v === "string" ? v.trim().replace(/^\$/, "") : (v ?? "")),
     z
       .string({ error: "Individual price is required" })
       .min(1, "Individual price is required")
@@ -107,12 +122,26 @@ export const AnimationSchema = z.object({
   ),
   duration: z.preprocess(
     (v) => (v === "" || v === undefined || v === null ? 120 : v),
-    z.coerce.number({ error: "Duration must be a number of seconds" }).int("Duration must be a whole number of seconds").min(1, DURATION_MIN).max(3600, DURATION_MAX),
+    z.coerce
+      .number({ error: "Duration must be a number of seconds" })
+      .int("Duration must be a whole number of seconds")
+      .min(1, DURATION_MIN)
+      .max(3600, DURATION_MAX),
   ),
-  categoryId: z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string().min(1, "Category is required").regex(/^$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Category is required")),
+  categoryId: z.preprocess(
+    (v) => (v === null || v === undefined ? "" : v),
+    z
+      .string()
+      .min(1, "Category is required")
+      .regex(/^$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Category is required"),
+  ),
   slug: z.preprocess(
-    (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v ?? undefined),
-    z.string().max(150, "Slug must be at most 150 characters").regex(/^[a-z0-9]+(?:_[a-z0-9]+)*$/, "Slug may contain only lowercase letters, digits and single underscores").optional(),
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : (v ?? undefined)),
+    z
+      .string()
+      .max(150, "Slug must be at most 150 characters")
+      .regex(/^[a-z0-9]+(?:_[a-z0-9]+)*$/, "Slug may contain only lowercase letters, digits and single underscores")
+      .optional(),
   ),
   doctorIds: z.preprocess(
     (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),

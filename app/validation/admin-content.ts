@@ -15,10 +15,40 @@ export const pageSlugFromTitle = (title: string) => slugify(title, { max: 200 })
 
 // First path segments the site answers itself: a page there would be hidden at /{slug}.
 export const RESERVED_PAGE_SLUGS = [
-  "admin", "animation", "animations", "api", "assets", "auth", "billing", "category", "category-license", "checkout",
-  "contact", "dashboard", "doctors", "forgot-password", "global-license", "healthz", "help", "individual-license",
-  "legacy", "licences", "my-animations", "notifications", "objects", "pages", "premium", "profile", "purchase",
-  "refund", "reset-password", "search", "sign-out", "unsubscribe", "verify-email", "watch",
+  "admin",
+  "animation",
+  "animations",
+  "api",
+  "assets",
+  "auth",
+  "billing",
+  "category",
+  "category-license",
+  "checkout",
+  "contact",
+  "dashboard",
+  "doctors",
+  "forgot-password",
+  "global-license",
+  "healthz",
+  "help",
+  "individual-license",
+  "legacy",
+  "licences",
+  "my-animations",
+  "notifications",
+  "objects",
+  "pages",
+  "premium",
+  "profile",
+  "purchase",
+  "refund",
+  "reset-password",
+  "search",
+  "sign-out",
+  "unsubscribe",
+  "verify-email",
+  "watch",
 ];
 
 export const PageSchema = z.object({
@@ -50,7 +80,10 @@ export const FaqSchema = z.object({
   question: z.string({ error: "Question is required" }).trim().min(1, "Question is required").max(500, "Question must be at most 500 characters"),
   answer: z.string({ error: "Answer is required" }).trim().min(1, "Answer is required").max(20_000, "Answer is too long"),
   categoryId: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.string().uuid("Choose an existing FAQ category").nullable()),
-  sortOrder: z.preprocess((v) => (v === "" || v === undefined || v === null ? 0 : v), z.coerce.number().int("Sort order must be a whole number").min(0).max(10_000)),
+  sortOrder: z.preprocess(
+    (v) => (v === "" || v === undefined || v === null ? 0 : v),
+    z.coerce.number().int("Sort order must be a whole number").min(0).max(10_000),
+  ),
   isActive: flagDefaultTrue,
 });
 export type FaqInput = z.infer<typeof FaqSchema>;

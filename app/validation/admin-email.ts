@@ -8,12 +8,19 @@ export const DELETE_TEMPLATE_CONFIRM = "Are you sure you want to delete this ema
 
 /** Variables: comma-separated, trimmed, blanks dropped; an array from JSON. */
 const variablesField = z.preprocess(
-  (v) => (typeof v === "string" ? v.split(",") : v ?? []),
-  z.array(z.string().trim().max(50, "A variable name must be at most 50 characters")).transform((list) => [...new Set(list.filter(Boolean))]).pipe(z.array(z.string()).max(30, "At most 30 variables")),
+  (v) => (typeof v === "string" ? v.split(",") : (v ?? [])),
+  z
+    .array(z.string().trim().max(50, "A variable name must be at most 50 characters"))
+    .transform((list) => [...new Set(list.filter(Boolean))])
+    .pipe(z.array(z.string()).max(30, "At most 30 variables")),
 );
 
 const required = (label: string, max: number) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);
 
 export const TemplateSchema = z.object({
   name: required("Name", 100).regex(/^[a-z0-9_]*$/i, "Name may contain only letters, digits and underscores"),
@@ -67,7 +74,13 @@ export const CAMPAIGN_KIND_LABELS: Record<CampaignKind, string> = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const RECIPIENTS_INVALID = "Recipients must be user ids separated by commas";
 const userIds = z.preprocess(
-  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
   z.array(z.string().regex(UUID, RECIPIENTS_INVALID), { error: RECIPIENTS_INVALID }).max(10_000, "At most 10,000 recipients by id"),
 );
 
@@ -101,7 +114,14 @@ export const BulkEmailSchema = z
       return z.NEVER;
     }
     const ids = input.recipients ?? input.userIds;
-    return { subject: input.subject, html, kind: input.kind, testEmail: input.testEmail, userIds: ids?.length ? [...new Set(ids)] : undefined, targetGroup: input.targetGroup };
+    return {
+      subject: input.subject,
+      html,
+      kind: input.kind,
+      testEmail: input.testEmail,
+      userIds: ids?.length ? [...new Set(ids)] : undefined,
+      targetGroup: input.targetGroup,
+    };
   });
 export type BulkEmailInput = z.infer<typeof BulkEmailSchema>;
 

@@ -7,7 +7,11 @@ export const PLATFORM_NAME_REQUIRED = "Platform name is required";
 export const PRICE_INVALID = "Annual price must be a positive amount in USD (at most two decimals)";
 
 const text = (label: string, max: number) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
 
 const price = z
   .string({ error: PRICE_INVALID })
@@ -19,7 +23,11 @@ const price = z
 export const SETTING_VALUE_RULES = {
   platform_name: text("Platform name", 60),
   global_subscription_yearly_price: price,
-  homepage_animations_per_page: z.string().trim().regex(/^\d{1,2}$/, "Animations per page must be a whole number from 1 to 48").refine((v) => Number(v) >= 1 && Number(v) <= 48, "Animations per page must be a whole number from 1 to 48"),
+  homepage_animations_per_page: z
+    .string()
+    .trim()
+    .regex(/^\d{1,2}$/, "Animations per page must be a whole number from 1 to 48")
+    .refine((v) => Number(v) >= 1 && Number(v) <= 48, "Animations per page must be a whole number from 1 to 48"),
   support_email: z.string().trim().toLowerCase().email("Must be a valid email").max(254, "Must be a valid email"),
   support_phone: text("Support phone", 40),
   support_address: text("Support address", 200),

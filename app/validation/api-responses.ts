@@ -20,7 +20,9 @@ export const money = z.number().describe("US dollars");
 /** A category's licence price as every page shows it and checkout charges it. */
 const licencePrice = money
   .nullable()
-  .describe("US dollars a year: what a license for this category costs (the default 299 when the admin set none); null for a main category, which is not sold as a whole");
+  .describe(
+    "US dollars a year: what a license for this category costs (the default 299 when the admin set none); null for a main category, which is not sold as a whole",
+  );
 export const ref = z.object({ id: z.string(), name: z.string(), slug: z.string() });
 
 export const ErrorResponse = named(
@@ -57,7 +59,10 @@ export const User = named(
 
 export const UserResponse = named("UserResponse", z.object({ user: User }));
 export const UserMessageResponse = z.object({ message: z.string(), user: User });
-export const Tokens = named("Tokens", z.object({ accessToken: z.string().describe("JWT, 15 minutes"), refreshToken: z.string().describe("opaque, 30 days, single use") }));
+export const Tokens = named(
+  "Tokens",
+  z.object({ accessToken: z.string().describe("JWT, 15 minutes"), refreshToken: z.string().describe("opaque, 30 days, single use") }),
+);
 export const SignInResponse = Tokens.extend({ user: User });
 export const MfaChallengeResponse = named(
   "MfaChallenge",
@@ -75,7 +80,7 @@ export const AccountSession = named(
   z.object({
     kind: z.enum(["session", "token"]).describe("session: a browser; token: an /api client's refresh-token family"),
     id: z.string().describe("What DELETE /api/auth/sessions/{id} takes; not a credential"),
-    device: z.string().describe("From the user agent: \"Chrome on macOS\", or an API client's name"),
+    device: z.string().describe('From the user agent: "Chrome on macOS", or an API client\'s name'),
     place: z.string().nullable().describe("Approximate, from the address, when the server knows it"),
     ipAddress: z.string().nullable(),
     createdAt: isoDate.describe("The sign-in"),
@@ -239,7 +244,9 @@ export const AnimationList = named(
     suggestion: z
       .string()
       .optional()
-      .describe("with search: the term with its misspellings corrected, present only when the term as typed matched nothing and these results are for the correction"),
+      .describe(
+        "with search: the term with its misspellings corrected, present only when the term as typed matched nothing and these results are for the correction",
+      ),
   }),
 );
 
@@ -267,12 +274,16 @@ export const AnimationDetail = named(
         hls: z.string().describe("HLS master playlist (H.264/AAC, fMP4 segments)"),
         mp4: z.string().describe("progressive MP4, 720p or the master's size if smaller"),
         storyboard: z.string().nullable().describe("WebVTT of seek thumbnails (sprite#xywh cues); null for the preview"),
-        rungs: z.array(z.object({ height: z.number().int(), bitrate: z.number().int().describe("bits per second, measured") })).describe("the ladder, lowest first; empty for the preview"),
+        rungs: z
+          .array(z.object({ height: z.number().int(), bitrate: z.number().int().describe("bits per second, measured") }))
+          .describe("the ladder, lowest first; empty for the preview"),
         width: z.number().int(),
         height: z.number().int(),
       })
       .nullable()
-      .describe("what a player plays, from the media pipeline's renditions; signed URLs live at least 30 minutes and are re-checked against the caller's right on every request. null until the animation's first transcode is complete"),
+      .describe(
+        "what a player plays, from the media pipeline's renditions; signed URLs live at least 30 minutes and are re-checked against the caller's right on every request. null until the animation's first transcode is complete",
+      ),
   }),
 );
 
@@ -287,10 +298,7 @@ const subcategoryFields = {
 export const Subcategory = named("Subcategory", z.object(subcategoryFields));
 const categoryFields = { ...subcategoryFields, thumbnail: z.string().nullable(), parentId: z.string().nullable() };
 export const Category = named("Category", z.object(categoryFields));
-export const CategoryDetail = named(
-  "CategoryDetail",
-  z.object({ ...categoryFields, parent: ref.nullable(), subcategories: z.array(Subcategory) }),
-);
+export const CategoryDetail = named("CategoryDetail", z.object({ ...categoryFields, parent: ref.nullable(), subcategories: z.array(Subcategory) }));
 
 const doctorFields = {
   ...DoctorSummary.shape,

@@ -14,7 +14,11 @@ export const SignInSchema = z.object({
 });
 
 export const NameSchema = (label: string) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(100, `${label} must be at most 100 characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100, `${label} must be at most 100 characters`);
 
 export const UsernameSchema = z
   .string({ error: "Username must be at least 3 characters" })

@@ -21,11 +21,7 @@ export const MisuseReportSchema = z.object({
     .min(1, { error: "Email is required", abort: true })
     .email("Must be a valid email")
     .max(254, "Must be a valid email"),
-  message: z
-    .string({ error: "Message is required" })
-    .trim()
-    .min(1, "Message is required")
-    .max(5000, "Message must be at most 5000 characters"),
+  message: z.string({ error: "Message is required" }).trim().min(1, "Message is required").max(5000, "Message must be at most 5000 characters"),
   // Optional; an empty field counts as absent.
   link: z
     .string()

@@ -14,8 +14,7 @@ export const CONTACT_CATEGORIES = [
 type ContactCategory = (typeof CONTACT_CATEGORIES)[number]["value"];
 const CATEGORY_VALUES = CONTACT_CATEGORIES.map((c) => c.value) as [ContactCategory, ...ContactCategory[]];
 
-const required = (message: string, max: number, maxMessage: string) =>
-  z.string({ error: message }).trim().min(1, message).max(max, maxMessage);
+const required = (message: string, max: number, maxMessage: string) => z.string({ error: message }).trim().min(1, message).max(max, maxMessage);
 
 export const ContactSchema = z.object({
   name: required("Name is required", 100, "Name must be at most 100 characters"),

@@ -29,8 +29,30 @@ export const EMBED_DOMAIN_MESSAGES = {
  * must already have two labels under it, and this catches the frequent cases of the rest.
  */
 const TWO_LABEL_SUFFIXES = new Set([
-  "co.uk", "org.uk", "ac.uk", "gov.uk", "nhs.uk", "com.au", "net.au", "org.au", "co.nz", "org.nz", "co.jp", "ne.jp",
-  "com.br", "com.mx", "com.ar", "co.za", "co.in", "co.il", "com.sg", "com.hk", "com.tr", "com.cn", "co.kr", "github.io",
+  "co.uk",
+  "org.uk",
+  "ac.uk",
+  "gov.uk",
+  "nhs.uk",
+  "com.au",
+  "net.au",
+  "org.au",
+  "co.nz",
+  "org.nz",
+  "co.jp",
+  "ne.jp",
+  "com.br",
+  "com.mx",
+  "com.ar",
+  "co.za",
+  "co.in",
+  "co.il",
+  "com.sg",
+  "com.hk",
+  "com.tr",
+  "com.cn",
+  "co.kr",
+  "github.io",
 ]);
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -144,10 +166,12 @@ export const AddEmbedDomainSchema = EmbedDomainSchema.extend({
 });
 
 /** /my-animations?licence=&animation=: which of a category licence's animations its snippet shows. */
-export const EmbedChoiceSchema = z.object({
-  licence: z.string().max(100).optional().catch(undefined),
-  animation: z.string().max(100).optional().catch(undefined),
-}).transform(({ licence, animation }) => ({ licenceId: licence, animationId: animation }));
+export const EmbedChoiceSchema = z
+  .object({
+    licence: z.string().max(100).optional().catch(undefined),
+    animation: z.string().max(100).optional().catch(undefined),
+  })
+  .transform(({ licence, animation }) => ({ licenceId: licence, animationId: animation }));
 
 export const RemoveEmbedDomainSchema = z.object({
   licenceId: z.string({ error: "License not found" }).max(100, "License not found"),

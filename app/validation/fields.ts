@@ -4,7 +4,10 @@ import { z } from "zod";
 
 /** Trimmed text that may be left out (blank counts as left out), at most `max` characters. */
 export const optionalText = (max: number, label: string) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() || undefined : v ?? undefined), z.string().max(max, `${label} must be at most ${max} characters`).optional());
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() || undefined : (v ?? undefined)),
+    z.string().max(max, `${label} must be at most ${max} characters`).optional(),
+  );
 
 /**
  * A yes/no field of the admin forms and calls: JSON sends a boolean, a checkbox sends "on", and a

@@ -5,7 +5,10 @@ import { z } from "zod";
 // the verifier checks the content.
 
 const NOT_VERIFIED = "We could not verify this passkey. Please try again.";
-const base64url = z.string({ error: NOT_VERIFIED }).max(16_384, NOT_VERIFIED).regex(/^[A-Za-z0-9_-]*$/, NOT_VERIFIED);
+const base64url = z
+  .string({ error: NOT_VERIFIED })
+  .max(16_384, NOT_VERIFIED)
+  .regex(/^[A-Za-z0-9_-]*$/, NOT_VERIFIED);
 const credentialId = base64url.min(1, NOT_VERIFIED).max(1_024, NOT_VERIFIED);
 
 const ChallengeTokenSchema = z.string({ error: "This passkey request has expired. Please try again." }).min(1).max(200);

@@ -62,10 +62,7 @@ app.use(compression());
 app.use(securityHeaders);
 app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
-app.all(
-  "/{*splat}",
-  createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => requestContext({ cspNonce: res.locals.cspNonce }) }),
-);
+app.all("/{*splat}", createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => requestContext({ cspNonce: res.locals.cspNonce }) }));
 
 const port = Number(process.env.PORT ?? 3299);
 const server = http.createServer(app);

@@ -129,10 +129,7 @@ export const ANIMATIONS: AnimationSeed[] = [
         "How The Procedure Works",
         "Through an incision that follows the front of the ear, the surgeon releases the retaining ligaments beneath the SMAS layer and lifts the cheek and jowl tissue as one unit.",
       ),
-      section(
-        "What To Expect",
-        "Bruising fades over two weeks. Numbness in front of the ear is common and slowly returns to normal over several months.",
-      ),
+      section("What To Expect", "Bruising fades over two weeks. Numbness in front of the ear is common and slowly returns to normal over several months."),
     ),
   },
   {

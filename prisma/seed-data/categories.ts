@@ -16,8 +16,7 @@ export const CATEGORIES: MainCategorySeed[] = [
     name: "Plastic Surgery",
     slug: "plastic-surgery",
     sortOrder: 1,
-    description:
-      "Reconstructive and aesthetic procedures explained step by step, so patients arrive at their consultation knowing what to ask.",
+    description: "Reconstructive and aesthetic procedures explained step by step, so patients arrive at their consultation knowing what to ask.",
     subcategories: [
       {
         name: "Rhinoplasty",
@@ -49,8 +48,7 @@ export const CATEGORIES: MainCategorySeed[] = [
     name: "Dermatology",
     slug: "dermatology",
     sortOrder: 2,
-    description:
-      "Skin conditions and their treatments, from everyday acne to skin cancer surgery, drawn at the scale of the cells involved.",
+    description: "Skin conditions and their treatments, from everyday acne to skin cancer surgery, drawn at the scale of the cells involved.",
     subcategories: [
       {
         name: "Acne Treatment",
@@ -76,8 +74,7 @@ export const CATEGORIES: MainCategorySeed[] = [
     name: "Cardiology",
     slug: "cardiology",
     sortOrder: 3,
-    description:
-      "The heart and its vessels in motion: blockages, valves and rhythm problems, and the procedures that treat them.",
+    description: "The heart and its vessels in motion: blockages, valves and rhythm problems, and the procedures that treat them.",
     subcategories: [
       {
         name: "Interventional Cardiology",
@@ -103,8 +100,7 @@ export const CATEGORIES: MainCategorySeed[] = [
     name: "Orthopedics",
     slug: "orthopedics",
     sortOrder: 4,
-    description:
-      "Bones, joints and the tissues that move them: injuries, wear and tear, and the operations that restore movement.",
+    description: "Bones, joints and the tissues that move them: injuries, wear and tear, and the operations that restore movement.",
     subcategories: [
       {
         name: "Joint Replacement",
@@ -130,8 +126,7 @@ export const CATEGORIES: MainCategorySeed[] = [
     name: "Neurology",
     slug: "neurology",
     sortOrder: 5,
-    description:
-      "The brain and nerves explained clearly: stroke, tumours, seizures and movement disorders, and how they are treated.",
+    description: "The brain and nerves explained clearly: stroke, tumours, seizures and movement disorders, and how they are treated.",
     subcategories: [
       {
         name: "Stroke Care",

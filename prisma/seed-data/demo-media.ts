@@ -162,7 +162,10 @@ const vttTime = (seconds: number) =>
 export function demoCaptions(description: string, duration: number) {
   const cues: string[] = [];
   for (const chapter of demoChapters(description, duration)) {
-    const sentences = chapter.text.join(" ").split(/(?<=[.!?])\s+/).filter(Boolean);
+    const sentences = chapter.text
+      .join(" ")
+      .split(/(?<=[.!?])\s+/)
+      .filter(Boolean);
     const lines = [chapter.heading, ...sentences];
     const span = (chapter.end - chapter.start) / lines.length;
     lines.forEach((line, i) => {

@@ -109,12 +109,20 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
  * brought up to date; an edited row is left as the admin wrote it.
  */
 const SUPERSEDED: Array<Pick<TemplateSeed, "name" | "subject" | "htmlContent">> = [
-  { name: "purchase_receipt", subject: "Your {{platformName}} receipt: {{description}}", htmlContent: wrap(
-    `<h1>Thank you for your purchase</h1><p>Hello {{firstName}},</p><p>We received your payment of <strong>{{amount}}</strong> for <strong>{{description}}</strong>.</p><p>Access runs until {{endDate}}. You can see your billing history at <a href="{{appUrl}}/billing">{{appUrl}}/billing</a>.</p><p>Refunds are available within 30 days of purchase.</p>`,
-  ) },
-  { name: "refund_decision", subject: "Your refund request was {{decision}}", htmlContent: wrap(
-    `<h1>Refund request {{decision}}</h1><p>Hello {{firstName}},</p><p>Your refund request for <strong>{{description}}</strong> ({{amount}}) was {{decision}}.</p><p>Notes from our team: {{adminNotes}}</p>`,
-  ) },
+  {
+    name: "purchase_receipt",
+    subject: "Your {{platformName}} receipt: {{description}}",
+    htmlContent: wrap(
+      `<h1>Thank you for your purchase</h1><p>Hello {{firstName}},</p><p>We received your payment of <strong>{{amount}}</strong> for <strong>{{description}}</strong>.</p><p>Access runs until {{endDate}}. You can see your billing history at <a href="{{appUrl}}/billing">{{appUrl}}/billing</a>.</p><p>Refunds are available within 30 days of purchase.</p>`,
+    ),
+  },
+  {
+    name: "refund_decision",
+    subject: "Your refund request was {{decision}}",
+    htmlContent: wrap(
+      `<h1>Refund request {{decision}}</h1><p>Hello {{firstName}},</p><p>Your refund request for <strong>{{description}}</strong> ({{amount}}) was {{decision}}.</p><p>Notes from our team: {{adminNotes}}</p>`,
+    ),
+  },
 ];
 
 /** Creates the templates that are missing; an admin's edits to existing ones are kept. */

@@ -49,8 +49,7 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       },
       {
         question: "Can I cancel at any time?",
-        answer:
-          "<p>Yes. When you cancel, you keep access <strong>until the end of the period you paid for</strong>, and you are not charged again.</p>",
+        answer: "<p>Yes. When you cancel, you keep access <strong>until the end of the period you paid for</strong>, and you are not charged again.</p>",
       },
       {
         question: "How do I ask for a refund?",
@@ -87,8 +86,7 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       },
       {
         question: "What happens to my downloads when a license ends?",
-        answer:
-          "<p>Files you downloaded while your license was active <strong>stay yours permanently</strong> and may keep being used in the same way.</p>",
+        answer: "<p>Files you downloaded while your license was active <strong>stay yours permanently</strong> and may keep being used in the same way.</p>",
       },
       {
         question: "Which file formats are provided?",
@@ -109,13 +107,11 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       },
       {
         question: "I did not receive the verification email.",
-        answer:
-          "<p>Check your spam folder first. You can send a new link from your <strong>Profile</strong> page; each link is valid for 24 hours.</p>",
+        answer: "<p>Check your spam folder first. You can send a new link from your <strong>Profile</strong> page; each link is valid for 24 hours.</p>",
       },
       {
         question: "How do I reset my password?",
-        answer:
-          "<p>Choose <strong>Forgot password?</strong> on the sign-in page and enter your email address. The link we send is valid for one hour.</p>",
+        answer: "<p>Choose <strong>Forgot password?</strong> on the sign-in page and enter your email address. The link we send is valid for one hour.</p>",
       },
     ],
   },

@@ -125,11 +125,9 @@ export const PAGES: PageSeed[] = [
     isPublished: false,
     showInFooter: false,
     metaDescription: "Which Medanim license fits your practice: premium streaming, individual or category licenses.",
-    content: sections(
-      [
-        "Choosing a License",
-        "Draft: this guide compares premium streaming, individual licenses and category licenses for clinics of different sizes. It will be published once the pricing examples have been reviewed.",
-      ],
-    ),
+    content: sections([
+      "Choosing a License",
+      "Draft: this guide compares premium streaming, individual licenses and category licenses for clinics of different sizes. It will be published once the pricing examples have been reviewed.",
+    ]),
   },
 ];

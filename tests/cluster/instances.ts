@@ -20,7 +20,14 @@ export type Instance = {
 export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
   const child = spawn(process.execPath, ["--import", "tsx", "--import", "./tests/cluster/stripe-edge.ts", "server.ts"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, NODE_ENV: "production", PORT: String(port), BUILD_DIR: path.join(ROOT, "build") },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      ...env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      BUILD_DIR: path.join(ROOT, "build"),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
@@ -41,7 +48,10 @@ export async function waitUntilServing(instance: Instance, timeoutMs = 60_000) {
   void instance.exited.then(() => (ended = true));
   while (Date.now() < deadline) {
     if (ended) throw new Error(`${instance.name} ended before serving:\n${instance.output.join("")}`);
-    const ok = await fetch(`${instance.url}/healthz`).then((res) => res.ok, () => false);
+    const ok = await fetch(`${instance.url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -56,7 +56,8 @@ function assertFreshBuild() {
   const newer = fs
     .readdirSync(path.join(root, "app"), { recursive: true, withFileTypes: true })
     .find((entry) => entry.isFile() && fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs > builtAt);
-  if (newer) throw new Error(`two-instances test: build/ is older than ${path.relative(root, path.join(newer.parentPath, newer.name))} — run \`npm run build\` first`);
+  if (newer)
+    throw new Error(`two-instances test: build/ is older than ${path.relative(root, path.join(newer.parentPath, newer.name))} — run \`npm run build\` first`);
 }
 
 run("two instances, one system", () => {
@@ -170,7 +171,10 @@ run("two instances, one system", () => {
     const body = Buffer.from("0123456789abcdefghij");
     const put = await store.presignPut(id, { contentType: "video/mp4", size: body.length }, 300);
     expect((await fetch(put, { method: "PUT", headers: { "Content-Type": "video/mp4" }, body })).status).toBe(200);
-    const preflight = await fetch(put, { method: "OPTIONS", headers: { Origin: ctx.a.url, "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "content-type" } });
+    const preflight = await fetch(put, {
+      method: "OPTIONS",
+      headers: { Origin: ctx.a.url, "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "content-type" },
+    });
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     // s3rver checks a presigned URL's access key and expiry, not the V4 signature's value (its
     // V4 check is unimplemented): a signed content type or length is not enforced here, which
@@ -178,7 +182,11 @@ run("two instances, one system", () => {
     const forged = new URL(put);
     forged.searchParams.set("X-Amz-Credential", forged.searchParams.get("X-Amz-Credential")!.replace(/^[^/]+/, "AKIAFORGED"));
     expect((await fetch(forged, { method: "PUT", headers: { "Content-Type": "video/mp4" }, body })).status).toBe(403);
-    const get = await store.presignGet(id, { method: "GET", contentDisposition: 'attachment; filename="a.mp4"', cacheControl: "private, max-age=60", contentType: "video/mp4" }, 300);
+    const get = await store.presignGet(
+      id,
+      { method: "GET", contentDisposition: 'attachment; filename="a.mp4"', cacheControl: "private, max-age=60", contentType: "video/mp4" },
+      300,
+    );
     const part = await fetch(get, { headers: { Range: "bytes=2-5" } });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe("bytes 2-5/20");
@@ -275,7 +283,11 @@ run("two instances, one system", () => {
   /** An admin's upload: where to PUT (asked of `instance`), then the PUT straight to the bucket. */
   async function uploadThrough(instance: Instance, token: string) {
     const bytes = crypto.randomBytes(256 * 1024);
-    const asked = await call(instance, "/api/objects/upload", { method: "POST", token, json: { kind: "download", fileName: "bundle.zip", contentType: "application/zip", size: bytes.length } });
+    const asked = await call(instance, "/api/objects/upload", {
+      method: "POST",
+      token,
+      json: { kind: "download", fileName: "bundle.zip", contentType: "application/zip", size: bytes.length },
+    });
     await expectStatus(instance, asked, 200);
     const { uploadURL, path } = (await asked.json()) as { uploadURL: string; path: string };
     expect(uploadURL.startsWith(ctx.s3.endpoint)).toBe(true);
@@ -318,7 +330,11 @@ run("two instances, one system", () => {
     const token = await factories.accessTokenFor(admin.id, { stepUp: true });
     const recipients = await Promise.all(Array.from({ length: 40 }, () => factories.createUser()));
     const subject = `Cluster campaign ${crypto.randomUUID()}`;
-    const res = await call(ctx.b, "/api/emails/bulk", { method: "POST", token, json: { subject, html: "<p>Hello from one of two instances</p>", userIds: recipients.map((r) => r.id) } });
+    const res = await call(ctx.b, "/api/emails/bulk", {
+      method: "POST",
+      token,
+      json: { subject, html: "<p>Hello from one of two instances</p>", userIds: recipients.map((r) => r.id) },
+    });
     await expectStatus(ctx.b, res, 202);
     const ours = () => ctx.smtp.received.filter((mail) => mail.subject === subject);
     await expect.poll(() => ours().length, { timeout: 30_000, interval: 250 }).toBeGreaterThanOrEqual(recipients.length);
@@ -369,7 +385,10 @@ run("two instances, one system", () => {
       [slowPost("/api/auth/login", { email: member.email, password: factories.TEST_PASSWORD }), 200],
       [slowPost("/api/objects/upload", { kind: "download", fileName: "late.zip", contentType: "application/zip", size: 4096 }, adminToken), 200],
       [fetch(`${ctx.a.url}${file.path}`, { headers: { Authorization: `Bearer ${adminToken}` }, redirect: "manual" }), 302],
-      ...["/", "/api/animations", "/category/plastic-surgery", "/search?q=breast"].map((path): [Promise<Response>, number] => [fetch(`${ctx.a.url}${path}`, { redirect: "manual" }), 200]),
+      ...["/", "/api/animations", "/category/plastic-surgery", "/search?q=breast"].map((path): [Promise<Response>, number] => [
+        fetch(`${ctx.a.url}${path}`, { redirect: "manual" }),
+        200,
+      ]),
     ];
     // B's mixed traffic runs throughout, before and after A stops: pages, the API, a stream.
     let stopB = false;
@@ -385,7 +404,10 @@ run("two instances, one system", () => {
       ];
       for (let i = 0; !stopB; i++) {
         const [path, bearer, status] = steps[i % steps.length]!;
-        const got = await call(ctx.b, path, { token: bearer }).then((res) => res.status, (error: Error) => `${error.message} ${String(error.cause)}`);
+        const got = await call(ctx.b, path, { token: bearer }).then(
+          (res) => res.status,
+          (error: Error) => `${error.message} ${String(error.cause)}`,
+        );
         bCount++;
         if (got !== status) bFailures.push(`${path}: ${got}`);
       }
@@ -395,9 +417,13 @@ run("two instances, one system", () => {
     ctx.a.child.kill("SIGTERM");
 
     const settled = await Promise.allSettled(onA.map(([request]) => request));
-    const outcomes = settled.map((result) => (result.status === "fulfilled" ? result.value.status : `failed: ${String((result.reason as Error).cause ?? result.reason)}`));
+    const outcomes = settled.map((result) =>
+      result.status === "fulfilled" ? result.value.status : `failed: ${String((result.reason as Error).cause ?? result.reason)}`,
+    );
     expect(outcomes, ctx.a.output.join("").slice(-3000)).toEqual(onA.map(([, status]) => status));
-    const [signedIn, uploadTarget] = await Promise.all(settled.slice(0, 2).map((result) => (result as PromiseFulfilledResult<Response>).value.json() as Promise<Record<string, string>>));
+    const [signedIn, uploadTarget] = await Promise.all(
+      settled.slice(0, 2).map((result) => (result as PromiseFulfilledResult<Response>).value.json() as Promise<Record<string, string>>),
+    );
     expect(signedIn!.accessToken).toBeTruthy();
     expect(uploadTarget!.uploadURL!.startsWith(ctx.s3.endpoint)).toBe(true);
     expect(await ctx.a.exited, ctx.a.output.join("").slice(-3000)).toBe(0);

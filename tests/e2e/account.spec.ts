@@ -174,7 +174,6 @@ test("a user without subscriptions sees an empty dashboard and 'No Active Subscr
   await page.goto("/refund");
   await expect(page.getByRole("heading", { name: "No Active Subscriptions" })).toBeVisible();
   await expect(page.getByRole("link", { name: "View Billing History" })).toHaveAttribute("href", "/billing");
-
 });
 
 test("the demo member: dashboard, library search, player, billing and a refund request", async ({ page }, testInfo) => {

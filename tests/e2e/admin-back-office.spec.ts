@@ -106,7 +106,11 @@ test("doctors: create, edit and delete after confirming; the public profile foll
   await page.getByLabel("Specialty").fill("Head and neck surgery");
   await page.getByRole("button", { name: "Save Doctor" }).click();
   await expectToast(page, "Doctor Updated");
-  const slug = name.toLowerCase().replace(/[^a-z0-9\s]/g, "").trim().replace(/\s+/g, "-");
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9\s]/g, "")
+    .trim()
+    .replace(/\s+/g, "-");
   await page.goto(`/doctors/${slug}`);
   await expect(page.getByText("Head and neck surgery")).toBeVisible();
 

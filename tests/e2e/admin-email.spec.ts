@@ -7,7 +7,11 @@ import { ADMIN, DATA_DIR, expectToast, signIn, signUp } from "./helpers.ts";
 // page refreshes itself until it is finished, and the campaign's unsubscribe link used without
 // signing in.
 
-test("an admin creates a template, tests a campaign and sends it to the free users; a member unsubscribes from its link", async ({ browser, page, javaScriptEnabled }) => {
+test("an admin creates a template, tests a campaign and sends it to the free users; a member unsubscribes from its link", async ({
+  browser,
+  page,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(90_000);
   const member = await signUp(page);
   const context = await browser.newContext({ javaScriptEnabled });

@@ -59,7 +59,10 @@ for (const width of [1280, 390]) {
       await expectCurrentFile(page, "Photo", photo);
     });
 
-    test("an animation with a 12 MB video, a 9 MB cover and a 3 MB zip; an 11 MB cover is refused beside its field and not kept", async ({ page, javaScriptEnabled }) => {
+    test("an animation with a 12 MB video, a 9 MB cover and a 3 MB zip; an 11 MB cover is refused beside its field and not kept", async ({
+      page,
+      javaScriptEnabled,
+    }) => {
       const oversize = jpegOfSize("big-cover.jpg", 11 * MB);
       const cover = jpegOfSize("cover.jpg", 9 * MB);
       const video = mp4OfSize("full.mp4", 12 * MB);

@@ -56,7 +56,10 @@ test("cancelling the confirmation changes nothing", async ({ browser, page, java
   await admin.goto(`/admin/users?search=${encodeURIComponent(member.email)}`);
   await admin.getByRole("row").filter({ hasText: member.email }).getByRole("link", { name: "Block", exact: true }).click();
   const step = admin.getByRole("alertdialog").or(admin.getByRole("dialog"));
-  await step.getByRole("button", { name: "Cancel" }).or(step.getByRole("link", { name: "Cancel" })).click();
+  await step
+    .getByRole("button", { name: "Cancel" })
+    .or(step.getByRole("link", { name: "Cancel" }))
+    .click();
   await expect(step).toBeHidden();
   await admin.goto(`/admin/users?search=${encodeURIComponent(member.email)}`);
   await expect(admin.getByRole("row").filter({ hasText: member.email }).getByText("Unverified", { exact: true })).toBeVisible();

@@ -10,7 +10,10 @@ const SCREENS = [
 ];
 
 async function firstCardWithCover(page: import("@playwright/test").Page) {
-  const card = page.getByTestId("animation-card").filter({ has: page.locator("img") }).first();
+  const card = page
+    .getByTestId("animation-card")
+    .filter({ has: page.locator("img") })
+    .first();
   await expect(card).toBeVisible();
   return card;
 }

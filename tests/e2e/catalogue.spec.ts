@@ -6,7 +6,16 @@ import { expectToast, MEMBER, signIn } from "./helpers.ts";
 
 const isJs = () => test.info().project.name === "js";
 
-type ApiAnimation = { id: string; slug: string; title: string; previewVideo: string | null; fullVideo: string | null; downloadFile: string | null; individualPrice: number; duration: number };
+type ApiAnimation = {
+  id: string;
+  slug: string;
+  title: string;
+  previewVideo: string | null;
+  fullVideo: string | null;
+  downloadFile: string | null;
+  individualPrice: number;
+  duration: number;
+};
 
 async function apiAnimation(page: Page, slug: string): Promise<ApiAnimation> {
   // page.request shares the browser context's cookies: the answer is shaped for this viewer.
@@ -30,7 +39,12 @@ test.describe("home", () => {
     await page.goto("/");
     // The demo has animations from the last 30 days (5, 9 and 21 days old), newest first (beside
     // the one the streaming specs upload during the run).
-    await expect(page.getByTestId("new-shelf").getByTestId("animation-card").filter({ hasNotText: /Streaming Ladder/ })).toHaveCount(3);
+    await expect(
+      page
+        .getByTestId("new-shelf")
+        .getByTestId("animation-card")
+        .filter({ hasNotText: /Streaming Ladder/ }),
+    ).toHaveCount(3);
     await expect(page.getByRole("heading", { level: 1, name: "The World's Most Advanced Doctor-Verified Medical Animations" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
     const cards = listCards(page);
@@ -141,7 +155,10 @@ test.describe("animation detail", () => {
     await expect(page.getByRole("link", { name: "Download" })).toHaveCount(0);
     await expect(page.getByTestId("animation-duration")).toHaveText(/^\d+:\d{2}$/);
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
-    await expect(page.getByRole("link", { name: `Individual License $${api.individualPrice}`, exact: true })).toHaveAttribute("href", `/individual-license?animation=${api.id}`);
+    await expect(page.getByRole("link", { name: `Individual License $${api.individualPrice}`, exact: true })).toHaveAttribute(
+      "href",
+      `/individual-license?animation=${api.id}`,
+    );
     await expect(page.getByRole("link", { name: /Category License \$\d+\/year$/ })).toHaveAttribute("href", /^\/purchase\/category\//);
     await expect(page.getByRole("link", { name: "About category licenses" })).toHaveAttribute("href", "/category-license");
   });
@@ -158,7 +175,9 @@ test.describe("animation detail", () => {
     if (isJs()) {
       // The default track is showing once the cues have loaded.
       await expect
-        .poll(() => page.getByTestId("animation-video").evaluate((v: HTMLVideoElement) => `${v.textTracks[0]?.mode}:${(v.textTracks[0]?.cues?.length ?? 0) > 0}`))
+        .poll(() =>
+          page.getByTestId("animation-video").evaluate((v: HTMLVideoElement) => `${v.textTracks[0]?.mode}:${(v.textTracks[0]?.cues?.length ?? 0) > 0}`),
+        )
         .toBe("showing:true");
     }
     await expect(page.getByText("Show the transcript (English)")).toBeVisible();
@@ -210,7 +229,10 @@ test.describe("animation detail", () => {
     expect(other.downloadFile).toBeNull();
     await expect(page.getByTestId("animation-video")).toHaveAttribute("src", other.fullVideo!);
     await expect(page.getByRole("heading", { name: "Add Download Rights" })).toBeVisible();
-    await expect(page.getByRole("link", { name: `Individual License $${other.individualPrice}`, exact: true })).toHaveAttribute("href", `/individual-license?animation=${other.id}`);
+    await expect(page.getByRole("link", { name: `Individual License $${other.individualPrice}`, exact: true })).toHaveAttribute(
+      "href",
+      `/individual-license?animation=${other.id}`,
+    );
     await expect(page.getByRole("link", { name: "Download" })).toHaveCount(0);
   });
 
@@ -290,7 +312,12 @@ test.describe("doctor profile", () => {
     await expect(page).toHaveURL(/\/doctors\/[a-z0-9_-]+$/);
     await expect(page.getByRole("heading", { level: 1, name: doctorName })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Verified Animations" })).toBeVisible();
-    await expect(page.getByTestId("animation-card").first().getByText(/^\d+:\d{2}$/)).toBeVisible();
+    await expect(
+      page
+        .getByTestId("animation-card")
+        .first()
+        .getByText(/^\d+:\d{2}$/),
+    ).toBeVisible();
     const showMore = page.getByText("Show more", { exact: true });
     if (await showMore.count()) {
       await expect(page.getByTestId("about-full")).toBeHidden();

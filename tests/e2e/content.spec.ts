@@ -103,7 +103,11 @@ test.describe("premium and licence pages", () => {
     await expect(main.getByText(/^\$\d+$/).first()).toBeVisible();
     // The demo's files are MP4s, 480×270 and one 1920×1080: the page claims what they are, and no more.
     // WebM joins the claim once the run's server has transcoded a demo master (its download renditions).
-    for (const benefit of ["Access to the full animation in up to 1080p (Full HD)", /^Download of the files \((MP4|MP4 and WebM)\)$/, "Commercial usage rights"]) {
+    for (const benefit of [
+      "Access to the full animation in up to 1080p (Full HD)",
+      /^Download of the files \((MP4|MP4 and WebM)\)$/,
+      "Commercial usage rights",
+    ]) {
       await expect(main.getByText(benefit, { exact: true })).toBeVisible();
     }
     await expectOneOpenFaq(page);
@@ -134,7 +138,11 @@ test.describe("premium and licence pages", () => {
     await expect(main.getByRole("button", { name: "Continue to Payment" })).toBeEnabled();
 
     await page.goto("/global-license");
-    await page.getByRole("main").getByRole("link", { name: /^License / }).first().click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /^License / })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/purchase\/category\/[^/]+$/);
     // With JavaScript the address changes before the new page is drawn: its one h1 first, then its h2
     // (the list page just left has several h2s, which a strict locator refuses rather than waits out).
@@ -223,7 +231,13 @@ test.describe("contact", () => {
     await page.getByLabel("Email", { exact: true }).fill("not-an-email");
     await page.getByLabel("Message", { exact: true }).fill("short");
     await page.getByRole("button", { name: "Send Message" }).click();
-    for (const message of ["Name is required", "Must be a valid email", "Subject is required", "Category is required", "Message must be at least 10 characters"]) {
+    for (const message of [
+      "Name is required",
+      "Must be a valid email",
+      "Subject is required",
+      "Category is required",
+      "Message must be at least 10 characters",
+    ]) {
       await expect(page.getByText(message)).toBeVisible();
     }
   });

@@ -17,7 +17,10 @@ test("robots.txt and the sitemap index answer, the one naming the other", async 
   for (const file of files) expect((await request.get(file)).status(), file).toBe(200);
 });
 
-test("the head links the manifest and the theme colour; every icon, and the touch icon Safari asks for at the root, answers as a PNG", async ({ page, request }) => {
+test("the head links the manifest and the theme colour; every icon, and the touch icon Safari asks for at the root, answers as a PNG", async ({
+  page,
+  request,
+}) => {
   await page.goto("/");
   await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/manifest.webmanifest");
   await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute("content", /^#[0-9a-f]{6}$/);

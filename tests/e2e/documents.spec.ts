@@ -45,7 +45,12 @@ test("the demo member downloads a receipt and a licence certificate, and the cer
 
     await page.goto("/my-animations");
     const fromLibrary = await downloadedBytes(page, () =>
-      page.getByRole("main").getByRole("listitem").first().getByRole("link", { name: /^Certificate for / }).click(),
+      page
+        .getByRole("main")
+        .getByRole("listitem")
+        .first()
+        .getByRole("link", { name: /^Certificate for / })
+        .click(),
     );
     expect(fromLibrary.bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
 

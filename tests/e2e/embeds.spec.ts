@@ -23,7 +23,10 @@ async function clinicSite(port: number, snippet: string) {
     res.end(`<!doctype html><html lang="en"><head><title>Clinic</title></head><body><h1>Our knee surgery</h1>${snippet}</body></html>`);
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${port}/knee.html`, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  return {
+    url: `http://127.0.0.1:${port}/knee.html`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
 }
 
 async function buyLicence(page: Page, path = `/purchase/individual/${RHINOPLASTY}`) {
@@ -52,7 +55,10 @@ async function expectAccessible(page: Page, url: string) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(url);
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-    expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${url} at ${width} px`).toEqual([]);
+    expect(
+      results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      `${url} at ${width} px`,
+    ).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${url} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
   }
@@ -183,7 +189,10 @@ test("a licensee embeds its animation on its own site only, until the licence en
       await page.goto(site.url);
       await expect(page.frameLocator("iframe").getByText("This animation's license has ended")).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 25_000, intervals: [1_000, 2_000] });
-    await expect(page.frameLocator("iframe").getByRole("link", { name: "Renew the license" })).toHaveAttribute("href", `${baseURL}/purchase/individual/${RHINOPLASTY}`);
+    await expect(page.frameLocator("iframe").getByRole("link", { name: "Renew the license" })).toHaveAttribute(
+      "href",
+      `${baseURL}/purchase/individual/${RHINOPLASTY}`,
+    );
     await expect(page.frameLocator("iframe").locator("video")).toHaveCount(0);
   } finally {
     await site.close();

@@ -13,7 +13,6 @@ function listCards(page: Page) {
 }
 
 atEachWidth(() => {
-
   test("Load More lands on the first new card, not at the top of the page", async ({ page }) => {
     // The home page does not hydrate: its script (a module) has run once the page has loaded.
     await page.goto("/");

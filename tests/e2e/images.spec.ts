@@ -25,23 +25,26 @@ async function loadedImages(page: Page): Promise<Shown[]> {
   for (const img of await page.locator("img").all()) if (await img.isVisible()) await img.scrollIntoViewIfNeeded();
   // A first visit makes each image's renditions, one encode at a time.
   await expect
-    .poll(() =>
-      page.locator("img").evaluateAll((all) =>
-        (all as HTMLImageElement[]).filter((img) => img.checkVisibility() && !img.complete).map((img) => img.currentSrc || img.src),
-      ),
+    .poll(
+      () =>
+        page
+          .locator("img")
+          .evaluateAll((all) => (all as HTMLImageElement[]).filter((img) => img.checkVisibility() && !img.complete).map((img) => img.currentSrc || img.src)),
       { timeout: 20_000 },
     )
     .toEqual([]);
   return page.locator("img").evaluateAll((all) =>
-    (all as HTMLImageElement[]).filter((img) => img.checkVisibility()).map((img) => ({
-      src: img.currentSrc,
-      srcset: img.getAttribute("srcset"),
-      sizes: img.getAttribute("sizes"),
-      width: img.getAttribute("width"),
-      height: img.getAttribute("height"),
-      natural: img.naturalWidth,
-      shown: img.getBoundingClientRect().width,
-    })),
+    (all as HTMLImageElement[])
+      .filter((img) => img.checkVisibility())
+      .map((img) => ({
+        src: img.currentSrc,
+        srcset: img.getAttribute("srcset"),
+        sizes: img.getAttribute("sizes"),
+        width: img.getAttribute("width"),
+        height: img.getAttribute("height"),
+        natural: img.naturalWidth,
+        shown: img.getBoundingClientRect().width,
+      })),
   );
 }
 
@@ -99,18 +102,25 @@ test("the largest picture of a phone's first screen is fetched at once, at high 
   // A category filter hides the "New" shelf: the list leads the page.
   for (const url of ["/", "/?category=plastic-surgery", "/search?q=rhinoplasty", "/category/rhinoplasty"]) {
     await page.goto(url);
-    const pictures = await page.locator("img").evaluateAll((all, { width, height }) =>
-      (all as HTMLImageElement[]).map((img) => {
-        const box = img.getBoundingClientRect();
-        const shown = img.checkVisibility() ? Math.max(0, Math.min(box.right, width) - Math.max(box.left, 0)) * Math.max(0, Math.min(box.bottom, height) - Math.max(box.top, 0)) : 0;
-        return { shown, loading: img.getAttribute("loading"), priority: img.getAttribute("fetchpriority") };
-      }),
-    viewport);
+    const pictures = await page.locator("img").evaluateAll(
+      (all, { width, height }) =>
+        (all as HTMLImageElement[]).map((img) => {
+          const box = img.getBoundingClientRect();
+          const shown = img.checkVisibility()
+            ? Math.max(0, Math.min(box.right, width) - Math.max(box.left, 0)) * Math.max(0, Math.min(box.bottom, height) - Math.max(box.top, 0))
+            : 0;
+          return { shown, loading: img.getAttribute("loading"), priority: img.getAttribute("fetchpriority") };
+        }),
+      viewport,
+    );
     const largest = pictures.reduce((a, b) => (b.shown > a.shown ? b : a));
     expect(largest.shown, url).toBeGreaterThan(0);
     expect({ loading: largest.loading, priority: largest.priority }, url).toEqual({ loading: "eager", priority: "high" });
     // One picture at high priority: two would share the bandwidth the first one needs.
-    expect(pictures.filter((p) => p.priority === "high"), url).toHaveLength(1);
+    expect(
+      pictures.filter((p) => p.priority === "high"),
+      url,
+    ).toHaveLength(1);
   }
 });
 

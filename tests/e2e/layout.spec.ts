@@ -76,7 +76,10 @@ test("a phone's menu opens and leads on, with or without JavaScript; the skip li
 test("the browser's tab icon: /favicon.ico and the linked SVG answer", async ({ page, request }) => {
   await page.goto("/");
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
-  for (const [url, type] of [["/favicon.ico", /image\/(x-icon|vnd.microsoft.icon)/], ["/favicon.svg", /image\/svg\+xml/]] as const) {
+  for (const [url, type] of [
+    ["/favicon.ico", /image\/(x-icon|vnd.microsoft.icon)/],
+    ["/favicon.svg", /image\/svg\+xml/],
+  ] as const) {
     const res = await request.get(url);
     expect(res.status(), url).toBe(200);
     expect(res.headers()["content-type"]).toMatch(type);

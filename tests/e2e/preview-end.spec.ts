@@ -14,7 +14,6 @@ async function box(locator: Locator) {
 }
 
 atEachWidth(({ width, height }) => {
-
   test("a visitor sees the offers next to the player and where the full version is", async ({ page }) => {
     await page.goto(ANIMATION);
     const player = page.getByTestId("animation-video");

@@ -99,7 +99,13 @@ async function checkScreen(page: Page, url: string) {
         .analyze();
       const found = results.violations
         .filter((v) => !(v.impact === "moderate" || v.impact === "minor") || !JUSTIFIED[v.id]?.test(url))
-        .map((v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n    ")}`);
+        .map(
+          (v) =>
+            `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes
+              .map((n) => n.target.join(" "))
+              .slice(0, 5)
+              .join("\n    ")}`,
+        );
       expect(found, `accessibility of ${url} at ${size.width} px`).toEqual([]);
       if (size.name === "phone") {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -122,9 +128,7 @@ async function openPage(browser: Browser, info: TestInfo, storageState?: string)
     await context.route("**/*", async (route) => {
       if (route.request().resourceType() !== "document") return route.continue();
       const response = await route.fetch({ maxRedirects: 0 });
-      const html = (await response.text())
-        .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "")
-        .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, "");
+      const html = (await response.text()).replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "").replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, "");
       await route.fulfill({ response, body: html });
     });
   }

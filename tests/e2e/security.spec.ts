@@ -16,7 +16,11 @@ async function signInWithCode(page: Page, email: string, password: string, code:
   await page.getByRole("button", { name: "Verify" }).click();
 }
 
-test("a new admin sets up an authenticator app, steps up to approve a refund, signs in with a code and a recovery code once", async ({ browser, page, javaScriptEnabled }) => {
+test("a new admin sets up an authenticator app, steps up to approve a refund, signs in with a code and a recovery code once", async ({
+  browser,
+  page,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(120_000);
   const requester = await (await browser.newContext({ javaScriptEnabled })).newPage();
   const member = await buyPremiumAndAskForRefund(requester, javaScriptEnabled);

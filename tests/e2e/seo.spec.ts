@@ -77,7 +77,9 @@ test.describe("what Lighthouse's SEO audit checks", () => {
       await expect(page.locator(`head meta[property="${property}"]`), property).toHaveCount(1);
     }
     await expect(page.locator('head meta[name="twitter:card"]')).toHaveCount(1);
-    const blocks = await page.locator('script[type="application/ld+json"]').evaluateAll((els) => els.map((el) => JSON.parse(el.textContent ?? "") as { "@type": string }));
+    const blocks = await page
+      .locator('script[type="application/ld+json"]')
+      .evaluateAll((els) => els.map((el) => JSON.parse(el.textContent ?? "") as { "@type": string }));
     expect(blocks.map((block) => block["@type"]).sort()).toEqual(["BreadcrumbList", "MedicalWebPage"]);
     await expect(page.locator('head link[rel="alternate"][type="application/json+oembed"]')).toHaveCount(1);
   });

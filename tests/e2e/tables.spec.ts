@@ -67,7 +67,13 @@ for (const size of WIDTHS) {
       const title = (await row.locator("p.font-medium").first().innerText()).trim();
       await expectReachableByScrollingDown(row.getByRole("link", { name: /^Edit/ }), `${title}: Edit`);
       await expectReachableByScrollingDown(row.getByRole("button", { name: /^(Publish|Unpublish)$/ }), `${title}: Publish`);
-      await expectReachableByScrollingDown(row.getByRole("link", { name: /^Delete/ }).or(row.getByRole("button", { name: /^Delete/ })).first(), `${title}: Delete`);
+      await expectReachableByScrollingDown(
+        row
+          .getByRole("link", { name: /^Delete/ })
+          .or(row.getByRole("button", { name: /^Delete/ }))
+          .first(),
+        `${title}: Delete`,
+      );
     }
   });
 }

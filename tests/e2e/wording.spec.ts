@@ -15,7 +15,7 @@ async function expectOneSpelling(page: Page, url: string) {
   expect(text, url).toMatch(/license/i);
 }
 
-test("the license pages, an animation, help and the legal terms say \"license\" one way", async ({ page }) => {
+test('the license pages, an animation, help and the legal terms say "license" one way', async ({ page }) => {
   await page.goto("/");
   const animation = await page.getByTestId("animation-card").first().getByRole("link").getAttribute("href");
   for (const url of ["/individual-license", "/category-license", "/premium", animation!, "/help", "/terms-of-service", "/category/body-contouring"]) {
@@ -23,7 +23,7 @@ test("the license pages, an animation, help and the legal terms say \"license\" 
   }
 });
 
-test("a member's pages say \"license\" one way", async ({ page }) => {
+test('a member\'s pages say "license" one way', async ({ page }) => {
   await signIn(page, MEMBER.email, MEMBER.password);
   for (const url of ["/dashboard", "/my-animations", "/billing", "/refund"]) await expectOneSpelling(page, url);
 });

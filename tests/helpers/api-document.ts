@@ -60,6 +60,8 @@ export async function apiDocumentMismatch(method: string, url: string, status: n
 
 function check(validate: ValidateFunction, body: unknown, where: string) {
   if (validate(body)) return null;
-  const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "(body)"} ${e.message}${e.params && "additionalProperty" in e.params ? ` '${e.params.additionalProperty}'` : ""}`);
+  const errors = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "(body)"} ${e.message}${e.params && "additionalProperty" in e.params ? ` '${e.params.additionalProperty}'` : ""}`);
   return `${where}: the answer does not match the OpenAPI document: ${errors.join("; ")}\n${JSON.stringify(body).slice(0, 600)}`;
 }

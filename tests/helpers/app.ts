@@ -56,7 +56,14 @@ async function assembleBuild(): Promise<ServerBuild> {
       const id = routeId(entry);
       const source = (await load()) as Module;
       sources.set(id, source);
-      routes[id] = { id, parentId, path: entry.path, index: entry.index, caseSensitive: entry.caseSensitive, module: compiled(source) } as unknown as BuildRoute;
+      routes[id] = {
+        id,
+        parentId,
+        path: entry.path,
+        index: entry.index,
+        caseSensitive: entry.caseSensitive,
+        module: compiled(source),
+      } as unknown as BuildRoute;
       await add(entry.children ?? [], id);
     }
   };

@@ -19,7 +19,12 @@ function nextDate() {
 const DAY = 24 * 60 * 60 * 1000;
 
 export async function createAnimation(data: Partial<Prisma.AnimationUncheckedCreateInput> & { title: string }) {
-  const slug = data.slug ?? data.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const slug =
+    data.slug ??
+    data.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "");
   return prisma.animation.create({
     data: {
       description: `${data.title} explained step by step.`,
@@ -83,11 +88,7 @@ export async function createCatalogue() {
 }
 
 /** An active subscription ending in a year. */
-export async function grant(
-  userId: string,
-  type: "global" | "category" | "individual",
-  target: { animationId?: string; categoryId?: string } = {},
-) {
+export async function grant(userId: string, type: "global" | "category" | "individual", target: { animationId?: string; categoryId?: string } = {}) {
   return prisma.subscription.create({
     data: {
       userId,

@@ -125,7 +125,8 @@ function routeTree(build: ServerBuild) {
   if (!tree) {
     type Node = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children: Node[] };
     const nodes = new Map<string, Node>();
-    for (const route of Object.values(build.routes)) nodes.set(route!.id, { id: route!.id, path: route!.path, index: route!.index, caseSensitive: route!.caseSensitive, children: [] });
+    for (const route of Object.values(build.routes))
+      nodes.set(route!.id, { id: route!.id, path: route!.path, index: route!.index, caseSensitive: route!.caseSensitive, children: [] });
     tree = [];
     for (const route of Object.values(build.routes)) {
       const parent = route!.parentId ? nodes.get(route!.parentId) : undefined;
@@ -152,8 +153,7 @@ async function pageResult(response: WireResponse, id: string, method: string): P
   const decoded = (await decodeViaTurboStream(stream, globalThis)).value as Record<string | symbol, unknown>;
   // A redirect: under the symbol for a loader, the whole answer (202) for an action.
   const redirect = (method === "GET" ? decoded[SingleFetchRedirectSymbol] : response.status === 202 ? decoded : undefined) as
-    | { redirect: string; status: number }
-    | undefined;
+    { redirect: string; status: number } | undefined;
   if (redirect) {
     // As the document request would have answered it: the Location header included.
     const headers = new Headers(response.headers);

@@ -92,12 +92,22 @@ export class SoftwareAuthenticator {
       this.credentialId,
       this.coseKey(),
     ]);
-    const attestationObject = cbor(new Map<string, Cbor>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+    const attestationObject = cbor(
+      new Map<string, Cbor>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: "public-key",
-      response: { clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge)), attestationObject: b64url(attestationObject), transports: ["internal"] },
+      response: {
+        clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge)),
+        attestationObject: b64url(attestationObject),
+        transports: ["internal"],
+      },
       clientExtensionResults: {},
       authenticatorAttachment: "platform",
     };

@@ -83,7 +83,14 @@ describe("GET /api/subscriptions/me and /api/payments/me", () => {
     const payments = await callRoute(paymentsApi, "/api/payments/me", { token: await accessTokenFor(user.id) });
     expect(payments.status).toBe(200);
     expect(payments.body).toEqual([
-      { id: expect.any(String), description: "category subscription", subscriptionType: "category", amount: 149.5, status: "completed", createdAt: expect.any(String) },
+      {
+        id: expect.any(String),
+        description: "category subscription",
+        subscriptionType: "category",
+        amount: 149.5,
+        status: "completed",
+        createdAt: expect.any(String),
+      },
     ]);
   });
 });
@@ -180,7 +187,9 @@ describe("POST /api/refunds/request", () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Refunds are available within 30 days of purchase.");
     const fresh = await createPaidSubscription(user.id, { paidDaysAgo: 29 });
-    expect((await callRoute(refundsApi, "/api/refunds/request", { token: await accessTokenFor(user.id), json: refundBody(fresh.subscription.id) })).status).toBe(201);
+    expect(
+      (await callRoute(refundsApi, "/api/refunds/request", { token: await accessTokenFor(user.id), json: refundBody(fresh.subscription.id) })).status,
+    ).toBe(201);
   });
 
   it("another user's subscription or payment: 404, and nothing is stored", async () => {
@@ -280,13 +289,25 @@ describe("/billing and /refund pages", () => {
     });
     const ok = await callRoute(refundPage, "/refund", {
       cookie,
-      form: { subscriptionId: subscription.id, paymentId: payment.id, reason: "billing-error", description: "I was charged twice for the same plan.", contactEmail: user.email },
+      form: {
+        subscriptionId: subscription.id,
+        paymentId: payment.id,
+        reason: "billing-error",
+        description: "I was charged twice for the same plan.",
+        contactEmail: user.email,
+      },
     });
     expect(ok.status).toBe(302);
     expect(ok.location).toBe("/dashboard");
     const again = await callRoute(refundPage, "/refund", {
       cookie,
-      form: { subscriptionId: subscription.id, paymentId: payment.id, reason: "billing-error", description: "I was charged twice for the same plan.", contactEmail: user.email },
+      form: {
+        subscriptionId: subscription.id,
+        paymentId: payment.id,
+        reason: "billing-error",
+        description: "I was charged twice for the same plan.",
+        contactEmail: user.email,
+      },
     });
     expect(again.status).toBe(409);
     expect(again.body.result.error[""]).toEqual(["A refund request for this payment is already pending."]);

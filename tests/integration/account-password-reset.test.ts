@@ -88,7 +88,9 @@ describe("POST /api/auth/reset-password", () => {
     const user = await createUser();
     const first = await resetTokenFor(user.email, 1);
     const second = await resetTokenFor(user.email, 2);
-    expect((await callRoute(resetApi, "/api/auth/reset-password", { json: { token: second, password: "pw-number-2", confirmPassword: "pw-number-2" } })).status).toBe(200);
+    expect(
+      (await callRoute(resetApi, "/api/auth/reset-password", { json: { token: second, password: "pw-number-2", confirmPassword: "pw-number-2" } })).status,
+    ).toBe(200);
     const res = await callRoute(resetApi, "/api/auth/reset-password", { json: { token: first, password: "pw-number-1", confirmPassword: "pw-number-1" } });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("Invalid or expired");

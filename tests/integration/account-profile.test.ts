@@ -42,7 +42,11 @@ describe("PUT /api/auth/profile", () => {
     [{ email: "not-an-email" }, "Must be a valid email"],
   ])("400 with the product's message for %o", async (change, message) => {
     const user = await createUser();
-    const res = await callRoute(profileApi, "/api/auth/profile", { method: "PUT", token: await accessTokenFor(user.id), json: { ...profileOf(user), ...change } });
+    const res = await callRoute(profileApi, "/api/auth/profile", {
+      method: "PUT",
+      token: await accessTokenFor(user.id),
+      json: { ...profileOf(user), ...change },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
   });
@@ -50,7 +54,11 @@ describe("PUT /api/auth/profile", () => {
   it("409 with a clear message when the username or e-mail belongs to someone else", async () => {
     const [user, other] = await Promise.all([createUser(), createUser()]);
     const token = await accessTokenFor(user.id);
-    const name = await callRoute(profileApi, "/api/auth/profile", { method: "PUT", token, json: { ...profileOf(user), username: other.username.toUpperCase() } });
+    const name = await callRoute(profileApi, "/api/auth/profile", {
+      method: "PUT",
+      token,
+      json: { ...profileOf(user), username: other.username.toUpperCase() },
+    });
     expect(name.status).toBe(409);
     expect(name.body.message).toBe("This username is already taken");
     const email = await callRoute(profileApi, "/api/auth/profile", { method: "PUT", token, json: { ...profileOf(user), email: other.email } });
@@ -71,7 +79,11 @@ describe("changing the e-mail address", () => {
     const newEmail = `new-${user.email}`;
 
     const verified = await createUser();
-    const res = await callRoute(profileApi, "/api/auth/profile", { method: "PUT", token: await accessTokenFor(user.id), json: { ...profileOf(user), email: newEmail.toUpperCase() } });
+    const res = await callRoute(profileApi, "/api/auth/profile", {
+      method: "PUT",
+      token: await accessTokenFor(user.id),
+      json: { ...profileOf(user), email: newEmail.toUpperCase() },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ email: newEmail, isEmailVerified: false });
 
@@ -100,7 +112,11 @@ describe("changing the e-mail address", () => {
     const quiet = await createUser();
     await prisma.notificationPreferences.update({ where: { userId: quiet.id }, data: { emailSecurityAlerts: false } });
     for (const u of [alerted, quiet]) {
-      const res = await callRoute(profileApi, "/api/auth/profile", { method: "PUT", token: await accessTokenFor(u.id), json: { ...profileOf(u), email: `changed-${u.email}` } });
+      const res = await callRoute(profileApi, "/api/auth/profile", {
+        method: "PUT",
+        token: await accessTokenFor(u.id),
+        json: { ...profileOf(u), email: `changed-${u.email}` },
+      });
       expect(res.status).toBe(200);
     }
     expect(mail.to(alerted.email).map((m) => m.subject)).toContainEqual(expect.stringContaining("Security notice"));
@@ -124,7 +140,10 @@ describe("/profile page", () => {
 
   it("a taken username is a field error", async () => {
     const [user, other] = await Promise.all([createUser(), createUser()]);
-    const res = await callRoute(profilePage, "/profile", { cookie: await sessionCookieFor(user.id), form: { intent: "update", ...profileOf(user), username: other.username } });
+    const res = await callRoute(profilePage, "/profile", {
+      cookie: await sessionCookieFor(user.id),
+      form: { intent: "update", ...profileOf(user), username: other.username },
+    });
     expect(res.status).toBe(409);
     expect(res.body.result.error.username).toEqual(["This username is already taken"]);
   });
@@ -161,7 +180,11 @@ describe("GET/PUT /api/notifications/preferences", () => {
   it("PUT changes only the keys sent and answers with all of them", async () => {
     const user = await createUser();
     const token = await accessTokenFor(user.id);
-    const res = await callRoute(preferencesApi, "/api/notifications/preferences", { method: "PUT", token, json: { emailPromotions: true, emailSecurityAlerts: false } });
+    const res = await callRoute(preferencesApi, "/api/notifications/preferences", {
+      method: "PUT",
+      token,
+      json: { emailPromotions: true, emailSecurityAlerts: false },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ emailPromotions: true, emailSecurityAlerts: false, emailNewAnimations: true });
     const other = await createUser();
@@ -170,7 +193,11 @@ describe("GET/PUT /api/notifications/preferences", () => {
 
   it("400 for a value that is not a boolean", async () => {
     const user = await createUser();
-    const res = await callRoute(preferencesApi, "/api/notifications/preferences", { method: "PUT", token: await accessTokenFor(user.id), json: { emailPromotions: "yes" } });
+    const res = await callRoute(preferencesApi, "/api/notifications/preferences", {
+      method: "PUT",
+      token: await accessTokenFor(user.id),
+      json: { emailPromotions: "yes" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Preferences must be true or false");
   });

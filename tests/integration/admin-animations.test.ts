@@ -69,7 +69,10 @@ describe("POST /api/animations", () => {
     const sub = await category();
     const doctor = await prisma.doctor.create({ data: { name: "Dr. Kim", slug: `dr-kim-${unique()}`, specialty: "ENT" } });
     const files = await media();
-    const wrongKind = await callRoute(animationsApi, "/api/animations", { json: { title: "X", description: "D", ...files, coverImage: files.fullVideo, individualPrice: "10", categoryId: sub.id }, token });
+    const wrongKind = await callRoute(animationsApi, "/api/animations", {
+      json: { title: "X", description: "D", ...files, coverImage: files.fullVideo, individualPrice: "10", categoryId: sub.id },
+      token,
+    });
     expect(wrongKind.status).toBe(400);
     expect(Object.keys(wrongKind.body.errors)).toEqual(["coverImage"]);
 
@@ -79,10 +82,21 @@ describe("POST /api/animations", () => {
       token,
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ title, slug: animationSlugFromTitle(title), duration: 120, individualPrice: 149.5, doctorIds: [doctor.id], doctors: [{ id: doctor.id }], isActive: true });
+    expect(created.body).toMatchObject({
+      title,
+      slug: animationSlugFromTitle(title),
+      duration: 120,
+      individualPrice: 149.5,
+      doctorIds: [doctor.id],
+      doctors: [{ id: doctor.id }],
+      isActive: true,
+    });
     // A preview job for the new full video.
     expect(await prisma.mediaJob.count({ where: { animationId: created.body.id, sourcePath: files.fullVideo } })).toBe(1);
-    const taken = await callRoute(animationsApi, "/api/animations", { json: { title: "Other", description: "D", ...(await media()), individualPrice: "1", categoryId: sub.id, slug: created.body.slug }, token });
+    const taken = await callRoute(animationsApi, "/api/animations", {
+      json: { title: "Other", description: "D", ...(await media()), individualPrice: "1", categoryId: sub.id, slug: created.body.slug },
+      token,
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.errors).toEqual({ slug: [SLUG_TAKEN] });
     expect((await prisma.auditLog.findFirstOrThrow({ where: { entityId: created.body.id } })).action).toBe("animation.create");
@@ -94,7 +108,10 @@ describe("PUT and DELETE /api/animations/{id}", () => {
     const { token } = await admin();
     const sub = await category();
     const files = await media();
-    const created = await callRoute(animationsApi, "/api/animations", { json: { title: `Facelift ${unique()}`, description: "Old text.", ...files, individualPrice: 299, duration: 95, categoryId: sub.id }, token });
+    const created = await callRoute(animationsApi, "/api/animations", {
+      json: { title: `Facelift ${unique()}`, description: "Old text.", ...files, individualPrice: 299, duration: 95, categoryId: sub.id },
+      token,
+    });
     await prisma.animation.update({ where: { id: created.body.id }, data: { previewVideo: (await storeFile("preview", "mp4", "video/mp4")).path } });
     const newVideo = await storeFile("video", "mp4", "video/mp4");
     const updated = await callRoute(animationApi, "/", {
@@ -110,13 +127,18 @@ describe("PUT and DELETE /api/animations/{id}", () => {
     expect(await prisma.mediaJob.count({ where: { animationId: created.body.id, sourcePath: newVideo.path, status: "queued" } })).toBe(1);
     const audit = await prisma.auditLog.findFirstOrThrow({ where: { entityId: created.body.id, action: "animation.update" } });
     expect(audit.changes).toMatchObject({ description: ["Old text.", "New text."], duration: [95, 61], fullVideo: [files.fullVideo, newVideo.path] });
-    expect((await callRoute(animationApi, "/", { method: "PUT", json: created.body, params: { slugOrId: "00000000-0000-4000-8000-000000000000" }, token })).status).toBe(404);
+    expect(
+      (await callRoute(animationApi, "/", { method: "PUT", json: created.body, params: { slugOrId: "00000000-0000-4000-8000-000000000000" }, token })).status,
+    ).toBe(404);
   });
 
   it("delete: refused while a member holds an active licence; then gone, with doctor links and jobs", async () => {
     const { token, user } = await admin();
     const sub = await category();
-    const created = await callRoute(animationsApi, "/api/animations", { json: { title: `Bypass ${unique()}`, description: "D", ...(await media()), individualPrice: 299, categoryId: sub.id }, token });
+    const created = await callRoute(animationsApi, "/api/animations", {
+      json: { title: `Bypass ${unique()}`, description: "D", ...(await media()), individualPrice: 299, categoryId: sub.id },
+      token,
+    });
     const id = created.body.id;
     const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: id });
     const refused = await callRoute(animationApi, "/", { method: "DELETE", params: { slugOrId: id }, token });
@@ -137,7 +159,14 @@ describe("the screens without JavaScript", () => {
     const sub = await category();
     const form = (cover: Buffer, coverName = "cover.jpg") => {
       const data = new FormData();
-      for (const [key, value] of Object.entries({ title: `Knee ${unique()}`, description: "The knee.", individualPrice: "99", duration: "", categoryId: sub.id })) data.append(key, value);
+      for (const [key, value] of Object.entries({
+        title: `Knee ${unique()}`,
+        description: "The knee.",
+        individualPrice: "99",
+        duration: "",
+        categoryId: sub.id,
+      }))
+        data.append(key, value);
       data.append("coverImage", new Blob([new Uint8Array(cover)], { type: "image/jpeg" }), coverName);
       data.append("fullVideo", new Blob([new Uint8Array(fileBytes("mp4"))], { type: "video/mp4" }), "full.mp4");
       data.append("downloadFile", new Blob([new Uint8Array(fileBytes("zip"))], { type: "application/zip" }), "pack.zip");
@@ -162,8 +191,15 @@ describe("the screens without JavaScript", () => {
     const { cookie, token } = await admin();
     const sub = await category();
     const title = `Otoplasty ${unique()}`;
-    const created = await callRoute(animationsApi, "/api/animations", { json: { title, description: "Ears.", ...(await media()), individualPrice: 299, categoryId: sub.id }, token });
-    const list = await callRoute(listScreen, `/admin/animations?category=${sub.parentId}&search=${encodeURIComponent(title.toUpperCase())}&confirm=${created.body.id}`, { cookie });
+    const created = await callRoute(animationsApi, "/api/animations", {
+      json: { title, description: "Ears.", ...(await media()), individualPrice: 299, categoryId: sub.id },
+      token,
+    });
+    const list = await callRoute(
+      listScreen,
+      `/admin/animations?category=${sub.parentId}&search=${encodeURIComponent(title.toUpperCase())}&confirm=${created.body.id}`,
+      { cookie },
+    );
     expect(list.body.animations.map((a: { id: string }) => a.id)).toEqual([created.body.id]);
     expect(list.body.confirm).toEqual({ id: created.body.id, title });
     const hidden = await callRoute(listScreen, `/admin/animations?category=${sub.id}`, { form: { intent: "unpublish", id: created.body.id }, cookie });

@@ -110,14 +110,23 @@ describe("caption upload", () => {
 
   it("labels a track with its language's name when the label is blank, and accepts a BOM", async () => {
     const animation = await newAnimation();
-    const result = await upload(animation.id, { name: "es.VTT", content: `\uFEFFWEBVTT - Spanish\n\n00:01.000 --> 00:02.000\nHola\n` }, { language: "es", label: "" });
+    const result = await upload(
+      animation.id,
+      { name: "es.VTT", content: `\uFEFFWEBVTT - Spanish\n\n00:01.000 --> 00:02.000\nHola\n` },
+      { language: "es", label: "" },
+    );
     expect(result.status).toBe(302);
     const caption = await prisma.animationCaption.findFirstOrThrow({ where: { animationId: animation.id } });
     expect(caption).toMatchObject({ language: "es", label: "Spanish", transcript: "Hola", cueCount: 1 });
   });
 
   it.each([
-    ["a file that does not start with WEBVTT", "notes.vtt", "1\n00:00.000 --> 00:01.000\nHello\n", "Caption file must be a WebVTT file (it must start with WEBVTT)"],
+    [
+      "a file that does not start with WEBVTT",
+      "notes.vtt",
+      "1\n00:00.000 --> 00:01.000\nHello\n",
+      "Caption file must be a WebVTT file (it must start with WEBVTT)",
+    ],
     ["WEBVTT glued to another word", "x.vtt", "WEBVTTX\n\n00:00.000 --> 00:01.000\nHello\n", "Caption file must be a WebVTT file (it must start with WEBVTT)"],
     ["a file of another extension", "captions.srt", "WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n", "Caption file must be a .vtt file"],
     ["a WebVTT file without cues", "empty.vtt", "WEBVTT\n\nNOTE nothing here yet\n", "Caption file has no cues"],
@@ -169,7 +178,11 @@ describe("caption upload", () => {
     const animation = await newAnimation();
     await upload(animation.id, { name: "v1.vtt", content: VTT });
     const first = await prisma.animationCaption.findFirstOrThrow({ where: { animationId: animation.id } });
-    const result = await upload(animation.id, { name: "v2.vtt", content: "WEBVTT\n\n00:00.000 --> 00:03.000\nSecond version.\n" }, { label: "English (revised)" });
+    const result = await upload(
+      animation.id,
+      { name: "v2.vtt", content: "WEBVTT\n\n00:00.000 --> 00:03.000\nSecond version.\n" },
+      { label: "English (revised)" },
+    );
     expect(result.status).toBe(302);
     const rows = await prisma.animationCaption.findMany({ where: { animationId: animation.id } });
     expect(rows).toHaveLength(1);
@@ -220,9 +233,7 @@ describe("caption delete", () => {
     expect((await post(animation.id, { intent: "delete", id: "nope" })).status).toBe(404);
     expect((await post(animation.id, {})).status).toBe(400);
     // A JSON body is no form: the edge refuses it before the page (415).
-    expect(
-      (await callRoute(medical, url(animation.id), { json: {}, params: { id: animation.id }, cookie: adminCookie })).status,
-    ).toBe(415);
+    expect((await callRoute(medical, url(animation.id), { json: {}, params: { id: animation.id }, cookie: adminCookie })).status).toBe(415);
     expect(await prisma.animationCaption.findUnique({ where: { id: othersCaption.id } })).not.toBeNull();
     expect(await prisma.auditLog.count()).toBe(auditsBefore);
   });

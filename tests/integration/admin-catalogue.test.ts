@@ -62,7 +62,12 @@ describe("doctors", () => {
     const animation = await createAnimation({ title: `Verified ${unique()}` });
     await prisma.animationDoctor.create({ data: { animationId: animation.id, doctorId: doctor.id } });
 
-    const updated = await callRoute(doctorApi, "/", { method: "PUT", json: { name: doctor.name, specialty: "Rhinoplasty", isActive: false }, params: { slugOrId: doctor.id }, token });
+    const updated = await callRoute(doctorApi, "/", {
+      method: "PUT",
+      json: { name: doctor.name, specialty: "Rhinoplasty", isActive: false },
+      params: { slugOrId: doctor.id },
+      token,
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ specialty: "Rhinoplasty", isActive: false, slug: doctor.slug, animationCount: 1 });
     expect((await callRoute(doctorApi, `/api/doctors/${doctor.slug}`, { params: { slugOrId: doctor.slug } })).status).toBe(404);
@@ -88,7 +93,10 @@ describe("doctors", () => {
     expect(wrongBytes.status).toBe(400);
     expect(JSON.stringify(wrongBytes.body)).toContain("The file's content is not a valid .png file");
     const big = await callRoute(doctorForm, "/admin/doctors/new", {
-      body: multipart({ name, specialty: "Dermatology" }, { field: "photo", name: "me.jpg", type: "image/jpeg", bytes: fileBytes("jpg", 5 * 1024 * 1024 + 10) }),
+      body: multipart(
+        { name, specialty: "Dermatology" },
+        { field: "photo", name: "me.jpg", type: "image/jpeg", bytes: fileBytes("jpg", 5 * 1024 * 1024 + 10) },
+      ),
       method: "POST",
       cookie,
     });
@@ -122,7 +130,10 @@ describe("doctors", () => {
     const refused = await callRoute(doctorsApi, "/api/doctors", { json: { name: "Dr. V", specialty: "X", photo: video.path }, token });
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.body.errors)).toEqual(["photo"]);
-    const missing = await callRoute(doctorsApi, "/api/doctors", { json: { name: "Dr. V", specialty: "X", photo: "/objects/uploads/00000000-0000-4000-8000-000000000000" }, token });
+    const missing = await callRoute(doctorsApi, "/api/doctors", {
+      json: { name: "Dr. V", specialty: "X", photo: "/objects/uploads/00000000-0000-4000-8000-000000000000" },
+      token,
+    });
     expect(missing.status).toBe(400);
   });
 
@@ -148,7 +159,10 @@ describe("categories", () => {
     expect(pricedMain.status).toBe(400);
     expect(pricedMain.body.message).toBe(MAIN_HAS_NO_PRICE);
 
-    const main = await callRoute(categoriesApi, "/api/categories", { json: { name: `Main ${unique()}`, description: "Top", yearlyPrice: "", parentId: "" }, token });
+    const main = await callRoute(categoriesApi, "/api/categories", {
+      json: { name: `Main ${unique()}`, description: "Top", yearlyPrice: "", parentId: "" },
+      token,
+    });
     expect(main.status).toBe(201);
     expect(main.body).toMatchObject({ parentId: null, yearlyPrice: null, isActive: true });
     const sub = await callRoute(categoriesApi, "/api/categories", { json: { name: `Sub ${unique()}`, yearlyPrice: "149.5", parentId: main.body.id }, token });
@@ -156,7 +170,9 @@ describe("categories", () => {
     expect(sub.body).toMatchObject({ parentId: main.body.id, yearlyPrice: 149.5 });
     const underSub = await callRoute(categoriesApi, "/api/categories", { json: { name: `Deep ${unique()}`, parentId: sub.body.id }, token });
     expect(underSub.body.message).toBe(PARENT_MUST_BE_MAIN);
-    expect((await callRoute(categoriesApi, "/api/categories", { json: { name: `Bad ${unique()}`, yearlyPrice: "-3", parentId: main.body.id }, token })).status).toBe(400);
+    expect(
+      (await callRoute(categoriesApi, "/api/categories", { json: { name: `Bad ${unique()}`, yearlyPrice: "-3", parentId: main.body.id }, token })).status,
+    ).toBe(400);
     const sameName = await callRoute(categoriesApi, "/api/categories", { json: { name: main.body.name }, token });
     expect(sameName.status).toBe(409);
 
@@ -203,7 +219,10 @@ describe("categories", () => {
     expect(blank.body.toast).toEqual({ title: "Validation Error", description: CATEGORY_NAME_REQUIRED, type: "error" });
     const name = `Form main ${unique()}`;
     // The Main form drops a price and parent sent anyway (parentId is dropped on the Main tab).
-    const ok = await callRoute(categoryForm, "/admin/categories/new?type=main", { form: { level: "main", name, yearlyPrice: "50", parentId: "x", isActive: "on" }, cookie });
+    const ok = await callRoute(categoryForm, "/admin/categories/new?type=main", {
+      form: { level: "main", name, yearlyPrice: "50", parentId: "x", isActive: "on" },
+      cookie,
+    });
     expect(ok.status).toBe(302);
     expect(await prisma.category.findFirstOrThrow({ where: { name } })).toMatchObject({ parentId: null, yearlyPrice: null });
   });

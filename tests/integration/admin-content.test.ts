@@ -43,7 +43,10 @@ describe("pages", () => {
     expect((await callRoute(pagesApi, "/api/pages", { json: { title: "T", slug: "t", content: "x", type: "blog" }, token })).status).toBe(400);
 
     const slug = `draft-${unique()}`;
-    const created = await callRoute(pagesApi, "/api/pages", { json: { title: "Draft page", slug, content: "<p>Hi</p><script>alert(1)</script>", isPublished: false, type: "company" }, token });
+    const created = await callRoute(pagesApi, "/api/pages", {
+      json: { title: "Draft page", slug, content: "<p>Hi</p><script>alert(1)</script>", isPublished: false, type: "company" },
+      token,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ slug, isPublished: false, type: "company" });
     expect((await callRoute(pagesApi, "/api/pages", { json: { title: "Again", slug, content: "x" }, token })).status).toBe(409);
@@ -59,7 +62,12 @@ describe("pages", () => {
     expect(adminView.body.page.html).not.toContain("<script");
 
     // Publishing through PUT: public at once.
-    const published = await callRoute(pageApi, "/", { method: "PUT", json: { ...created.body, metaDescription: "About it", isPublished: true }, params: { id: created.body.id }, token });
+    const published = await callRoute(pageApi, "/", {
+      method: "PUT",
+      json: { ...created.body, metaDescription: "About it", isPublished: true },
+      params: { id: created.body.id },
+      token,
+    });
     expect(published.status).toBe(200);
     const pub = await callRoute(pageBySlug, `/api/pages/slug/${slug}?t=1`, { params: { slug } });
     expect(pub.body).toMatchObject({ title: "Draft page", metaDescription: "About it" });
@@ -75,7 +83,10 @@ describe("pages", () => {
   it("the form without JavaScript: a blank slug is made from the title on create; the list's stats and confirm step", async () => {
     const { cookie } = await admin();
     const title = `Cookie Policy ${unique()}`;
-    const created = await callRoute(pageForm, "/admin/pages/new", { form: { title, slug: "", content: "<p>We use cookies.</p>", type: "legal", isPublished: "on" }, cookie });
+    const created = await callRoute(pageForm, "/admin/pages/new", {
+      form: { title, slug: "", content: "<p>We use cookies.</p>", type: "legal", isPublished: "on" },
+      cookie,
+    });
     expect(created.status).toBe(302);
     const page = await prisma.page.findFirstOrThrow({ where: { title } });
     expect(page.slug).toBe(pageSlugFromTitle(title));
@@ -100,7 +111,10 @@ describe("FAQs", () => {
     const bad = await callRoute(faqsApi, "/api/admin/faqs", { json: { question: "", answer: "" }, token });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toMatchObject({ question: ["Question is required"], answer: ["Answer is required"] });
-    const ghost = await callRoute(faqsApi, "/api/admin/faqs", { json: { question: "Q?", answer: "A", categoryId: "00000000-0000-4000-8000-000000000000" }, token });
+    const ghost = await callRoute(faqsApi, "/api/admin/faqs", {
+      json: { question: "Q?", answer: "A", categoryId: "00000000-0000-4000-8000-000000000000" },
+      token,
+    });
     expect(ghost.status).toBe(400);
     expect(ghost.body.errors).toEqual({ categoryId: ["Choose an existing FAQ category"] });
 
@@ -110,7 +124,12 @@ describe("FAQs", () => {
     const search = (await callRoute(publicFaqs, `/api/faqs?search=${encodeURIComponent(question)}`)).body;
     expect(search.map((f: { question: string }) => f.question)).toEqual([question]);
 
-    const hidden = await callRoute(faqApi, "/", { method: "PUT", json: { question, answer: "<p>Yearly.</p>", isActive: false }, params: { id: created.body.id }, token });
+    const hidden = await callRoute(faqApi, "/", {
+      method: "PUT",
+      json: { question, answer: "<p>Yearly.</p>", isActive: false },
+      params: { id: created.body.id },
+      token,
+    });
     expect(hidden.body.isActive).toBe(false);
     expect((await callRoute(publicFaqs, `/api/faqs?search=${encodeURIComponent(question)}`)).body).toEqual([]);
     // The Help Center: admins see it (with its controls), visitors do not.

@@ -25,7 +25,15 @@ describe("dashboard counters", () => {
     const now = new Date();
     const member = await createUser();
     const { payment } = await createPaidSubscription(member.id, { amount: 99, paidDaysAgo: 0 });
-    await prisma.user.createMany({ data: Array.from({ length: 25 }, (_, i) => ({ email: `bulk-${i}-${Date.now()}@x.test`, username: `bulk_${i}_${Date.now()}`, password: "x", firstName: "B", lastName: "K" })) });
+    await prisma.user.createMany({
+      data: Array.from({ length: 25 }, (_, i) => ({
+        email: `bulk-${i}-${Date.now()}@x.test`,
+        username: `bulk_${i}_${Date.now()}`,
+        password: "x",
+        firstName: "B",
+        lastName: "K",
+      })),
+    });
     await prisma.payment.createMany({ data: Array.from({ length: 4 }, () => ({ userId: member.id, amount: 10, status: "completed" as const })) });
     await createAnimation({ title: `Counted ${Date.now()}` });
     expect(await getDashboardStats(now)).toEqual(await truth(now));
@@ -44,8 +52,17 @@ describe("dashboard counters", () => {
     const day = 24 * 3600_000;
     const [a, b] = [await createUser(), await createUser()];
     const rows = (userId: string, n: number, endDate: Date) =>
-      Array.from({ length: n }, () => ({ userId, type: "global" as const, status: "active" as const, price: 99, startDate: new Date(now.getTime() - day), endDate }));
-    await prisma.subscription.createMany({ data: [...rows(a.id, 3, new Date(now.getTime() + 300 * day)), ...rows(b.id, 2, new Date(now.getTime() + 300 * day))] });
+      Array.from({ length: n }, () => ({
+        userId,
+        type: "global" as const,
+        status: "active" as const,
+        price: 99,
+        startDate: new Date(now.getTime() - day),
+        endDate,
+      }));
+    await prisma.subscription.createMany({
+      data: [...rows(a.id, 3, new Date(now.getTime() + 300 * day)), ...rows(b.id, 2, new Date(now.getTime() + 300 * day))],
+    });
     expect(await getDashboardStats(now)).toEqual(await truth(now));
 
     // One ends: still "active" until the sweep, but not counted; then the sweep expires it.

@@ -43,7 +43,13 @@ describe("templates", () => {
     expect(bad.body.errors).toMatchObject({ name: ["Name is required"], subject: ["Subject is required"], htmlContent: ["HTML content is required"] });
 
     const created = await callRoute(templatesApi, "/api/email-templates", {
-      json: { name, subject: "Hello {{firstName}}", htmlContent: "<p>Hi {{firstName}}<script>alert(1)</script></p>", variables: " firstName, , amount ", isActive: true },
+      json: {
+        name,
+        subject: "Hello {{firstName}}",
+        htmlContent: "<p>Hi {{firstName}}<script>alert(1)</script></p>",
+        variables: " firstName, , amount ",
+        isActive: true,
+      },
       token,
     });
     expect(created.status).toBe(201);
@@ -54,7 +60,12 @@ describe("templates", () => {
     const listed = await callRoute(adminTemplatesApi, `/api/admin/email-templates?search=${name}`, { token });
     expect(listed.body.map((t: { name: string }) => t.name)).toEqual([name]);
 
-    const updated = await callRoute(adminTemplateApi, "/", { method: "PUT", json: { subject: "New subject", htmlContent: "<p>New</p>", textContent: "New" }, params: { id: created.body.id }, token });
+    const updated = await callRoute(adminTemplateApi, "/", {
+      method: "PUT",
+      json: { subject: "New subject", htmlContent: "<p>New</p>", textContent: "New" },
+      params: { id: created.body.id },
+      token,
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ subject: "New subject", textContent: "New", version: 2, name });
     expect((await callRoute(templateApi, "/", { method: "PUT", json: { subject: "" }, params: { id: created.body.id }, token })).status).toBe(400);
@@ -69,14 +80,24 @@ describe("templates", () => {
 
   it("the form: 'Failed to create template' with the message; saved shows 'Template Updated' and a preview", async () => {
     const { cookie } = await admin();
-    const refused = await callRoute(templateForm, "/admin/email-manager/templates/new", { form: { name: "bad name!", subject: "S", htmlContent: "<p>x</p>" }, cookie });
+    const refused = await callRoute(templateForm, "/admin/email-manager/templates/new", {
+      form: { name: "bad name!", subject: "S", htmlContent: "<p>x</p>" },
+      cookie,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.toast).toMatchObject({ title: "Failed to create template", description: "Name may contain only letters, digits and underscores" });
     const name = `welcome_${unique()}`;
-    const ok = await callRoute(templateForm, "/admin/email-manager/templates/new", { form: { name, subject: "Welcome {{firstName}}", htmlContent: "<p>Dear {{firstName}}. Enjoy!</p>", isActive: "on" }, cookie });
+    const ok = await callRoute(templateForm, "/admin/email-manager/templates/new", {
+      form: { name, subject: "Welcome {{firstName}}", htmlContent: "<p>Dear {{firstName}}. Enjoy!</p>", isActive: "on" },
+      cookie,
+    });
     expect(ok.status).toBe(302);
     const id = ok.headers.get("location")!.split("/").at(-1)!;
-    const edited = await callRoute(templateForm, `/admin/email-manager/templates/${id}`, { form: { name, subject: "Welcome back", htmlContent: "<p>Again</p>" }, params: { id }, cookie });
+    const edited = await callRoute(templateForm, `/admin/email-manager/templates/${id}`, {
+      form: { name, subject: "Welcome back", htmlContent: "<p>Again</p>" },
+      params: { id },
+      cookie,
+    });
     expect(edited.status).toBe(302);
     expect(await prisma.emailTemplate.findUniqueOrThrow({ where: { id } })).toMatchObject({ subject: "Welcome back", isActive: false, version: 2 });
     const page = await callRoute(templateForm, `/admin/email-manager/templates/${id}`, { params: { id }, cookie });
@@ -89,11 +110,13 @@ describe("logs and statistics", () => {
   it("page the log newest first and count sent, failed and today's mail from the counters", async () => {
     const { token, cookie } = await admin();
     const before = (await callRoute(manager, "/admin/email-manager", { cookie })).body.stats;
-    await prisma.emailLog.createMany({ data: [
-      { toEmail: "a@example.com", subject: "One", status: "sent" },
-      { toEmail: "b@example.com", subject: "Two", status: "failed", errorMessage: "550 mailbox unavailable" },
-      { toEmail: "c@example.com", subject: "Three", status: "pending" },
-    ] });
+    await prisma.emailLog.createMany({
+      data: [
+        { toEmail: "a@example.com", subject: "One", status: "sent" },
+        { toEmail: "b@example.com", subject: "Two", status: "failed", errorMessage: "550 mailbox unavailable" },
+        { toEmail: "c@example.com", subject: "Three", status: "pending" },
+      ],
+    });
     const stats = (await callRoute(manager, "/admin/emails", { cookie })).body.stats;
     expect(stats.totalEmailsSent).toBe(before.totalEmailsSent + 3);
     expect(stats.emailsSentToday).toBe(before.emailsSentToday + 1);
@@ -111,7 +134,10 @@ describe("logs and statistics", () => {
 describe("POST /api/emails/bulk", () => {
   it("sends a test with [TEST] in the subject at once, and answers 200 with the counts", async () => {
     const { token } = await admin();
-    const res = await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "Autumn news", html: "<p>Fresh animations.</p>", testEmail: "qa@example.com" }, token });
+    const res = await callRoute(bulkApi, "/api/emails/bulk", {
+      json: { subject: "Autumn news", html: "<p>Fresh animations.</p>", testEmail: "qa@example.com" },
+      token,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ sent: 1, failed: 0 });
     const got = mail.to("qa@example.com").at(-1)!;
@@ -121,13 +147,18 @@ describe("POST /api/emails/bulk", () => {
   it("starts a campaign as a job (202, and its progress call), from either layout; refuses bad input with 400", async () => {
     const { token } = await admin();
     const member = await createUser();
-    const layoutA = await callRoute(bulkApi, "/api/emails/bulk", { json: { recipients: `${member.id}, ${member.id}`, subject: "Layout A", htmlContent: "<p>A.</p>" }, token });
+    const layoutA = await callRoute(bulkApi, "/api/emails/bulk", {
+      json: { recipients: `${member.id}, ${member.id}`, subject: "Layout A", htmlContent: "<p>A.</p>" },
+      token,
+    });
     expect(layoutA.status).toBe(202);
     expect(layoutA.body).toMatchObject({ status: "queued", total: 1, sent: 0, failed: 0, statusUrl: `/api/admin/email-campaigns/${layoutA.body.campaignId}` });
     const progress = await callRoute(campaignApi, layoutA.body.statusUrl, { params: { id: layoutA.body.campaignId }, token });
     expect(progress.body).toMatchObject({ id: layoutA.body.campaignId, total: 1, left: 1 });
 
-    expect((await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "", html: "" }, token })).body.errors).toMatchObject({ subject: ["Subject is required"] });
+    expect((await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "", html: "" }, token })).body.errors).toMatchObject({
+      subject: ["Subject is required"],
+    });
     const badIds = await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "S", html: "<p>x</p>", userIds: ["nope"] }, token });
     expect(badIds.status).toBe(400);
     expect(badIds.body.message).toBe("Recipients must be user ids separated by commas");
@@ -135,20 +166,27 @@ describe("POST /api/emails/bulk", () => {
     expect(nobody.status).toBe(400);
     expect(nobody.body.message).toMatch(/^No recipients/);
     expect((await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "S", html: "<p>x</p>" } })).status).toBe(401);
-    expect((await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "S", html: "<p>x</p>" }, token: await accessTokenFor(member.id) })).status).toBe(403);
+    expect((await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "S", html: "<p>x</p>" }, token: await accessTokenFor(member.id) })).status).toBe(
+      403,
+    );
   });
 
   it("a campaign can be canceled after confirming: nothing pending is sent, and a second cancel is refused", async () => {
     const { cookie, token } = await admin();
     const members = [await createUser(), await createUser()];
-    const started = await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "Cancel me", html: "<p>x</p>", userIds: members.map((m) => m.id) }, token });
+    const started = await callRoute(bulkApi, "/api/emails/bulk", {
+      json: { subject: "Cancel me", html: "<p>x</p>", userIds: members.map((m) => m.id) },
+      token,
+    });
     const id = started.body.campaignId as string;
     const asked = await callRoute(campaignPage, `/admin/email-manager/campaigns/${id}?confirm=${id}&intent=cancel`, { params: { id }, cookie });
     expect(asked.body.confirming).toBe(true);
     const canceled = await callRoute(campaignPage, `/admin/email-manager/campaigns/${id}`, { form: { intent: "cancel", id }, params: { id }, cookie });
     expect(canceled.status).toBe(302);
     expect(await prisma.emailCampaign.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "canceled", failed: 2, sent: 0 });
-    expect(await prisma.emailLog.count({ where: { campaignId: id, status: "failed", errorMessage: "Campaign canceled before this message was sent" } })).toBe(2);
+    expect(await prisma.emailLog.count({ where: { campaignId: id, status: "failed", errorMessage: "Campaign canceled before this message was sent" } })).toBe(
+      2,
+    );
     expect(await prisma.auditLog.count({ where: { entityId: id, action: "email_campaign.cancel" } })).toBe(1);
     const again = await callRoute(campaignPage, `/admin/email-manager/campaigns/${id}`, { form: { intent: "cancel", id }, params: { id }, cookie });
     expect(again.status).toBe(302);
@@ -157,7 +195,11 @@ describe("POST /api/emails/bulk", () => {
 
   it("system templates (the site sends them itself) are neither deleted nor sent as a campaign: 409 with the reason, page and /api alike", async () => {
     const { token, cookie } = await admin();
-    const reset = await prisma.emailTemplate.upsert({ where: { name: "password_reset" }, update: {}, create: { name: "password_reset", subject: "Reset your password", htmlContent: "<p>{{resetUrl}}</p>" } });
+    const reset = await prisma.emailTemplate.upsert({
+      where: { name: "password_reset" },
+      update: {},
+      create: { name: "password_reset", subject: "Reset your password", htmlContent: "<p>{{resetUrl}}</p>" },
+    });
 
     const viaApi = await callRoute(templateApi, "/", { method: "DELETE", params: { id: reset.id }, token });
     expect(viaApi.status).toBe(409);
@@ -167,7 +209,11 @@ describe("POST /api/emails/bulk", () => {
     const viaPage = await callRoute(manager, "/admin/email-manager?tab=templates", { form: { intent: "delete", id: reset.id }, cookie });
     expect(viaPage.status).toBe(302);
     const flash = viaPage.headers.get("Set-Cookie")!.split(";")[0]!;
-    expect((await getToast(new Request("http://localhost/", { headers: { Cookie: flash } }))).toast).toEqual({ title: "Failed to delete template", description: SYSTEM_TEMPLATE_DELETE, type: "error" });
+    expect((await getToast(new Request("http://localhost/", { headers: { Cookie: flash } }))).toast).toEqual({
+      title: "Failed to delete template",
+      description: SYSTEM_TEMPLATE_DELETE,
+      type: "error",
+    });
     expect(await prisma.emailTemplate.count({ where: { id: reset.id } })).toBe(1);
     expect(await prisma.auditLog.count({ where: { entityId: reset.id, action: "email_template.delete" } })).toBe(0);
     // Without JavaScript the confirm step is a URL: it offers nothing to confirm for a system template.
@@ -181,13 +227,21 @@ describe("POST /api/emails/bulk", () => {
 
   it("the campaign form starts from a template, previews on the server and says 'Test e-mail is required' for a test without an address", async () => {
     const { cookie } = await admin();
-    const preview = await callRoute(campaignForm, "/admin/email-manager/campaigns/new", { form: { intent: "preview", targetGroup: "free", kind: "newsletter", subject: "Hi {{firstName}}", htmlContent: "<p>Hello {{firstName}}. Bye!</p>" }, cookie });
+    const preview = await callRoute(campaignForm, "/admin/email-manager/campaigns/new", {
+      form: { intent: "preview", targetGroup: "free", kind: "newsletter", subject: "Hi {{firstName}}", htmlContent: "<p>Hello {{firstName}}. Bye!</p>" },
+      cookie,
+    });
     expect(preview.body.preview).toEqual({ subject: "Hi Jane", html: "<p>Hello Jane. Bye!</p>", text: "Hello Jane.\nBye!" });
-    const template = await prisma.emailTemplate.create({ data: { name: `digest_${unique()}`, subject: "Monthly digest", htmlContent: "<p>New this month.</p>" } });
+    const template = await prisma.emailTemplate.create({
+      data: { name: `digest_${unique()}`, subject: "Monthly digest", htmlContent: "<p>New this month.</p>" },
+    });
     const fromTemplate = await callRoute(campaignForm, `/admin/email-manager/campaigns/new?template=${template.id}`, { cookie });
     expect(fromTemplate.body.template).toMatchObject({ subject: "Monthly digest", htmlContent: "<p>New this month.</p>" });
     expect((await callRoute(campaignForm, "/admin/email-manager/campaigns/new?template=nope", { cookie })).body.template).toBeNull();
-    const test = await callRoute(campaignForm, "/admin/email-manager/campaigns/new", { form: { intent: "test", targetGroup: "free", kind: "newsletter", subject: "S", htmlContent: "<p>x</p>" }, cookie });
+    const test = await callRoute(campaignForm, "/admin/email-manager/campaigns/new", {
+      form: { intent: "test", targetGroup: "free", kind: "newsletter", subject: "S", htmlContent: "<p>x</p>" },
+      cookie,
+    });
     expect(test.status).toBe(400);
     expect(test.body.result.error).toMatchObject({ testEmail: ["Test e-mail is required"] });
   });

@@ -35,9 +35,19 @@ describe("GET /api/admin/refund-requests", () => {
     const found = await callRoute(listApi, `/api/admin/refund-requests?search=${r.member.lastName}`, { token });
     expect(found.status).toBe(200);
     expect(found.body).toMatchObject([
-      { id: r.request.id, userName: `Rosalind ${r.member.lastName}`, userEmail: r.member.email, paymentAmount: 99, paymentDescription: "Premium yearly subscription", reason: "billing-error", status: "pending" },
+      {
+        id: r.request.id,
+        userName: `Rosalind ${r.member.lastName}`,
+        userEmail: r.member.email,
+        paymentAmount: 99,
+        paymentDescription: "Premium yearly subscription",
+        reason: "billing-error",
+        status: "pending",
+      },
     ]);
-    expect((await callRoute(listApi, "/api/admin/refund-requests?search=billing-err&status=pending", { token })).body.map((row: { id: string }) => row.id)).toContain(r.request.id);
+    expect(
+      (await callRoute(listApi, "/api/admin/refund-requests?search=billing-err&status=pending", { token })).body.map((row: { id: string }) => row.id),
+    ).toContain(r.request.id);
     expect((await callRoute(listApi, `/api/admin/refund-requests?search=${r.member.email}&status=rejected`, { token })).body).toEqual([]);
   });
 });
@@ -46,10 +56,20 @@ describe("decisions", () => {
   it("notes are required (400 with the product's message); unknown requests 404", async () => {
     const { token } = await admin();
     const r = await pendingRequest();
-    const blank = await callRoute(decideApi, `/api/admin/refund-requests/${r.request.id}/approve`, { method: "PUT", json: { adminNotes: "  " }, params: { id: r.request.id }, token });
+    const blank = await callRoute(decideApi, `/api/admin/refund-requests/${r.request.id}/approve`, {
+      method: "PUT",
+      json: { adminNotes: "  " },
+      params: { id: r.request.id },
+      token,
+    });
     expect(blank.status).toBe(400);
     expect(blank.body).toEqual({ message: ADMIN_NOTES_REQUIRED, errors: { adminNotes: [ADMIN_NOTES_REQUIRED] } });
-    const missing = await callRoute(decideApi, "/api/admin/refund-requests/00000000-0000-4000-8000-000000000000/reject", { method: "PUT", json: { adminNotes: "No." }, params: { id: "00000000-0000-4000-8000-000000000000" }, token });
+    const missing = await callRoute(decideApi, "/api/admin/refund-requests/00000000-0000-4000-8000-000000000000/reject", {
+      method: "PUT",
+      json: { adminNotes: "No." },
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+      token,
+    });
     expect(missing.status).toBe(404);
     expect((await prisma.refundRequest.findUniqueOrThrow({ where: { id: r.request.id } })).status).toBe("pending");
   });
@@ -57,18 +77,33 @@ describe("decisions", () => {
   it("approve refunds the payment and ends access; reject keeps it; each audited", async () => {
     const { token } = await admin();
     const a = await pendingRequest();
-    const approved = await callRoute(decideApi, `/api/admin/refund-requests/${a.request.id}/approve`, { method: "PUT", json: { adminNotes: "Within 30 days." }, params: { id: a.request.id }, token });
+    const approved = await callRoute(decideApi, `/api/admin/refund-requests/${a.request.id}/approve`, {
+      method: "PUT",
+      json: { adminNotes: "Within 30 days." },
+      params: { id: a.request.id },
+      token,
+    });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: "processed", adminNotes: "Within 30 days." });
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: a.payment.id } })).status).toBe("refunded");
     expect((await prisma.subscription.findUniqueOrThrow({ where: { id: a.subscription.id } })).status).toBe("canceled");
 
     const b = await pendingRequest();
-    const rejected = await callRoute(decideApi, `/api/admin/refund-requests/${b.request.id}/reject`, { method: "PUT", json: { adminNotes: "Past the window." }, params: { id: b.request.id }, token });
+    const rejected = await callRoute(decideApi, `/api/admin/refund-requests/${b.request.id}/reject`, {
+      method: "PUT",
+      json: { adminNotes: "Past the window." },
+      params: { id: b.request.id },
+      token,
+    });
     expect(rejected.body).toMatchObject({ status: "rejected" });
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: b.payment.id } })).status).toBe("completed");
 
-    const again = await callRoute(decideApi, `/api/admin/refund-requests/${b.request.id}/approve`, { method: "PUT", json: { adminNotes: "Changed my mind." }, params: { id: b.request.id }, token });
+    const again = await callRoute(decideApi, `/api/admin/refund-requests/${b.request.id}/approve`, {
+      method: "PUT",
+      json: { adminNotes: "Changed my mind." },
+      params: { id: b.request.id },
+      token,
+    });
     expect(again.status).toBe(409);
 
     const audit = await prisma.auditLog.findMany({ where: { entityId: { in: [a.request.id, b.request.id] } }, orderBy: { createdAt: "asc" } });
@@ -91,10 +126,18 @@ describe("the screens", () => {
 
     const page = await callRoute(decisionScreen, `/admin/refunds/${r.request.id}?decision=reject`, { params: { id: r.request.id }, cookie });
     expect(page.body).toMatchObject({ decision: "reject", request: { userEmail: r.member.email, paymentAmount: 99, reason: "not-satisfied" } });
-    const blank = await callRoute(decisionScreen, `/admin/refunds/${r.request.id}`, { form: { intent: "reject", adminNotes: "" }, params: { id: r.request.id }, cookie });
+    const blank = await callRoute(decisionScreen, `/admin/refunds/${r.request.id}`, {
+      form: { intent: "reject", adminNotes: "" },
+      params: { id: r.request.id },
+      cookie,
+    });
     expect(blank.status).toBe(400);
     expect(JSON.stringify(blank.body)).toContain(ADMIN_NOTES_REQUIRED);
-    const done = await callRoute(decisionScreen, `/admin/refunds/${r.request.id}`, { form: { intent: "reject", adminNotes: "Outside the policy." }, params: { id: r.request.id }, cookie });
+    const done = await callRoute(decisionScreen, `/admin/refunds/${r.request.id}`, {
+      form: { intent: "reject", adminNotes: "Outside the policy." },
+      params: { id: r.request.id },
+      cookie,
+    });
     expect(done.status).toBe(302);
     expect(done.location).toBe("/admin/refunds");
     expect((await prisma.refundRequest.findUniqueOrThrow({ where: { id: r.request.id } })).status).toBe("rejected");

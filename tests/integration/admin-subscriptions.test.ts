@@ -32,7 +32,21 @@ describe("GET /api/admin/subscriptions", () => {
     expect(Array.isArray(all.body)).toBe(true);
     expect(all.body).toHaveLength(2);
     expect(Object.keys(all.body[0]).sort()).toEqual(
-      ["animationTitle", "categoryName", "endDate", "firstName", "id", "lastName", "price", "startDate", "status", "type", "userEmail", "userId", "username"].sort(),
+      [
+        "animationTitle",
+        "categoryName",
+        "endDate",
+        "firstName",
+        "id",
+        "lastName",
+        "price",
+        "startDate",
+        "status",
+        "type",
+        "userEmail",
+        "userId",
+        "username",
+      ].sort(),
     );
     const canceled = await callRoute(listApi, `/api/admin/subscriptions?search=lovelace&status=canceled`, { token });
     expect(canceled.body.map((row: { type: string }) => row.type)).toEqual(["individual"]);
@@ -50,12 +64,20 @@ describe("cancel and reactivate", () => {
     const { subscription } = await createPaidSubscription(member.id, { type: "global" });
     expect(await hasPremium(member.id)).toBe(true);
 
-    const canceled = await callRoute(changeApi, `/api/admin/subscriptions/${subscription.id}/cancel`, { method: "PUT", params: { id: subscription.id }, token });
+    const canceled = await callRoute(changeApi, `/api/admin/subscriptions/${subscription.id}/cancel`, {
+      method: "PUT",
+      params: { id: subscription.id },
+      token,
+    });
     expect(canceled.status).toBe(200);
     expect(canceled.body.status).toBe("canceled");
     expect(await hasPremium(member.id)).toBe(false);
 
-    const back = await callRoute(changeApi, `/api/admin/subscriptions/${subscription.id}/reactivate`, { method: "PUT", params: { id: subscription.id }, token });
+    const back = await callRoute(changeApi, `/api/admin/subscriptions/${subscription.id}/reactivate`, {
+      method: "PUT",
+      params: { id: subscription.id },
+      token,
+    });
     expect(back.body).toMatchObject({ status: "active", endDate: subscription.endDate!.toISOString() });
     expect(await hasPremium(member.id)).toBe(true);
 
@@ -71,7 +93,11 @@ describe("cancel and reactivate", () => {
     const expired = await callRoute(changeApi, `/api/admin/subscriptions/${subscription.id}/cancel`, { method: "PUT", params: { id: subscription.id }, token });
     expect(expired.status).toBe(409);
     expect(expired.body.message).toBe("Only active subscriptions can be canceled.");
-    const reactivate = await callRoute(changeApi, `/api/admin/subscriptions/${subscription.id}/reactivate`, { method: "PUT", params: { id: subscription.id }, token });
+    const reactivate = await callRoute(changeApi, `/api/admin/subscriptions/${subscription.id}/reactivate`, {
+      method: "PUT",
+      params: { id: subscription.id },
+      token,
+    });
     expect(reactivate.status).toBe(409);
     for (const id of ["not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
       const missing = await callRoute(changeApi, `/api/admin/subscriptions/${id}/cancel`, { method: "PUT", params: { id }, token });
@@ -89,7 +115,10 @@ describe("the screen without JavaScript", () => {
     const { subscription } = await createPaidSubscription(member.id, { type: "global" });
     const page = await callRoute(screen, `/admin/subscriptions?status=active&confirm=${subscription.id}&intent=cancel`, { cookie });
     expect(page.body.confirm).toMatchObject({ intent: "cancel", row: { id: subscription.id, status: "active" } });
-    const done = await callRoute(screen, `/admin/subscriptions?status=active&confirm=${subscription.id}&intent=cancel`, { form: { intent: "cancel", id: subscription.id }, cookie });
+    const done = await callRoute(screen, `/admin/subscriptions?status=active&confirm=${subscription.id}&intent=cancel`, {
+      form: { intent: "cancel", id: subscription.id },
+      cookie,
+    });
     expect(done.status).toBe(302);
     expect(done.location).toBe("/admin/subscriptions?status=active");
     expect((await prisma.subscription.findUniqueOrThrow({ where: { id: subscription.id } })).status).toBe("canceled");

@@ -70,7 +70,10 @@ function doctorPost(photo: Buffer, fields: Record<string, string> = {}) {
 function storedFiles() {
   const objects = path.resolve(getEnv().DATA_DIR, "objects");
   if (!fs.existsSync(objects)) return [];
-  return fs.readdirSync(objects, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  return fs
+    .readdirSync(objects, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 }
 
 describe("the doctor form's photo without JavaScript, through the real app", () => {

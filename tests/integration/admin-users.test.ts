@@ -68,14 +68,21 @@ describe("roles", () => {
       ["user.demote", { role: ["admin", "user"] }],
     ]);
     const unknown = "00000000-0000-4000-8000-000000000000";
-    expect((await callRoute(userApi, `/api/admin/users/${unknown}`, { method: "PUT", json: { role: "user" }, params: { id: unknown }, token })).status).toBe(404);
+    expect((await callRoute(userApi, `/api/admin/users/${unknown}`, { method: "PUT", json: { role: "user" }, params: { id: unknown }, token })).status).toBe(
+      404,
+    );
   });
 
   it("refuses an admin demoting themselves, and two admins demoting each other at once leave one admin", async () => {
     await prisma.user.updateMany({ where: { role: "admin" }, data: { role: "user" } });
     const a = await adminAndToken();
     const b = await adminAndToken();
-    const self = await callRoute(userApi, `/api/admin/users/${a.admin.id}`, { method: "PUT", json: { role: "user" }, params: { id: a.admin.id }, token: a.token });
+    const self = await callRoute(userApi, `/api/admin/users/${a.admin.id}`, {
+      method: "PUT",
+      json: { role: "user" },
+      params: { id: a.admin.id },
+      token: a.token,
+    });
     expect(self.status).toBe(409);
     expect(self.body.message).toBe(CANNOT_DEMOTE_SELF);
     const [ab, ba] = await Promise.all([
@@ -149,7 +156,11 @@ describe("Send Email", () => {
   it("really sends the message to that user, logs it, and refuses a blank subject", async () => {
     const { cookie } = await adminAndToken();
     const member = await createUser();
-    const blank = await callRoute(emailScreen, `/admin/users/${member.id}/email`, { form: { subject: " ", message: "Hello" }, params: { id: member.id }, cookie });
+    const blank = await callRoute(emailScreen, `/admin/users/${member.id}/email`, {
+      form: { subject: " ", message: "Hello" },
+      params: { id: member.id },
+      cookie,
+    });
     expect(blank.status).toBe(400);
     expect(JSON.stringify(blank.body)).toContain("Subject is required");
     const sent = await callRoute(emailScreen, `/admin/users/${member.id}/email`, {

@@ -45,8 +45,14 @@ describe("the OpenAPI document", () => {
       for (const path of openApiPaths(route.path)) for (const method of METHODS) if (table[method]) served.add(`${method.toLowerCase()} ${path}`);
     }
     const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)));
-    expect([...served].filter((op) => !documented.has(op)), "served but not documented").toEqual([]);
-    expect([...documented].filter((op) => !served.has(op)), "documented but not served").toEqual([]);
+    expect(
+      [...served].filter((op) => !documented.has(op)),
+      "served but not documented",
+    ).toEqual([]);
+    expect(
+      [...documented].filter((op) => !served.has(op)),
+      "documented but not served",
+    ).toEqual([]);
     expect(documented.size).toBeGreaterThan(70);
   });
 
@@ -56,8 +62,14 @@ describe("the OpenAPI document", () => {
         expect(operation.summary, `${method} ${path}`).toBeTruthy();
         expect(operation.description, `${method} ${path}`).toMatch(/^\*\*Who may call it:\*\* .+\n\n.{40,}/);
         expect(operation.tags, `${method} ${path}`).not.toEqual(["Other"]);
-        expect(Object.keys(operation.responses).some((code) => code.startsWith("4")), `${method} ${path}`).toBe(true);
-        expect(operation.responses.default, `${method} ${path}`).toEqual({ description: expect.any(String), content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+        expect(
+          Object.keys(operation.responses).some((code) => code.startsWith("4")),
+          `${method} ${path}`,
+        ).toBe(true);
+        expect(operation.responses.default, `${method} ${path}`).toEqual({
+          description: expect.any(String),
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        });
       }
     }
   });
@@ -79,7 +91,11 @@ describe("the OpenAPI document", () => {
     expect(doc.paths["/api/auth/me"]!.get!.responses).toHaveProperty("401");
     expect(doc.paths["/api/auth/me"]!.get!["x-required-role"]).toBeUndefined();
     // Admin by the guard layout of app/routes.ts, and by requireAdmin on a shared path.
-    for (const [path, method] of [["/api/admin/users", "get"], ["/api/animations", "post"], ["/api/settings/{key}", "put"]] as const) {
+    for (const [path, method] of [
+      ["/api/admin/users", "get"],
+      ["/api/animations", "post"],
+      ["/api/settings/{key}", "put"],
+    ] as const) {
       const operation = doc.paths[path]![method]!;
       expect(operation.security, `${method} ${path}`).toEqual(admin);
       expect(operation["x-required-role"], `${method} ${path}`).toBe("admin");
@@ -105,10 +121,23 @@ describe("the OpenAPI document", () => {
 
 describe("the response check every integration test runs", () => {
   it("refuses an answer with a missing, extra or mistyped field, or an undocumented status", async () => {
-    const user = { id: "u", email: "a@b.co", username: "abc", firstName: "A", lastName: "B", role: "user", accountType: "free", isEmailVerified: true, isActive: true, createdAt: "2026-11-25T00:00:00.000Z" };
+    const user = {
+      id: "u",
+      email: "a@b.co",
+      username: "abc",
+      firstName: "A",
+      lastName: "B",
+      role: "user",
+      accountType: "free",
+      isEmailVerified: true,
+      isActive: true,
+      createdAt: "2026-11-25T00:00:00.000Z",
+    };
     expect(await apiDocumentMismatch("GET", "/api/auth/me", 200, { user })).toBeNull();
     expect(await apiDocumentMismatch("GET", "/api/auth/me", 200, { user: { ...user, password: "hash" } })).toMatch(/additional properties 'password'/);
-    expect(await apiDocumentMismatch("GET", "/api/auth/me", 200, { user: { ...user, role: "owner" } })).toMatch(/role must be equal to one of the allowed values/);
+    expect(await apiDocumentMismatch("GET", "/api/auth/me", 200, { user: { ...user, role: "owner" } })).toMatch(
+      /role must be equal to one of the allowed values/,
+    );
     const { email: _, ...withoutEmail } = user;
     expect(await apiDocumentMismatch("GET", "/api/auth/me", 200, { user: withoutEmail })).toMatch(/must have required property 'email'/);
     expect(await apiDocumentMismatch("GET", "/api/auth/me", 201, { user })).toMatch(/status 201 is not documented/);

@@ -26,7 +26,14 @@ describe("recordAudit", () => {
 
   it("commits with the change, and is gone with it when the transaction fails", async () => {
     await prisma.$transaction(async (tx) => {
-      await recordAudit(tx, actor, { action: "setting.update", entityType: "setting", entityId: "platform_name", summary: "Renamed", before: { value: "A" }, after: { value: "B" } });
+      await recordAudit(tx, actor, {
+        action: "setting.update",
+        entityType: "setting",
+        entityId: "platform_name",
+        summary: "Renamed",
+        before: { value: "A" },
+        after: { value: "B" },
+      });
     });
     await expect(
       prisma.$transaction(async (tx) => {

@@ -39,7 +39,7 @@ describe("the billing sweep in test mode", () => {
     const result = await runBillingSweep();
     expect(result.renewed).toBe(0);
     expect((await prisma.subscription.findUniqueOrThrow({ where: { id: subscription.id } })).status).toBe("expired");
-    expect((await prisma.payment.count({ where: { subscriptionId: subscription.id } }))).toBe(1);
+    expect(await prisma.payment.count({ where: { subscriptionId: subscription.id } })).toBe(1);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).accountType).toBe("free");
   });
 });

@@ -46,7 +46,12 @@ describe("a write is visible to the next read with the caches on", () => {
   it("a setting: PUT /api/settings/{key}, then GET /api/settings and the help page's layout", async () => {
     await callRoute(publicSettings, "/api/settings");
     await callRoute(helpPage, "/help");
-    const put = await callRoute(settingApi, "/api/settings/platform_name", { method: "PUT", json: { value: "Medanim Cached" }, params: { key: "platform_name" }, token });
+    const put = await callRoute(settingApi, "/api/settings/platform_name", {
+      method: "PUT",
+      json: { value: "Medanim Cached" },
+      params: { key: "platform_name" },
+      token,
+    });
     expect(put.status).toBe(200);
     expect((await callRoute(publicSettings, "/api/settings")).body).toContainEqual({ key: "platform_name", value: "Medanim Cached" });
   });
@@ -69,7 +74,11 @@ describe("a write is visible to the next read with the caches on", () => {
   it("a doctor: deactivated, then gone from the public call", async () => {
     const doctor = catalogue.smith;
     expect((await callRoute(doctorApi, `/api/doctors/${doctor.slug}`)).status).toBe(200);
-    const updated = await callRoute(doctorApi, `/api/doctors/${doctor.id}`, { method: "PUT", json: { name: doctor.name, specialty: doctor.specialty, isActive: false }, token });
+    const updated = await callRoute(doctorApi, `/api/doctors/${doctor.id}`, {
+      method: "PUT",
+      json: { name: doctor.name, specialty: doctor.specialty, isActive: false },
+      token,
+    });
     expect(updated.status).toBe(200);
     expect((await callRoute(doctorApi, `/api/doctors/${doctor.slug}`)).status).toBe(404);
   });

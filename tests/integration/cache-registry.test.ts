@@ -74,13 +74,23 @@ const WRITERS: Record<string, (world: World) => Promise<unknown>> = {
     const body = catalogue.body;
     const saved = await callRoute(categoryForm, `/admin/categories/${body.id}`, {
       method: "POST",
-      body: multipart({ level: "sub", name: "Body Sculpting", slug: body.slug, parentId: catalogue.plastic.id, yearlyPrice: "", sortOrder: "2", isActive: "on" }),
+      body: multipart({
+        level: "sub",
+        name: "Body Sculpting",
+        slug: body.slug,
+        parentId: catalogue.plastic.id,
+        yearlyPrice: "",
+        sortOrder: "2",
+        isActive: "on",
+      }),
       cookie,
     });
     expect(saved.status).toBe(302);
   },
   "DELETE Category": async ({ admin, catalogue }) => {
-    const doomed = await prisma.category.create({ data: { name: "Doomed", slug: `doomed-${crypto.randomBytes(3).toString("hex")}`, parentId: catalogue.plastic.id } });
+    const doomed = await prisma.category.create({
+      data: { name: "Doomed", slug: `doomed-${crypto.randomBytes(3).toString("hex")}`, parentId: catalogue.plastic.id },
+    });
     await deleteCategory(admin, doomed.id);
   },
   Doctor: async ({ catalogue, cookie }) => {
@@ -124,21 +134,39 @@ const WRITERS: Record<string, (world: World) => Promise<unknown>> = {
     expect(saved.status).toBeLessThan(400);
   },
   AppSetting: async ({ token }) =>
-    expect((await callRoute(settingApi, "/api/settings/support_phone", { method: "PUT", json: { value: "+1 555 0177" }, params: { key: "support_phone" }, token })).status).toBe(200),
+    expect(
+      (await callRoute(settingApi, "/api/settings/support_phone", { method: "PUT", json: { value: "+1 555 0177" }, params: { key: "support_phone" }, token }))
+        .status,
+    ).toBe(200),
   Page: async ({ cookie }) => {
     const slug = `registry-${crypto.randomBytes(3).toString("hex")}`;
-    expect((await callRoute(pageForm, "/admin/pages/new", { form: { title: "Registry", slug, content: "<p>x</p>", type: "legal", isPublished: "on" }, cookie })).status).toBe(302);
+    expect(
+      (await callRoute(pageForm, "/admin/pages/new", { form: { title: "Registry", slug, content: "<p>x</p>", type: "legal", isPublished: "on" }, cookie }))
+        .status,
+    ).toBe(302);
   },
   Faq: async ({ cookie }) =>
-    expect((await callRoute(faqForm, "/admin/faqs/new", { form: { question: `Registry ${crypto.randomBytes(3).toString("hex")}?`, answer: "Yes.", isActive: "on" }, cookie })).status).toBe(302),
+    expect(
+      (
+        await callRoute(faqForm, "/admin/faqs/new", {
+          form: { question: `Registry ${crypto.randomBytes(3).toString("hex")}?`, answer: "Yes.", isActive: "on" },
+          cookie,
+        })
+      ).status,
+    ).toBe(302),
   // The app has no screen for FAQ categories: the seed writes them, through the same client.
-  FaqCategory: () => prisma.faqCategory.create({ data: { name: `Registry ${crypto.randomBytes(3).toString("hex")}`, slug: `registry-${crypto.randomBytes(3).toString("hex")}` } }),
+  FaqCategory: () =>
+    prisma.faqCategory.create({
+      data: { name: `Registry ${crypto.randomBytes(3).toString("hex")}`, slug: `registry-${crypto.randomBytes(3).toString("hex")}` },
+    }),
   Subscription: async ({ catalogue }) => buy((await member()).cookie, catalogue.rhinoplasty.slug),
   LicenceEmbedDomain: async ({ catalogue }) => {
     const { user, cookie } = await member();
     await buy(cookie, catalogue.rhinoplasty.slug);
     const licence = await prisma.subscription.findFirstOrThrow({ where: { userId: user.id, status: "active" } });
-    expect((await callRoute(myAnimations, "/my-animations", { form: { intent: "add-domain", licenceId: licence.id, host: "clinic.example" }, cookie })).status).toBe(302);
+    expect(
+      (await callRoute(myAnimations, "/my-animations", { form: { intent: "add-domain", licenceId: licence.id, host: "clinic.example" }, cookie })).status,
+    ).toBe(302);
   },
   User: async () => {
     const user = await createUser();
@@ -162,10 +190,29 @@ const WRITERS: Record<string, (world: World) => Promise<unknown>> = {
 async function transcode({ catalogue }: World) {
   const master = path.join(workDir, "master.mp4");
   if (!fs.existsSync(master)) {
-    execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=duration=1:size=160x90:rate=25", "-c:v", "libx264", "-preset", "ultrafast", master]);
+    execFileSync("ffmpeg", [
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=duration=1:size=160x90:rate=25",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      master,
+    ]);
   }
   const stored = await saveObject({ body: fs.createReadStream(master), contentType: "video/mp4", kind: "video" });
-  const animation = await createAnimation({ title: `Transcoded ${crypto.randomBytes(3).toString("hex")}`, fullVideo: stored.path, previewVideo: objectPath(), categoryId: catalogue.facial.id });
+  const animation = await createAnimation({
+    title: `Transcoded ${crypto.randomBytes(3).toString("hex")}`,
+    fullVideo: stored.path,
+    previewVideo: objectPath(),
+    categoryId: catalogue.facial.id,
+  });
   const job = await queueTranscode(animation.id);
   const claimed = await claimJob(job!.id, "cache-registry-test");
   expect(await runTranscodeJob(claimed!, "cache-registry-test")).toBe("done");
@@ -205,16 +252,20 @@ describe("the cache registry", () => {
     expect(DEPENDENCIES.filter((dependency) => !WRITERS[dependency])).toEqual([]);
   });
 
-  it.each(DEPENDENCIES)("%s: the write drops every cache that depends on it", async (dependency) => {
-    const [table, kind] = dependency.startsWith("DELETE ") ? [dependency.slice(7), "delete" as const] : [dependency, "write" as const];
-    dropped.clear();
-    written.length = 0;
-    await WRITERS[dependency]!(world);
-    // The writer really wrote the table through the app's client (not only a neighbour of it).
-    expect(written.some((w) => w === dependency || (kind === "write" && w === `DELETE ${table}`))).toBe(true);
-    const missed = cachesDroppedBy(table, kind).filter((name) => !dropped.get(name));
-    expect(missed, `${dependency} left these caches in place`).toEqual([]);
-  }, 60_000);
+  it.each(DEPENDENCIES)(
+    "%s: the write drops every cache that depends on it",
+    async (dependency) => {
+      const [table, kind] = dependency.startsWith("DELETE ") ? [dependency.slice(7), "delete" as const] : [dependency, "write" as const];
+      dropped.clear();
+      written.length = 0;
+      await WRITERS[dependency]!(world);
+      // The writer really wrote the table through the app's client (not only a neighbour of it).
+      expect(written.some((w) => w === dependency || (kind === "write" && w === `DELETE ${table}`))).toBe(true);
+      const missed = cachesDroppedBy(table, kind).filter((name) => !dropped.get(name));
+      expect(missed, `${dependency} left these caches in place`).toEqual([]);
+    },
+    60_000,
+  );
 
   it("a stored object removed (a named fact storage announces): its metadata is dropped", async () => {
     const stored = await saveObject({ body: Buffer.from("registry"), contentType: "image/jpeg", kind: "cover" });

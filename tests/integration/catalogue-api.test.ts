@@ -122,7 +122,12 @@ describe("GET /api/animations", () => {
     await grant(user.id, "individual", { animationId: c.rhinoplasty.id });
     const res = await callRoute(animations, "/api/animations", { cookie: await sessionCookieFor(user.id) });
     const byTitle = Object.fromEntries(res.body.animations.map((a: { title: string }) => [a.title, a]));
-    expect(byTitle["Rhinoplasty"]).toMatchObject({ hasAccess: true, canDownload: true, fullVideo: c.rhinoplasty.fullVideo, downloadFile: c.rhinoplasty.downloadFile });
+    expect(byTitle["Rhinoplasty"]).toMatchObject({
+      hasAccess: true,
+      canDownload: true,
+      fullVideo: c.rhinoplasty.fullVideo,
+      downloadFile: c.rhinoplasty.downloadFile,
+    });
     expect(byTitle["Facelift"]).toMatchObject({ hasAccess: false, fullVideo: null, downloadFile: null });
     expect(byTitle["Rhinoplasty"].doctors).toEqual([expect.objectContaining({ name: "Dr. Jane Smith", slug: "jane-smith" })]);
     expect(res.headers.get("Cache-Control")).toBe("private, max-age=300");
@@ -296,7 +301,9 @@ describe("GET /api/categories", () => {
       params: { mainSlug: "plastic-surgery", subSlug: "facial-procedures" },
     });
     expect(sub.body).toMatchObject({ id: c.facial.id, name: "Facial Procedures" });
-    for (const params of [{ mainSlug: "cardiology", subSlug: "facial-procedures" }, { mainSlug: "facial-procedures" }, { mainSlug: "nope" }] as Array<Record<string, string>>) {
+    for (const params of [{ mainSlug: "cardiology", subSlug: "facial-procedures" }, { mainSlug: "facial-procedures" }, { mainSlug: "nope" }] as Array<
+      Record<string, string>
+    >) {
       const res = await callRoute(categoriesPath, "/api/categories/path/x", { params });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: "Category not found" });
@@ -340,7 +347,12 @@ describe("POST /api/report-misuse", () => {
     const res = await callRoute(reportMisuse, "/api/report-misuse", { json: valid() });
     expect(res.status).toBe(201);
     const row = await prisma.misuseReport.findUniqueOrThrow({ where: { id: res.body.id } });
-    expect(row).toMatchObject({ animationId: c.rhinoplasty.id, animationTitle: "Rhinoplasty", reporterEmail: "watcher@example.com", link: "https://clinic.example.com/video" });
+    expect(row).toMatchObject({
+      animationId: c.rhinoplasty.id,
+      animationTitle: "Rhinoplasty",
+      reporterEmail: "watcher@example.com",
+      link: "https://clinic.example.com/video",
+    });
   });
 
   it("accepts a report without a link", async () => {

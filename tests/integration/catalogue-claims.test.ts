@@ -31,7 +31,25 @@ let categoryId: string;
 /** One frame of colour at `size`, H.264 in MP4: enough for ffprobe, quick to make at 3840×2160. */
 function makeVideo(name: string, size: string) {
   const file = path.join(workDir, name);
-  execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", `color=c=navy:s=${size}:d=0.2`, "-frames:v", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", file]);
+  execFileSync("ffmpeg", [
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `color=c=navy:s=${size}:d=0.2`,
+    "-frames:v",
+    "1",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    file,
+  ]);
   return file;
 }
 
@@ -59,7 +77,15 @@ async function storedPackage(entries: string[]) {
 async function publish(title: string, video: string, entries: string[]) {
   const cover = await storeFile("cover", "jpg", "image/jpeg");
   const created = await callRoute(animationsApi, "/api/animations", {
-    json: { title, description: `${title} explained.`, coverImage: cover.path, fullVideo: await storedVideo(video), downloadFile: await storedPackage(entries), individualPrice: 149, categoryId },
+    json: {
+      title,
+      description: `${title} explained.`,
+      coverImage: cover.path,
+      fullVideo: await storedVideo(video),
+      downloadFile: await storedPackage(entries),
+      individualPrice: 149,
+      categoryId,
+    },
     token,
   });
   expect(created.status).toBe(201);
@@ -90,7 +116,9 @@ describe("claims on the pages follow the catalogue", () => {
 
   it("a catalogue of 480×270 MP4 packages claims 270p and MP4: no 4K, no WebM, nothing new when nothing is", async () => {
     small = await publish("Mitral valve repair", smallVideo, ["mitral.mp4", "mitral-cover.jpg", "README.txt", "license.txt"]);
-    expect(await prisma.animation.findUniqueOrThrow({ where: { id: small.id }, select: { videoWidth: true, videoHeight: true, downloadFormats: true } })).toEqual({
+    expect(
+      await prisma.animation.findUniqueOrThrow({ where: { id: small.id }, select: { videoWidth: true, videoHeight: true, downloadFormats: true } }),
+    ).toEqual({
       videoWidth: 480,
       videoHeight: 270,
       downloadFormats: ["MP4"],
@@ -173,7 +201,10 @@ describe("claims on the pages follow the catalogue", () => {
       token,
     });
     expect(replaced.status).toBe(200);
-    expect(await prisma.animation.findUniqueOrThrow({ where: { id: uhd.id }, select: { videoHeight: true, downloadFormats: true } })).toEqual({ videoHeight: 270, downloadFormats: ["MP4"] });
+    expect(await prisma.animation.findUniqueOrThrow({ where: { id: uhd.id }, select: { videoHeight: true, downloadFormats: true } })).toEqual({
+      videoHeight: 270,
+      downloadFormats: ["MP4"],
+    });
     const premium = await pageText("/premium");
     expect(premium).not.toContain("4K");
     expect(premium).not.toContain("WebM");

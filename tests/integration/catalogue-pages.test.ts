@@ -83,13 +83,18 @@ describe("search loader", () => {
 });
 
 describe("animation detail", () => {
-  const load = (slug: string, options: Parameters<typeof callRoute>[2] = {}) =>
-    callRoute(animation, `/animations/${slug}`, { params: { slug }, ...options });
+  const load = (slug: string, options: Parameters<typeof callRoute>[2] = {}) => callRoute(animation, `/animations/${slug}`, { params: { slug }, ...options });
 
   it("shows a visitor the preview only, with the licence prices", async () => {
     const res = await load("rhinoplasty");
     expect(res.status).toBe(200);
-    expect(res.body.animation).toMatchObject({ title: "Rhinoplasty", fullVideo: null, downloadFile: null, hasAccess: false, previewVideo: c.rhinoplasty.previewVideo });
+    expect(res.body.animation).toMatchObject({
+      title: "Rhinoplasty",
+      fullVideo: null,
+      downloadFile: null,
+      hasAccess: false,
+      previewVideo: c.rhinoplasty.previewVideo,
+    });
     // Its own price ($149, not the $299 default) and its sub-category's licence.
     expect(res.body).toMatchObject({ premium: false, offers: { price: 149, category: { slug: "facial-procedures", price: 199 }, cheaperCategory: null } });
     expect(JSON.stringify(res.body)).not.toContain(c.rhinoplasty.fullVideo!);
@@ -109,7 +114,10 @@ describe("animation detail", () => {
     const user = await createUser({ accountType: "premium" });
     const res = await load("tummy-tuck", { cookie: await sessionCookieFor(user.id) });
     expect(res.body.animation).toMatchObject({ fullVideo: c.tummy.fullVideo, downloadFile: null, canDownload: false });
-    expect(res.body).toMatchObject({ premium: true, offers: { price: 299, category: { slug: "body-contouring", price: 299 }, cheaperCategory: { slug: "body-contouring" } } });
+    expect(res.body).toMatchObject({
+      premium: true,
+      offers: { price: 299, category: { slug: "body-contouring", price: 299 }, cheaperCategory: { slug: "body-contouring" } },
+    });
   });
 
   it("gives an individual licence holder the download", async () => {
@@ -171,7 +179,14 @@ describe("animation detail", () => {
   it("stores a misuse report and redirects back with the success toast", async () => {
     const res = await callRoute(animation, "/animations/rhinoplasty", {
       params: { slug: "rhinoplasty" },
-      form: { intent: "report-misuse", animationId: c.rhinoplasty.id, animationTitle: "Rhinoplasty", reporterEmail: "a@example.com", message: "Copied", link: "" },
+      form: {
+        intent: "report-misuse",
+        animationId: c.rhinoplasty.id,
+        animationTitle: "Rhinoplasty",
+        reporterEmail: "a@example.com",
+        message: "Copied",
+        link: "",
+      },
     });
     expect(res.status).toBe(302);
     expect(res.location).toBe("/animations/rhinoplasty");

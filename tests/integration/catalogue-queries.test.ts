@@ -36,7 +36,7 @@ const countingDb: Database = {
   migrate: () =>
     applyMigrations({
       exec: async (sql) => void (await pglite.exec(sql)),
-      query: async <T,>(sql: string, params?: unknown[]) => (await originalQuery<T>(sql, params)).rows,
+      query: async <T>(sql: string, params?: unknown[]) => (await originalQuery<T>(sql, params)).rows,
     }),
   ping: async () => void (await originalQuery("SELECT 1")),
   maintain: async () => void (await pglite.exec("VACUUM ANALYZE")),
@@ -65,7 +65,13 @@ beforeAll(async () => {
   c = await createCatalogue();
   // Two tracks with transcripts: the detail reads both tracks but only the English transcript.
   await countingDb.prisma.animationCaption.createMany({
-    data: ["es", "en"].map((language) => ({ animationId: c.rhinoplasty.id, language, label: language, path: objectPath(), transcript: `Transcript ${language}` })),
+    data: ["es", "en"].map((language) => ({
+      animationId: c.rhinoplasty.id,
+      language,
+      label: language,
+      path: objectPath(),
+      transcript: `Transcript ${language}`,
+    })),
   });
   const member = await createUser({ accountType: "premium" });
   cookie = await sessionCookieFor(member.id);
@@ -149,14 +155,10 @@ describe("query counts", () => {
   it("do not grow with the number of animations, doctors and categories", async () => {
     const prisma = countingDb.prisma;
     const extraDoctors = await Promise.all(
-      Array.from({ length: 5 }, (_, i) =>
-        prisma.doctor.create({ data: { name: `Dr. Extra ${i}`, slug: `extra-${i}`, specialty: "Surgeon" } }),
-      ),
+      Array.from({ length: 5 }, (_, i) => prisma.doctor.create({ data: { name: `Dr. Extra ${i}`, slug: `extra-${i}`, specialty: "Surgeon" } })),
     );
     const subs = await Promise.all(
-      Array.from({ length: 4 }, (_, i) =>
-        prisma.category.create({ data: { name: `Extra Sub ${i}`, slug: `extra-sub-${i}`, parentId: c.plastic.id } }),
-      ),
+      Array.from({ length: 4 }, (_, i) => prisma.category.create({ data: { name: `Extra Sub ${i}`, slug: `extra-sub-${i}`, parentId: c.plastic.id } })),
     );
     const rows = Array.from({ length: 120 }, (_, i) => ({
       title: `Extra procedure ${i}`,

@@ -54,7 +54,14 @@ describe("/purchase/individual and /purchase/category pages", () => {
     for (const key of ["rhinoplasty", c.rhinoplasty.id]) {
       const res = await individual(key, { cookie });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ kind: "individual", title: "Individual license: Rhinoplasty", price: 149, held: false, testMode: true, itemId: c.rhinoplasty.id });
+      expect(res.body).toMatchObject({
+        kind: "individual",
+        title: "Individual license: Rhinoplasty",
+        price: 149,
+        held: false,
+        testMode: true,
+        itemId: c.rhinoplasty.id,
+      });
     }
   });
 
@@ -67,8 +74,14 @@ describe("/purchase/individual and /purchase/category pages", () => {
     expect((await individual("no-such-animation", { cookie })).status).toBe(404);
     expect((await individual(c.retired.slug, { cookie })).body).toEqual({ message: "Animation not found" });
     expect((await category("hidden-category", { cookie })).body).toEqual({ message: "Category not found" });
-    expect(await individual(c.retired.slug, { cookie, form: { intent: "checkout" } })).toMatchObject({ status: 404, body: { formError: "Animation not found" } });
-    expect(await category("hidden-category", { cookie, form: { intent: "checkout" } })).toMatchObject({ status: 404, body: { formError: "Category not found" } });
+    expect(await individual(c.retired.slug, { cookie, form: { intent: "checkout" } })).toMatchObject({
+      status: 404,
+      body: { formError: "Animation not found" },
+    });
+    expect(await category("hidden-category", { cookie, form: { intent: "checkout" } })).toMatchObject({
+      status: 404,
+      body: { formError: "Category not found" },
+    });
   });
 
   it("say when the licence is already held, refuse to sell it again (409) and record nothing", async () => {
@@ -89,7 +102,11 @@ describe("buying without JavaScript (test mode)", () => {
     expect(checkoutId).toBeTruthy();
 
     // The price changes after the checkout started: the buyer pays what was shown.
-    await prisma.appSetting.upsert({ where: { key: "global_subscription_yearly_price" }, update: { value: "149" }, create: { key: "global_subscription_yearly_price", value: "149" } });
+    await prisma.appSetting.upsert({
+      where: { key: "global_subscription_yearly_price" },
+      update: { value: "149" },
+      create: { key: "global_subscription_yearly_price", value: "149" },
+    });
     const page = await callRoute(testPage, `/checkout/test/${checkoutId}`, { params: { checkoutId }, cookie: buyer.cookie });
     expect(page.body.checkout).toMatchObject({ description: "Premium yearly subscription", amount: 99, status: "open" });
 
@@ -98,7 +115,13 @@ describe("buying without JavaScript (test mode)", () => {
     const sub = await prisma.subscription.findFirstOrThrow({ where: { userId: buyer.id } });
     const payment = await prisma.payment.findFirstOrThrow({ where: { userId: buyer.id } });
     // The confirmation names the term granted and the receipt of this payment.
-    expect((await result(checkoutId, buyer.cookie)).body.result).toMatchObject({ status: "paid", type: "global", nextPath: "/", endDate: sub.endDate!.toISOString(), paymentId: payment.id });
+    expect((await result(checkoutId, buyer.cookie)).body.result).toMatchObject({
+      status: "paid",
+      type: "global",
+      nextPath: "/",
+      endDate: sub.endDate!.toISOString(),
+      paymentId: payment.id,
+    });
     expect(Number(sub.price)).toBe(99);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: buyer.id } })).accountType).toBe("premium");
 
@@ -173,6 +196,9 @@ describe("buying without JavaScript (test mode)", () => {
       },
     });
     expect(await buyPremium(buyer.cookie)).toMatchObject({ status: 402, body: { formError: "Your card was declined." } });
-    expect(await prisma.checkoutSession.findFirst({ where: { userId: buyer.id } })).toMatchObject({ status: "declined", failureMessage: "Your card was declined." });
+    expect(await prisma.checkoutSession.findFirst({ where: { userId: buyer.id } })).toMatchObject({
+      status: "declined",
+      failureMessage: "Your card was declined.",
+    });
   });
 });

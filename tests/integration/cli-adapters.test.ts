@@ -41,12 +41,10 @@ describe("PGlite adapter for the Prisma CLI", () => {
 });
 
 describe("PostgreSQL adapter for the Prisma CLI", () => {
-  it("reports name and \"char\" columns as text, in single and multi-statement results and transactions", async () => {
+  it('reports name and "char" columns as text, in single and multi-statement results and transactions', async () => {
     const fake = {
       performIO: async (query: { sql: string }) =>
-        query.sql === "multi"
-          ? [{ fields: [{ dataTypeID: 19 }] }, {}]
-          : { fields: [{ dataTypeID: 18 }, { dataTypeID: 23 }] },
+        query.sql === "multi" ? [{ fields: [{ dataTypeID: 19 }] }, {}] : { fields: [{ dataTypeID: 18 }, { dataTypeID: 23 }] },
       startTransaction: async () => ({ performIO: async () => ({ fields: [{ dataTypeID: 19 }] }) }),
     };
     const fixed = readNameColumnsAsText(fake);

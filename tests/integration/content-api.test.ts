@@ -41,7 +41,12 @@ beforeAll(async () => {
   const make = async (key: string, data: Parameters<typeof prisma.faq.create>[0]["data"]) => {
     faqIds[key] = (await prisma.faq.create({ data })).id;
   };
-  await make("refund", { question: "How do refunds work?", answer: "<p>Within <strong>30 days</strong>.</p><img src=x onerror=alert(1)>", categoryId: billing.id, sortOrder: 1 });
+  await make("refund", {
+    question: "How do refunds work?",
+    answer: "<p>Within <strong>30 days</strong>.</p><img src=x onerror=alert(1)>",
+    categoryId: billing.id,
+    sortOrder: 1,
+  });
   await make("invoice", { question: "Where is my invoice?", answer: "In Billing.", categoryId: billing.id, sortOrder: 0 });
   await make("formats", { question: "Which formats?", answer: "MP4 and WebM in 4K.", categoryId: videos.id });
   await make("general", { question: "What is Medanim?", answer: "A library of medical animations." });
@@ -225,7 +230,14 @@ describe("POST /api/performance/*", () => {
   });
 
   it("stores a page load with its timings", async () => {
-    const res = await post("page-load", { pageLoad: 3500, domContentLoaded: 2100, firstPaint: 900, firstContentfulPaint: 950, url: "http://localhost/help", userAgent: "UA" });
+    const res = await post("page-load", {
+      pageLoad: 3500,
+      domContentLoaded: 2100,
+      firstPaint: 900,
+      firstContentfulPaint: 950,
+      url: "http://localhost/help",
+      userAgent: "UA",
+    });
     expect(res.status).toBe(204);
     const row = await prisma.performanceLog.findFirstOrThrow({ where: { kind: "page-load" } });
     expect(row).toMatchObject({ operation: "page-load", duration: 3500, url: "http://localhost/help" });
@@ -242,12 +254,26 @@ describe("POST /api/performance/*", () => {
 
   it("answers 204 to garbage but stores nothing", async () => {
     const before = await prisma.performanceLog.count();
-    for (const body of [{}, { operation: "x", duration: "slow" }, { operation: "x", duration: -5 }, { pageLoad: 1e12 }, { videoId: 5, loadTime: 10 }, [1, 2], "text", null]) {
+    for (const body of [
+      {},
+      { operation: "x", duration: "slow" },
+      { operation: "x", duration: -5 },
+      { pageLoad: 1e12 },
+      { videoId: 5, loadTime: 10 },
+      [1, 2],
+      "text",
+      null,
+    ]) {
       expect((await post("log", body)).status).toBe(204);
       expect((await post("page-load", body)).status).toBe(204);
       expect((await post("video-load", body)).status).toBe(204);
     }
-    const notJson = await callRoute(performance, "/api/performance/log", { method: "POST", params: { kind: "log" }, body: "{oops", headers: { "Content-Type": "application/json" } });
+    const notJson = await callRoute(performance, "/api/performance/log", {
+      method: "POST",
+      params: { kind: "log" },
+      body: "{oops",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(notJson.status).toBe(204);
     expect(await prisma.performanceLog.count()).toBe(before);
   });

@@ -44,7 +44,9 @@ beforeAll(async () => {
   await prisma.category.create({ data: { name: "Rhinoplasty", slug: "rhinoplasty", parentId: surgery.id, yearlyPrice: 199 } });
   const face = await prisma.category.create({ data: { name: "Facelift", slug: "facelift", parentId: surgery.id } });
   await prisma.category.create({ data: { name: "Hidden", slug: "hidden", parentId: surgery.id, yearlyPrice: 5, isActive: false } });
-  const animation = await prisma.animation.create({ data: { title: "Deep Plane Facelift", slug: "deep-plane-facelift", description: "d", categoryId: face.id } });
+  const animation = await prisma.animation.create({
+    data: { title: "Deep Plane Facelift", slug: "deep-plane-facelift", description: "d", categoryId: face.id },
+  });
   animationId = animation.id;
 
   const billing = await prisma.faqCategory.create({ data: { name: "Billing", slug: "billing" } });
@@ -98,13 +100,37 @@ describe("content pages (/{slug}, /about, /pages/{slug})", () => {
 describe("/premium", () => {
   it("prices the plan from the setting: $9/month billed at $99/year by default", async () => {
     const res = await callRoute(premium, "/premium");
-    expect(res.body).toEqual({ price: { yearly: 99, monthly: 9 }, individualPrice: 299, individualPriceVaries: false, claims: expect.any(Object), signedIn: false, alreadyPremium: false, testMode: true, publishableKey: null, testimonial: null, product: "Premium yearly subscription", until: expect.any(String) });
+    expect(res.body).toEqual({
+      price: { yearly: 99, monthly: 9 },
+      individualPrice: 299,
+      individualPriceVaries: false,
+      claims: expect.any(Object),
+      signedIn: false,
+      alreadyPremium: false,
+      testMode: true,
+      publishableKey: null,
+      testimonial: null,
+      product: "Premium yearly subscription",
+      until: expect.any(String),
+    });
   });
 
   it("follows global_subscription_yearly_price", async () => {
     await prisma.appSetting.create({ data: { key: "global_subscription_yearly_price", value: "120" } });
     const res = await callRoute(premium, "/premium", { cookie: memberCookie });
-    expect(res.body).toEqual({ price: { yearly: 120, monthly: 10 }, individualPrice: 299, individualPriceVaries: false, claims: expect.any(Object), signedIn: true, alreadyPremium: false, testMode: true, publishableKey: null, testimonial: null, product: "Premium yearly subscription", until: expect.any(String) });
+    expect(res.body).toEqual({
+      price: { yearly: 120, monthly: 10 },
+      individualPrice: 299,
+      individualPriceVaries: false,
+      claims: expect.any(Object),
+      signedIn: true,
+      alreadyPremium: false,
+      testMode: true,
+      publishableKey: null,
+      testimonial: null,
+      product: "Premium yearly subscription",
+      until: expect.any(String),
+    });
     await prisma.appSetting.delete({ where: { key: "global_subscription_yearly_price" } });
   });
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
-import {
-  INTERRUPTED,
-  readUnsubscribeLink,
-  runCampaign,
-  startCampaign,
-  unsubscribe,
-  unsubscribeUrl,
-} from "~/services/admin/email-campaigns.server.ts";
+import { INTERRUPTED, readUnsubscribeLink, runCampaign, startCampaign, unsubscribe, unsubscribeUrl } from "~/services/admin/email-campaigns.server.ts";
 import { BulkEmailSchema } from "~/validation/admin-email.ts";
 import { createUser } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
@@ -24,12 +17,20 @@ async function admin() {
 /** `n` users in one statement (the factory hashes a password per user: too slow for 2,000). */
 async function bulkUsers(tag: string, n: number, extra: { accountType?: "free" | "premium" } = {}) {
   await prisma.user.createMany({
-    data: Array.from({ length: n }, (_, i) => ({ email: `${tag}-${i}@example.com`, username: `${tag}_${i}`, password: "x", firstName: `F${i}`, lastName: tag, ...extra })),
+    data: Array.from({ length: n }, (_, i) => ({
+      email: `${tag}-${i}@example.com`,
+      username: `${tag}_${i}`,
+      password: "x",
+      firstName: `F${i}`,
+      lastName: tag,
+      ...extra,
+    })),
   });
   return prisma.user.findMany({ where: { lastName: tag }, select: { id: true, email: true }, orderBy: { email: "asc" } });
 }
 
-const input = (fields: Record<string, unknown>) => BulkEmailSchema.parse({ subject: "Spring update", htmlContent: "<p>Hello {{firstName}}. New animations are out!</p>", ...fields });
+const input = (fields: Record<string, unknown>) =>
+  BulkEmailSchema.parse({ subject: "Spring update", htmlContent: "<p>Hello {{firstName}}. New animations are out!</p>", ...fields });
 
 describe("a campaign of 2,000 free users", () => {
   it("mails each reachable user once, skips blocked and opted-out ones, and logs every recipient", async () => {

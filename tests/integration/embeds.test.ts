@@ -80,7 +80,8 @@ async function createWorld() {
     // A licence for the parent category covers the animations of its subcategories.
     category: (await createPaidSubscription(users.category.id, { type: "category", categoryId: parent.id })).subscription,
     otherAnimation: (await createPaidSubscription(users.otherAnimation.id, { type: "individual", animationId: other.id })).subscription,
-    expired: (await createPaidSubscription(users.expired.id, { type: "individual", animationId: animation.id, endDate: new Date(Date.now() - 1000) })).subscription,
+    expired: (await createPaidSubscription(users.expired.id, { type: "individual", animationId: animation.id, endDate: new Date(Date.now() - 1000) }))
+      .subscription,
     canceled: (await createPaidSubscription(users.canceled.id, { type: "individual", animationId: animation.id, status: "canceled" })).subscription,
     refunded: await (async () => {
       const { subscription, payment } = await createPaidSubscription(users.refunded.id, { type: "individual", animationId: animation.id });
@@ -90,7 +91,15 @@ async function createWorld() {
     })(),
   };
   // Every licence names the same site, so only the licence's state decides.
-  for (const id of [licence.premium.id, licence.individual.id, licence.category.id, licence.otherAnimation.id, licence.expired.id, licence.canceled.id, licence.refunded.id]) {
+  for (const id of [
+    licence.premium.id,
+    licence.individual.id,
+    licence.category.id,
+    licence.otherAnimation.id,
+    licence.expired.id,
+    licence.canceled.id,
+    licence.refunded.id,
+  ]) {
     await prisma.licenceEmbedDomain.create({ data: { subscriptionId: id, host: SITE } });
   }
   return { animation, other, parent, child, users, licence, full, caption };
@@ -156,18 +165,27 @@ describe("domains of a licence", () => {
     expect(bad.body.licenceId).toBe(subscription.id);
     expect(bad.body.result.error.host).toEqual([EMBED_DOMAIN_MESSAGES.wildcardTooWide]);
 
-    const good = await callRoute(libraryPage, "/my-animations", { cookie, form: { intent: "add-domain", licenceId: subscription.id, host: "Portal.Clinic.Example" } });
+    const good = await callRoute(libraryPage, "/my-animations", {
+      cookie,
+      form: { intent: "add-domain", licenceId: subscription.id, host: "Portal.Clinic.Example" },
+    });
     expect(good.status).toBe(302);
     expect(good.location).toBe(`/my-animations#embed-${subscription.id}`);
     const [domain] = await listEmbedDomains(user.id, subscription.id);
     expect(domain!.host).toBe("portal.clinic.example");
 
-    const foreign = await callRoute(libraryPage, "/my-animations", { cookie, form: { intent: "add-domain", licenceId: world.licence.individual.id, host: "evil.example" } });
+    const foreign = await callRoute(libraryPage, "/my-animations", {
+      cookie,
+      form: { intent: "add-domain", licenceId: world.licence.individual.id, host: "evil.example" },
+    });
     expect(foreign.status).toBe(404);
     // Not the field's fault: shown above the form.
     expect(foreign.body.result.error[""]).toEqual([LICENCE_NOT_FOUND]);
 
-    const removed = await callRoute(libraryPage, "/my-animations", { cookie, form: { intent: "remove-domain", licenceId: subscription.id, domainId: domain!.id } });
+    const removed = await callRoute(libraryPage, "/my-animations", {
+      cookie,
+      form: { intent: "remove-domain", licenceId: subscription.id, domainId: domain!.id },
+    });
     expect(removed.status).toBe(302);
     expect(await listEmbedDomains(user.id, subscription.id)).toEqual([]);
 
@@ -201,13 +219,18 @@ describe("domains of a licence", () => {
     expect(picked.snippet).toContain(`/embed/${world.animation.id}?licence=${world.licence.category.id}`);
     expect(picked.snippet).toContain("aspect-ratio:4/3");
     // Not one of the category's animations, or another licence's choice: the first again.
-    for (const query of [`?licence=${world.licence.category.id}&animation=${crypto.randomUUID()}`, `?licence=${crypto.randomUUID()}&animation=${world.animation.id}`]) {
+    for (const query of [
+      `?licence=${world.licence.category.id}&animation=${crypto.randomUUID()}`,
+      `?licence=${crypto.randomUUID()}&animation=${world.animation.id}`,
+    ]) {
       expect((await load(query)).example?.id, query).toBe(world.other.id);
     }
   });
 
   it("signed out: the form action sends to sign-in", async () => {
-    const result = await callRoute(libraryPage, "/my-animations", { form: { intent: "add-domain", licenceId: world.licence.individual.id, host: "a.example" } });
+    const result = await callRoute(libraryPage, "/my-animations", {
+      form: { intent: "add-domain", licenceId: world.licence.individual.id, host: "a.example" },
+    });
     expect(result.status).toBe(302);
     expect(result.location).toMatch(/^\/auth/);
     expect(await prisma.licenceEmbedDomain.count({ where: { host: "a.example", subscriptionId: world.licence.individual.id } })).toBe(0);
@@ -383,7 +406,8 @@ describe("signed media URLs", () => {
   const grant = () => ({ licenceId: world.licence.individual.id, animationId: world.animation.id, host: SITE });
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${media.url}${path}`, { headers, redirect: "manual" });
   const plays = async (licenceId = world.licence.individual.id, host = SITE) =>
-    (await prisma.embedPlay.findUnique({ where: { subscriptionId_animationId_host: { subscriptionId: licenceId, animationId: world.animation.id, host } } }))?.plays ?? 0;
+    (await prisma.embedPlay.findUnique({ where: { subscriptionId_animationId_host: { subscriptionId: licenceId, animationId: world.animation.id, host } } }))
+      ?.plays ?? 0;
 
   it("a valid URL streams the full video, with ranges, never cached", async () => {
     const response = await get(embedVideoUrl(grant()), { Range: "bytes=100-199" });

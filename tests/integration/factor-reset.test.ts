@@ -41,7 +41,13 @@ describe("resetSecondFactors", () => {
     const reset = await resetSecondFactors(`  ${user.email.toUpperCase()} `, actor);
     expect(reset).toEqual({ userId: user.id, email: user.email, authenticator: true, passkeys: 1, recoveryCodes: 10, sessions: 1, tokenFamilies: 1 });
     const where = { userId: user.id };
-    const left = await Promise.all([prisma.totpFactor.count({ where }), prisma.passkey.count({ where }), prisma.recoveryCode.count({ where }), prisma.session.count({ where }), prisma.authChallenge.count({ where })]);
+    const left = await Promise.all([
+      prisma.totpFactor.count({ where }),
+      prisma.passkey.count({ where }),
+      prisma.recoveryCode.count({ where }),
+      prisma.session.count({ where }),
+      prisma.authChallenge.count({ where }),
+    ]);
     expect(left).toEqual([0, 0, 0, 0, 0]);
     expect(await prisma.refreshToken.count({ where: { ...where, revokedAt: null } })).toBe(0);
     expect(await prisma.totpFactor.count({ where: { userId: other.id } })).toBe(1);
@@ -76,7 +82,9 @@ describe("npm run mfa:reset", () => {
     try {
       let db = openDatabase({ dataDir: path.join(dataDir, "pglite") });
       await db.migrate();
-      const user = await db.prisma.user.create({ data: { email: "lost@example.com", username: "lost", firstName: "Lost", lastName: "Phone", password: "x", role: "admin" } });
+      const user = await db.prisma.user.create({
+        data: { email: "lost@example.com", username: "lost", firstName: "Lost", lastName: "Phone", password: "x", role: "admin" },
+      });
       await db.prisma.totpFactor.create({ data: { userId: user.id, secret: sealSecret("JBSWY3DPEHPK3PXP"), confirmedAt: new Date() } });
       await db.close();
 
@@ -88,7 +96,10 @@ describe("npm run mfa:reset", () => {
 
       db = openDatabase({ dataDir: path.join(dataDir, "pglite") });
       expect(await db.prisma.totpFactor.count({ where: { userId: user.id } })).toBe(0);
-      expect(await db.prisma.auditLog.findFirst({ where: { action: "security.factors_reset", entityId: user.id } })).toMatchObject({ actorId: null, actorEmail: expect.stringMatching(/^cli:/) });
+      expect(await db.prisma.auditLog.findFirst({ where: { action: "security.factors_reset", entityId: user.id } })).toMatchObject({
+        actorId: null,
+        actorEmail: expect.stringMatching(/^cli:/),
+      });
       await db.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

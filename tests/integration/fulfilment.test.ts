@@ -20,11 +20,15 @@ beforeAll(async () => {
   // The receipt template as the after engineer ships it (names fixed in the brief).
   const receipt = {
     subject: "Your receipt: {{itemName}}",
-    htmlContent: "<p>Hello {{firstName}}, {{amount}} for {{itemName}} on {{date}}. Receipt: <a href=\"{{receiptUrl}}\">{{receiptUrl}}</a></p>",
+    htmlContent: '<p>Hello {{firstName}}, {{amount}} for {{itemName}} on {{date}}. Receipt: <a href="{{receiptUrl}}">{{receiptUrl}}</a></p>',
     variables: ["firstName", "itemName", "amount", "date", "receiptUrl"],
   };
   await prisma.emailTemplate.upsert({ where: { name: "purchase_receipt" }, update: receipt, create: { name: "purchase_receipt", ...receipt } });
-  const failed = { subject: "Payment failed: {{itemName}}", htmlContent: "<p>{{firstName}}: {{message}} {{billingUrl}}</p>", variables: ["firstName", "itemName", "message", "billingUrl"] };
+  const failed = {
+    subject: "Payment failed: {{itemName}}",
+    htmlContent: "<p>{{firstName}}: {{message}} {{billingUrl}}</p>",
+    variables: ["firstName", "itemName", "message", "billingUrl"],
+  };
   await prisma.emailTemplate.upsert({ where: { name: "payment_failed" }, update: failed, create: { name: "payment_failed", ...failed } });
 });
 
@@ -82,7 +86,11 @@ function fakeProvider(events: Record<string, PaymentEvent>, confirm: Record<stri
 }
 
 const deliver = (id: string, signature = "good") =>
-  callRoute(webhook, "/api/webhooks/stripe", { method: "POST", body: JSON.stringify({ id }), headers: { "Stripe-Signature": signature, "Content-Type": "application/json" } });
+  callRoute(webhook, "/api/webhooks/stripe", {
+    method: "POST",
+    body: JSON.stringify({ id }),
+    headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+  });
 
 describe("applyPaymentEvent", () => {
   it("grants a first payment once: payment, subscription a year long at the checkout's price, premium, receipt after commit", async () => {
@@ -93,7 +101,13 @@ describe("applyPaymentEvent", () => {
     await applyPaymentEvent(paid("evt_other", { paymentId: "in_other", paymentIntentId: "pi_other" }), "stripe");
     const payments = await prisma.payment.findMany({ where: { userId: user.id } });
     expect(payments).toHaveLength(1);
-    expect(payments[0]).toMatchObject({ status: "completed", stripePaymentIntentId: ids.pi, stripeInvoiceId: ids.invoice, description: "Premium yearly subscription", subscriptionType: "global" });
+    expect(payments[0]).toMatchObject({
+      status: "completed",
+      stripePaymentIntentId: ids.pi,
+      stripeInvoiceId: ids.invoice,
+      description: "Premium yearly subscription",
+      subscriptionType: "global",
+    });
     expect(Number(payments[0]!.amount)).toBe(99);
     const sub = await prisma.subscription.findFirstOrThrow({ where: { userId: user.id } });
     expect(sub).toMatchObject({ type: "global", status: "active", stripeSubscriptionId: ids.sub });
@@ -173,13 +187,28 @@ describe("applyPaymentEvent", () => {
 
   it("declines a refused first payment and grants nothing; a refused renewal keeps access and mails", async () => {
     const first = await checkoutFor();
-    await applyPaymentEvent({ kind: "payment.failed", eventId: "evt_fail_1", checkoutId: first.checkoutId, providerSubscriptionId: null, message: "Your card has insufficient funds." }, "stripe");
-    expect(await prisma.checkoutSession.findUnique({ where: { id: first.checkoutId } })).toMatchObject({ status: "declined", failureMessage: "Your card has insufficient funds." });
+    await applyPaymentEvent(
+      {
+        kind: "payment.failed",
+        eventId: "evt_fail_1",
+        checkoutId: first.checkoutId,
+        providerSubscriptionId: null,
+        message: "Your card has insufficient funds.",
+      },
+      "stripe",
+    );
+    expect(await prisma.checkoutSession.findUnique({ where: { id: first.checkoutId } })).toMatchObject({
+      status: "declined",
+      failureMessage: "Your card has insufficient funds.",
+    });
     expect(await prisma.subscription.count({ where: { userId: first.user.id } })).toBe(0);
 
     const renewing = await checkoutFor();
     await applyPaymentEvent(renewing.paid("evt_ok"), "stripe");
-    await applyPaymentEvent({ kind: "payment.failed", eventId: "evt_fail_2", checkoutId: null, providerSubscriptionId: renewing.ids.sub, message: "Your card was declined." }, "stripe");
+    await applyPaymentEvent(
+      { kind: "payment.failed", eventId: "evt_fail_2", checkoutId: null, providerSubscriptionId: renewing.ids.sub, message: "Your card was declined." },
+      "stripe",
+    );
     expect(await prisma.subscription.findFirstOrThrow({ where: { userId: renewing.user.id } })).toMatchObject({ status: "active" });
     await vi.waitFor(() => expect(mail.to(renewing.user.email).some((m) => m.text.includes("Your card was declined."))).toBe(true));
   });
@@ -241,4 +270,3 @@ describe("POST /api/webhooks/stripe", () => {
     expect(res.headers.get("Allow")).toBe("POST");
   });
 });
-

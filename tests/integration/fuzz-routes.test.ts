@@ -101,20 +101,97 @@ const jsonValue = fc.oneof(jsonScalar, fc.array(jsonScalar, { maxLength: 3 }), f
 
 /** The field names the app's forms and calls read, so generated bodies reach the validators. */
 const FIELDS = [
-  "email", "password", "confirmPassword", "username", "firstName", "lastName", "agreeToTerms", "token", "refreshToken",
-  "name", "subject", "category", "message", "title", "slug", "description", "content", "type", "isPublished", "isActive",
-  "question", "answer", "categoryId", "sortOrder", "yearlyPrice", "individualPrice", "duration", "animationId",
-  "animationTitle", "reporterEmail", "link", "subscriptionId", "paymentId", "reason", "contactEmail", "adminNotes",
-  "intent", "id", "value", "key", "status", "autoRenew", "role", "accountType", "search", "page", "limit", "file",
-  "language", "label", "targetGroup", "templateId", "htmlContent", "variables", "doctorIds", "redirectTo", "emailNotifications",
+  "email",
+  "password",
+  "confirmPassword",
+  "username",
+  "firstName",
+  "lastName",
+  "agreeToTerms",
+  "token",
+  "refreshToken",
+  "name",
+  "subject",
+  "category",
+  "message",
+  "title",
+  "slug",
+  "description",
+  "content",
+  "type",
+  "isPublished",
+  "isActive",
+  "question",
+  "answer",
+  "categoryId",
+  "sortOrder",
+  "yearlyPrice",
+  "individualPrice",
+  "duration",
+  "animationId",
+  "animationTitle",
+  "reporterEmail",
+  "link",
+  "subscriptionId",
+  "paymentId",
+  "reason",
+  "contactEmail",
+  "adminNotes",
+  "intent",
+  "id",
+  "value",
+  "key",
+  "status",
+  "autoRenew",
+  "role",
+  "accountType",
+  "search",
+  "page",
+  "limit",
+  "file",
+  "language",
+  "label",
+  "targetGroup",
+  "templateId",
+  "htmlContent",
+  "variables",
+  "doctorIds",
+  "redirectTo",
+  "emailNotifications",
 ];
-const QUERY_KEYS = ["page", "limit", "q", "search", "category", "status", "sort", "type", "token", "light", "faq", "animation", "payment", "redirectTo", "mode", "template", "confirm", "pages"];
+const QUERY_KEYS = [
+  "page",
+  "limit",
+  "q",
+  "search",
+  "category",
+  "status",
+  "sort",
+  "type",
+  "token",
+  "light",
+  "faq",
+  "animation",
+  "payment",
+  "redirectTo",
+  "mode",
+  "template",
+  "confirm",
+  "pages",
+];
 
 const body = fc.oneof(
   fc.constant({ kind: "none" as const }),
   fc.record({ kind: fc.constant("json" as const), value: fc.oneof(jsonValue, fc.dictionary(fc.constantFrom(...FIELDS), jsonValue, { maxKeys: 6 })) }),
-  fc.record({ kind: fc.constant("form" as const), value: fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(hostileString, fc.array(hostileString, { minLength: 2, maxLength: 3 })), { maxKeys: 6 }) }),
-  fc.record({ kind: fc.constant("raw" as const), contentType: fc.constantFrom("multipart/form-data; boundary=x", "application/json", "application/xml", "text/plain", "application/x-www-form-urlencoded"), text: hostileString }),
+  fc.record({
+    kind: fc.constant("form" as const),
+    value: fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(hostileString, fc.array(hostileString, { minLength: 2, maxLength: 3 })), { maxKeys: 6 }),
+  }),
+  fc.record({
+    kind: fc.constant("raw" as const),
+    contentType: fc.constantFrom("multipart/form-data; boundary=x", "application/json", "application/xml", "text/plain", "application/x-www-form-urlencoded"),
+    text: hostileString,
+  }),
 );
 
 const request = fc.record({
@@ -143,9 +220,22 @@ function knownFor(name: string, entryPath: string) {
 
 /** The tables a refused request must not touch. */
 const WATCHED = {
-  users: "User", sessions: "Session", subscriptions: "Subscription", payments: "Payment", refunds: "RefundRequest",
-  contacts: "ContactMessage", reports: "MisuseReport", animations: "Animation", categories: "Category", doctors: "Doctor",
-  pages: "Page", faqs: "Faq", templates: "EmailTemplate", campaigns: "EmailCampaign", captions: "AnimationCaption", audit: "AuditLog",
+  users: "User",
+  sessions: "Session",
+  subscriptions: "Subscription",
+  payments: "Payment",
+  refunds: "RefundRequest",
+  contacts: "ContactMessage",
+  reports: "MisuseReport",
+  animations: "Animation",
+  categories: "Category",
+  doctors: "Doctor",
+  pages: "Page",
+  faqs: "Faq",
+  templates: "EmailTemplate",
+  campaigns: "EmailCampaign",
+  captions: "AnimationCaption",
+  audit: "AuditLog",
 };
 // One statement for every count: taken before and after each of the run's requests, sixteen
 // separate queries were most of the fuzz test's time.
@@ -199,9 +289,7 @@ describe("hostile input on every route", () => {
         const names = [...pattern.matchAll(/:(\w+)\??/g)].map((m) => m[1]!);
         const values = Object.fromEntries(names.map((name, i) => [name, params[i] === "known" ? knownFor(name, pattern) : params[i]!]));
         if (pattern.endsWith("*")) values["*"] = params[0]!;
-        const pathPart = pattern
-          .replace(/:(\w+)\??/g, (_, name: string) => encode(values[name]!))
-          .replace(/\*$/, encode(params[0]!));
+        const pathPart = pattern.replace(/:(\w+)\??/g, (_, name: string) => encode(values[name]!)).replace(/\*$/, encode(params[0]!));
         const search = Object.entries(query)
           .map(([key, value]) => `${key}=${encode(value)}`)
           .join("&");
@@ -233,7 +321,10 @@ describe("hostile input on every route", () => {
         for (const leak of LEAKS) expect(text, `${where} leaks ${leak}`).not.toMatch(leak);
         if (url.startsWith("/api/") && result.status >= 400) {
           expect(typeof result.body?.message, where).toBe("string");
-          expect(Object.keys(result.body).filter((key) => key !== "message" && key !== "errors"), where).toEqual([]);
+          expect(
+            Object.keys(result.body).filter((key) => key !== "message" && key !== "errors"),
+            where,
+          ).toEqual([]);
         }
         if (result.status >= 400) expect(await snapshot(), `${where} answered ${result.status} but changed rows`).toEqual(before);
       }),

@@ -118,7 +118,11 @@ describe("methods", () => {
   // TRACK and CONNECT never get this far: Node's parser answers 400 to a method it does not
   // know, and closes a CONNECT (a tunnel request) when nothing listens for one.
   it("answers 405 with Allow to TRACE on pages and /api alike", async () => {
-    for (const [method, path] of [["TRACE", "/"], ["TRACE", "/api/echo"], ["TRACE", "/whoami?x=1"]]) {
+    for (const [method, path] of [
+      ["TRACE", "/"],
+      ["TRACE", "/api/echo"],
+      ["TRACE", "/whoami?x=1"],
+    ]) {
       const res = await rawRequest(`${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers).toMatch(/\r\nAllow: GET, HEAD, POST/);
@@ -197,7 +201,12 @@ describe("NUL characters and malformed URLs", () => {
 
 describe("Host and request target", () => {
   it("answers 400 to an empty or invalid Host, or an HTTP/1.0 request without one", async () => {
-    for (const head of ["GET /whoami HTTP/1.1\r\nHost: \r\n", "GET /whoami HTTP/1.0\r\n", "GET /whoami HTTP/1.1\r\nHost: a b\r\n", "GET /whoami HTTP/1.1\r\nHost: x:99999\r\n"]) {
+    for (const head of [
+      "GET /whoami HTTP/1.1\r\nHost: \r\n",
+      "GET /whoami HTTP/1.0\r\n",
+      "GET /whoami HTTP/1.1\r\nHost: a b\r\n",
+      "GET /whoami HTTP/1.1\r\nHost: x:99999\r\n",
+    ]) {
       const res = await rawRequest(`${head}Connection: close\r\n\r\n`);
       expect(res.status, head).toBe(400);
       expect(refusal(res.body)).toEqual({ message: "A valid Host header is required" });
@@ -304,14 +313,16 @@ describe("body limits", () => {
 describe("responses", () => {
   it("streams a response as the route produces it", async () => {
     const first = await new Promise<string>((resolve, reject) => {
-      http.get(`${base}/stream`, (res) => {
-        res.setEncoding("utf8");
-        res.once("data", (chunk: string) => {
-          resolve(chunk);
-          releaseStream();
-          res.resume();
-        });
-      }).on("error", reject);
+      http
+        .get(`${base}/stream`, (res) => {
+          res.setEncoding("utf8");
+          res.once("data", (chunk: string) => {
+            resolve(chunk);
+            releaseStream();
+            res.resume();
+          });
+        })
+        .on("error", reject);
     });
     expect(first).toBe("first ");
   });

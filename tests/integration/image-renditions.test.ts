@@ -25,7 +25,8 @@ async function picture(width: number, height: number, format: "jpeg" | "png") {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) pixels.set([(x * 255) / width, (y * 255) / height, 128], (y * width + x) * 3);
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })[format]().toBuffer();
+  const image = sharp(pixels, { raw: { width, height, channels: 3 } });
+  return image[format]().toBuffer();
 }
 
 beforeAll(async () => {
@@ -34,7 +35,13 @@ beforeAll(async () => {
   photo = await saveObject({ body: await picture(300, 400, "png"), contentType: "image/png", kind: "doctor-photo" });
   const category = await prisma.category.create({ data: { name: "Renditions", slug: `renditions-${crypto.randomUUID()}` } });
   animation = await prisma.animation.create({
-    data: { title: "Knee scope", slug: `knee_scope_${crypto.randomBytes(3).toString("hex")}`, description: "A look inside.", coverImage: cover.path, categoryId: category.id },
+    data: {
+      title: "Knee scope",
+      slug: `knee_scope_${crypto.randomBytes(3).toString("hex")}`,
+      description: "A look inside.",
+      coverImage: cover.path,
+      categoryId: category.id,
+    },
   });
   await prisma.doctor.create({ data: { name: "Dr. Pixel", slug: `dr-${crypto.randomUUID()}`, specialty: "Radiology", photo: photo.path } });
 });

@@ -23,7 +23,9 @@ afterAll(async () => {
 
 async function campaignTo(tag: string, n: number) {
   const actor = await createUser({ role: "admin" });
-  await prisma.user.createMany({ data: Array.from({ length: n }, (_, i) => ({ email: `${tag}-${i}@example.com`, username: `${tag}_${i}`, password: "x", firstName: "J", lastName: tag })) });
+  await prisma.user.createMany({
+    data: Array.from({ length: n }, (_, i) => ({ email: `${tag}-${i}@example.com`, username: `${tag}_${i}`, password: "x", firstName: "J", lastName: tag })),
+  });
   const ids = (await prisma.user.findMany({ where: { lastName: tag }, select: { id: true } })).map((u) => u.id);
   const input = BulkEmailSchema.parse({ subject: `Jobs ${tag}`, html: "<p>Hi {{firstName}}.</p>", userIds: ids });
   return startCampaign(actor, input, enqueueCampaign);
@@ -42,7 +44,9 @@ describe("the job queue", () => {
   it("runs a campaign in the background until it is finished", async () => {
     workers = await startJobWorkers({ pollingIntervalSeconds: 0.5 });
     const campaign = await campaignTo("bg", 40);
-    await expect.poll(async () => (await prisma.emailCampaign.findUniqueOrThrow({ where: { id: campaign.id } })).status, { timeout: 20_000, interval: 200 }).toBe("finished");
+    await expect
+      .poll(async () => (await prisma.emailCampaign.findUniqueOrThrow({ where: { id: campaign.id } })).status, { timeout: 20_000, interval: 200 })
+      .toBe("finished");
     expect(await prisma.emailCampaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ total: 40, sent: 40, failed: 0 });
     expect(mail.received.filter((m) => m.subject === "Jobs bg")).toHaveLength(40);
   }, 30_000);
@@ -59,7 +63,9 @@ describe("the job queue", () => {
     const campaign = await campaignTo("two", 120);
     // The same campaign asked for twice: one job runs it, the singleton key keeps a second off it.
     await enqueueCampaign(campaign.id);
-    await expect.poll(async () => (await prisma.emailCampaign.findUniqueOrThrow({ where: { id: campaign.id } })).status, { timeout: 30_000, interval: 200 }).toBe("finished");
+    await expect
+      .poll(async () => (await prisma.emailCampaign.findUniqueOrThrow({ where: { id: campaign.id } })).status, { timeout: 30_000, interval: 200 })
+      .toBe("finished");
     const received = mail.received.filter((m) => m.subject === "Jobs two");
     expect(received).toHaveLength(120);
     expect(new Set(received.map((m) => m.to[0])).size).toBe(120);

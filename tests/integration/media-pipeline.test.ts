@@ -40,10 +40,21 @@ let app: Awaited<ReturnType<typeof startMediaApp>>;
 
 function makeVideo(file: string, size: string, seconds: number, audio = true) {
   execFileSync("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", `testsrc2=duration=${seconds}:size=${size}:rate=25`,
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=duration=${seconds}:size=${size}:rate=25`,
     ...(audio ? ["-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`] : []),
-    "-c:v", "libx264", "-preset", "ultrafast", ...(audio ? ["-c:a", "aac", "-shortest"] : []), file,
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    ...(audio ? ["-c:a", "aac", "-shortest"] : []),
+    file,
   ]);
   return file;
 }
@@ -144,7 +155,13 @@ describe("transcoding with ffmpeg", () => {
     const segments = rung.split("\n").filter((line) => line.endsWith(".m4s"));
     expect(segments.length).toBeGreaterThanOrEqual(3);
     const fragment = path.join(workDir, "fragment.mp4");
-    fs.writeFileSync(fragment, Buffer.concat([fs.readFileSync(localSetFile(set.mediaSetId!, `hls/360p/${init}`)), fs.readFileSync(localSetFile(set.mediaSetId!, `hls/360p/${segments[1]}`))]));
+    fs.writeFileSync(
+      fragment,
+      Buffer.concat([
+        fs.readFileSync(localSetFile(set.mediaSetId!, `hls/360p/${init}`)),
+        fs.readFileSync(localSetFile(set.mediaSetId!, `hls/360p/${segments[1]}`)),
+      ]),
+    );
     const decoded = await probeMedia(fragment);
     expect(decoded).toMatchObject({ width: 640, height: 360, hasAudio: true });
 
@@ -170,8 +187,12 @@ describe("transcoding with ffmpeg", () => {
     const [state] = await getMediaJobs(animation.id);
     expect(state).toMatchObject({ status: "done", error: null, attempts: 1 });
     expect(state!.progress.map((p) => [p.step, p.status, p.percent])).toEqual([
-      ["hls", "done", 100], ["progressive", "done", 100], ["preview", "done", 100],
-      ["download-mp4", "done", 100], ["download-webm", "done", 100], ["storyboard", "done", 100],
+      ["hls", "done", 100],
+      ["progressive", "done", 100],
+      ["preview", "done", 100],
+      ["download-mp4", "done", 100],
+      ["download-webm", "done", 100],
+      ["storyboard", "done", 100],
     ]);
     // The animation had no preview: the set's was attached as soon as it was cut, before the downloads.
     const attached = await prisma.animation.findUniqueOrThrow({ where: { id: animation.id }, select: { previewVideo: true } });
@@ -186,7 +207,11 @@ describe("transcoding with ffmpeg", () => {
     await queueTranscode(animation.id);
     expect(await runOne()).toBe("done");
     const set = await currentSet(animation.id);
-    expect(set.renditions.filter((r) => r.kind === "hls").map((r) => [r.width, r.height])).toEqual([[640, 360], [960, 540], [1280, 720]]);
+    expect(set.renditions.filter((r) => r.kind === "hls").map((r) => [r.width, r.height])).toEqual([
+      [640, 360],
+      [960, 540],
+      [1280, 720],
+    ]);
     expect(set.renditions.find((r) => r.kind === "preview")).toMatchObject({ width: 1280, height: 720 });
     expect(set.renditions.find((r) => r.kind === "progressive")).toMatchObject({ width: 1280, height: 720 });
     const master = fs.readFileSync(localSetFile(set.mediaSetId!, "hls/master.m3u8"), "utf8");
@@ -201,7 +226,12 @@ describe("transcoding with ffmpeg", () => {
     // A shutdown (or a kill) while the ladder encodes: the run is aborted and the job queued again.
     const stop = new AbortController();
     const running = runTranscodeJob(claimed!, "doomed:3000", stop.signal);
-    await expect.poll(async () => ((await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).progress as { status: string }[] | null)?.[0]?.status, { timeout: 10_000, interval: 50 }).toBe("running");
+    await expect
+      .poll(async () => ((await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).progress as { status: string }[] | null)?.[0]?.status, {
+        timeout: 10_000,
+        interval: 50,
+      })
+      .toBe("running");
     stop.abort();
     expect(await running).toBe("abandoned");
     expect(await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).toMatchObject({ status: "queued", lockedBy: null });
@@ -282,7 +312,9 @@ describe("the worker", () => {
     try {
       const animation = await animationWithVideo(hd);
       const job = await queueTranscode(animation.id);
-      await expect.poll(async () => (await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).status, { timeout: 60_000, interval: 250 }).toBe("done");
+      await expect
+        .poll(async () => (await prisma.mediaJob.findUniqueOrThrow({ where: { id: job!.id } })).status, { timeout: 60_000, interval: 250 })
+        .toBe("done");
       expect((await currentSet(animation.id)).mediaSetId).toBe(job!.id);
     } finally {
       await workers.stop();
@@ -307,10 +339,26 @@ describe("the worker", () => {
   it("leaves a fresh lock of another instance alone, and gives up after three attempts", async () => {
     const animation = await animationWithVideo();
     const busy = await prisma.mediaJob.create({
-      data: { animationId: animation.id, kind: "transcode", sourcePath: animation.fullVideo!, status: "running", lockedBy: "alive:3000", lockedAt: new Date(), attempts: 1 },
+      data: {
+        animationId: animation.id,
+        kind: "transcode",
+        sourcePath: animation.fullVideo!,
+        status: "running",
+        lockedBy: "alive:3000",
+        lockedAt: new Date(),
+        attempts: 1,
+      },
     });
     const doomed = await prisma.mediaJob.create({
-      data: { animationId: animation.id, kind: "transcode", sourcePath: animation.fullVideo!, status: "running", lockedBy: "dead:3000", lockedAt: new Date(0), attempts: 3 },
+      data: {
+        animationId: animation.id,
+        kind: "transcode",
+        sourcePath: animation.fullVideo!,
+        status: "running",
+        lockedBy: "dead:3000",
+        lockedAt: new Date(0),
+        attempts: 3,
+      },
     });
     expect(await runMediaJob(busy.id, { instanceId: "other:3000" })).toBe("nothing");
     expect(await runMediaJob(doomed.id, { instanceId: "other:3000" })).toBe("nothing");
@@ -322,7 +370,15 @@ describe("the worker", () => {
   it("the scan queues missing transcodes and hands lost rows to the queue again", async () => {
     const animation = await animationWithVideo();
     await prisma.mediaJob.create({
-      data: { animationId: animation.id, kind: "transcode", sourcePath: animation.fullVideo!, status: "running", lockedBy: "gone:3000", lockedAt: new Date(0), attempts: 1 },
+      data: {
+        animationId: animation.id,
+        kind: "transcode",
+        sourcePath: animation.fullVideo!,
+        status: "running",
+        lockedBy: "gone:3000",
+        lockedAt: new Date(0),
+        attempts: 1,
+      },
     });
     const other = await animationWithVideo();
     const scanned = await scanMediaJobs();
@@ -365,7 +421,12 @@ describe("the admin animation page", () => {
     const admin = await createUser({ role: "admin" });
     const cookie = await sessionCookieFor(admin.id);
     const animation = await prisma.animation.create({
-      data: { title: "Broken master", slug: `broken_${crypto.randomBytes(4).toString("hex")}`, description: "x", fullVideo: (await saveObject({ body: Buffer.from("not a video at all"), contentType: "video/mp4", kind: "video" })).path },
+      data: {
+        title: "Broken master",
+        slug: `broken_${crypto.randomBytes(4).toString("hex")}`,
+        description: "x",
+        fullVideo: (await saveObject({ body: Buffer.from("not a video at all"), contentType: "video/mp4", kind: "video" })).path,
+      },
     });
     const job = await queueTranscode(animation.id);
     expect(await runOne()).toBe("failed");

@@ -191,8 +191,8 @@ describe("media pipeline sets in S3 mode", () => {
     const setId = crypto.randomUUID();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-s3-set-"));
     const files: Record<string, string | Buffer> = {
-      "hls/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,CODECS=\"avc1.64001e,mp4a.40.2\"\n360p/index.m3u8\n",
-      "hls/360p/index.m3u8": "#EXTM3U\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:4.0,\nseg-00000.m4s\n#EXT-X-ENDLIST\n",
+      "hls/master.m3u8": '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2"\n360p/index.m3u8\n',
+      "hls/360p/index.m3u8": '#EXTM3U\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:4.0,\nseg-00000.m4s\n#EXT-X-ENDLIST\n',
       "hls/360p/init.mp4": fileBytes("mp4", 800),
       "hls/360p/seg-00000.m4s": crypto.randomBytes(2000),
       "preview.mp4": fileBytes("mp4", 1500),
@@ -208,7 +208,16 @@ describe("media pipeline sets in S3 mode", () => {
     // The job's markers stay on the worker's disk.
     expect(s3.objects.has(`media/${setId}/.done/hls`)).toBe(false);
     await prisma.mediaSet.create({
-      data: { id: setId, animationId: world.animation.id, sourcePath: world.animation.fullVideo!, sourceWidth: 640, sourceHeight: 360, duration: 4, frameRate: 25, hasAudio: true },
+      data: {
+        id: setId,
+        animationId: world.animation.id,
+        sourcePath: world.animation.fullVideo!,
+        sourceWidth: 640,
+        sourceHeight: 360,
+        duration: 4,
+        frameRate: 25,
+        hasAudio: true,
+      },
     });
 
     const grant = signGrant(setId, { kind: "u", userId: world.users.premium.id }, 600);
@@ -237,7 +246,9 @@ describe("media pipeline sets in S3 mode", () => {
 describe("image renditions in S3 mode", () => {
   it("are put in the bucket beside the original on first request and sent from there by a presigned 302", async () => {
     const { default: sharp } = await import("sharp");
-    const jpeg = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#336699" } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#336699" } })
+      .jpeg()
+      .toBuffer();
     const stored = await saveObject({ body: jpeg, contentType: "image/jpeg", kind: "cover" });
     await prisma.animation.update({ where: { id: world.animation.id }, data: { coverImage: stored.path } });
 

@@ -36,7 +36,28 @@ beforeAll(async () => {
   app = await startMediaApp();
   world = await createMediaWorld();
   const source = path.join(workDir, "master.mp4");
-  execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=duration=5:size=640x360:rate=25", "-f", "lavfi", "-i", "sine=duration=5", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", source]);
+  execFileSync("ffmpeg", [
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=duration=5:size=640x360:rate=25",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=duration=5",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-c:a",
+    "aac",
+    "-shortest",
+    source,
+  ]);
   const master = await saveObject({ body: fs.createReadStream(source), contentType: "video/mp4", kind: "video" });
   await prisma.animation.update({ where: { id: world.animation.id }, data: { fullVideo: master.path } });
   const job = await queueTranscode(world.animation.id);
@@ -82,15 +103,27 @@ describe("what a caller is given", () => {
     expect(master.headers.get("content-type")).toBe("application/vnd.apple.mpegurl");
     expect(master.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
     const masterText = await master.text();
-    const rungUrl = new URL(masterText.split("\n").find((l) => l.endsWith(".m3u8"))!, new URL(playback.hls, app.url));
+    const rungUrl = new URL(
+      masterText.split("\n").find((l) => l.endsWith(".m3u8"))!,
+      new URL(playback.hls, app.url),
+    );
     const rung = await (await get(rungUrl.href)).text();
-    const segment = new URL(rung.split("\n").find((l) => l.endsWith(".m4s"))!, rungUrl);
+    const segment = new URL(
+      rung.split("\n").find((l) => l.endsWith(".m4s"))!,
+      rungUrl,
+    );
     const bytes = await get(segment.href, { headers: { Range: "bytes=0-99" } });
     expect(bytes.status).toBe(206);
     expect(bytes.headers.get("content-type")).toBe("video/iso.segment");
     expect((await get(playback.mp4)).status).toBe(200);
     const vtt = await (await get(playback.storyboard!)).text();
-    const sprite = new URL(vtt.split("\n").find((l) => l.includes("#xywh="))!.split("#")[0]!, new URL(playback.storyboard!, app.url));
+    const sprite = new URL(
+      vtt
+        .split("\n")
+        .find((l) => l.includes("#xywh="))!
+        .split("#")[0]!,
+      new URL(playback.storyboard!, app.url),
+    );
     expect((await get(sprite.href)).headers.get("content-type")).toBe("image/jpeg");
   });
 
@@ -124,7 +157,10 @@ describe("what a caller is given", () => {
 
   it("downloads: MP4 and WebM for a licence holder only, as attachments named by the slug", async () => {
     const individual = signGrant(setId, { kind: "u", userId: world.users.individual.id }, 600);
-    for (const [file, type] of [["download.mp4", "video/mp4"], ["download.webm", "video/webm"]] as const) {
+    for (const [file, type] of [
+      ["download.mp4", "video/mp4"],
+      ["download.webm", "video/webm"],
+    ] as const) {
       const response = await get(`/media/${setId}/${individual}/${file}`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe(type);

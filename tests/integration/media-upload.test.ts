@@ -336,7 +336,10 @@ describe("streamMultipartUpload (forms without JavaScript)", () => {
     const result = await streamMultipartUpload(formRequest(form), { fields });
     expect(result.files).toEqual({});
     await expect(
-      streamMultipartUpload(new Request("http://localhost/", { method: "POST", body: "a=b", headers: { "Content-Type": "application/x-www-form-urlencoded" } }), { fields }),
+      streamMultipartUpload(
+        new Request("http://localhost/", { method: "POST", body: "a=b", headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
+        { fields },
+      ),
     ).rejects.toThrow("Expected a multipart/form-data body");
   });
 });

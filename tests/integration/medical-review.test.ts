@@ -93,7 +93,6 @@ async function html(path: string, cookie?: string) {
   return res.body.toString("utf8").replaceAll("<!-- -->", "");
 }
 
-
 async function certificatePdf(licenceId: string) {
   const res = await sendToApp(`/licences/${licenceId}/certificate`, { headers: new Headers({ Cookie: world.buyerCookie }) });
   expect(res.status).toBe(200);
@@ -197,7 +196,13 @@ describe("recording a review on the admin screen", () => {
   it("a recorded review is what the page then says; the screen shows the sentence the pages print", async () => {
     const n = crypto.randomUUID().slice(0, 8);
     const animation = await prisma.animation.create({
-      data: { title: "Fresh Knee", slug: `fresh_knee_${n}`, description: "A knee.", categoryId: world.sub.id, doctors: { create: { doctorId: world.doctor.id } } },
+      data: {
+        title: "Fresh Knee",
+        slug: `fresh_knee_${n}`,
+        description: "A knee.",
+        categoryId: world.sub.id,
+        doctors: { create: { doctorId: world.doctor.id } },
+      },
     });
     const day = reviewedAt.toISOString().slice(0, 10);
     const saved = await post(animation.id, { reviewerId: world.doctor.id, reviewedAt: day, reviewDueAt: nextReviewAt.toISOString().slice(0, 10) });

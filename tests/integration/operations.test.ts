@@ -65,7 +65,12 @@ describe("GET /metrics on the public port", () => {
 
   it("answers 401 without the bearer token or with a wrong one, and the metrics with the right one", async () => {
     env.METRICS_TOKEN = TOKEN;
-    const attempts: Array<Record<string, string>> = [{}, { Authorization: "Bearer wrong-token-0123456789" }, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: TOKEN }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { Authorization: "Bearer wrong-token-0123456789" },
+      { Authorization: `Bearer ${TOKEN}x` },
+      { Authorization: TOKEN },
+    ];
     for (const headers of attempts) {
       const res = await scrape(headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
@@ -90,7 +95,9 @@ describe("GET /metrics on the public port", () => {
     expect((await fetch(`${base}/api/no-such-call-${slug}`)).status).toBe(404);
     await fetch(`${base}/media/00000000-0000-4000-8000-000000000000/${slug}.m3u8`);
     // A response is counted when the server sees it finish, which may be a moment after the client has it all.
-    await expect.poll(async () => sample(await metricsText(), "medanim_http_requests_total", { method: "GET", route: "/media/*" }) ?? 0).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => sample(await metricsText(), "medanim_http_requests_total", { method: "GET", route: "/media/*" }) ?? 0)
+      .toBeGreaterThanOrEqual(1);
     const text = await metricsText();
     expect(sample(text, "medanim_http_requests_total", { method: "GET", route: "/", status: "200" })).toBeGreaterThanOrEqual(1);
     expect(sample(text, "medanim_http_requests_total", { method: "GET", route: "/api/animations", status: "200" })).toBeGreaterThanOrEqual(1);
@@ -157,11 +164,18 @@ describe("GET /metrics on the public port", () => {
     const pending = async () => {
       const member = await createUser();
       const { payment } = await createPaidSubscription(member.id, { type: "global", description: "Premium yearly subscription" });
-      return prisma.refundRequest.create({ data: { userId: member.id, paymentId: payment.id, reason: "not-satisfied", description: "Not what I needed.", contactEmail: member.email } });
+      return prisma.refundRequest.create({
+        data: { userId: member.id, paymentId: payment.id, reason: "not-satisfied", description: "Not what I needed.", contactEmail: member.email },
+      });
     };
     const decide = async (decision: "approve" | "reject") => {
       const request = await pending();
-      const answer = await callRoute(decideApi, `/api/admin/refund-requests/${request.id}/${decision}`, { method: "PUT", json: { adminNotes: "Decided." }, params: { id: request.id }, token });
+      const answer = await callRoute(decideApi, `/api/admin/refund-requests/${request.id}/${decision}`, {
+        method: "PUT",
+        json: { adminNotes: "Decided." },
+        params: { id: request.id },
+        token,
+      });
       expect(answer.status).toBe(200);
     };
     const counted = (text: string, outcome: string) => sample(text, "medanim_refund_decisions_total", { outcome }) ?? 0;
@@ -193,7 +207,10 @@ describe("GET /metrics on the public port", () => {
     const workers = await startJobWorkers({ pollingIntervalSeconds: 0.5 });
     try {
       await expect
-        .poll(async () => sample(await metricsText(), "medanim_job_duration_seconds_count", { queue: "purge", outcome: "completed" }) ?? 0, { timeout: 25_000, interval: 500 })
+        .poll(async () => sample(await metricsText(), "medanim_job_duration_seconds_count", { queue: "purge", outcome: "completed" }) ?? 0, {
+          timeout: 25_000,
+          interval: 500,
+        })
         .toBeGreaterThanOrEqual(1);
       const text = await metricsText();
       expect(sample(text, "medanim_job_failures_total", { queue: "purge" }) ?? 0).toBe(0);
@@ -212,7 +229,9 @@ describe("the route pattern of a request", () => {
     const tree = (parentId: string | undefined): RouteObject[] =>
       Object.values(build.routes)
         .filter((route) => route!.parentId === parentId)
-        .map((route) => ({ id: route!.id, path: route!.path, index: route!.index, caseSensitive: route!.caseSensitive, children: tree(route!.id) }) as RouteObject);
+        .map(
+          (route) => ({ id: route!.id, path: route!.path, index: route!.index, caseSensitive: route!.caseSensitive, children: tree(route!.id) }) as RouteObject,
+        );
     const routes = tree(undefined);
     const byId = new Map(table.routes.map((leaf) => [leaf.id, leaf.pattern]));
     const paths = [
@@ -315,11 +334,25 @@ describe("a server started as `npm run serve` starts it", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-drain-"));
     const [port, metricsPort] = [3412, 3413];
     const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server.ts"], {
-      env: { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), METRICS_TOKEN: "", DRAIN_DELAY_MS: "3000", DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "silent", NODE_ENV: "development" },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        METRICS_TOKEN: "",
+        DRAIN_DELAY_MS: "3000",
+        DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        LOG_LEVEL: "silent",
+        NODE_ENV: "development",
+      },
       stdio: "ignore",
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    const status = (url: string) => fetch(url).then((res) => res.status, () => 0);
+    const status = (url: string) =>
+      fetch(url).then(
+        (res) => res.status,
+        () => 0,
+      );
     try {
       await expect.poll(() => status(`http://127.0.0.1:${port}/readyz`), { timeout: 60_000, interval: 250 }).toBe(200);
       expect(await status(`http://127.0.0.1:${port}/metrics`)).toBe(404);
@@ -389,7 +422,13 @@ describe("X-Request-Id", () => {
       const res = await sendToApp("/api/contact", {
         method: "POST",
         headers: new Headers({ "Content-Type": "application/json", "X-Request-Id": id }),
-        body: JSON.stringify({ name: "Grace Hopper", email: "grace@example.com", subject: "Logs", category: "technical", message: "Which request wrote this line?" }),
+        body: JSON.stringify({
+          name: "Grace Hopper",
+          email: "grace@example.com",
+          subject: "Logs",
+          category: "technical",
+          message: "Which request wrote this line?",
+        }),
       });
       expect(res.status).toBe(201);
       const mine = lines.filter((line) => line.reqId === id);

@@ -49,11 +49,19 @@ async function rowCounts() {
 describe("another user's objects, by id", () => {
   it("a refund request for someone else's subscription or payment: 404, nothing stored", async () => {
     const before = await rowCounts();
-    const body = { subscriptionId: licence.subscription.id, reason: "other", description: "I would like my money back for this one.", contactEmail: "x@example.com" };
+    const body = {
+      subscriptionId: licence.subscription.id,
+      reason: "other",
+      description: "I would like my money back for this one.",
+      contactEmail: "x@example.com",
+    };
     const bySubscription = await callRoute(refundsApi, "/api/refunds/request", { token: strangerToken, json: body });
     expect(bySubscription.status).toBe(404);
     const own = await createPaidSubscription(stranger.id, { paidDaysAgo: 1 });
-    const byPayment = await callRoute(refundsApi, "/api/refunds/request", { token: strangerToken, json: { ...body, subscriptionId: own.subscription.id, paymentId: licence.payment.id } });
+    const byPayment = await callRoute(refundsApi, "/api/refunds/request", {
+      token: strangerToken,
+      json: { ...body, subscriptionId: own.subscription.id, paymentId: licence.payment.id },
+    });
     expect(byPayment.status).toBe(404);
     const page = await callRoute(refundPage, `/refund?payment=${licence.payment.id}`, { cookie: strangerCookie });
     expect(page.status).toBe(404);
@@ -71,12 +79,18 @@ describe("another user's objects, by id", () => {
     const params = { paymentId: licence.payment.id };
     expect((await callRoute(receiptPage, `/billing/receipts/${licence.payment.id}`, { cookie: strangerCookie, params })).status).toBe(404);
     expect((await callRoute(receiptPdfRoute, `/billing/receipts/${licence.payment.id}/pdf`, { cookie: strangerCookie, params })).status).toBe(404);
-    const certificate = await callRoute(certificateRoute, `/licences/${licence.subscription.id}/certificate`, { cookie: strangerCookie, params: { id: licence.subscription.id } });
+    const certificate = await callRoute(certificateRoute, `/licences/${licence.subscription.id}/certificate`, {
+      cookie: strangerCookie,
+      params: { id: licence.subscription.id },
+    });
     expect(certificate.status).toBe(404);
     // The owner gets each of them.
     const ownerCookie = await sessionCookieFor(owner.id);
     expect((await callRoute(receiptPdfRoute, `/billing/receipts/${licence.payment.id}/pdf`, { cookie: ownerCookie, params })).status).toBe(200);
-    expect((await callRoute(certificateRoute, `/licences/${licence.subscription.id}/certificate`, { cookie: ownerCookie, params: { id: licence.subscription.id } })).status).toBe(200);
+    expect(
+      (await callRoute(certificateRoute, `/licences/${licence.subscription.id}/certificate`, { cookie: ownerCookie, params: { id: licence.subscription.id } }))
+        .status,
+    ).toBe(200);
   });
 
   it("subscriptions, payments and the library list only the caller's own", async () => {
@@ -105,7 +119,10 @@ describe("another user's objects, by id", () => {
     expect(JSON.stringify(watch.body)).not.toContain(world.objects.download.path);
     const download = await fetch(`${app.url}${world.objects.download.path}`, { headers: { Authorization: `Bearer ${strangerToken}` }, redirect: "manual" });
     expect(download.status).toBe(403);
-    const mine = await fetch(`${app.url}${world.objects.download.path}`, { headers: { Authorization: `Bearer ${await accessTokenFor(owner.id)}` }, redirect: "manual" });
+    const mine = await fetch(`${app.url}${world.objects.download.path}`, {
+      headers: { Authorization: `Bearer ${await accessTokenFor(owner.id)}` },
+      redirect: "manual",
+    });
     expect(mine.status).toBe(200);
   });
 
@@ -121,9 +138,15 @@ describe("another user's objects, by id", () => {
 
   it("the sites of someone else's licence: neither added nor removed (404), and the embed is not theirs to list", async () => {
     const domain = await prisma.licenceEmbedDomain.create({ data: { subscriptionId: licence.subscription.id, host: "clinic.example" } });
-    const add = await callRoute(libraryPage, "/my-animations", { cookie: strangerCookie, form: { intent: "add-domain", licenceId: licence.subscription.id, host: "evil.example" } });
+    const add = await callRoute(libraryPage, "/my-animations", {
+      cookie: strangerCookie,
+      form: { intent: "add-domain", licenceId: licence.subscription.id, host: "evil.example" },
+    });
     expect(add.status).toBe(404);
-    const remove = await callRoute(libraryPage, "/my-animations", { cookie: strangerCookie, form: { intent: "remove-domain", licenceId: licence.subscription.id, domainId: domain.id } });
+    const remove = await callRoute(libraryPage, "/my-animations", {
+      cookie: strangerCookie,
+      form: { intent: "remove-domain", licenceId: licence.subscription.id, domainId: domain.id },
+    });
     expect(remove.status).toBe(302);
     expect((await prisma.licenceEmbedDomain.findMany({ where: { subscriptionId: licence.subscription.id } })).map((d) => d.host)).toEqual(["clinic.example"]);
     const page = await callRoute(libraryPage, "/my-animations", { cookie: strangerCookie });

@@ -192,13 +192,20 @@ describe("an admin's write is visible to the next anonymous request", () => {
     const animation = catalogue.rhinoplasty;
     const reviewedAt = new Date(Date.now() - 2 * 24 * 3600_000).toISOString().slice(0, 10);
     expect(await visitKept(`/animations/${animation.slug}`)).not.toContain(formatLongDate(reviewedAt));
-    expect(await readKept(animationApi, `/api/animations/${animation.slug}`)).not.toMatchObject({ medicalReview: { reviewedAt: expect.stringMatching(`^${reviewedAt}`) } });
+    expect(await readKept(animationApi, `/api/animations/${animation.slug}`)).not.toMatchObject({
+      medicalReview: { reviewedAt: expect.stringMatching(`^${reviewedAt}`) },
+    });
 
-    const saved = await callRoute(medicalScreen, `/admin/animations/${animation.id}/medical`, { form: { intent: "review", reviewerId: catalogue.smith.id, reviewedAt }, cookie });
+    const saved = await callRoute(medicalScreen, `/admin/animations/${animation.id}/medical`, {
+      form: { intent: "review", reviewerId: catalogue.smith.id, reviewedAt },
+      cookie,
+    });
     expect(saved.status).toBe(302);
 
     expect(await visit(`/animations/${animation.slug}`)).toContain(formatLongDate(reviewedAt));
-    expect(await read(animationApi, `/api/animations/${animation.slug}`)).toMatchObject({ medicalReview: { reviewedAt: expect.stringMatching(`^${reviewedAt}`) } });
+    expect(await read(animationApi, `/api/animations/${animation.slug}`)).toMatchObject({
+      medicalReview: { reviewedAt: expect.stringMatching(`^${reviewedAt}`) },
+    });
   });
 
   it("a category renamed (/admin/categories/{id} form): the main category's page and the main categories call", async () => {
@@ -209,7 +216,15 @@ describe("an admin's write is visible to the next anonymous request", () => {
 
     const saved = await callRoute(categoryForm, `/admin/categories/${body.id}`, {
       method: "POST",
-      body: multipart({ level: "sub", name: "Body Sculpting", slug: body.slug, parentId: catalogue.plastic.id, yearlyPrice: "", sortOrder: "2", isActive: "on" }),
+      body: multipart({
+        level: "sub",
+        name: "Body Sculpting",
+        slug: body.slug,
+        parentId: catalogue.plastic.id,
+        yearlyPrice: "",
+        sortOrder: "2",
+        isActive: "on",
+      }),
       cookie,
     });
     expect(saved.status).toBe(302);
@@ -238,7 +253,10 @@ describe("an admin's write is visible to the next anonymous request", () => {
   it("a content page edited (/admin/pages/{id} form): the page, the footer's legal links and /api/pages/type/legal", async () => {
     const slug = `cookie-policy-${crypto.randomBytes(3).toString("hex")}`;
     // Created through the form too: the footer's links are cached, a row added behind the app's back would stay unseen.
-    const created = await callRoute(pageForm, "/admin/pages/new", { form: { title: "Cookie Policy", slug, content: "<p>We use two cookies.</p>", type: "legal", isPublished: "on" }, cookie });
+    const created = await callRoute(pageForm, "/admin/pages/new", {
+      form: { title: "Cookie Policy", slug, content: "<p>We use two cookies.</p>", type: "legal", isPublished: "on" },
+      cookie,
+    });
     expect(created.status).toBe(302);
     const page = await prisma.page.findUniqueOrThrow({ where: { slug } });
     const titles = async (ask = read) => ((await ask(pagesOfType, "/api/pages/type/legal")) as Array<{ title: string }>).map((p) => p.title);
@@ -296,7 +314,12 @@ describe("an admin's write is visible to the next anonymous request", () => {
     const before = (await readKept(animationsApi, "/api/animations?light=true")) as { animations: unknown[] };
     expect(before.animations.length).toBeGreaterThan(1);
 
-    const put = await callRoute(settingApi, "/api/settings/homepage_animations_per_page", { method: "PUT", json: { value: "1" }, params: { key: "homepage_animations_per_page" }, token });
+    const put = await callRoute(settingApi, "/api/settings/homepage_animations_per_page", {
+      method: "PUT",
+      json: { value: "1" },
+      params: { key: "homepage_animations_per_page" },
+      token,
+    });
     expect(put.status).toBe(200);
 
     const after = (await read(animationsApi, "/api/animations?light=true")) as { animations: unknown[]; hasMore: boolean };
@@ -323,14 +346,21 @@ describe("a member's writes change no public page and leave the kept answers in 
     });
     expect(profile.status).toBe(200);
     const memberCookie = await sessionCookieFor(member.id);
-    const started = await callRoute(purchase, `/purchase/individual/${catalogue.rhinoplasty.slug}`, { form: { intent: "checkout" }, params: { idOrSlug: catalogue.rhinoplasty.slug }, cookie: memberCookie });
+    const started = await callRoute(purchase, `/purchase/individual/${catalogue.rhinoplasty.slug}`, {
+      form: { intent: "checkout" },
+      params: { idOrSlug: catalogue.rhinoplasty.slug },
+      cookie: memberCookie,
+    });
     const checkoutId = /\/checkout\/test\/([0-9a-f-]{36})$/.exec(started.location ?? "")?.[1];
     expect(checkoutId).toBeDefined();
     await callRoute(testCheckout, `/checkout/test/${checkoutId}`, { form: { intent: "pay" }, params: { checkoutId: checkoutId! }, cookie: memberCookie });
     expect(await prisma.subscription.count({ where: { userId: member.id, status: "active" } })).toBe(1);
     // The licence's embed sites: its own cache drops, the pages stay.
     const licence = await prisma.subscription.findFirstOrThrow({ where: { userId: member.id, status: "active" } });
-    const added = await callRoute(myAnimations, "/my-animations", { form: { intent: "add-domain", licenceId: licence.id, host: "clinic.example" }, cookie: memberCookie });
+    const added = await callRoute(myAnimations, "/my-animations", {
+      form: { intent: "add-domain", licenceId: licence.id, host: "clinic.example" },
+      cookie: memberCookie,
+    });
     expect(added.status).toBe(302);
     expect(await prisma.licenceEmbedDomain.count({ where: { subscriptionId: licence.id } })).toBe(1);
 
@@ -348,7 +378,21 @@ describe("the media pipeline's writes are visible to the next anonymous request"
 
   it("a transcode finishing: the animation's page and call show its player, resolution and formats", async () => {
     const master = path.join(workDir, "master.mp4");
-    execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=duration=2:size=320x180:rate=25", "-c:v", "libx264", "-preset", "ultrafast", master]);
+    execFileSync("ffmpeg", [
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=duration=2:size=320x180:rate=25",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      master,
+    ]);
     const stored = await saveObject({ body: fs.createReadStream(master), contentType: "video/mp4", kind: "video" });
     const slug = `transcoded_${crypto.randomBytes(3).toString("hex")}`;
     // With a preview of its own, so the set's arrival at the end of the run is the only write (no early preview).
@@ -365,6 +409,9 @@ describe("the media pipeline's writes are visible to the next anonymous request"
     expect(await runTranscodeJob(claimed!, "page-cache-test")).toBe("done");
 
     expect(await visit(`/animations/${slug}`)).toMatch(/data-testid="animation-formats">MP4 and WebM</);
-    expect(await read(animationApi, `/api/animations/${slug}`)).toMatchObject({ playback: { isPreview: true }, media: { resolution: "180p", formats: "MP4 and WebM" } });
+    expect(await read(animationApi, `/api/animations/${slug}`)).toMatchObject({
+      playback: { isPreview: true },
+      media: { resolution: "180p", formats: "MP4 and WebM" },
+    });
   }, 120_000);
 });

@@ -212,7 +212,10 @@ describe("who never gets a kept page", () => {
 
 /** The sources a policy's script-src names. */
 function scriptSources(policy: string) {
-  const directive = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src "))!;
+  const directive = policy
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src "))!;
   return directive.split(/\s+/).slice(1);
 }
 
@@ -281,7 +284,10 @@ describe("HEAD, conditional GETs and encodings", () => {
     const identity = await get("/contact");
     // Compressed once, off the request's path: until then the compression middleware streams
     // its own (chunked); the kept form goes out whole, with its length.
-    const br = await waitFor(() => get("/contact", { "Accept-Encoding": "gzip, br" }), (r) => r.headers.has("Content-Length"));
+    const br = await waitFor(
+      () => get("/contact", { "Accept-Encoding": "gzip, br" }),
+      (r) => r.headers.has("Content-Length"),
+    );
     expect(br.headers.get("Content-Encoding")).toBe("br");
     expect(zlib.brotliDecompressSync(br.body).equals(identity.body)).toBe(true);
     const gz = await get("/contact", { "Accept-Encoding": "gzip" });

@@ -51,7 +51,10 @@ function answer(purpose: Purpose, token: string, response: unknown, cookie?: str
 }
 
 async function passwordStep(email: string) {
-  const res = await callRoute(signInPage, "/auth", { form: { intent: "signin", email, password: TEST_PASSWORD, redirectTo: "/billing" }, clientIp: clientIp() });
+  const res = await callRoute(signInPage, "/auth", {
+    form: { intent: "signin", email, password: TEST_PASSWORD, redirectTo: "/billing" },
+    clientIp: clientIp(),
+  });
   expect(res.location).toBe("/auth/two-step");
   return cookiesFrom(res);
 }
@@ -103,7 +106,10 @@ describe("registering a passkey on /profile", () => {
     const options = await callRoute(registrationOptions, "/profile/passkeys/options", { json: {}, cookie: ownerCookie });
     const authenticator = new SoftwareAuthenticator();
     const response = authenticator.register(options.body.options);
-    const stolen = await callRoute(registration, "/profile/passkeys/register", { json: { token: options.body.token, response }, cookie: await sessionCookieFor(other.id) });
+    const stolen = await callRoute(registration, "/profile/passkeys/register", {
+      json: { token: options.body.token, response },
+      cookie: await sessionCookieFor(other.id),
+    });
     expect(stolen.status).toBe(400);
     expect(stolen.body.message).toBe(PASSKEY_EXPIRED);
     expect(await prisma.passkey.count({ where: { id: authenticator.id } })).toBe(0);
@@ -287,7 +293,10 @@ describe("step-up with a passkey and removing one", () => {
 
   it("a passkey of another account cannot be removed", async () => {
     const [mine, theirs] = await Promise.all([userWithPasskey(), userWithPasskey()]);
-    const res = await callRoute(removeRoute, "/profile/passkeys", { form: { passkeyId: theirs.authenticator.id }, cookie: await sessionCookieFor(mine.user.id) });
+    const res = await callRoute(removeRoute, "/profile/passkeys", {
+      form: { passkeyId: theirs.authenticator.id },
+      cookie: await sessionCookieFor(mine.user.id),
+    });
     expect(res.location).toBe("/profile#passkeys");
     expect(await prisma.passkey.count({ where: { id: theirs.authenticator.id } })).toBe(1);
   });

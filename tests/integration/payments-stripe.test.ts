@@ -26,7 +26,6 @@ const WEBHOOK_SECRET = "whsec_test_medanim_0123456789abcdef";
 const { mock: stripeMock, server } = useStripeMock();
 const provider = createStripeProvider({ secretKey: "sk_test_medanim_adapter", publishableKey: "pk_test_medanim_adapter", webhookSecret: WEBHOOK_SECRET });
 
-
 const CHECKOUT_ID = "6f1c2a9e-3b4d-4c5e-8f70-0123456789ab";
 const KEY = `checkout:${CHECKOUT_ID}`;
 
@@ -167,7 +166,12 @@ describe("startCheckout, embedded (Payment Element)", () => {
     stripeMock.failNext(
       "POST",
       "/v1/checkout/sessions",
-      stripeErrorResponse(400, { type: "invalid_request_error", code: "parameter_invalid_integer", param: "line_items[0][price_data][unit_amount]", message: "Invalid integer: 99.5" }),
+      stripeErrorResponse(400, {
+        type: "invalid_request_error",
+        code: "parameter_invalid_integer",
+        param: "line_items[0][price_data][unit_amount]",
+        message: "Invalid integer: 99.5",
+      }),
     );
     const error = await provider.startCheckout(checkoutInput(), KEY).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(ProviderDeclinedError);
@@ -179,7 +183,11 @@ describe("confirmPayment", () => {
   const customer = "cus_1AdaCustomerForConfirm0";
   const subscription = "sub_1AdaSubscriptionConfirm";
 
-  function putPayment(intentStatus: "succeeded" | "processing" | "requires_payment_method" | "canceled", billingReason = "subscription_create", lastPaymentError: Record<string, unknown> | null = null) {
+  function putPayment(
+    intentStatus: "succeeded" | "processing" | "requires_payment_method" | "canceled",
+    billingReason = "subscription_create",
+    lastPaymentError: Record<string, unknown> | null = null,
+  ) {
     const intent = paymentIntentObject({ customer, amount: 9900, status: intentStatus, lastPaymentError });
     const periodEnd = Math.floor(Date.UTC(2027, 10, 23, 15, 0, 0) / 1000);
     const invoice = invoiceObject({
@@ -192,7 +200,9 @@ describe("confirmPayment", () => {
       periodEnd,
     });
     stripeMock.paymentIntents.set(intent.id, intent);
-    stripeMock.invoicePayments.push(invoicePaymentObject({ invoice, paymentIntent: intent.id, amount: 9900, status: intentStatus === "succeeded" ? "paid" : "open" }));
+    stripeMock.invoicePayments.push(
+      invoicePaymentObject({ invoice, paymentIntent: intent.id, amount: 9900, status: intentStatus === "succeeded" ? "paid" : "open" }),
+    );
     return { intent, invoice, periodEnd };
   }
 
@@ -238,7 +248,13 @@ describe("confirmPayment", () => {
     });
     const events = await provider.confirmPayment(intent.id);
     expect(events).toEqual([
-      { kind: "payment.failed", eventId: `confirm_failed_${intent.id}_card_declined`, checkoutId: CHECKOUT_ID, providerSubscriptionId: subscription, message: "Your card was declined." },
+      {
+        kind: "payment.failed",
+        eventId: `confirm_failed_${intent.id}_card_declined`,
+        checkoutId: CHECKOUT_ID,
+        providerSubscriptionId: subscription,
+        message: "Your card was declined.",
+      },
     ]);
   });
 
@@ -350,7 +366,16 @@ describe("parseWebhook", () => {
   };
 
   it("checkout.session.completed (paid) is the first payment, keyed by the session's invoice", async () => {
-    const session = checkoutSessionObject({ customer, amountTotal: 9900, metadata, clientReferenceId: CHECKOUT_ID, status: "complete", paymentStatus: "paid", invoice: "in_1FirstInvoice000000000", subscription });
+    const session = checkoutSessionObject({
+      customer,
+      amountTotal: 9900,
+      metadata,
+      clientReferenceId: CHECKOUT_ID,
+      status: "complete",
+      paymentStatus: "paid",
+      invoice: "in_1FirstInvoice000000000",
+      subscription,
+    });
     const event = eventObject("checkout.session.completed", session);
     expect(await parse(event)).toEqual({
       kind: "payment.succeeded",
@@ -367,7 +392,16 @@ describe("parseWebhook", () => {
   });
 
   it("checkout.session.completed still unpaid (a delayed payment method) changes nothing", async () => {
-    const session = checkoutSessionObject({ customer, amountTotal: 9900, metadata, clientReferenceId: CHECKOUT_ID, status: "complete", paymentStatus: "unpaid", invoice: "in_1Unpaid00000000000000", subscription });
+    const session = checkoutSessionObject({
+      customer,
+      amountTotal: 9900,
+      metadata,
+      clientReferenceId: CHECKOUT_ID,
+      status: "complete",
+      paymentStatus: "unpaid",
+      invoice: "in_1Unpaid00000000000000",
+      subscription,
+    });
     expect(await parse(eventObject("checkout.session.completed", session))).toMatchObject({ kind: "ignored", type: "checkout.session.completed" });
   });
 
@@ -389,12 +423,25 @@ describe("parseWebhook", () => {
     });
 
     const renewal = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_cycle", periodEnd });
-    expect(await parse(eventObject("invoice.paid", renewal))).toMatchObject({ kind: "payment.succeeded", reason: "renewal", checkoutId: null, paymentId: renewal.id });
+    expect(await parse(eventObject("invoice.paid", renewal))).toMatchObject({
+      kind: "payment.succeeded",
+      reason: "renewal",
+      checkoutId: null,
+      paymentId: renewal.id,
+    });
   });
 
   it("invoice.paid names the payment intent when the payload includes the invoice's payments", async () => {
     const invoice = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_cycle" });
-    const withPayments = { ...invoice, payments: { object: "list", data: [invoicePaymentObject({ invoice: invoice.id, paymentIntent: "pi_1RenewalIntent00000000", amount: 9900, status: "paid" })], has_more: false, url: "/v1/invoice_payments" } };
+    const withPayments = {
+      ...invoice,
+      payments: {
+        object: "list",
+        data: [invoicePaymentObject({ invoice: invoice.id, paymentIntent: "pi_1RenewalIntent00000000", amount: 9900, status: "paid" })],
+        has_more: false,
+        url: "/v1/invoice_payments",
+      },
+    };
     expect(await parse(eventObject("invoice.paid", withPayments))).toMatchObject({ paymentIntentId: "pi_1RenewalIntent00000000" });
   });
 
@@ -422,14 +469,25 @@ describe("parseWebhook", () => {
       payments: [
         invoicePaymentObject({
           invoice: "in_x",
-          paymentIntent: paymentIntentObject({ customer, amount: 9900, status: "requires_payment_method", lastPaymentError: { type: "card_error", code: "expired_card", message: "Your card has expired." } }),
+          paymentIntent: paymentIntentObject({
+            customer,
+            amount: 9900,
+            status: "requires_payment_method",
+            lastPaymentError: { type: "card_error", code: "expired_card", message: "Your card has expired." },
+          }),
           amount: 9900,
           status: "open",
         }),
       ],
     });
     const event = eventObject("invoice.payment_failed", failedWithError);
-    expect(await parse(event)).toEqual({ kind: "payment.failed", eventId: event.id, checkoutId: null, providerSubscriptionId: subscription, message: "Your card has expired." });
+    expect(await parse(event)).toEqual({
+      kind: "payment.failed",
+      eventId: event.id,
+      checkoutId: null,
+      providerSubscriptionId: subscription,
+      message: "Your card has expired.",
+    });
 
     const plain = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_create", status: "open" });
     expect(await parse(eventObject("invoice.payment_failed", plain))).toMatchObject({
@@ -440,9 +498,15 @@ describe("parseWebhook", () => {
   });
 
   it("customer.subscription.updated is the renewal switch; customer.subscription.deleted the end", async () => {
-    const off = eventObject("customer.subscription.updated", subscriptionObject({ id: subscription, customer, metadata, cancelAtPeriodEnd: true, status: "active" }));
+    const off = eventObject(
+      "customer.subscription.updated",
+      subscriptionObject({ id: subscription, customer, metadata, cancelAtPeriodEnd: true, status: "active" }),
+    );
     expect(await parse(off)).toEqual({ kind: "subscription.renewal_changed", eventId: off.id, providerSubscriptionId: subscription, autoRenew: false });
-    const on = eventObject("customer.subscription.updated", subscriptionObject({ id: subscription, customer, metadata, cancelAtPeriodEnd: false, status: "active" }));
+    const on = eventObject(
+      "customer.subscription.updated",
+      subscriptionObject({ id: subscription, customer, metadata, cancelAtPeriodEnd: false, status: "active" }),
+    );
     expect(await parse(on)).toMatchObject({ kind: "subscription.renewal_changed", autoRenew: true });
     const deleted = eventObject("customer.subscription.deleted", subscriptionObject({ id: subscription, customer, metadata, status: "canceled" }));
     expect(await parse(deleted)).toEqual({ kind: "subscription.ended", eventId: deleted.id, providerSubscriptionId: subscription });

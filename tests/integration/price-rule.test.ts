@@ -53,7 +53,6 @@ async function buyer() {
   return { id: user.id, cookie: await sessionCookieFor(user.id), token: await accessTokenFor(user.id) };
 }
 
-
 /** A page's HTML as a browser gets it, without the comments React puts between adjacent texts. */
 async function pageHtml(path: string, cookie?: string) {
   const res = await sendToApp(path, { headers: new Headers(cookie ? { Cookie: cookie } : {}) });
@@ -85,7 +84,11 @@ describe("the price shown is the price charged (individual licence at $149)", ()
     const b = await buyer();
     const checkoutPage = await callRoute(purchase, `/purchase/individual/${rhinoplasty.slug}`, { params: { idOrSlug: rhinoplasty.slug }, cookie: b.cookie });
     expect(checkoutPage.body).toMatchObject({ kind: "individual", price: 149, betterBuy: null });
-    const started = await callRoute(purchase, `/purchase/individual/${rhinoplasty.slug}`, { params: { idOrSlug: rhinoplasty.slug }, form: { intent: "checkout" }, cookie: b.cookie });
+    const started = await callRoute(purchase, `/purchase/individual/${rhinoplasty.slug}`, {
+      params: { idOrSlug: rhinoplasty.slug },
+      form: { intent: "checkout" },
+      cookie: b.cookie,
+    });
     expect(started.status).toBe(303);
     const checkoutId = /\/checkout\/test\/([0-9a-f-]{36})$/.exec(started.location ?? "")![1]!;
     const hosted = await callRoute(testPage, `/checkout/test/${checkoutId}`, { params: { checkoutId }, cookie: b.cookie });
@@ -104,7 +107,9 @@ describe("the price shown is the price charged (individual licence at $149)", ()
   });
 
   it("Stripe mode: the amount Stripe is asked for is the $149 shown, embedded and hosted, and the payment records it", async () => {
-    setPaymentProvider(createStripeProvider({ secretKey: "sk_test_medanim_price_rule", publishableKey: "pk_test_medanim_price_rule", webhookSecret: WEBHOOK_SECRET }));
+    setPaymentProvider(
+      createStripeProvider({ secretKey: "sk_test_medanim_price_rule", publishableKey: "pk_test_medanim_price_rule", webhookSecret: WEBHOOK_SECRET }),
+    );
     const b = await buyer();
 
     // With JavaScript: the embedded form's subscription, priced by the server whatever the body says.
@@ -115,7 +120,11 @@ describe("the price shown is the price charged (individual licence at $149)", ()
 
     // Without JavaScript: the hosted Checkout Session.
     const other = await buyer();
-    const hosted = await callRoute(purchase, `/purchase/individual/${rhinoplasty.slug}`, { params: { idOrSlug: rhinoplasty.slug }, form: { intent: "checkout" }, cookie: other.cookie });
+    const hosted = await callRoute(purchase, `/purchase/individual/${rhinoplasty.slug}`, {
+      params: { idOrSlug: rhinoplasty.slug },
+      form: { intent: "checkout" },
+      cookie: other.cookie,
+    });
     expect(hosted.status).toBe(303);
     const sessionCall = stripeMock.requests.find((r) => r.method === "POST" && r.path === "/v1/checkout/sessions")!;
     expect(sessionCall.form.get("line_items[0][price_data][unit_amount]")).toBe("14900");
@@ -125,8 +134,16 @@ describe("the price shown is the price charged (individual licence at $149)", ()
     expect(Number(checkout.amount)).toBe(149);
     const customer = subscriptionCall.form.get("customer")!;
     const metadata = { checkoutId: checkout.id, userId: b.id, type: "individual", animationId: rhinoplasty.id };
-    const invoice = invoiceObject({ customer, subscription: checkout.providerSessionId!, subscriptionMetadata: metadata, amount: 14900, billingReason: "subscription_create" });
-    stripeMock.invoicePayments.push(invoicePaymentObject({ invoice, paymentIntent: `pi_1PriceRule${checkout.id.replace(/-/g, "").slice(0, 14)}`, amount: 14900, status: "paid" }));
+    const invoice = invoiceObject({
+      customer,
+      subscription: checkout.providerSessionId!,
+      subscriptionMetadata: metadata,
+      amount: 14900,
+      billingReason: "subscription_create",
+    });
+    stripeMock.invoicePayments.push(
+      invoicePaymentObject({ invoice, paymentIntent: `pi_1PriceRule${checkout.id.replace(/-/g, "").slice(0, 14)}`, amount: 14900, status: "paid" }),
+    );
     const payload = JSON.stringify(eventObject("invoice.paid", invoice));
     const delivered = await callRoute(webhook, "/api/webhooks/stripe", {
       method: "POST",
@@ -144,7 +161,10 @@ describe("the price shown is the price charged (individual licence at $149)", ()
     await prisma.animation.update({ where: { id: facelift.id }, data: { individualPrice: 179 } });
     try {
       const second = await callRoute(subIndividual, "/api/subscriptions/individual", { json: { animationId: facelift.id }, token: (await buyer()).token });
-      const amounts = await prisma.checkoutSession.findMany({ where: { id: { in: [first.body.checkoutId, second.body.checkoutId] } }, select: { id: true, amount: true } });
+      const amounts = await prisma.checkoutSession.findMany({
+        where: { id: { in: [first.body.checkoutId, second.body.checkoutId] } },
+        select: { id: true, amount: true },
+      });
       expect(Object.fromEntries(amounts.map((a) => [a.id, Number(a.amount)]))).toEqual({ [first.body.checkoutId]: 249, [second.body.checkoutId]: 179 });
       expect((await callRoute(animationApi, `/api/animations/${facelift.slug}`, { params: { slugOrId: facelift.slug } })).body.individualPrice).toBe(179);
     } finally {
@@ -189,26 +209,51 @@ describe("main categories are not offered for sale", () => {
     try {
       const choose = await callRoute(globalLicense, "/global-license");
       expect(choose.body.categories).toEqual([
-        expect.objectContaining({ name: "Plastic Surgery", subcategories: [expect.objectContaining({ slug: "facial-procedures", price: 199, animationCount: 2 })] }),
+        expect.objectContaining({
+          name: "Plastic Surgery",
+          subcategories: [expect.objectContaining({ slug: "facial-procedures", price: 199, animationCount: 2 })],
+        }),
       ]);
       expect(choose.body.categories[0]).not.toHaveProperty("price");
 
       const licencePage = await callRoute(categoryLicense, "/category-license");
       expect(licencePage.body.specialties).toEqual([
-        expect.objectContaining({ name: "Plastic Surgery", subcategories: [expect.objectContaining({ name: "Facial Procedures", price: 199, animationCount: 2 })] }),
+        expect.objectContaining({
+          name: "Plastic Surgery",
+          subcategories: [expect.objectContaining({ name: "Facial Procedures", price: 199, animationCount: 2 })],
+        }),
       ]);
       const html = await pageHtml("/category-license");
       expect(html).not.toMatch(/Plastic Surgery<\/span><span[^>]*>\d+ animations/);
-      expect((await callRoute(categoryLicense, "/category-license?category=plastic-surgery")).body).toMatchObject({ category: null, title: "Category License – Annual Plan" });
+      expect((await callRoute(categoryLicense, "/category-license?category=plastic-surgery")).body).toMatchObject({
+        category: null,
+        title: "Category License – Annual Plan",
+      });
 
-      expect((await callRoute(categoryApi, "/api/categories/plastic-surgery", { params: { slugOrId: "plastic-surgery" } })).body).toMatchObject({ yearlyPrice: null });
-      expect((await callRoute(categoryPage, "/category/plastic-surgery", { params: { slug: "plastic-surgery" } })).body.category).toMatchObject({ yearlyPrice: null });
+      expect((await callRoute(categoryApi, "/api/categories/plastic-surgery", { params: { slugOrId: "plastic-surgery" } })).body).toMatchObject({
+        yearlyPrice: null,
+      });
+      expect((await callRoute(categoryPage, "/category/plastic-surgery", { params: { slug: "plastic-surgery" } })).body.category).toMatchObject({
+        yearlyPrice: null,
+      });
 
       const b = await buyer();
       const message = "Plastic Surgery is not sold as a whole: choose one of its specialties.";
-      expect(await callRoute(subCategory, "/api/subscriptions/category", { json: { categoryId: "plastic-surgery" }, token: b.token })).toMatchObject({ status: 404, body: { message } });
-      expect(await callRoute(purchase, "/purchase/category/plastic-surgery", { params: { slugOrId: "plastic-surgery" }, cookie: b.cookie })).toMatchObject({ status: 404, body: { message } });
-      expect(await callRoute(purchase, "/purchase/category/plastic-surgery", { params: { slugOrId: "plastic-surgery" }, form: { intent: "checkout" }, cookie: b.cookie })).toMatchObject({
+      expect(await callRoute(subCategory, "/api/subscriptions/category", { json: { categoryId: "plastic-surgery" }, token: b.token })).toMatchObject({
+        status: 404,
+        body: { message },
+      });
+      expect(await callRoute(purchase, "/purchase/category/plastic-surgery", { params: { slugOrId: "plastic-surgery" }, cookie: b.cookie })).toMatchObject({
+        status: 404,
+        body: { message },
+      });
+      expect(
+        await callRoute(purchase, "/purchase/category/plastic-surgery", {
+          params: { slugOrId: "plastic-surgery" },
+          form: { intent: "checkout" },
+          cookie: b.cookie,
+        }),
+      ).toMatchObject({
         status: 404,
         body: { formError: message },
       });
@@ -241,7 +286,15 @@ describe("the admin animation form warns about a price that is not below its cat
     expect((await edit(rhinoplasty.id)).body.priceWarning).toBeNull();
 
     const current = await prisma.animation.findUniqueOrThrow({ where: { id: rhinoplasty.id } });
-    const fields = { title: current.title, description: current.description, coverImage: current.coverImage!, fullVideo: current.fullVideo!, downloadFile: current.downloadFile!, duration: String(current.duration), categoryId: facial.id };
+    const fields = {
+      title: current.title,
+      description: current.description,
+      coverImage: current.coverImage!,
+      fullVideo: current.fullVideo!,
+      downloadFile: current.downloadFile!,
+      duration: String(current.duration),
+      categoryId: facial.id,
+    };
     const save = (individualPrice: string) => {
       const body = new FormData();
       for (const [key, value] of Object.entries({ ...fields, individualPrice })) body.append(key, value);

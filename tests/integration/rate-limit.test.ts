@@ -37,8 +37,7 @@ describe("consumeRateLimit", () => {
 describe("sign-in on /auth", () => {
   it("answers 429 after ten attempts for one address from one client", async () => {
     const user = await createUser();
-    const attempt = () =>
-      callRoute(authRoute, "/auth", { form: { intent: "signin", email: user.email, password: "wrong-password" } });
+    const attempt = () => callRoute(authRoute, "/auth", { form: { intent: "signin", email: user.email, password: "wrong-password" } });
     for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(401);
     const refused = await attempt();
     expect(refused.status).toBe(429);
@@ -66,8 +65,10 @@ describe("signIn", () => {
 
   it("forgets the account's failures on a successful sign-in", async () => {
     const user = await createUser();
-    for (let i = 0; i < 49; i++) await expect(signIn({ email: user.email, password: "wrong-password" }, `198.51.100.${i}`)).rejects.toMatchObject({ status: 401 });
+    for (let i = 0; i < 49; i++)
+      await expect(signIn({ email: user.email, password: "wrong-password" }, `198.51.100.${i}`)).rejects.toMatchObject({ status: 401 });
     await expect(signIn({ email: user.email, password: TEST_PASSWORD }, "198.51.100.250")).resolves.toMatchObject({ id: user.id });
-    for (let i = 0; i < 49; i++) await expect(signIn({ email: user.email, password: "wrong-password" }, `198.51.100.${i}`)).rejects.toMatchObject({ status: 401 });
+    for (let i = 0; i < 49; i++)
+      await expect(signIn({ email: user.email, password: "wrong-password" }, `198.51.100.${i}`)).rejects.toMatchObject({ status: 401 });
   });
 });

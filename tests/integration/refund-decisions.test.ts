@@ -36,7 +36,14 @@ async function pendingRequest(options: { paymentIntent?: boolean; otherActive?: 
   if (paymentIntentId) await prisma.payment.update({ where: { id: payment.id }, data: { stripePaymentIntentId: paymentIntentId } });
   if (options.otherActive) await createPaidSubscription(user.id, { type: "individual" });
   const request = await prisma.refundRequest.create({
-    data: { userId: user.id, paymentId: payment.id, reason: "not-satisfied", description: "Not what I needed for my lectures.", contactEmail: `refund-${user.username}@example.com`, status: "pending" },
+    data: {
+      userId: user.id,
+      paymentId: payment.id,
+      reason: "not-satisfied",
+      description: "Not what I needed for my lectures.",
+      contactEmail: `refund-${user.username}@example.com`,
+      status: "pending",
+    },
   });
   return { user, subscription, payment, paymentIntentId, request };
 }
@@ -47,7 +54,12 @@ const state = async (ids: { requestId: string; paymentId: string; subscriptionId
   subscription: (await prisma.subscription.findUniqueOrThrow({ where: { id: ids.subscriptionId } })).status,
   accountType: (await prisma.user.findUniqueOrThrow({ where: { id: ids.userId } })).accountType,
 });
-const idsOf = (r: Awaited<ReturnType<typeof pendingRequest>>) => ({ requestId: r.request.id, paymentId: r.payment.id, subscriptionId: r.subscription.id, userId: r.user.id });
+const idsOf = (r: Awaited<ReturnType<typeof pendingRequest>>) => ({
+  requestId: r.request.id,
+  paymentId: r.payment.id,
+  subscriptionId: r.subscription.id,
+  userId: r.user.id,
+});
 
 const decisionMails = (to: string) => mail.to(to).filter((m) => m.subject.startsWith("Your refund request was"));
 
@@ -77,7 +89,10 @@ describe("approveRefund", () => {
     const admin = await createUser({ role: "admin" });
     const r = await pendingRequest();
     await approveRefund(actorOf(admin), r.request.id, "Approved.");
-    await expect(approveRefund(actorOf(admin), r.request.id, "Again.")).rejects.toMatchObject({ status: 409, message: "This refund request has already been processed." });
+    await expect(approveRefund(actorOf(admin), r.request.id, "Again.")).rejects.toMatchObject({
+      status: 409,
+      message: "This refund request has already been processed.",
+    });
     await expect(rejectRefund(actorOf(admin), r.request.id, "Too late.")).rejects.toMatchObject({ status: 409 });
     expect(calls).toHaveLength(1);
     expect((await state(idsOf(r))).request.adminNotes).toBe("Approved.");
@@ -162,7 +177,10 @@ describe("rejectRefund", () => {
     expect(m!.subject).toBe("Your refund request was rejected");
     expect(m!.text).toContain("The purchase is older than 30 days.");
 
-    await expect(rejectRefund(actorOf(admin), r.request.id, "Again.")).rejects.toMatchObject({ status: 409, message: "This refund request has already been rejected." });
+    await expect(rejectRefund(actorOf(admin), r.request.id, "Again.")).rejects.toMatchObject({
+      status: 409,
+      message: "This refund request has already been rejected.",
+    });
     await expect(approveRefund(actorOf(admin), r.request.id, "Changed my mind.")).rejects.toMatchObject({ status: 409 });
     expect(calls).toHaveLength(0);
   });

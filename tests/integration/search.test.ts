@@ -15,7 +15,9 @@ beforeAll(async () => {
   for (const main of CATEGORIES) {
     const { id } = await prisma.category.create({ data: { name: main.name, slug: main.slug, description: main.description, sortOrder: main.sortOrder } });
     for (const sub of main.subcategories) {
-      const created = await prisma.category.create({ data: { name: sub.name, slug: sub.slug, description: sub.description, parentId: id, yearlyPrice: sub.yearlyPrice } });
+      const created = await prisma.category.create({
+        data: { name: sub.name, slug: sub.slug, description: sub.description, parentId: id, yearlyPrice: sub.yearlyPrice },
+      });
       categories.set(sub.slug, created.id);
     }
   }
@@ -56,7 +58,8 @@ async function page(q: string) {
 
 const titles = (list: ApiList) => list.animations.map((a) => a.title);
 /** Card titles in page order. */
-const cardTitles = (html: string) => [...html.matchAll(/data-testid="animation-card"[\s\S]*?<h3[^>]*>([\s\S]*?)<\/h3>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ""));
+const cardTitles = (html: string) =>
+  [...html.matchAll(/data-testid="animation-card"[\s\S]*?<h3[^>]*>([\s\S]*?)<\/h3>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ""));
 
 const DID_YOU_MEAN = /Did you mean/;
 
@@ -81,7 +84,11 @@ describe("search that forgives typos", () => {
     expect(list.suggestion).toBeUndefined();
     const expected = ANIMATIONS.filter((a) => (a.isActive ?? true) && `${a.title}\n${a.description}`.toLowerCase().includes("rhinoplasty"));
     expect(list.total).toBe(expected.length);
-    expect(titles(list).slice(0, 2).every((t) => t.includes("Rhinoplasty"))).toBe(true);
+    expect(
+      titles(list)
+        .slice(0, 2)
+        .every((t) => t.includes("Rhinoplasty")),
+    ).toBe(true);
     expect(titles(await api("Nasal Framework"))).toEqual(["Open Rhinoplasty: Reshaping the Nasal Framework"]);
   });
 
@@ -103,7 +110,11 @@ describe("search that forgives typos", () => {
     expect(new Set(titles(misspelt))).toEqual(new Set(okafor));
     // "Breast Surgery" is a procedure category: its animations, whatever their titles say.
     const breast = ANIMATIONS.filter((a) => (a.isActive ?? true) && a.category === "breast-surgery").map((a) => a.title);
-    expect(titles(await api("brest surgery")).slice(0, breast.length).sort()).toEqual([...breast].sort());
+    expect(
+      titles(await api("brest surgery"))
+        .slice(0, breast.length)
+        .sort(),
+    ).toEqual([...breast].sort());
   });
 
   it("never offers a withdrawn animation, nor suggests its words", async () => {
@@ -141,7 +152,7 @@ describe("search that forgives typos", () => {
     ["_", 0],
     ["%_%", 0],
     ["\\", 0],
-    ["'; DROP TABLE \"Animation\"; --", null],
+    ['\'; DROP TABLE "Animation"; --', null],
     ["rhino%plasty", null],
     ["rhinoplasty) OR (1=1", null],
     ["ü ñ 日本語 🦴", 0],

@@ -52,7 +52,10 @@ async function expectSignedOut(user: User, answer: RouteResult) {
 }
 
 function cookieNamed(answer: RouteResult, name: string) {
-  return answer.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`) && !cookie.startsWith(`${name}=;`))?.split(";")[0];
+  return answer.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith(`${name}=`) && !cookie.startsWith(`${name}=;`))
+    ?.split(";")[0];
 }
 
 /** The /auth form's password step: the second-step cookie it sets. */
@@ -162,7 +165,7 @@ describe("the /api second step", () => {
 
   it("code guessing is limited per account, from any address: 429 with Retry-After", async () => {
     const user = await createUser({}, { secondFactor: true });
-    for (let guessed = 0; guessed < CODE_ACCOUNT_RULE.limit; ) {
+    for (let guessed = 0; guessed < CODE_ACCOUNT_RULE.limit;) {
       const token = await mfaToken(user);
       for (let i = 0; i < MAX_CHALLENGE_ATTEMPTS && guessed < CODE_ACCOUNT_RULE.limit; i++, guessed++) {
         expect((await verify(token, await wrongCode(user))).status).toBe(400);
@@ -176,7 +179,7 @@ describe("the /api second step", () => {
 
   it("code guessing is limited per address, across accounts: 429 with Retry-After", async () => {
     const clientIp = someAddress();
-    for (let guessed = 0; guessed < CODE_CLIENT_RULE.limit; ) {
+    for (let guessed = 0; guessed < CODE_CLIENT_RULE.limit;) {
       const user = await createUser({}, { secondFactor: true });
       const token = await mfaToken(user);
       for (let i = 0; i < MAX_CHALLENGE_ATTEMPTS && guessed < CODE_CLIENT_RULE.limit; i++, guessed++) {
@@ -259,7 +262,10 @@ describe("an admin without a second factor", () => {
   it("is sent to set one up from the admin pages, and refused admin calls with secondFactorRequired", async () => {
     const admin = await createUser({ role: "admin" }, { secondFactor: false });
     const clientIp = someAddress();
-    const signedIn = await callRoute(authPage, "/auth", { form: { intent: "signin", email: admin.email, password: TEST_PASSWORD, redirectTo: "/admin" }, clientIp });
+    const signedIn = await callRoute(authPage, "/auth", {
+      form: { intent: "signin", email: admin.email, password: TEST_PASSWORD, redirectTo: "/admin" },
+      clientIp,
+    });
     expect(signedIn.location).toBe("/profile/two-step?redirectTo=%2Fadmin");
     const cookie = cookieNamed(signedIn, "medanim_session");
     const page = await callRoute(adminHome, "/admin", { cookie });

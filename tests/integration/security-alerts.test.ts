@@ -27,7 +27,11 @@ function alertsTo(email: string) {
 }
 
 async function browserSignIn(email: string, userAgent: string) {
-  const res = await callRoute(authPage, "/auth", { form: { intent: "signin", email, password: TEST_PASSWORD }, headers: { "User-Agent": userAgent }, clientIp: "203.0.113.9" });
+  const res = await callRoute(authPage, "/auth", {
+    form: { intent: "signin", email, password: TEST_PASSWORD },
+    headers: { "User-Agent": userAgent },
+    clientIp: "203.0.113.9",
+  });
   expect(res.status).toBe(302);
   return res;
 }
@@ -57,7 +61,15 @@ describe("a sign-in from a new device", () => {
 
   it("is not announced after sign-up, on the device that signed up; the next new one is", async () => {
     const email = `alerts-${Date.now()}@example.com`;
-    const signUp = { firstName: "Ada", lastName: "Lovelace", username: `ada_${Date.now()}`, email, password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, agreeToTerms: true };
+    const signUp = {
+      firstName: "Ada",
+      lastName: "Lovelace",
+      username: `ada_${Date.now()}`,
+      email,
+      password: TEST_PASSWORD,
+      confirmPassword: TEST_PASSWORD,
+      agreeToTerms: true,
+    };
     expect((await callRoute(register, "/api/auth/register", { json: signUp, headers: { "User-Agent": "medanim-cli/1.0" } })).status).toBe(201);
     expect(alertsTo(email)).toHaveLength(0);
     const res = await callRoute(login, "/api/auth/login", { json: { email, password: TEST_PASSWORD }, headers: { "User-Agent": CHROME_MAC } });
@@ -69,14 +81,23 @@ describe("a sign-in from a new device", () => {
     const user = await createUser({}, { secondFactor: true });
     const first = await callRoute(login, "/api/auth/login", { json: { email: user.email, password: TEST_PASSWORD }, headers: { "User-Agent": CHROME_MAC } });
     const firstCode = await totpCode(totpSecrets.get(user.id)!);
-    const firstVerified = await callRoute(mfaVerify, "/api/auth/mfa/verify", { json: { mfaToken: first.body.mfaToken, code: firstCode }, headers: { "User-Agent": CHROME_MAC } });
+    const firstVerified = await callRoute(mfaVerify, "/api/auth/mfa/verify", {
+      json: { mfaToken: first.body.mfaToken, code: firstCode },
+      headers: { "User-Agent": CHROME_MAC },
+    });
     expect(firstVerified.status).toBe(200);
     expect(alertsTo(user.email)).toHaveLength(0);
 
-    const second = await callRoute(login, "/api/auth/login", { json: { email: user.email, password: TEST_PASSWORD }, headers: { "User-Agent": FIREFOX_WINDOWS } });
+    const second = await callRoute(login, "/api/auth/login", {
+      json: { email: user.email, password: TEST_PASSWORD },
+      headers: { "User-Agent": FIREFOX_WINDOWS },
+    });
     // The next 30-s window's code: the first one cannot be used twice.
     const code = await totpCode(totpSecrets.get(user.id)!, 1);
-    const verified = await callRoute(mfaVerify, "/api/auth/mfa/verify", { json: { mfaToken: second.body.mfaToken, code }, headers: { "User-Agent": FIREFOX_WINDOWS } });
+    const verified = await callRoute(mfaVerify, "/api/auth/mfa/verify", {
+      json: { mfaToken: second.body.mfaToken, code },
+      headers: { "User-Agent": FIREFOX_WINDOWS },
+    });
     expect(verified.status).toBe(200);
     const alerts = alertsTo(user.email);
     expect(alerts).toHaveLength(1);

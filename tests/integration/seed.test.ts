@@ -8,7 +8,15 @@ import { localObjectFile, objectIdFromPath } from "~/lib/storage.server.ts";
 import { probeVideoSize } from "~/services/media/media-jobs.server.ts";
 import { DEMO_SETTING_VALUES } from "~/services/site/settings.server.ts";
 import { EMAIL_TEMPLATES } from "../../prisma/seed-data/email-templates.ts";
-import { DEMO_1080P_SLUG, DEMO_MEDIA_DIR, PREVIEW_SECONDS, demoFile, demoPackageEntry, demoVideoSize, sectionHeadings } from "../../prisma/seed-data/demo-media.ts";
+import {
+  DEMO_1080P_SLUG,
+  DEMO_MEDIA_DIR,
+  PREVIEW_SECONDS,
+  demoFile,
+  demoPackageEntry,
+  demoVideoSize,
+  sectionHeadings,
+} from "../../prisma/seed-data/demo-media.ts";
 import { ANIMATIONS, animationSlug } from "../../prisma/seed-data/animations.ts";
 import { DEMO_MEMBER, seed } from "../../prisma/seed.ts";
 import { verifyPassword } from "~/lib/crypto.server.ts";
@@ -17,22 +25,21 @@ import { sendToApp } from "../helpers/app.ts";
 const OBJECT_PATH = /^\/objects\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function counts() {
-  const [users, categories, animations, links, doctors, pages, faqCategories, faqs, subscriptions, payments, refunds, templates, settings] =
-    await Promise.all([
-      prisma.user.count(),
-      prisma.category.count(),
-      prisma.animation.count(),
-      prisma.animationDoctor.count(),
-      prisma.doctor.count(),
-      prisma.page.count(),
-      prisma.faqCategory.count(),
-      prisma.faq.count(),
-      prisma.subscription.count(),
-      prisma.payment.count(),
-      prisma.refundRequest.count(),
-      prisma.emailTemplate.count(),
-      prisma.appSetting.count(),
-    ]);
+  const [users, categories, animations, links, doctors, pages, faqCategories, faqs, subscriptions, payments, refunds, templates, settings] = await Promise.all([
+    prisma.user.count(),
+    prisma.category.count(),
+    prisma.animation.count(),
+    prisma.animationDoctor.count(),
+    prisma.doctor.count(),
+    prisma.page.count(),
+    prisma.faqCategory.count(),
+    prisma.faq.count(),
+    prisma.subscription.count(),
+    prisma.payment.count(),
+    prisma.refundRequest.count(),
+    prisma.emailTemplate.count(),
+    prisma.appSetting.count(),
+  ]);
   return { users, categories, animations, links, doctors, pages, faqCategories, faqs, subscriptions, payments, refunds, templates, settings };
 }
 
@@ -46,7 +53,7 @@ const committed = (file: string) => fs.readFileSync(path.join(DEMO_MEDIA_DIR, fi
  */
 function mp4Seconds(data: Buffer) {
   const boxes = function* (start: number, end: number) {
-    for (let at = start; at + 8 <= end; ) {
+    for (let at = start; at + 8 <= end;) {
       let size = data.readUInt32BE(at);
       let header = 8;
       if (size === 1) [size, header] = [Number(data.readBigUInt64BE(at + 8)), 16];
@@ -187,7 +194,12 @@ describe("seed", () => {
 
   it("gives every animation English captions that follow its video's chapters and end with it", async () => {
     const animations = await prisma.animation.findMany({
-      select: { slug: true, duration: true, description: true, captions: { select: { language: true, label: true, path: true, cueCount: true, transcript: true } } },
+      select: {
+        slug: true,
+        duration: true,
+        description: true,
+        captions: { select: { language: true, label: true, path: true, cueCount: true, transcript: true } },
+      },
     });
     for (const { slug, duration, description, captions } of animations) {
       expect(captions, slug).toHaveLength(1);
@@ -387,7 +399,10 @@ describe("seed", () => {
       const { medicalReviewer: reviewer, medicallyReviewedAt, reviewDueAt } = animation;
       expect(reviewer, animation.slug).not.toBeNull();
       expect(reviewer!.isActive).toBe(true);
-      expect(animation.doctors.map((d) => d.doctorId), animation.slug).toContain(reviewer!.id);
+      expect(
+        animation.doctors.map((d) => d.doctorId),
+        animation.slug,
+      ).toContain(reviewer!.id);
       expect(reviewer!.specialty, animation.slug).toMatch(fits[animation.category!.parent!.slug]!);
       expect(medicallyReviewedAt!.getTime(), animation.slug).toBeLessThan(now);
       expect(reviewDueAt!.getTime(), animation.slug).toBeGreaterThan(now);

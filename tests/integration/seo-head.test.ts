@@ -57,14 +57,25 @@ const REDIRECTS = new Set(["/sign-out", "/animation/:slug", "/legacy/category/:s
 /** The not-found screen. */
 const CATCH_ALL = "/*";
 /** Private pages: an anonymous visitor (or crawler) is sent to sign in before any head is sent. */
-const PRIVATE = [/^\/admin(\/|$)/, /^\/auth\/step-up$/, /^\/(dashboard|my-animations|billing|profile|notifications|refund)(\/|$)/, /^\/(watch|purchase|checkout)\//];
+const PRIVATE = [
+  /^\/admin(\/|$)/,
+  /^\/auth\/step-up$/,
+  /^\/(dashboard|my-animations|billing|profile|notifications|refund)(\/|$)/,
+  /^\/(watch|purchase|checkout)\//,
+];
 
 beforeAll(async () => {
   c = await createCatalogue();
   await prisma.page.createMany({
     data: [
       { title: "About Us", slug: "about", content: "<p>We make medical animations that surgeons use to explain procedures.</p>" },
-      { title: "Privacy Policy", slug: "privacy", type: "legal", content: "<p>How we handle your data.</p>", metaDescription: "What we collect, why, and your rights over it." },
+      {
+        title: "Privacy Policy",
+        slug: "privacy",
+        type: "legal",
+        content: "<p>How we handle your data.</p>",
+        metaDescription: "What we collect, why, and your rights over it.",
+      },
     ],
   });
   adminHeaders = new Headers({ Cookie: await sessionCookieFor((await createUser({ role: "admin" })).id) });
@@ -77,7 +88,13 @@ beforeAll(async () => {
 // ---- reading the head ----
 
 function decode(value: string) {
-  return value.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 function attributes(tag: string) {
@@ -204,7 +221,9 @@ describe("JSON-LD", () => {
     // The embed plays only for a licence holder: no embedUrl is promised to everybody.
     expect(video).not.toHaveProperty("embedUrl");
     const [trail] = ofType(head.jsonLd, "BreadcrumbList");
-    expect((trail!.itemListElement as Array<{ position: number; name: string; item: string }>).map(({ position, name, item }) => [position, name, item])).toEqual([
+    expect(
+      (trail!.itemListElement as Array<{ position: number; name: string; item: string }>).map(({ position, name, item }) => [position, name, item]),
+    ).toEqual([
       [1, "Home", `${ORIGIN}/`],
       [2, "Plastic Surgery", `${ORIGIN}/category/plastic-surgery`],
       [3, "Facial Procedures", `${ORIGIN}/category/plastic-surgery/facial-procedures`],
@@ -240,7 +259,12 @@ describe("JSON-LD", () => {
   it("a doctor: a Person with name, url, specialty and bio", async () => {
     const { head } = await fetchHead("/doctors/jane-smith");
     const [person] = ofType(head.jsonLd, "Person");
-    expect(person).toMatchObject({ "@context": "https://schema.org", name: "Dr. Jane Smith", url: `${ORIGIN}/doctors/jane-smith`, jobTitle: "Plastic Surgeon" });
+    expect(person).toMatchObject({
+      "@context": "https://schema.org",
+      name: "Dr. Jane Smith",
+      url: `${ORIGIN}/doctors/jane-smith`,
+      jobTitle: "Plastic Surgeon",
+    });
     expect((person!.description as string).startsWith("Board-certified plastic surgeon.")).toBe(true);
     expect((person!.description as string).length).toBeLessThanOrEqual(DESCRIPTION_MAX);
   });

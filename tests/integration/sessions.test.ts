@@ -48,7 +48,11 @@ async function browserSignIn(email: string, userAgent = CHROME_MAC, clientIp = "
 
 /** An /api client signed in through POST /api/auth/login: its tokens. */
 async function apiSignIn(email: string, userAgent = "medanim-cli/2.1") {
-  const res = await callRoute(login, "/api/auth/login", { json: { email, password: TEST_PASSWORD }, headers: { "User-Agent": userAgent }, clientIp: "198.51.100.4" });
+  const res = await callRoute(login, "/api/auth/login", {
+    json: { email, password: TEST_PASSWORD },
+    headers: { "User-Agent": userAgent },
+    clientIp: "198.51.100.4",
+  });
   expect(res.status).toBe(200);
   return res.body as { accessToken: string; refreshToken: string };
 }
@@ -56,7 +60,16 @@ async function apiSignIn(email: string, userAgent = "medanim-cli/2.1") {
 async function listFor(auth: { cookie?: string; token?: string }) {
   const res = await callRoute(sessionsApi, "/api/auth/sessions", auth);
   expect(res.status).toBe(200);
-  return res.body.sessions as Array<{ kind: string; id: string; device: string; place: string | null; ipAddress: string | null; current: boolean; createdAt: string; lastUsedAt: string }>;
+  return res.body.sessions as Array<{
+    kind: string;
+    id: string;
+    device: string;
+    place: string | null;
+    ipAddress: string | null;
+    current: boolean;
+    createdAt: string;
+    lastUsedAt: string;
+  }>;
 }
 
 describe("GET /api/auth/sessions", () => {

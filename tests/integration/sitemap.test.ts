@@ -117,7 +117,16 @@ beforeAll(async () => {
   });
   const setId = crypto.randomUUID();
   await prisma.mediaSet.create({
-    data: { id: setId, animationId: escaped.id, sourcePath: escaped.fullVideo!, sourceWidth: 1280, sourceHeight: 720, duration: 95, frameRate: 25, hasAudio: true },
+    data: {
+      id: setId,
+      animationId: escaped.id,
+      sourcePath: escaped.fullVideo!,
+      sourceWidth: 1280,
+      sourceHeight: 720,
+      duration: 95,
+      frameRate: 25,
+      hasAudio: true,
+    },
   });
   await prisma.mediaRendition.create({ data: { setId, kind: "preview", file: "preview.mp4", width: 1280, height: 720, codec: "avc1", bytes: 1000n } });
   await prisma.animation.update({ where: { id: escaped.id }, data: { mediaSetId: setId } });
@@ -167,7 +176,11 @@ describe("the sitemap lists exactly what is public", () => {
 
   it("lastmod comes from the rows: an animation's updatedAt, a page's, a category's", async () => {
     const { urls } = await readSitemap();
-    const lastmodOf = (path: string) => textOf(urls.find((u) => textOf(u, "loc") === `${ORIGIN}${path}`)!, "lastmod");
+    const lastmodOf = (path: string) =>
+      textOf(
+        urls.find((u) => textOf(u, "loc") === `${ORIGIN}${path}`)!,
+        "lastmod",
+      );
     const rhino = await prisma.animation.findUniqueOrThrow({ where: { id: catalogue.rhinoplasty.id } });
     expect(lastmodOf(`/animations/${rhino.slug}`)).toBe(rhino.updatedAt.toISOString());
     const page = await prisma.page.findUniqueOrThrow({ where: { slug: "privacy-policy" } });
@@ -212,7 +225,13 @@ describe("the sitemap lists exactly what is public", () => {
     const start = xml.indexOf(`<url><loc>${ORIGIN}/animations/${long.slug}</loc>`);
     const entry = xml.slice(start, xml.indexOf("</url>", start) + "</url>\n".length);
     expect(Buffer.byteLength(entry)).toBeLessThanOrEqual(MAX_ENTRY_BYTES);
-    const description = textOf(child(root.children.find((u) => textOf(u, "loc")!.endsWith(long.slug))!, "video:video")!, "video:description")!;
+    const description = textOf(
+      child(
+        root.children.find((u) => textOf(u, "loc")!.endsWith(long.slug))!,
+        "video:video",
+      )!,
+      "video:description",
+    )!;
     expect(description.length).toBeGreaterThan(200);
     expect(long.description.startsWith(description)).toBe(true);
     await prisma.animation.delete({ where: { id: long.id } });
@@ -231,7 +250,11 @@ describe("the sitemap lists exactly what is public", () => {
   });
 
   it("answers only GET and HEAD; unknown files are 404", async () => {
-    const post = await sendToApp("/sitemap.xml", { method: "POST", headers: new Headers({ "Content-Type": "application/x-www-form-urlencoded" }), body: "a=1" });
+    const post = await sendToApp("/sitemap.xml", {
+      method: "POST",
+      headers: new Headers({ "Content-Type": "application/x-www-form-urlencoded" }),
+      body: "a=1",
+    });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD");
     for (const target of ["/sitemap.xml", "/sitemap-animations.xml?page=1", "/robots.txt", "/manifest.webmanifest"]) {
@@ -300,7 +323,13 @@ describe("a write shows on the next request, with the caches on", () => {
   it("unpublishing a page removes it", async () => {
     await readSitemap();
     const page = await prisma.page.findUniqueOrThrow({ where: { slug: "refund-policy" } });
-    const updated = await api(`/api/pages/${page.id}`, "PUT", { title: page.title, slug: page.slug, content: page.content, type: page.type, isPublished: false });
+    const updated = await api(`/api/pages/${page.id}`, "PUT", {
+      title: page.title,
+      slug: page.slug,
+      content: page.content,
+      type: page.type,
+      isPublished: false,
+    });
     expect(updated.status).toBe(200);
     expect((await readSitemap()).locs).not.toContain(`${ORIGIN}/refund-policy`);
   });
@@ -337,7 +366,10 @@ type Rule = { allow: boolean; pattern: string };
 function allowed(rules: Rule[], target: string) {
   const matches = (pattern: string) => {
     const anchored = pattern.endsWith("$");
-    const body = (anchored ? pattern.slice(0, -1) : pattern).split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+    const body = (anchored ? pattern.slice(0, -1) : pattern)
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*");
     return new RegExp(`^${body}${anchored ? "$" : ""}`).test(target);
   };
   let best: Rule | null = null;
@@ -370,9 +402,7 @@ describe("robots.txt", () => {
   });
 
   it("closes every admin, account, checkout and /api route of app/routes.ts (oEmbed aside)", () => {
-    const closed = leafRoutes(routeConfig as RouteEntry[]).filter(
-      (r) => /^routes\/(admin|account|checkout)\//.test(r.file) || r.path?.startsWith("api/"),
-    );
+    const closed = leafRoutes(routeConfig as RouteEntry[]).filter((r) => /^routes\/(admin|account|checkout)\//.test(r.file) || r.path?.startsWith("api/"));
     expect(closed.length).toBeGreaterThan(40);
     for (const route of closed) {
       const sample = `/${route.path!.replace(/:\w+\??/g, "x").replace(/\*$/, "x")}`;
@@ -382,11 +412,27 @@ describe("robots.txt", () => {
   });
 
   it("closes sign-in's variants, search results, the licensed player and members' media; opens the search and sign-in pages, public previews and images", () => {
-    for (const path of ["/auth?redirectTo=/premium", "/auth?mode=signup", "/search?q=knee", "/embed/123", "/embed-media/x", "/media/set/u.1.2.3/hls/index.m3u8", "/reset-password?token=x"]) {
+    for (const path of [
+      "/auth?redirectTo=/premium",
+      "/auth?mode=signup",
+      "/search?q=knee",
+      "/embed/123",
+      "/embed-media/x",
+      "/media/set/u.1.2.3/hls/index.m3u8",
+      "/reset-password?token=x",
+    ]) {
       expect(allowed(rules, path), path).toBe(false);
     }
     // The two pages are indexable (their own head says so); only their query variants are closed.
-    for (const path of ["/auth", "/search", "/media/set/public/preview.mp4", "/objects/uploads/x/16x9-1280.jpg", "/refund-policy", "/administration-guide", "/searching-tips"]) {
+    for (const path of [
+      "/auth",
+      "/search",
+      "/media/set/public/preview.mp4",
+      "/objects/uploads/x/16x9-1280.jpg",
+      "/refund-policy",
+      "/administration-guide",
+      "/searching-tips",
+    ]) {
       expect(allowed(rules, path), path).toBe(true);
     }
   });
@@ -394,7 +440,9 @@ describe("robots.txt", () => {
   it("lets a crawler fetch every URL the sitemap lists, and each video's thumbnail and preview", async () => {
     const { locs, urls } = await readSitemap();
     for (const loc of locs) expect(allowed(rules, new URL(loc).pathname + new URL(loc).search), loc).toBe(true);
-    const videoFiles = urls.flatMap((u) => u.children.filter((c) => c.name === "video:video")).flatMap((v) => [textOf(v, "video:content_loc")!, textOf(v, "video:thumbnail_loc")!]);
+    const videoFiles = urls
+      .flatMap((u) => u.children.filter((c) => c.name === "video:video"))
+      .flatMap((v) => [textOf(v, "video:content_loc")!, textOf(v, "video:thumbnail_loc")!]);
     expect(videoFiles.length).toBeGreaterThan(0);
     for (const file of videoFiles) expect(allowed(rules, new URL(file).pathname), file).toBe(true);
   });
@@ -404,7 +452,11 @@ describe("robots.txt", () => {
 
 describe("the web manifest", () => {
   it("parses, is named by the platform_name setting, and its icons are PNGs of their stated size", async () => {
-    await prisma.appSetting.upsert({ where: { key: "platform_name" }, create: { key: "platform_name", value: "Medanim Test" }, update: { value: "Medanim Test" } });
+    await prisma.appSetting.upsert({
+      where: { key: "platform_name" },
+      create: { key: "platform_name", value: "Medanim Test" },
+      update: { value: "Medanim Test" },
+    });
     dropAllCaches();
     const response: WireResponse = await get("/manifest.webmanifest");
     expect(response.status).toBe(200);

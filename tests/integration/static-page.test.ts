@@ -245,16 +245,27 @@ describe("the animation page", () => {
     expect(tags[1]).toMatch(pageScript);
     // The player, and the offers its preview's end shows (hidden until the preview ends).
     expect(html).toMatch(/<div class="relative" data-player="true">/);
-    expect(html).toMatch(/<div hidden="" data-preview-end="true"[^>]*>[\s\S]*?Unlock the Full Animation[\s\S]*?Get Premium Access[\s\S]*?<button[^>]* data-replay="true">Replay preview<\/button>/);
+    expect(html).toMatch(
+      /<div hidden="" data-preview-end="true"[^>]*>[\s\S]*?Unlock the Full Animation[\s\S]*?Get Premium Access[\s\S]*?<button[^>]* data-replay="true">Replay preview<\/button>/,
+    );
     // Share: the copy button is the script's (hidden without it); the sheet gets the title and text.
-    expect(html).toMatch(/<details class="group relative self-start" data-testid="share" data-share-title="Rhinoplasty" data-share-text="Reshaping the nose under general anaesthesia.">/);
+    expect(html).toMatch(
+      /<details class="group relative self-start" data-testid="share" data-share-title="Rhinoplasty" data-share-text="Reshaping the nose under general anaesthesia.">/,
+    );
     expect(html).toMatch(/<button type="button" hidden="" data-share-copy="true"[^>]*>Copy link<\/button>/);
     // The misuse report posts the page's own document form.
     expect(html).toMatch(/<form [^>]*id="misuse-report" data-misuse-report="true" method="post">/);
   });
 
   it("a rejected misuse report renders the page again with the form open, the answers and the errors", async () => {
-    const res = await postForm("/animations/rhinoplasty", { intent: "report-misuse", animationId: c.rhinoplasty.id, animationTitle: "Rhinoplasty", reporterEmail: "", message: "", link: "https://x.example" });
+    const res = await postForm("/animations/rhinoplasty", {
+      intent: "report-misuse",
+      animationId: c.rhinoplasty.id,
+      animationTitle: "Rhinoplasty",
+      reporterEmail: "",
+      message: "",
+      link: "https://x.example",
+    });
     expect(res.status).toBe(400);
     const html = res.body.toString();
     expect(html).not.toContain("__reactRouterContext");
@@ -287,7 +298,9 @@ describe("pages reached from an e-mail or a certificate", () => {
   it("a failed verification's Resend is a form the browser posts itself", async () => {
     const html = (await get("/verify-email?token=not-a-token")).body.toString();
     expect(html).toContain("Verification Failed");
-    expect(html).toMatch(/<form[^>]* action="\/verify-email\?token=not-a-token" method="post"><button type="submit"[^>]*>Resend Verification Email<\/button><\/form>/);
+    expect(html).toMatch(
+      /<form[^>]* action="\/verify-email\?token=not-a-token" method="post"><button type="submit"[^>]*>Resend Verification Email<\/button><\/form>/,
+    );
   });
 });
 
@@ -335,14 +348,16 @@ describe("the contact page", () => {
     expect(res.status).toBe(400);
     const html = res.body.toString();
     expect(html).not.toContain("__reactRouterContext");
-    for (const message of ["Name is required", "Must be a valid email", "Category is required", "Message must be at least 10 characters"]) expect(html).toContain(message);
-    expect(html).toMatch(/<input[^>]* id="contact-email"[^>]* aria-invalid="true" aria-describedby="contact-email-error"[^>]*value="not-an-email"|value="not-an-email"[^>]*aria-invalid="true"/);
+    for (const message of ["Name is required", "Must be a valid email", "Category is required", "Message must be at least 10 characters"])
+      expect(html).toContain(message);
+    expect(html).toMatch(
+      /<input[^>]* id="contact-email"[^>]* aria-invalid="true" aria-describedby="contact-email-error"[^>]*value="not-an-email"|value="not-an-email"[^>]*aria-invalid="true"/,
+    );
     expect(html).toMatch(/<input[^>]* id="contact-subject"[^>]*value="Licences"/);
   });
 });
 
 describe("the sign-in page", () => {
-
   it("does not hydrate: sign-up's controls carry the schema's checks, a pattern, a confirmation and the terms", async () => {
     const html = (await get("/auth?mode=signup")).body.toString();
     expect(html).not.toContain("__reactRouterContext");
@@ -364,15 +379,30 @@ describe("the sign-in page", () => {
 
   it("the passkey button is the script's: without it, the note says passkeys need JavaScript", async () => {
     const html = (await get("/auth")).body.toString();
-    expect(html).toMatch(/<div class="mt-4 flex flex-col gap-2" data-passkey="sign-in"><p class="text-center text-sm text-slate-600" data-passkey-note="true">Passkeys need JavaScript in your browser.<\/p><button type="button" class="[^"]*" hidden="">Continue with a passkey<\/button>/);
+    expect(html).toMatch(
+      /<div class="mt-4 flex flex-col gap-2" data-passkey="sign-in"><p class="text-center text-sm text-slate-600" data-passkey-note="true">Passkeys need JavaScript in your browser.<\/p><button type="button" class="[^"]*" hidden="">Continue with a passkey<\/button>/,
+    );
   });
 
   it("a rejected sign-up renders the page again with the answers (never the passwords) and the messages", async () => {
-    const res = await postForm("/auth?mode=signup", { intent: "signup", firstName: "Grace", lastName: "", username: "grace!", email: "grace@example.com", password: "secret1", confirmPassword: "secret2" });
+    const res = await postForm("/auth?mode=signup", {
+      intent: "signup",
+      firstName: "Grace",
+      lastName: "",
+      username: "grace!",
+      email: "grace@example.com",
+      password: "secret1",
+      confirmPassword: "secret2",
+    });
     expect(res.status).toBe(400);
     const html = res.body.toString();
     expect(html).not.toContain("__reactRouterContext");
-    for (const message of ["Last name is required", "Username may contain only letters, digits, dots, dashes and underscores", "Passwords don&#x27;t match", "You must agree to the Terms of Service and Privacy Policy"]) {
+    for (const message of [
+      "Last name is required",
+      "Username may contain only letters, digits, dots, dashes and underscores",
+      "Passwords don&#x27;t match",
+      "You must agree to the Terms of Service and Privacy Policy",
+    ]) {
       expect(html).toContain(message);
     }
     expect(html).toMatch(/<input[^>]* id="signup-firstName"[^>]*value="Grace"/);

@@ -57,7 +57,7 @@ const someAddress = () => `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.
 
 async function member(overrides: Parameters<typeof createUser>[0] = {}) {
   const user = await createUser(overrides);
-  return { user, state: async () => (await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { role: true, isActive: true } })) };
+  return { user, state: async () => await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { role: true, isActive: true } }) };
 }
 
 async function subCategory(yearlyPrice = 199) {
@@ -68,14 +68,24 @@ async function subCategory(yearlyPrice = 199) {
 async function pendingRefund() {
   const { user } = await member();
   const { payment } = await createPaidSubscription(user.id, { type: "global", description: "Premium yearly subscription" });
-  const request = await prisma.refundRequest.create({ data: { userId: user.id, paymentId: payment.id, reason: "not-satisfied", description: "Not what I needed.", contactEmail: user.email } });
+  const request = await prisma.refundRequest.create({
+    data: { userId: user.id, paymentId: payment.id, reason: "not-satisfied", description: "Not what I needed.", contactEmail: user.email },
+  });
   return { request, state: async () => (await prisma.refundRequest.findUniqueOrThrow({ where: { id: request.id } })).status };
 }
 
 async function animation() {
   const sub = await subCategory();
   const row = await createAnimation({ title: `Knee ${unique()}`, categoryId: sub.id, individualPrice: 99 });
-  const fields = { title: row.title, description: row.description, coverImage: row.coverImage ?? "", fullVideo: row.fullVideo ?? "", downloadFile: row.downloadFile ?? "", duration: String(row.duration), categoryId: sub.id };
+  const fields = {
+    title: row.title,
+    description: row.description,
+    coverImage: row.coverImage ?? "",
+    fullVideo: row.fullVideo ?? "",
+    downloadFile: row.downloadFile ?? "",
+    duration: String(row.duration),
+    categoryId: sub.id,
+  };
   return { row, fields, price: async () => (await prisma.animation.findUnique({ where: { id: row.id } }))?.individualPrice.toFixed(2) ?? null };
 }
 
@@ -90,7 +100,12 @@ const GUARDED: Guarded[] = [
         intent === "promote" || intent === "demote"
           ? { mod: roleApi, url: `/api/admin/users/${id}`, method: "PUT", json: { role: intent === "promote" ? "admin" : "user" }, params: { id } }
           : { mod: blockApi, url: `/api/admin/users/${id}/${intent}`, method: "POST", params: { id } };
-      const done = { promote: { role: "admin", isActive: true }, demote: { role: "user", isActive: true }, block: { role: "user", isActive: false }, unblock: { role: "user", isActive: true } }[intent];
+      const done = {
+        promote: { role: "admin", isActive: true },
+        demote: { role: "user", isActive: true },
+        block: { role: "user", isActive: false },
+        unblock: { role: "user", isActive: true },
+      }[intent];
       return { page: { mod: usersScreen, url: "/admin/users", form: { intent, id } }, api, state: target.state, done };
     },
   })),
@@ -102,7 +117,13 @@ const GUARDED: Guarded[] = [
       const id = request.id;
       return {
         page: { mod: refundScreen, url: `/admin/refunds/${id}`, form: { intent, adminNotes: "Decided after a look." } },
-        api: { mod: refundApi, url: `/api/admin/refund-requests/${id}/${intent}`, method: "PUT", json: { adminNotes: "Decided after a look." }, params: { id } },
+        api: {
+          mod: refundApi,
+          url: `/api/admin/refund-requests/${id}/${intent}`,
+          method: "PUT",
+          json: { adminNotes: "Decided after a look." },
+          params: { id },
+        },
         state,
         done: intent === "approve" ? "processed" : "rejected",
       };
@@ -117,7 +138,13 @@ const GUARDED: Guarded[] = [
       await prisma.appSetting.deleteMany({ where: { key: "global_subscription_yearly_price" } });
       return {
         page: { mod: settingsScreen, url: "/admin/settings", form: { platformName: "Medanim", annualPrice: price } },
-        api: { mod: settingApi, url: "/api/settings/global_subscription_yearly_price", method: "PUT", json: { value: price }, params: { key: "global_subscription_yearly_price" } },
+        api: {
+          mod: settingApi,
+          url: "/api/settings/global_subscription_yearly_price",
+          method: "PUT",
+          json: { value: price },
+          params: { key: "global_subscription_yearly_price" },
+        },
         state,
         done: price,
       };
@@ -129,7 +156,14 @@ const GUARDED: Guarded[] = [
     prepare: async () => {
       const email = `help-${unique()}@clinic.example`;
       await prisma.appSetting.deleteMany({ where: { key: "support_email" } });
-      const details = { intent: "public-details", supportEmail: email, supportPhone: "+44 20 7946 0000", supportAddress: "1 Harley Street", testimonialQuote: "", testimonialAuthor: "" };
+      const details = {
+        intent: "public-details",
+        supportEmail: email,
+        supportPhone: "+44 20 7946 0000",
+        supportAddress: "1 Harley Street",
+        testimonialQuote: "",
+        testimonialAuthor: "",
+      };
       return {
         page: { mod: settingsScreen, url: "/admin/settings", form: details },
         api: { mod: settingApi, url: "/api/settings/support_email", method: "PUT", json: { value: email }, params: { key: "support_email" } },
@@ -184,9 +218,21 @@ const GUARDED: Guarded[] = [
     call: "POST api/animations",
     prepare: async () => {
       const sub = await subCategory();
-      const [cover, video, download] = await Promise.all([storeFile("cover", "jpg", "image/jpeg"), storeFile("video", "mp4", "video/mp4"), storeFile("download", "zip", "application/zip")]);
+      const [cover, video, download] = await Promise.all([
+        storeFile("cover", "jpg", "image/jpeg"),
+        storeFile("video", "mp4", "video/mp4"),
+        storeFile("download", "zip", "application/zip"),
+      ]);
       const title = `Hip ${unique()}`;
-      const fields = { title, description: "The hip.", coverImage: cover.path, fullVideo: video.path, downloadFile: download.path, individualPrice: "79", categoryId: sub.id };
+      const fields = {
+        title,
+        description: "The hip.",
+        coverImage: cover.path,
+        fullVideo: video.path,
+        downloadFile: download.path,
+        individualPrice: "79",
+        categoryId: sub.id,
+      };
       return {
         page: { mod: animationFormScreen, url: "/admin/animations/new", form: fields },
         api: { mod: animationsApi, url: "/api/animations", method: "POST", json: fields },
@@ -215,7 +261,11 @@ const GUARDED: Guarded[] = [
       await member();
       const subject = `News ${unique()}`;
       return {
-        page: { mod: campaignFormScreen, url: "/admin/email-manager/campaigns/new", form: { intent: "send", targetGroup: "free", kind: "newsletter", subject, htmlContent: "<p>Hello</p>" } },
+        page: {
+          mod: campaignFormScreen,
+          url: "/admin/email-manager/campaigns/new",
+          form: { intent: "send", targetGroup: "free", kind: "newsletter", subject, htmlContent: "<p>Hello</p>" },
+        },
         api: { mod: bulkApi, url: "/api/emails/bulk", method: "POST", json: { targetGroup: "free", subject, html: "<p>Hello</p>" } },
         state: () => prisma.emailCampaign.count({ where: { subject } }),
         done: 1,
@@ -242,7 +292,10 @@ describe.each(GUARDED)("$name", ({ prepare }) => {
     expect(refused.location).toBe(`/auth/step-up?redirectTo=${encodeURIComponent(page.url)}`);
     expect(await state()).toEqual(before);
 
-    const confirmed = await callRoute(stepUpPage, "/auth/step-up", { form: { code: await totpCode(totpSecrets.get(admin.id)!), redirectTo: page.url }, ...auth });
+    const confirmed = await callRoute(stepUpPage, "/auth/step-up", {
+      form: { code: await totpCode(totpSecrets.get(admin.id)!), redirectTo: page.url },
+      ...auth,
+    });
     expect(confirmed.location).toBe(page.url);
     const succeeded = await send(page, auth);
     expect(succeeded.status).toBe(302);
@@ -303,9 +356,17 @@ describe("what step-up asks for and what it leaves", () => {
     const { row, fields } = await animation();
     const cookie = await sessionCookieFor(admin.id, { stepUp: false });
     const token = await accessTokenFor(admin.id, { stepUp: false });
-    const page = await callRoute(animationFormScreen, `/admin/animations/${row.id}`, { form: { ...fields, title: "Knee, renamed", individualPrice: "99.00" }, cookie });
+    const page = await callRoute(animationFormScreen, `/admin/animations/${row.id}`, {
+      form: { ...fields, title: "Knee, renamed", individualPrice: "99.00" },
+      cookie,
+    });
     expect(page.location).toBe("/admin/animations");
-    const api = await callRoute(animationApi, `/api/animations/${row.id}`, { method: "PUT", json: { ...fields, title: "Knee, again", individualPrice: 99 }, params: { slugOrId: row.id }, token });
+    const api = await callRoute(animationApi, `/api/animations/${row.id}`, {
+      method: "PUT",
+      json: { ...fields, title: "Knee, again", individualPrice: 99 },
+      params: { slugOrId: row.id },
+      token,
+    });
     expect(api.status).toBe(200);
     expect((await prisma.animation.findUniqueOrThrow({ where: { id: row.id } })).title).toBe("Knee, again");
 
@@ -315,7 +376,12 @@ describe("what step-up asks for and what it leaves", () => {
     expect(unpriced.status).toBe(201);
 
     const sub = await subCategory(199);
-    const category = await callRoute(categoryApi, `/api/categories/${sub.id}`, { method: "PUT", json: { name: `Renamed ${unique()}`, parentId: sub.parentId, yearlyPrice: "199.00" }, params: { slugOrId: sub.id }, token });
+    const category = await callRoute(categoryApi, `/api/categories/${sub.id}`, {
+      method: "PUT",
+      json: { name: `Renamed ${unique()}`, parentId: sub.parentId, yearlyPrice: "199.00" },
+      params: { slugOrId: sub.id },
+      token,
+    });
     expect(category.status).toBe(200);
   });
 
@@ -357,7 +423,9 @@ describe("what step-up asks for and what it leaves", () => {
     const cookie = await sessionCookieFor(admin.id, { stepUp: false });
     const clientIp = someAddress();
     await callRoute(stepUpPage, "/auth/step-up", { form: { code: await totpCode(totpSecrets.get(admin.id)!), redirectTo: "/admin/users" }, cookie, clientIp });
-    expect(await prisma.auditLog.findMany({ where: { actorId: admin.id, action: "security.step_up" } })).toMatchObject([{ entityType: "security", entityId: admin.id }]);
+    expect(await prisma.auditLog.findMany({ where: { actorId: admin.id, action: "security.step_up" } })).toMatchObject([
+      { entityType: "security", entityId: admin.id },
+    ]);
 
     const sessionId = (await prisma.session.findFirstOrThrow({ where: { userId: admin.id } })).id;
     await prisma.session.update({ where: { id: sessionId }, data: { stepUpAt: new Date(Date.now() - STEP_UP_WINDOW_MS - 1000) } });
@@ -379,7 +447,11 @@ describe("what step-up asks for and what it leaves", () => {
   it("a wrong code steps nothing up", async () => {
     const admin = await createUser({ role: "admin" });
     const token = await accessTokenFor(admin.id, { stepUp: false });
-    const wrong = await callRoute(stepUpApi, "/api/auth/step-up", { json: { code: await totpCode(totpSecrets.get(admin.id)!, 10) }, token, clientIp: someAddress() });
+    const wrong = await callRoute(stepUpApi, "/api/auth/step-up", {
+      json: { code: await totpCode(totpSecrets.get(admin.id)!, 10) },
+      token,
+      clientIp: someAddress(),
+    });
     expect(wrong.status).toBe(400);
     const { user } = await member();
     expect((await callRoute(blockApi, `/api/admin/users/${user.id}/block`, { method: "POST", params: { id: user.id }, token })).status).toBe(403);

@@ -5,15 +5,7 @@ import { setPaymentProvider } from "~/lib/payments/index.server.ts";
 import { createStripeProvider } from "~/lib/payments/stripe.server.ts";
 import * as webhook from "~/routes/api/webhooks.stripe.ts";
 import { startCheckout } from "~/services/commerce/checkout.server.ts";
-import {
-  chargeObject,
-  checkoutSessionObject,
-  eventObject,
-  invoiceObject,
-  invoicePaymentObject,
-  subscriptionObject,
-  useStripeMock,
-} from "../mocks/stripe.ts";
+import { chargeObject, checkoutSessionObject, eventObject, invoiceObject, invoicePaymentObject, subscriptionObject, useStripeMock } from "../mocks/stripe.ts";
 import { createUser } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { failNextCommit } from "../helpers/db-failure.ts";
@@ -25,7 +17,11 @@ import { failNextCommit } from "../helpers/db-failure.ts";
 const WEBHOOK_SECRET = "whsec_test_medanim_webhooks_0123456789";
 const { mock: stripeMock } = useStripeMock();
 
-beforeEach(() => setPaymentProvider(createStripeProvider({ secretKey: "sk_test_medanim_webhooks", publishableKey: "pk_test_medanim_webhooks", webhookSecret: WEBHOOK_SECRET })));
+beforeEach(() =>
+  setPaymentProvider(
+    createStripeProvider({ secretKey: "sk_test_medanim_webhooks", publishableKey: "pk_test_medanim_webhooks", webhookSecret: WEBHOOK_SECRET }),
+  ),
+);
 afterEach(() => {
   setPaymentProvider(null);
   vi.restoreAllMocks();
@@ -34,7 +30,11 @@ afterEach(() => {
 function deliver(event: object, { timestamp, secret = WEBHOOK_SECRET }: { timestamp?: number; secret?: string } = {}) {
   const payload = JSON.stringify(event);
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
-  return callRoute(webhook, "/api/webhooks/stripe", { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } });
+  return callRoute(webhook, "/api/webhooks/stripe", {
+    method: "POST",
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+  });
 }
 
 /** A member who started a hosted premium checkout, and the Stripe objects its payment makes. */
@@ -71,7 +71,16 @@ describe("POST /api/webhooks/stripe", () => {
   it("replayed, concurrent, and the session's own completion event make one payment", async () => {
     const p = await startedPurchase();
     const paid = eventObject("invoice.paid", p.invoice);
-    const session = checkoutSessionObject({ customer: p.customer, amountTotal: 9900, metadata: p.metadata, clientReferenceId: p.checkout.id, status: "complete", paymentStatus: "paid", invoice: p.invoice.id, subscription: p.subscription });
+    const session = checkoutSessionObject({
+      customer: p.customer,
+      amountTotal: 9900,
+      metadata: p.metadata,
+      clientReferenceId: p.checkout.id,
+      status: "complete",
+      paymentStatus: "paid",
+      invoice: p.invoice.id,
+      subscription: p.subscription,
+    });
     const results = await Promise.all([deliver(paid), deliver(paid), deliver(eventObject("checkout.session.completed", session))]);
     for (const res of results) expect(res.status).toBe(200);
     expect((await deliver(paid)).status).toBe(200);
@@ -81,7 +90,10 @@ describe("POST /api/webhooks/stripe", () => {
 
   it("a cancellation delivered before the payment it follows still ends canceled, the payment kept", async () => {
     const p = await startedPurchase();
-    const deleted = eventObject("customer.subscription.deleted", subscriptionObject({ id: p.subscription, customer: p.customer, metadata: p.metadata, status: "canceled" }));
+    const deleted = eventObject(
+      "customer.subscription.deleted",
+      subscriptionObject({ id: p.subscription, customer: p.customer, metadata: p.metadata, status: "canceled" }),
+    );
     expect((await deliver(deleted)).status).toBe(200);
     expect((await deliver(eventObject("invoice.paid", p.invoice))).status).toBe(200);
     expect(await paymentsOf(p.user.id)).toHaveLength(1);
@@ -117,14 +129,24 @@ describe("POST /api/webhooks/stripe", () => {
     await deliver(eventObject("invoice.paid", p.invoice));
     const before = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
     const periodEnd = Math.floor(before.endDate!.getTime() / 1000) + 365 * 24 * 60 * 60;
-    const renewal = invoiceObject({ customer: p.customer, subscription: p.subscription, subscriptionMetadata: p.metadata, amount: 9900, billingReason: "subscription_cycle", periodEnd });
+    const renewal = invoiceObject({
+      customer: p.customer,
+      subscription: p.subscription,
+      subscriptionMetadata: p.metadata,
+      amount: 9900,
+      billingReason: "subscription_cycle",
+      periodEnd,
+    });
     stripeMock.invoicePayments.push(invoicePaymentObject({ invoice: renewal, paymentIntent: "pi_1RenewalWebhook00000000", amount: 9900, status: "paid" }));
     expect((await deliver(eventObject("invoice.paid", renewal))).status).toBe(200);
     const after = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
     expect(after.endDate!.getTime()).toBe(periodEnd * 1000);
     expect(await paymentsOf(p.user.id)).toHaveLength(2);
 
-    const refunded = eventObject("charge.refunded", chargeObject({ paymentIntent: "pi_1RenewalWebhook00000000", amount: 9900, amountRefunded: 9900, customer: p.customer }));
+    const refunded = eventObject(
+      "charge.refunded",
+      chargeObject({ paymentIntent: "pi_1RenewalWebhook00000000", amount: 9900, amountRefunded: 9900, customer: p.customer }),
+    );
     expect((await deliver(refunded)).status).toBe(200);
     expect((await prisma.payment.findFirstOrThrow({ where: { stripePaymentIntentId: "pi_1RenewalWebhook00000000" } })).status).toBe("refunded");
     expect((await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).status).toBe("canceled");

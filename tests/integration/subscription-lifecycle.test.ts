@@ -132,7 +132,10 @@ describe("/billing renewal switch (route module)", () => {
     const off = await callRoute(billingPage, "/billing", { cookie, form: { intent: "auto-renew-off", subscriptionId: subscription.id } });
     expect(off.status).toBe(302);
     expect(off.location).toBe("/billing");
-    expect(await toastOf(off)).toMatchObject({ title: "Auto-renew turned off", description: expect.stringMatching(/^Your access continues until \w+ \d+, \d{4}\.$/) });
+    expect(await toastOf(off)).toMatchObject({
+      title: "Auto-renew turned off",
+      description: expect.stringMatching(/^Your access continues until \w+ \d+, \d{4}\.$/),
+    });
     expect((await callRoute(billingPage, "/billing", { cookie })).body.subscriptions[0].autoRenew).toBe(false);
 
     const on = await callRoute(billingPage, "/billing", { cookie, form: { intent: "auto-renew-on", subscriptionId: subscription.id } });
@@ -204,7 +207,10 @@ describe("admin cancel and reactivate", () => {
     const admin = await createUser({ role: "admin" });
     const user = await createUser();
     const { subscription } = await stripeSubscription(user.id);
-    await expect(cancelSubscription({ id: admin.id, email: admin.email }, subscription.id)).rejects.toMatchObject({ status: 502, message: CANCEL_PROVIDER_FAILED });
+    await expect(cancelSubscription({ id: admin.id, email: admin.email }, subscription.id)).rejects.toMatchObject({
+      status: 502,
+      message: CANCEL_PROVIDER_FAILED,
+    });
     expect((await row(subscription.id)).status).toBe("active");
     expect(await accountType(user.id)).toBe("premium");
   });
@@ -228,7 +234,10 @@ describe("admin cancel and reactivate", () => {
 
     const first = await reactivateSubscription({ id: admin.id, email: admin.email }, subscription.id);
     expect(first).toMatchObject({ status: "active", endDate: subscription.endDate });
-    expect(await reactivateSubscription({ id: admin.id, email: admin.email }, subscription.id)).toMatchObject({ status: "active", endDate: subscription.endDate });
+    expect(await reactivateSubscription({ id: admin.id, email: admin.email }, subscription.id)).toMatchObject({
+      status: "active",
+      endDate: subscription.endDate,
+    });
     expect(await accountType(user.id)).toBe("premium");
     expect(calls).toEqual([]);
     expect(await prisma.payment.count({ where: { userId: user.id } })).toBe(1);
@@ -276,7 +285,14 @@ describe("expiry", () => {
     const user = await createUser({ accountType: "premium" });
     const past = new Date(now.getTime() - DAY_MS);
     await prisma.subscription.createMany({
-      data: Array.from({ length: 130 }, () => ({ userId: user.id, type: "global" as const, status: "active" as const, startDate: past, endDate: past, price: 99 })),
+      data: Array.from({ length: 130 }, () => ({
+        userId: user.id,
+        type: "global" as const,
+        status: "active" as const,
+        startDate: past,
+        endDate: past,
+        price: 99,
+      })),
     });
     const [one, two] = await Promise.all([expireEndedSubscriptions(now), expireEndedSubscriptions(now)]);
     expect(one.expired + two.expired).toBe(130);

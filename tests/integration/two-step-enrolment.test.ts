@@ -46,7 +46,10 @@ describe("setting up the authenticator app", () => {
     expect(wrong.status).toBe(400);
     expect(JSON.stringify(wrong.body)).toContain("That code is not valid. Check your authenticator app and try again.");
 
-    const right = await callRoute(twoStepPage, "/profile/two-step", { cookie, form: { intent: "confirm", code: await totpCode(secret), redirectTo: "/admin" } });
+    const right = await callRoute(twoStepPage, "/profile/two-step", {
+      cookie,
+      form: { intent: "confirm", code: await totpCode(secret), redirectTo: "/admin" },
+    });
     expect(right.status).toBe(200);
     expect(right.body.codes).toHaveLength(10);
     expect(new Set(right.body.codes).size).toBe(10);

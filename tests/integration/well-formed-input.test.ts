@@ -23,7 +23,13 @@ describe("lone surrogates in JSON bodies are stored as U+FFFD, never a 500", () 
   it("POST /api/contact", async () => {
     const res = await callRoute(contactApi, "/api/contact", {
       clientIp: "198.51.100.31",
-      json: { name: `Ada${LONE}`, email: "ada@example.com", subject: `Broken ${LONE}`, category: "technical", message: `The video stops${LONE} after ten seconds.` },
+      json: {
+        name: `Ada${LONE}`,
+        email: "ada@example.com",
+        subject: `Broken ${LONE}`,
+        category: "technical",
+        message: `The video stops${LONE} after ten seconds.`,
+      },
     });
     expect(res.status).toBe(201);
     const stored = await prisma.contactMessage.findUniqueOrThrow({ where: { id: res.body.id } });
@@ -33,7 +39,12 @@ describe("lone surrogates in JSON bodies are stored as U+FFFD, never a 500", () 
   it("POST /api/report-misuse", async () => {
     const res = await callRoute(reportMisuseApi, "/api/report-misuse", {
       clientIp: "198.51.100.32",
-      json: { animationTitle: `Heart${LONE}`, reporterEmail: "watcher@example.com", message: `Shown without a licence ${"\udc00"}`, link: `https://clinic.example.com/${LONE}` },
+      json: {
+        animationTitle: `Heart${LONE}`,
+        reporterEmail: "watcher@example.com",
+        message: `Shown without a licence ${"\udc00"}`,
+        link: `https://clinic.example.com/${LONE}`,
+      },
     });
     expect(res.status).toBe(201);
     const stored = await prisma.misuseReport.findUniqueOrThrow({ where: { id: res.body.id } });
@@ -80,7 +91,11 @@ describe("lone surrogates in a multipart upload's text fields", () => {
       utf16,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const request = new Request("http://localhost/admin/animations/new", { method: "POST", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
+    const request = new Request("http://localhost/admin/animations/new", {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     const { formData, errors } = await streamMultipartUpload(request, { fields: { coverImage: "cover" } });
     expect(errors).toEqual({});
     expect(formData.get("title")).toBe(`Heart${REPLACED}`);

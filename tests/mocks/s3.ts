@@ -79,7 +79,10 @@ export function createS3Mock(endpoint: string, bucket: string) {
     const page = keys.slice(0, max);
     const truncated = keys.length > page.length;
     const contents = page
-      .map((key) => `<Contents><Key>${xmlText(key)}</Key><Size>${objects.get(key)!.body.length}</Size><ETag>&quot;${objects.get(key)!.body.length}&quot;</ETag></Contents>`)
+      .map(
+        (key) =>
+          `<Contents><Key>${xmlText(key)}</Key><Size>${objects.get(key)!.body.length}</Size><ETag>&quot;${objects.get(key)!.body.length}&quot;</ETag></Contents>`,
+      )
       .join("");
     const body = `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${xmlText(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${max}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${truncated ? `<NextContinuationToken>${xmlText(page.at(-1)!)}</NextContinuationToken>` : ""}${contents}</ListBucketResult>`;
     return new HttpResponse(body, { status: 200, headers: { "Content-Type": "application/xml" } });

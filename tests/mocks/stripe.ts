@@ -158,12 +158,22 @@ export function invoiceObject(params: {
             ? {
                 type: "subscription_item_details",
                 invoice_item_details: null,
-                subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: params.subscription, subscription_item: stripeId("si") },
+                subscription_item_details: {
+                  invoice_item: null,
+                  proration: false,
+                  proration_details: { credited_items: null },
+                  subscription: params.subscription,
+                  subscription_item: stripeId("si"),
+                },
               }
             : null,
           period: { start: periodStart, end: periodEnd },
           pretax_credit_amounts: [],
-          pricing: { type: "price_details", price_details: { price: stripeId("price"), product: stripeId("prod") }, unit_amount_decimal: String(params.amount) },
+          pricing: {
+            type: "price_details",
+            price_details: { price: stripeId("price"), product: stripeId("prod") },
+            unit_amount_decimal: String(params.amount),
+          },
           quantity: 1,
           subtotal: params.amount,
           taxes: [],
@@ -177,7 +187,11 @@ export function invoiceObject(params: {
     metadata: {},
     number: "A1B2C3D4-0001",
     parent: params.subscription
-      ? { type: "subscription_details", quote_details: null, subscription_details: { metadata: params.subscriptionMetadata ?? {}, subscription: params.subscription } }
+      ? {
+          type: "subscription_details",
+          quote_details: null,
+          subscription_details: { metadata: params.subscriptionMetadata ?? {}, subscription: params.subscription },
+        }
       : null,
     ...(params.payments ? { payments: { object: "list", data: params.payments, has_more: false, url: `/v1/invoice_payments?invoice=${id}` } } : {}),
     period_end: periodStart,
@@ -271,7 +285,15 @@ export function subscriptionObject(params: { id?: string; customer: string; meta
           current_period_end: start + YEAR,
           current_period_start: start,
           metadata: {},
-          price: { id: stripeId("price"), object: "price", active: false, currency: "usd", recurring: { interval: "year", interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: params.amount ?? 9900 },
+          price: {
+            id: stripeId("price"),
+            object: "price",
+            active: false,
+            currency: "usd",
+            recurring: { interval: "year", interval_count: 1, usage_type: "licensed" },
+            type: "recurring",
+            unit_amount: params.amount ?? 9900,
+          },
           quantity: 1,
         },
       ],
@@ -337,7 +359,13 @@ export function createStripeMock() {
 
   const ok = (body: object) => HttpResponse.json(body as Json, { headers: { "Request-Id": stripeId("req"), "Stripe-Version": API_VERSION } });
   const notFound = (kind: string, id: string) =>
-    stripeErrorResponse(404, { type: "invalid_request_error", code: "resource_missing", param: "id", message: `No such ${kind}: '${id}'`, doc_url: "https://stripe.com/docs/error-codes/resource-missing" });
+    stripeErrorResponse(404, {
+      type: "invalid_request_error",
+      code: "resource_missing",
+      param: "id",
+      message: `No such ${kind}: '${id}'`,
+      doc_url: "https://stripe.com/docs/error-codes/resource-missing",
+    });
 
   async function record(request: Request) {
     const url = new URL(request.url);
@@ -348,7 +376,8 @@ export function createStripeMock() {
   }
 
   /** Every request is recorded; a queued failure for `${method} ${path}` answers it once. */
-  const handle = (resolver: (entry: StripeRequest, params: Record<string, string>) => Response | Promise<Response>) =>
+  const handle =
+    (resolver: (entry: StripeRequest, params: Record<string, string>) => Response | Promise<Response>) =>
     async ({ request, params }: { request: Request; params: Record<string, string | readonly string[] | undefined> }) => {
       const entry = await record(request);
       const key = `${entry.method} ${entry.path}`;
@@ -370,92 +399,153 @@ export function createStripeMock() {
   };
 
   const handlers = [
-    http.post(`${STRIPE_API}/v1/customers`, handle(({ form }) =>
-      ok(customerObject({ email: form.get("email"), name: form.get("name"), metadata: metadataOf(form) })),
-    )),
-    http.post(`${STRIPE_API}/v1/checkout/sessions`, handle(({ form }) => {
-      const amount = Number(form.get("line_items[0][price_data][unit_amount]")) * Number(form.get("line_items[0][quantity]") ?? 1);
-      return ok(
-        checkoutSessionObject({
-          customer: form.get("customer")!,
-          amountTotal: amount,
-          metadata: metadataOf(form),
-          clientReferenceId: form.get("client_reference_id"),
-          successUrl: form.get("success_url"),
-          cancelUrl: form.get("cancel_url"),
-        }),
-      );
-    })),
-    http.post(`${STRIPE_API}/v1/products`, handle(({ form }) =>
-      ok({ id: stripeId("prod"), object: "product", active: true, created: now(), default_price: null, description: form.get("description"), images: [], livemode: false, metadata: metadataOf(form), name: form.get("name"), type: "service", updated: now(), url: null }),
-    )),
-    http.post(`${STRIPE_API}/v1/subscriptions`, handle(({ form }) => {
-      const customer = form.get("customer")!;
-      const amount = Number(form.get("items[0][price_data][unit_amount]"));
-      const subscription = subscriptionObject({ customer, metadata: metadataOf(form), amount });
-      const invoice = invoiceObject({ customer, subscription: subscription.id, subscriptionMetadata: metadataOf(form), amount, billingReason: "subscription_create", status: "open" });
-      const expand = [...form.entries()].filter(([key]) => key.startsWith("expand[")).map(([, value]) => value);
-      if (expand.includes("latest_invoice") || expand.includes("latest_invoice.confirmation_secret")) {
-        const intentId = stripeId("pi");
-        subscription.latest_invoice = {
-          ...invoice,
-          ...(expand.includes("latest_invoice.confirmation_secret")
-            ? { confirmation_secret: { client_secret: `${intentId}_secret_Nq2k8YlTestSecret`, type: "payment_intent" } }
-            : {}),
-        };
-      } else {
-        subscription.latest_invoice = invoice.id;
-      }
-      return ok(subscription);
-    })),
-    http.post(`${STRIPE_API}/v1/subscriptions/:id`, handle(({ form }, { id }) => {
-      if (!id!.startsWith("sub_")) return notFound("subscription", id!);
-      const cancelAtPeriodEnd = form.get("cancel_at_period_end") === "true";
-      return ok(subscriptionObject({ id, customer: "cus_Tst", metadata: {}, cancelAtPeriodEnd, status: "active" }));
-    })),
-    http.delete(`${STRIPE_API}/v1/subscriptions/:id`, handle((_entry, { id }) => {
-      if (!id!.startsWith("sub_")) return notFound("subscription", id!);
-      return ok(subscriptionObject({ id, customer: "cus_Tst", metadata: {}, status: "canceled" }));
-    })),
-    http.get(`${STRIPE_API}/v1/payment_intents/:id`, handle((_entry, { id }) => {
-      const intent = paymentIntents.get(id!);
-      return intent ? ok(intent) : notFound("payment_intent", id!);
-    })),
-    http.get(`${STRIPE_API}/v1/invoice_payments`, handle(({ form }) => {
-      const intentId = form.get("payment[payment_intent]");
-      const invoiceId = form.get("invoice");
-      const expandInvoice = [...form.entries()].some(([key, value]) => key.startsWith("expand[") && value === "data.invoice");
-      const limit = Number(form.get("limit") ?? 10);
-      const matching = invoicePayments
-        .filter((payment) => !intentId || (payment.payment as Json).payment_intent === intentId)
-        .filter((payment) => !invoiceId || (payment.invoice as Json).id === invoiceId)
-        .slice(0, limit)
-        .map((payment) => (expandInvoice ? payment : { ...payment, invoice: (payment.invoice as Json).id }));
-      return ok({ object: "list", data: matching, has_more: false, url: "/v1/invoice_payments" });
-    })),
-    http.post(`${STRIPE_API}/v1/refunds`, handle(({ form }) =>
-      ok({
-        id: stripeId("re"),
-        object: "refund",
-        amount: 9900,
-        balance_transaction: state.refundStatus === "succeeded" ? stripeId("txn") : null,
-        charge: stripeId("ch"),
-        created: now(),
-        currency: "usd",
-        destination_details: { type: "card", card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" } },
-        metadata: {},
-        payment_intent: form.get("payment_intent"),
-        reason: null,
-        receipt_number: null,
-        source_transfer_reversal: null,
-        status: state.refundStatus,
-        transfer_reversal: null,
+    http.post(
+      `${STRIPE_API}/v1/customers`,
+      handle(({ form }) => ok(customerObject({ email: form.get("email"), name: form.get("name"), metadata: metadataOf(form) }))),
+    ),
+    http.post(
+      `${STRIPE_API}/v1/checkout/sessions`,
+      handle(({ form }) => {
+        const amount = Number(form.get("line_items[0][price_data][unit_amount]")) * Number(form.get("line_items[0][quantity]") ?? 1);
+        return ok(
+          checkoutSessionObject({
+            customer: form.get("customer")!,
+            amountTotal: amount,
+            metadata: metadataOf(form),
+            clientReferenceId: form.get("client_reference_id"),
+            successUrl: form.get("success_url"),
+            cancelUrl: form.get("cancel_url"),
+          }),
+        );
       }),
-    )),
-    http.post(`${STRIPE_API}/v1/billing_portal/sessions`, handle(({ form }) => {
-      const id = stripeId("bps");
-      return ok({ id, object: "billing_portal.session", configuration: stripeId("bpc"), created: now(), customer: form.get("customer"), flow: null, livemode: false, locale: null, on_behalf_of: null, return_url: form.get("return_url"), url: `https://billing.stripe.com/p/session/test_${id}` });
-    })),
+    ),
+    http.post(
+      `${STRIPE_API}/v1/products`,
+      handle(({ form }) =>
+        ok({
+          id: stripeId("prod"),
+          object: "product",
+          active: true,
+          created: now(),
+          default_price: null,
+          description: form.get("description"),
+          images: [],
+          livemode: false,
+          metadata: metadataOf(form),
+          name: form.get("name"),
+          type: "service",
+          updated: now(),
+          url: null,
+        }),
+      ),
+    ),
+    http.post(
+      `${STRIPE_API}/v1/subscriptions`,
+      handle(({ form }) => {
+        const customer = form.get("customer")!;
+        const amount = Number(form.get("items[0][price_data][unit_amount]"));
+        const subscription = subscriptionObject({ customer, metadata: metadataOf(form), amount });
+        const invoice = invoiceObject({
+          customer,
+          subscription: subscription.id,
+          subscriptionMetadata: metadataOf(form),
+          amount,
+          billingReason: "subscription_create",
+          status: "open",
+        });
+        const expand = [...form.entries()].filter(([key]) => key.startsWith("expand[")).map(([, value]) => value);
+        if (expand.includes("latest_invoice") || expand.includes("latest_invoice.confirmation_secret")) {
+          const intentId = stripeId("pi");
+          subscription.latest_invoice = {
+            ...invoice,
+            ...(expand.includes("latest_invoice.confirmation_secret")
+              ? { confirmation_secret: { client_secret: `${intentId}_secret_Nq2k8YlTestSecret`, type: "payment_intent" } }
+              : {}),
+          };
+        } else {
+          subscription.latest_invoice = invoice.id;
+        }
+        return ok(subscription);
+      }),
+    ),
+    http.post(
+      `${STRIPE_API}/v1/subscriptions/:id`,
+      handle(({ form }, { id }) => {
+        if (!id!.startsWith("sub_")) return notFound("subscription", id!);
+        const cancelAtPeriodEnd = form.get("cancel_at_period_end") === "true";
+        return ok(subscriptionObject({ id, customer: "cus_Tst", metadata: {}, cancelAtPeriodEnd, status: "active" }));
+      }),
+    ),
+    http.delete(
+      `${STRIPE_API}/v1/subscriptions/:id`,
+      handle((_entry, { id }) => {
+        if (!id!.startsWith("sub_")) return notFound("subscription", id!);
+        return ok(subscriptionObject({ id, customer: "cus_Tst", metadata: {}, status: "canceled" }));
+      }),
+    ),
+    http.get(
+      `${STRIPE_API}/v1/payment_intents/:id`,
+      handle((_entry, { id }) => {
+        const intent = paymentIntents.get(id!);
+        return intent ? ok(intent) : notFound("payment_intent", id!);
+      }),
+    ),
+    http.get(
+      `${STRIPE_API}/v1/invoice_payments`,
+      handle(({ form }) => {
+        const intentId = form.get("payment[payment_intent]");
+        const invoiceId = form.get("invoice");
+        const expandInvoice = [...form.entries()].some(([key, value]) => key.startsWith("expand[") && value === "data.invoice");
+        const limit = Number(form.get("limit") ?? 10);
+        const matching = invoicePayments
+          .filter((payment) => !intentId || (payment.payment as Json).payment_intent === intentId)
+          .filter((payment) => !invoiceId || (payment.invoice as Json).id === invoiceId)
+          .slice(0, limit)
+          .map((payment) => (expandInvoice ? payment : { ...payment, invoice: (payment.invoice as Json).id }));
+        return ok({ object: "list", data: matching, has_more: false, url: "/v1/invoice_payments" });
+      }),
+    ),
+    http.post(
+      `${STRIPE_API}/v1/refunds`,
+      handle(({ form }) =>
+        ok({
+          id: stripeId("re"),
+          object: "refund",
+          amount: 9900,
+          balance_transaction: state.refundStatus === "succeeded" ? stripeId("txn") : null,
+          charge: stripeId("ch"),
+          created: now(),
+          currency: "usd",
+          destination_details: { type: "card", card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" } },
+          metadata: {},
+          payment_intent: form.get("payment_intent"),
+          reason: null,
+          receipt_number: null,
+          source_transfer_reversal: null,
+          status: state.refundStatus,
+          transfer_reversal: null,
+        }),
+      ),
+    ),
+    http.post(
+      `${STRIPE_API}/v1/billing_portal/sessions`,
+      handle(({ form }) => {
+        const id = stripeId("bps");
+        return ok({
+          id,
+          object: "billing_portal.session",
+          configuration: stripeId("bpc"),
+          created: now(),
+          customer: form.get("customer"),
+          flow: null,
+          livemode: false,
+          locale: null,
+          on_behalf_of: null,
+          return_url: form.get("return_url"),
+          url: `https://billing.stripe.com/p/session/test_${id}`,
+        });
+      }),
+    ),
   ];
 
   return {

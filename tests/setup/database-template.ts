@@ -15,9 +15,7 @@ import { openPglite } from "~/lib/pglite.server.ts";
 // with `loadDataDir`. PostgreSQL (DATABASE_URL set): a migrated template database, which each
 // file copies with CREATE DATABASE … TEMPLATE. Both hold pg-boss's tables as well.
 
-export type DatabaseTemplate =
-  | { kind: "pglite"; dump: string }
-  | { kind: "postgres"; url: string; template: string; prefix: string };
+export type DatabaseTemplate = { kind: "pglite"; dump: string } | { kind: "postgres"; url: string; template: string; prefix: string };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -35,7 +33,7 @@ export default async function setup(project: TestProject) {
     try {
       await applyMigrations({
         exec: async (sql) => void (await client.exec(sql)),
-        query: async <T,>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+        query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
       });
       await createJobTables(pgliteJobConnection(client));
       // Uncompressed: each file reads it back, and gunzip would cost every file more than the disk does.

@@ -22,9 +22,7 @@ resetEnv();
 const template = inject("databaseTemplate");
 const copy = template.kind === "postgres" ? `${template.prefix}_${crypto.randomBytes(6).toString("hex")}` : undefined;
 const db: Database =
-  template.kind === "postgres"
-    ? openDatabase({ url: withDatabase(template.url, copy!) })
-    : openDatabase({ memory: true, from: templateDump(template) });
+  template.kind === "postgres" ? openDatabase({ url: withDatabase(template.url, copy!) }) : openDatabase({ memory: true, from: templateDump(template) });
 setDb(db);
 
 beforeAll(async () => {

@@ -36,7 +36,16 @@ const handler = apiRoute({
   }),
 });
 
-async function call(method: string, { url = "/api/thing", body, type = "application/json", auth = true, headers = {} }: { url?: string; body?: string; type?: string; auth?: boolean; headers?: Record<string, string> } = {}) {
+async function call(
+  method: string,
+  {
+    url = "/api/thing",
+    body,
+    type = "application/json",
+    auth = true,
+    headers = {},
+  }: { url?: string; body?: string; type?: string; auth?: boolean; headers?: Record<string, string> } = {},
+) {
   const request = new Request(new URL(url, "http://localhost"), {
     method,
     body,
@@ -77,8 +86,14 @@ describe("apiRoute", () => {
   it("answers bad JSON, a null body, NUL characters and other media types with 4xx and the one shape", async () => {
     expect(await call("POST", { body: "{bad" })).toMatchObject({ status: 400, body: { message: "Request body must be valid JSON" } });
     expect(await call("POST", { body: "null" })).toMatchObject({ status: 400, body: { message: "Name is required", errors: { name: ["Name is required"] } } });
-    expect(await call("POST", { body: JSON.stringify({ name: "a\u0000b" }) })).toMatchObject({ status: 400, body: { message: "Request contains a NUL character" } });
-    expect(await call("POST", { body: "<x/>", type: "application/xml" })).toMatchObject({ status: 415, body: { message: "Request body must be JSON (application/json)" } });
+    expect(await call("POST", { body: JSON.stringify({ name: "a\u0000b" }) })).toMatchObject({
+      status: 400,
+      body: { message: "Request contains a NUL character" },
+    });
+    expect(await call("POST", { body: "<x/>", type: "application/xml" })).toMatchObject({
+      status: 415,
+      body: { message: "Request body must be JSON (application/json)" },
+    });
     // A type that merely contains "application/json" is not JSON.
     expect((await call("POST", { body: "{}", type: "text/plain; x=application/json" })).status).toBe(415);
     expect(await call("POST", { body: "name=Form", type: "application/x-www-form-urlencoded" })).toMatchObject({ status: 201, body: { name: "Form" } });
@@ -104,12 +119,22 @@ describe("apiRoute", () => {
     expect(await call("POST", { body: '{"name":"Ada\\ud800"}' })).toMatchObject({ status: 201, body: { name: "Ada\ufffd" } });
     // A form cannot carry one: the UTF-8 bytes of a surrogate are malformed, and the decoder
     // already replaces each of them.
-    expect(await call("POST", { body: "name=Ada%ED%A0%80", type: "application/x-www-form-urlencoded" })).toMatchObject({ status: 201, body: { name: "Ada\ufffd\ufffd\ufffd" } });
+    expect(await call("POST", { body: "name=Ada%ED%A0%80", type: "application/x-www-form-urlencoded" })).toMatchObject({
+      status: 201,
+      body: { name: "Ada\ufffd\ufffd\ufffd" },
+    });
   });
 
   it("fails a call whose auth is anyone but which reads the caller: the reference would say it ignores sign-in", async () => {
     const reads = (auth: Guard<unknown>) =>
-      apiRoute({ GET: { summary: "Reads the caller", description: "Greets the caller.", auth, run: async ({ request }) => ({ signedIn: (await getUser(request)) !== null }) } });
+      apiRoute({
+        GET: {
+          summary: "Reads the caller",
+          description: "Greets the caller.",
+          auth,
+          run: async ({ request }) => ({ signedIn: (await getUser(request)) !== null }),
+        },
+      });
     const request = () => new Request("http://localhost/api/greeting", { headers: { Authorization: "Bearer not-a-token" } });
     const refused = await reads(anyone)({ request: request(), params: {} });
     expect(refused.status).toBe(500);

@@ -18,7 +18,9 @@ function drops(sql: string, cache: "member" | "pageCache" | "catalogue" = "membe
 describe("noteStatement", () => {
   it("drops the member cache at a write to a user, a sign-in or a licence", () => {
     expect(drops('INSERT INTO "public"."Subscription" ("id","userId","type") VALUES ($1,$2,$3) RETURNING "public"."Subscription"."id"')).toBe(true);
-    expect(drops('UPDATE "public"."User" SET "accountType" = CAST($1::text AS "public"."AccountType"), "updatedAt" = $2 WHERE ("public"."User"."id" = $3 AND 1=1)')).toBe(true);
+    expect(
+      drops('UPDATE "public"."User" SET "accountType" = CAST($1::text AS "public"."AccountType"), "updatedAt" = $2 WHERE ("public"."User"."id" = $3 AND 1=1)'),
+    ).toBe(true);
     expect(drops('UPDATE "public"."RefreshToken" SET "revokedAt" = $1 WHERE "public"."RefreshToken"."familyId" = $2')).toBe(true);
     expect(drops('DELETE FROM "public"."Session" WHERE "public"."Session"."id" = $1')).toBe(true);
     expect(drops('UPDATE "Subscription" SET status = $1 WHERE id = $2')).toBe(true);

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  EMBED_DOMAIN_MESSAGES as M,
-  EmbedDomainSchema,
-  frameAncestorSources,
-  hostMatches,
-  normaliseEmbedHost,
-} from "~/validation/embed-domains.ts";
+import { EMBED_DOMAIN_MESSAGES as M, EmbedDomainSchema, frameAncestorSources, hostMatches, normaliseEmbedHost } from "~/validation/embed-domains.ts";
 
 // The host rules of licensed embeds: what a licensee may type, and what reaches the
 // Content-Security-Policy header.

@@ -21,7 +21,10 @@ describe("the layering rules", () => {
   });
 
   it("refuse lib/ importing services/", async () => {
-    const errors = await layeringErrors("app/lib/probe.server.ts", 'import { getSetting } from "~/services/site/settings.server.ts";\nexport const x = getSetting;\n');
+    const errors = await layeringErrors(
+      "app/lib/probe.server.ts",
+      'import { getSetting } from "~/services/site/settings.server.ts";\nexport const x = getSetting;\n',
+    );
     expect(errors).toEqual([expect.stringContaining("lib/ is infrastructure")]);
   });
 

@@ -7,7 +7,12 @@ import { storyboardVtt } from "~/services/media/transcode.server.ts";
 describe("chooseRungs", () => {
   it("never goes above the master: a 4K master gets every rung, a 1080p one stops at 1080p", () => {
     expect(chooseRungs({ width: 3840, height: 2160 }).map((r) => r.name)).toEqual(["360p", "540p", "720p", "1080p", "1440p", "2160p"]);
-    expect(chooseRungs({ width: 1920, height: 1080 }).map((r) => [r.width, r.height])).toEqual([[640, 360], [960, 540], [1280, 720], [1920, 1080]]);
+    expect(chooseRungs({ width: 1920, height: 1080 }).map((r) => [r.width, r.height])).toEqual([
+      [640, 360],
+      [960, 540],
+      [1280, 720],
+      [1920, 1080],
+    ]);
     expect(chooseRungs({ width: 1280, height: 1000 }).map((r) => r.name)).toEqual(["360p", "540p", "720p"]);
   });
 
@@ -20,7 +25,12 @@ describe("chooseRungs", () => {
   });
 
   it("a portrait master is measured by its shorter side and keeps its shape", () => {
-    expect(chooseRungs({ width: 1080, height: 1920 }).map((r) => [r.width, r.height])).toEqual([[360, 640], [540, 960], [720, 1280], [1080, 1920]]);
+    expect(chooseRungs({ width: 1080, height: 1920 }).map((r) => [r.width, r.height])).toEqual([
+      [360, 640],
+      [540, 960],
+      [720, 1280],
+      [1080, 1920],
+    ]);
   });
 
   it("widths are even, as H.264 in 4:2:0 needs", () => {
@@ -35,7 +45,10 @@ describe("chooseRungs", () => {
 
 describe("parseLadder (MEDIA_LADDER)", () => {
   it("reads height:kbit/s rungs, sorted", () => {
-    expect(parseLadder("720:2800, 360:800")).toEqual([{ height: 360, videoKbps: 800 }, { height: 720, videoKbps: 2800 }]);
+    expect(parseLadder("720:2800, 360:800")).toEqual([
+      { height: 360, videoKbps: 800 },
+      { height: 720, videoKbps: 2800 },
+    ]);
   });
 
   it("refuses malformed, odd, duplicate or empty ladders", () => {

@@ -4,7 +4,9 @@ import { createRouteTable, partOf, samplePath } from "~/lib/route-table.server.t
 
 type Route = { id: string; parentId?: string; path?: string; index?: boolean };
 const buildOf = (...routes: Route[]) =>
-  ({ routes: Object.fromEntries([{ id: "root", path: "" }, ...routes].map((r) => [r.id, { parentId: r.id === "root" ? undefined : "root", ...r, module: {} }])) }) as unknown as ServerBuild;
+  ({
+    routes: Object.fromEntries([{ id: "root", path: "" }, ...routes].map((r) => [r.id, { parentId: r.id === "root" ? undefined : "root", ...r, module: {} }])),
+  }) as unknown as ServerBuild;
 
 const MB = 1024 * 1024;
 
@@ -43,7 +45,12 @@ describe("the route table", () => {
     // A read-only resource of the pages part: a write is refused by its methods, GET passes.
     expect(table.ruleFor("/robots.txt", "POST")).toMatchObject({ part: "pages", methods: ["GET", "HEAD"], body: { kind: "none", limit: 0 }, errors: "html" });
     expect(table.ruleFor("/robots.txt", "GET").methods).toContain("GET");
-    expect(table.ruleFor("/help", "POST")).toMatchObject({ part: "pages", methods: ["GET", "HEAD", "POST"], body: { kind: "form", limit: MB }, errors: "html" });
+    expect(table.ruleFor("/help", "POST")).toMatchObject({
+      part: "pages",
+      methods: ["GET", "HEAD", "POST"],
+      body: { kind: "form", limit: MB },
+      errors: "html",
+    });
     expect(table.ruleFor("/admin/doctors/new", "POST").body).toEqual({ kind: "multipart", limit: 70 * MB });
     // The browser router posts a form to the page's data URL.
     expect(table.ruleFor("/admin/doctors/new.data", "POST").body.limit).toBe(70 * MB);
@@ -82,6 +89,8 @@ describe("the route table", () => {
     expect(partOf("/api")).toBe("pages");
     expect(partOf("/embed/0396b608-9e04-427e-840c-34f18efc28a1")).toBe("embed");
     expect(partOf("/embed/x.data")).toBe("pages");
-    expect(samplePath("/api/categories/path/:mainSlug/:subSlug?")).toBe("/api/categories/path/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000");
+    expect(samplePath("/api/categories/path/:mainSlug/:subSlug?")).toBe(
+      "/api/categories/path/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000",
+    );
   });
 });

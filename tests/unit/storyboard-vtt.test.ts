@@ -34,7 +34,8 @@ describe("parseStoryboardVtt", () => {
   });
 
   it("keeps an absolute sprite URL and sorts cues by start", () => {
-    const text = "WEBVTT\n\n00:00:10.000 --> 00:00:20.000\nhttps://cdn.test/a.jpg#xywh=1,2,3,4\n\n00:00:00.000 --> 00:00:10.000\nhttps://cdn.test/a.jpg#xywh=0,0,3,4\n";
+    const text =
+      "WEBVTT\n\n00:00:10.000 --> 00:00:20.000\nhttps://cdn.test/a.jpg#xywh=1,2,3,4\n\n00:00:00.000 --> 00:00:10.000\nhttps://cdn.test/a.jpg#xywh=0,0,3,4\n";
     expect(parseStoryboardVtt(text, BASE).map((f) => [f.start, f.image, f.x])).toEqual([
       [0, "https://cdn.test/a.jpg", 0],
       [10, "https://cdn.test/a.jpg", 1],

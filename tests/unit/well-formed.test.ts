@@ -37,7 +37,10 @@ describe("forms and queries, which need no pass of their own", () => {
     form.append(`tag${LOW}`, `hello ${HIGH}`);
     form.append("name", `Ada ${EMOJI}`);
     form.append("file", new File(["bytes"], "a.txt", { type: "text/plain" }));
-    expect([...form].filter(([, value]) => typeof value === "string")).toEqual([["tag\ufffd", "hello \ufffd"], ["name", `Ada ${EMOJI}`]]);
+    expect([...form].filter(([, value]) => typeof value === "string")).toEqual([
+      ["tag\ufffd", "hello \ufffd"],
+      ["name", `Ada ${EMOJI}`],
+    ]);
     expect(await (form.get("file") as File).text()).toBe("bytes");
     const query = new URLSearchParams();
     query.append("search", `cut ${HIGH}`);

@@ -71,17 +71,7 @@ export function FormScreen({
 }
 
 /** The frame of the signed-in pages: back link to the dashboard, title, optional intro. */
-export function AccountPage({
-  title,
-  intro,
-  wide = false,
-  children,
-}: {
-  title: string;
-  intro?: ReactNode;
-  wide?: boolean;
-  children: ReactNode;
-}) {
+export function AccountPage({ title, intro, wide = false, children }: { title: string; intro?: ReactNode; wide?: boolean; children: ReactNode }) {
   return (
     <main className={`mx-auto ${wide ? "max-w-7xl" : "max-w-3xl"} px-4 py-10`}>
       <p className="text-sm">

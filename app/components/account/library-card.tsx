@@ -24,7 +24,14 @@ export function LibraryCard({ animation, now, certificateHref }: { animation: Li
       <Link to={`/watch/${animation.id}`} className="block focus-visible:outline-2 focus-visible:outline-brand-600">
         <div className="relative aspect-video bg-slate-100">
           {animation.coverImage ? (
-            <ResponsiveImage src={animation.coverImage} aspect="16x9" widths={[320, 640, 1280]} sizes={CARD_COVER_SIZES} alt="" className="h-full w-full object-cover" />
+            <ResponsiveImage
+              src={animation.coverImage}
+              aspect="16x9"
+              widths={[320, 640, 1280]}
+              sizes={CARD_COVER_SIZES}
+              alt=""
+              className="h-full w-full object-cover"
+            />
           ) : null}
           <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs text-white">{formatDuration(animation.duration)}</span>
         </div>

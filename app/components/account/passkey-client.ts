@@ -51,7 +51,9 @@ export async function addPasskey(name: string) {
 /** Signs in (alone or as the second step) or confirms a step-up; returns where to go next. */
 export async function authenticateWithPasskey(purpose: PasskeyPurpose, redirectTo?: string) {
   const { startAuthentication } = await webauthn();
-  const { token, options } = await post<{ token: string; options: Parameters<typeof startAuthentication>[0]["optionsJSON"] }>("/auth/passkey/options", { purpose });
+  const { token, options } = await post<{ token: string; options: Parameters<typeof startAuthentication>[0]["optionsJSON"] }>("/auth/passkey/options", {
+    purpose,
+  });
   let response;
   try {
     response = await startAuthentication({ optionsJSON: options });

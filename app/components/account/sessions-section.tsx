@@ -41,9 +41,7 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
               <p className="font-medium">
                 {session.device}
                 {session.kind === "token" ? <span className="ml-2 text-sm font-normal text-slate-600">API sign-in</span> : null}
-                {session.current ? (
-                  <span className="ml-2 rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-medium text-green-800">This device</span>
-                ) : null}
+                {session.current ? <span className="ml-2 rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-medium text-green-800">This device</span> : null}
               </p>
               <p className="text-sm text-slate-600">{session.place ?? session.ipAddress ?? "Unknown location"}</p>
               <p className="text-sm text-slate-600">
@@ -52,14 +50,7 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
             </div>
             <Form method="post" action={SESSIONS_ACTION}>
               <input type="hidden" name="id" value={session.id} />
-              <SubmitButton
-                name="intent"
-                value="end"
-                variant="secondary"
-                size="sm"
-                pending={posting?.get("id") === session.id}
-                pendingText="Signing out..."
-              >
+              <SubmitButton name="intent" value="end" variant="secondary" size="sm" pending={posting?.get("id") === session.id} pendingText="Signing out...">
                 Sign out<span className="sr-only"> {session.current ? "this device" : session.device}</span>
               </SubmitButton>
             </Form>
@@ -68,7 +59,14 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
       </ul>
       {others > 0 ? (
         <Form method="post" action={SESSIONS_ACTION} className="mt-4">
-          <SubmitButton name="intent" value="end-others" variant="danger" size="sm" pending={posting?.get("intent") === "end-others"} pendingText="Signing out...">
+          <SubmitButton
+            name="intent"
+            value="end-others"
+            variant="danger"
+            size="sm"
+            pending={posting?.get("intent") === "end-others"}
+            pendingText="Signing out..."
+          >
             Sign out everywhere else
           </SubmitButton>
         </Form>

@@ -27,7 +27,9 @@ export function TwoStepSection({ summary, isAdmin }: { summary: Summary; isAdmin
           </>
         ) : null}
       </dl>
-      {isAdmin && !summary.any ? <p className="mt-3 text-sm font-medium text-amber-800">Admins must set up a second factor before using the back office.</p> : null}
+      {isAdmin && !summary.any ? (
+        <p className="mt-3 text-sm font-medium text-amber-800">Admins must set up a second factor before using the back office.</p>
+      ) : null}
       <div className="mt-4 flex flex-wrap gap-3">
         {summary.totpEnabled ? (
           <Form method="post" action="/profile/two-step">

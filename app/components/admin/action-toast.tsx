@@ -15,7 +15,10 @@ export function ActionToast({ toast }: { toast: ToastData | null | undefined }) 
   }, [toast]);
   if (!toast || hydrated) return null;
   return (
-    <div role="alert" className={`rounded-xl border p-4 text-sm ${toast.type === "error" ? "border-red-200 bg-red-50 text-red-900" : "border-slate-200 bg-white"}`}>
+    <div
+      role="alert"
+      className={`rounded-xl border p-4 text-sm ${toast.type === "error" ? "border-red-200 bg-red-50 text-red-900" : "border-slate-200 bg-white"}`}
+    >
       <p className="font-semibold">{toast.title}</p>
       {toast.description ? <p>{toast.description}</p> : null}
     </div>

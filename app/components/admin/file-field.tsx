@@ -11,10 +11,7 @@ import { ErrorList, type ListOfErrors } from "~/components/ui/field.tsx";
 // failed, and the hidden input carries the new path.
 
 type UploadState =
-  | { status: "idle" }
-  | { status: "uploading"; percent: number }
-  | { status: "success"; path: string; fileName: string }
-  | { status: "failed"; message: string };
+  { status: "idle" } | { status: "uploading"; percent: number } | { status: "success"; path: string; fileName: string } | { status: "failed"; message: string };
 
 export type FileFieldProps = {
   label: string;

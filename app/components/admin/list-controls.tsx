@@ -67,11 +67,27 @@ export function FilterForm({ children, clearTo }: { children: ReactNode; clearTo
 }
 
 /** A labelled search box for FilterForm. */
-export function SearchInput({ name = "search", label = "Search", defaultValue, placeholder }: { name?: string; label?: string; defaultValue?: string; placeholder?: string }) {
+export function SearchInput({
+  name = "search",
+  label = "Search",
+  defaultValue,
+  placeholder,
+}: {
+  name?: string;
+  label?: string;
+  defaultValue?: string;
+  placeholder?: string;
+}) {
   return (
     <label className="flex min-w-56 flex-1 flex-col gap-1 text-sm font-medium text-slate-700">
       {label}
-      <input type="search" name={name} defaultValue={defaultValue} placeholder={placeholder} className="rounded-lg border border-slate-300 px-3 py-2 font-normal" />
+      <input
+        type="search"
+        name={name}
+        defaultValue={defaultValue}
+        placeholder={placeholder}
+        className="rounded-lg border border-slate-300 px-3 py-2 font-normal"
+      />
     </label>
   );
 }

@@ -8,7 +8,16 @@ import { formatDateTime } from "~/lib/format.ts";
 
 type Step = { step: string; label: string; status: "waiting" | "running" | "done" | "failed"; percent: number; error?: string };
 type Job = { status: "queued" | "running" | "done" | "failed"; error: string | null; attempts: number; updatedAt: Date | string; progress: Step[] };
-type Rendition = { kind: string; file: string; width: number | null; height: number | null; bitrate: number | null; codec: string; bytes: number; duration: number | null };
+type Rendition = {
+  kind: string;
+  file: string;
+  width: number | null;
+  height: number | null;
+  bitrate: number | null;
+  codec: string;
+  bytes: number;
+  duration: number | null;
+};
 
 const TONES = { queued: "yellow", waiting: "grey", running: "blue", done: "green", failed: "red" } as const;
 const KIND_LABELS: Record<string, string> = {

@@ -53,15 +53,23 @@ export function RevenueChart({ months }: { months: Month[] }) {
           <caption className="sr-only">Revenue per month, last 12 months</caption>
           <thead>
             <tr className="text-xs text-slate-500 uppercase">
-              <th scope="col" className="py-1">Month</th>
-              <th scope="col" className="py-1 text-right">Revenue</th>
-              <th scope="col" className="py-1 text-right">Payments</th>
+              <th scope="col" className="py-1">
+                Month
+              </th>
+              <th scope="col" className="py-1 text-right">
+                Revenue
+              </th>
+              <th scope="col" className="py-1 text-right">
+                Payments
+              </th>
             </tr>
           </thead>
           <tbody>
             {months.map((m) => (
               <tr key={m.month} className="border-t border-slate-100">
-                <th scope="row" className="py-1 font-normal">{label(m.month)}</th>
+                <th scope="row" className="py-1 font-normal">
+                  {label(m.month)}
+                </th>
                 <td className="py-1 text-right">{formatMoney(m.amount)}</td>
                 <td className="py-1 text-right">{m.payments}</td>
               </tr>

@@ -44,7 +44,12 @@ export function RichTextToolbar({ textareaId }: { textareaId: string }) {
             const textarea = target();
             if (!textarea) return;
             replaceSelection(textarea, (selected) => {
-              const body = tool.lines ? (selected || "Item").split("\n").map((line) => `  <li>${line}</li>`).join("\n") : selected || tool.title;
+              const body = tool.lines
+                ? (selected || "Item")
+                    .split("\n")
+                    .map((line) => `  <li>${line}</li>`)
+                    .join("\n")
+                : selected || tool.title;
               return `${tool.before}${body}${tool.after}`;
             });
           }}

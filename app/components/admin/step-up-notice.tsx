@@ -8,7 +8,8 @@ export function StepUpNotice({ link, action }: { link: string | null; action: st
   if (!link) return null;
   return (
     <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="step-up-notice">
-      {action} asks for a code from your authenticator app. <TextLink to={link}>Confirm it's you first</TextLink>, so what you enter here is not lost on the way.
+      {action} asks for a code from your authenticator app. <TextLink to={link}>Confirm it's you first</TextLink>, so what you enter here is not lost on the
+      way.
     </p>
   );
 }

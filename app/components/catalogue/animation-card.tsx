@@ -90,7 +90,17 @@ export function Cover({ src, alt = "", sizes = CARD_COVER_SIZES, priority = fals
       <div aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-brand-50 to-slate-200">
         <span className="icon-play h-10 w-10 text-brand-500/60" />
       </div>
-      {src ? <ResponsiveImage src={src} aspect="16x9" widths={[320, 640, 1280]} sizes={sizes} alt={alt} priority={priority} className="absolute inset-0 h-full w-full object-cover" /> : null}
+      {src ? (
+        <ResponsiveImage
+          src={src}
+          aspect="16x9"
+          widths={[320, 640, 1280]}
+          sizes={sizes}
+          alt={alt}
+          priority={priority}
+          className="absolute inset-0 h-full w-full object-cover"
+        />
+      ) : null}
     </>
   );
 }

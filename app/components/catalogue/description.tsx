@@ -29,7 +29,11 @@ export function AnimationDescription({ text }: { text: string }) {
     </>
   );
   if (text.length < TOGGLE_FROM_CHARS && blocks.length <= 3) {
-    return <div className="text-slate-700" data-testid="animation-description">{body}</div>;
+    return (
+      <div className="text-slate-700" data-testid="animation-description">
+        {body}
+      </div>
+    );
   }
   return (
     <div className="text-slate-700">

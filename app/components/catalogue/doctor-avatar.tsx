@@ -5,15 +5,7 @@ const SIZES = { sm: "h-12 w-12", lg: "h-32 w-32 text-5xl" } as const;
 const PHOTO = { sm: { widths: [96, 160], sizes: "48px" }, lg: { widths: [160, 320], sizes: "128px" } } as const;
 
 /** The doctor's photo, or the initial of their name (without "Dr.") on a tinted disc. */
-export function DoctorAvatar({
-  doctor,
-  size = "sm",
-  alt = "",
-}: {
-  doctor: { name: string; photo: string | null };
-  size?: keyof typeof SIZES;
-  alt?: string;
-}) {
+export function DoctorAvatar({ doctor, size = "sm", alt = "" }: { doctor: { name: string; photo: string | null }; size?: keyof typeof SIZES; alt?: string }) {
   if (doctor.photo) {
     return (
       <ResponsiveImage
@@ -29,7 +21,10 @@ export function DoctorAvatar({
   }
   return (
     <span aria-hidden="true" className={`${SIZES[size]} flex flex-none items-center justify-center rounded-full bg-brand-100 font-bold text-brand-700`}>
-      {doctor.name.replace(/^Dr\.?\s+/i, "").slice(0, 1).toUpperCase()}
+      {doctor.name
+        .replace(/^Dr\.?\s+/i, "")
+        .slice(0, 1)
+        .toUpperCase()}
     </span>
   );
 }

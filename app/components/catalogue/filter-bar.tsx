@@ -17,8 +17,7 @@ export function hrefFor(slug: string | null) {
  * active main category again clears the filter. Links, so it works without JavaScript.
  */
 export function FilterBar({ categories, active }: { categories: FilterCategory[]; active: string | null }) {
-  const activeMain =
-    categories.find((c) => c.slug === active) ?? categories.find((c) => c.subcategories.some((s) => s.slug === active)) ?? null;
+  const activeMain = categories.find((c) => c.slug === active) ?? categories.find((c) => c.subcategories.some((s) => s.slug === active)) ?? null;
   return (
     <nav aria-label="Filter by category" className="flex flex-col gap-3">
       <ul className="flex flex-wrap gap-2">

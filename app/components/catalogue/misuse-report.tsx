@@ -32,9 +32,7 @@ export function MisuseReport({
     <details open={invalid} className="rounded-xl border border-slate-200 bg-white" data-testid="misuse-report">
       <summary className="px-5 py-3 text-sm font-semibold text-slate-700 hover:text-red-700">Report Misuse</summary>
       <form method="post" className="flex flex-col gap-4 border-t border-slate-100 px-5 py-4" id="misuse-report" data-misuse-report>
-        <p className="text-sm text-slate-600">
-          Seen this animation used without a license, or something wrong with it? Tell us and we will investigate.
-        </p>
+        <p className="text-sm text-slate-600">Seen this animation used without a license, or something wrong with it? Tell us and we will investigate.</p>
         <input type="hidden" name="intent" value={REPORT_INTENT} />
         <input type="hidden" name="animationId" value={animationId} />
         <input type="hidden" name="animationTitle" value={animationTitle} />

@@ -15,7 +15,9 @@ export function RelatedList({ id, title, animations }: { id: string; title: stri
           <li key={animation.id}>
             {/* A plain image on a tinted box and short class names: eight of these on every animation page. */}
             <Link to={animationHref(animation)} className="related-link">
-              <span className="related-thumb">{animation.coverImage ? <ResponsiveImage src={animation.coverImage} aspect="16x9" widths={[160, 320]} sizes="112px" alt="" /> : null}</span>
+              <span className="related-thumb">
+                {animation.coverImage ? <ResponsiveImage src={animation.coverImage} aspect="16x9" widths={[160, 320]} sizes="112px" alt="" /> : null}
+              </span>
               <span className="related-title">
                 {animation.title}
                 <small>{formatSeconds(animation.duration)}</small>

@@ -63,9 +63,7 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
             className="absolute inset-0 h-full w-full object-cover opacity-50"
           />
         ) : null}
-        <p className="relative rounded-lg bg-black/60 px-4 py-2 font-semibold text-white">
-          {isPreview ? "Preview unavailable" : "Video unavailable"}
-        </p>
+        <p className="relative rounded-lg bg-black/60 px-4 py-2 font-semibold text-white">{isPreview ? "Preview unavailable" : "Video unavailable"}</p>
       </div>
     );
   }
@@ -134,7 +132,11 @@ function SeekThumbnail() {
  */
 function QualityMenu() {
   return (
-    <label hidden data-quality className="absolute top-3 right-3 flex items-center gap-1.5 rounded-full bg-black/70 py-1 pr-2 pl-3 text-xs font-semibold text-white">
+    <label
+      hidden
+      data-quality
+      className="absolute top-3 right-3 flex items-center gap-1.5 rounded-full bg-black/70 py-1 pr-2 pl-3 text-xs font-semibold text-white"
+    >
       Quality
       <select
         defaultValue="-1"

@@ -9,7 +9,13 @@ import { confirmOnServer, type Outcome, readMessage } from "./client.ts";
 
 const stripes = new Map<string, Promise<Stripe | null>>();
 
-export default function StripePaymentForm(props: { publishableKey: string; clientSecret: string; checkoutId: string; amountLabel: string; onDone: (outcome: Outcome) => void }) {
+export default function StripePaymentForm(props: {
+  publishableKey: string;
+  clientSecret: string;
+  checkoutId: string;
+  amountLabel: string;
+  onDone: (outcome: Outcome) => void;
+}) {
   let stripe = stripes.get(props.publishableKey);
   if (!stripe) {
     stripe = loadStripe(props.publishableKey);

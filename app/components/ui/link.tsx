@@ -16,7 +16,19 @@ export function Link(props: LinkProps) {
   // A site path, or a place on this page: the same in the router's hands and the browser's.
   const plain = typeof to === "string" && ((to.startsWith("/") && !to.startsWith("//")) || to.startsWith("#"));
   if (!isStatic || !plain) return <RouterLink {...props} />;
-  const { prefetch: _prefetch, replace: _replace, state: _state, preventScrollReset: _scroll, relative: _relative, reloadDocument: _reload, viewTransition: _transition, discover: _discover, to: _to, children, ...anchor } = props;
+  const {
+    prefetch: _prefetch,
+    replace: _replace,
+    state: _state,
+    preventScrollReset: _scroll,
+    relative: _relative,
+    reloadDocument: _reload,
+    viewTransition: _transition,
+    discover: _discover,
+    to: _to,
+    children,
+    ...anchor
+  } = props;
   return (
     <a href={to} {...anchor}>
       {children}

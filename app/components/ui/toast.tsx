@@ -40,12 +40,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   }, []);
 
   return (
-    <section
-      ref={region}
-      aria-label="Notification"
-      tabIndex={-1}
-      className="toast-region"
-    >
+    <section ref={region} aria-label="Notification" tabIndex={-1} className="toast-region">
       {/* The live region is always in the page, so a toast put into it is announced; a list
           around one toast is not needed (and a list item cannot carry the status role). */}
       <div role="status" aria-live="polite">
@@ -56,12 +51,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
                 <p className="font-semibold">{visible.title}</p>
                 {visible.description ? <p className="mt-1 text-sm opacity-90">{visible.description}</p> : null}
               </div>
-              <button
-                type="button"
-                aria-label="Close notification"
-                className="rounded p-1 text-slate-500 hover:bg-slate-100"
-                onClick={() => setVisible(null)}
-              >
+              <button type="button" aria-label="Close notification" className="rounded p-1 text-slate-500 hover:bg-slate-100" onClick={() => setVisible(null)}>
                 ×
               </button>
             </div>

@@ -54,7 +54,10 @@ const appVersion = (): string => JSON.parse(fs.readFileSync(path.join(projectRoo
 export class BackupRefused extends Error {}
 
 export function defaultArchivePath(dataDir: string, now: Date) {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return path.resolve(dataDir, "backups", `medanim-${stamp}.tar`);
 }
 
@@ -118,7 +121,13 @@ export async function createBackup(source: BackupSource) {
       const { size } = await fs.promises.stat(dumpFile);
       await archive.add(POSTGRES_MEMBER, size, fs.createReadStream(dumpFile));
       await fs.promises.rm(dumpFile);
-      database = { kind: "postgres", member: POSTGRES_MEMBER, migrations, schema: target.schema, extensions: await schemaExtensions(target.url, target.schema) };
+      database = {
+        kind: "postgres",
+        member: POSTGRES_MEMBER,
+        migrations,
+        schema: target.schema,
+        extensions: await schemaExtensions(target.url, target.schema),
+      };
     }
 
     const objects = storage === "s3" ? await addS3KeyList(archive, work) : await addLocalObjects(archive, path.join(dataDir, "objects"));
@@ -142,7 +151,12 @@ export async function createBackup(source: BackupSource) {
     if (recorded) {
       await db.prisma.backup.update({
         where: { id: backupId },
-        data: { finishedAt: new Date(manifest.finishedAt), objectCount: objects.count, objectBytes: BigInt(objects.bytes), archiveBytes: BigInt(archive.bytes) },
+        data: {
+          finishedAt: new Date(manifest.finishedAt),
+          objectCount: objects.count,
+          objectBytes: BigInt(objects.bytes),
+          archiveBytes: BigInt(archive.bytes),
+        },
       });
     }
     return { file, manifest, archiveBytes: archive.bytes, recorded };

@@ -27,7 +27,6 @@ import {
 // sha256 compared with the manifest, the target found empty. Only then are the database and the
 // objects put in place, and the code's newer migrations applied.
 
-
 export type RestoreTarget = {
   archive: string;
   dataDir: string;
@@ -57,10 +56,14 @@ export async function restoreBackup(target: RestoreTarget): Promise<RestoreResul
       );
     }
     const storage = target.s3Bucket ? "s3" : "local";
-    if (manifest.objects.storage !== storage) throw new BackupRefused(`The archive's objects are for ${manifest.objects.storage} storage and this configuration uses ${storage}`);
+    if (manifest.objects.storage !== storage)
+      throw new BackupRefused(`The archive's objects are for ${manifest.objects.storage} storage and this configuration uses ${storage}`);
     const known = new Set(fs.readdirSync(path.join(projectRoot(), "prisma", "migrations")));
     const unknown = manifest.database.migrations.filter((name) => !known.has(name));
-    if (unknown.length) throw new BackupRefused(`The archive comes from a newer version of the app (migrations ${unknown.join(", ")} are not in this code): upgrade the code first`);
+    if (unknown.length)
+      throw new BackupRefused(
+        `The archive comes from a newer version of the app (migrations ${unknown.join(", ")} are not in this code): upgrade the code first`,
+      );
 
     const movedAside: string[] = [];
     const pgliteDir = path.join(dataDir, "pglite");
@@ -73,7 +76,8 @@ export async function restoreBackup(target: RestoreTarget): Promise<RestoreResul
       ...(postgres ? await postgresInUse(postgres.url, postgres.schema) : dirInUse(pgliteDir)),
       ...(storage === "local" ? await objectsInUse(objectsDir) : []),
     ];
-    if (busy.length && !target.force) throw new BackupRefused(`The target is not empty (${busy.join("; ")}). Restore into an empty one, or add --force to replace it.`);
+    if (busy.length && !target.force)
+      throw new BackupRefused(`The target is not empty (${busy.join("; ")}). Restore into an empty one, or add --force to replace it.`);
     const stamp = new Date().toISOString().replace(/[-:.]/g, "");
     if (busy.length) {
       for (const dir of postgres ? [objectsDir] : [pgliteDir, objectsDir]) {
@@ -169,7 +173,8 @@ async function readVerified(archive: string, work: string): Promise<Manifest> {
   }
   for (const name of extracted.digests.keys()) if (name !== MANIFEST && !(name in manifest.members)) problems.push(`${name} is not in the manifest`);
   if (!(manifest.database.member in manifest.members)) problems.push(`the database (${manifest.database.member}) is missing`);
-  if (problems.length) throw new BackupRefused(`The archive is damaged: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? ` and ${problems.length - 5} more` : ""}`);
+  if (problems.length)
+    throw new BackupRefused(`The archive is damaged: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? ` and ${problems.length - 5} more` : ""}`);
   return manifest;
 }
 
@@ -218,7 +223,15 @@ async function restorePostgres(url: string, schema: string, manifest: Manifest, 
   const entries = (await fs.promises.readFile(listFile, "utf8")).split("\n");
   await fs.promises.writeFile(listFile, entries.filter((line) => !/^\d+; \d+ \d+ (SCHEMA|COMMENT) - (SCHEMA )?\S+/.test(line)).join("\n"));
   // One transaction: a restore that fails halfway leaves the schema as it was (empty).
-  await runPgTool("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", `--use-list=${listFile}`, `--dbname=${url}`, dumpFile]);
+  await runPgTool("pg_restore", [
+    "--no-owner",
+    "--no-privileges",
+    "--exit-on-error",
+    "--single-transaction",
+    `--use-list=${listFile}`,
+    `--dbname=${url}`,
+    dumpFile,
+  ]);
 }
 
 async function missingS3Keys(listFile: string) {

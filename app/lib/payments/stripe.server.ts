@@ -249,7 +249,12 @@ export function eventFromWebhook(event: Stripe.Event): PaymentEvent {
     }
     case "customer.subscription.updated": {
       const subscription = event.data.object;
-      return { kind: "subscription.renewal_changed", eventId: event.id, providerSubscriptionId: subscription.id, autoRenew: !subscription.cancel_at_period_end };
+      return {
+        kind: "subscription.renewal_changed",
+        eventId: event.id,
+        providerSubscriptionId: subscription.id,
+        autoRenew: !subscription.cancel_at_period_end,
+      };
     }
     case "customer.subscription.deleted":
       return { kind: "subscription.ended", eventId: event.id, providerSubscriptionId: event.data.object.id };

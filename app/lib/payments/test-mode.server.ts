@@ -28,7 +28,15 @@ export function checkoutIdFromTestId(value: string) {
 export function testModeEvents(checkout: { id: string; amountCents: number; userId: string }, outcome: "pay" | "decline"): PaymentEvent[] {
   const ids = testIds(checkout.id);
   if (outcome === "decline") {
-    return [{ kind: "payment.failed", eventId: `test_evt_decline_${checkout.id}`, checkoutId: checkout.id, providerSubscriptionId: null, message: TEST_DECLINE_MESSAGE }];
+    return [
+      {
+        kind: "payment.failed",
+        eventId: `test_evt_decline_${checkout.id}`,
+        checkoutId: checkout.id,
+        providerSubscriptionId: null,
+        message: TEST_DECLINE_MESSAGE,
+      },
+    ];
   }
   return [
     {

@@ -55,7 +55,8 @@ export async function action({ request }: Route.ActionArgs) {
     if (url) return redirect(url, 303);
     return redirectWithToast("/billing", {
       title: "Error",
-      description: url === null ? "There is no payment method to manage for this account." : "The payment provider's page could not be opened. Please try again.",
+      description:
+        url === null ? "There is no payment method to manage for this account." : "The payment provider's page could not be opened. Please try again.",
       type: "error",
     });
   }
@@ -92,7 +93,6 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
   const togglingId = navigation.state === "submitting" ? navigation.formData?.get("subscriptionId") : null;
   return (
     <AccountPage title="Billing" wide>
-
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <StatCard label="Total Spent" value={formatMoney(totalSpent)} hint="Completed payments" />
         <StatCard label="Active Subscriptions" value={subscriptions.length} />
@@ -163,7 +163,14 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                     <Form method="post">
                       <input type="hidden" name="subscriptionId" value={s.id} />
                       {s.autoRenew ? (
-                        <SubmitButton name="intent" value="auto-renew-off" variant="secondary" size="sm" pending={togglingId === s.id} pendingText="Turning off...">
+                        <SubmitButton
+                          name="intent"
+                          value="auto-renew-off"
+                          variant="secondary"
+                          size="sm"
+                          pending={togglingId === s.id}
+                          pendingText="Turning off..."
+                        >
                           Turn off auto-renew
                         </SubmitButton>
                       ) : (
@@ -198,11 +205,21 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
             <table className="stack-table w-full text-left text-sm">
               <thead className="bg-slate-50 text-slate-600">
                 <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">Date</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Description</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Amount</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Status</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Receipt</th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Date
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Description
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Amount
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Receipt
+                  </th>
                   <th scope="col" className="px-4 py-3 font-medium">
                     <span className="sr-only">Actions</span>
                   </th>
@@ -211,9 +228,15 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
               <tbody className="divide-y divide-slate-100">
                 {payments.map((p) => (
                   <tr key={p.id} data-testid="payment-row">
-                    <td data-label="Date" className="px-4 py-3 whitespace-nowrap">{formatDate(p.createdAt)}</td>
-                    <td data-label="Description" className="px-4 py-3">{p.description ?? (p.subscriptionType ? TYPE_LABEL[p.subscriptionType] : "Payment")}</td>
-                    <td data-label="Amount" className="px-4 py-3 whitespace-nowrap">{formatMoney(p.amount)}</td>
+                    <td data-label="Date" className="px-4 py-3 whitespace-nowrap">
+                      {formatDate(p.createdAt)}
+                    </td>
+                    <td data-label="Description" className="px-4 py-3">
+                      {p.description ?? (p.subscriptionType ? TYPE_LABEL[p.subscriptionType] : "Payment")}
+                    </td>
+                    <td data-label="Amount" className="px-4 py-3 whitespace-nowrap">
+                      {formatMoney(p.amount)}
+                    </td>
                     <td data-label="Status" className="px-4 py-3">
                       <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium capitalize ${STATUS_STYLE[p.status] ?? ""}`}>{p.status}</span>
                     </td>
@@ -251,4 +274,3 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
 }
-

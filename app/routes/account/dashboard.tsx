@@ -40,7 +40,10 @@ export default function Dashboard({ loaderData: { user, stats, now } }: Route.Co
     <main className="mx-auto max-w-7xl px-4 py-10">
       <h1 className="text-3xl font-bold">Dashboard</h1>
 
-      <section aria-labelledby="profile-card" className="mt-6 flex flex-wrap items-start justify-between gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <section
+        aria-labelledby="profile-card"
+        className="mt-6 flex flex-wrap items-start justify-between gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+      >
         <div>
           <h2 id="profile-card" className="text-lg font-semibold">
             {user.firstName} {user.lastName}
@@ -74,7 +77,9 @@ export default function Dashboard({ loaderData: { user, stats, now } }: Route.Co
         title="Your Licensed Animations"
         className="mt-10"
         action={
-          <TextLink to="/my-animations" className="text-sm">View all</TextLink>
+          <TextLink to="/my-animations" className="text-sm">
+            View all
+          </TextLink>
         }
       >
         {stats.recentAnimations.length ? (

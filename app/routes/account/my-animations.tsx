@@ -75,7 +75,6 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
   const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
     <AccountPage title="My Animations" wide intro="Animations you hold an individual or category license for, with download and commercial rights.">
-
       {streamsEverything ? (
         <p className="mt-4 rounded-lg border border-brand-100 bg-brand-50 p-4 text-sm text-brand-700">
           Your premium access streams every animation in the library.{" "}
@@ -110,25 +109,16 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
           </h2>
           <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {animations.map((a) => (
-              <LibraryCard
-                key={a.id}
-                animation={a}
-                now={today}
-                certificateHref={a.licenceId ? `/licences/${a.licenceId}/certificate` : null}
-              />
+              <LibraryCard key={a.id} animation={a} now={today} certificateHref={a.licenceId ? `/licences/${a.licenceId}/certificate` : null} />
             ))}
           </ul>
           {pages > 1 ? (
             <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-4 text-sm">
-              {page > 1 ? (
-                <TextLink to={pageLink(page - 1)}>Previous</TextLink>
-              ) : null}
+              {page > 1 ? <TextLink to={pageLink(page - 1)}>Previous</TextLink> : null}
               <span>
                 Page {page} of {pages}
               </span>
-              {page < pages ? (
-                <TextLink to={pageLink(page + 1)}>Next</TextLink>
-              ) : null}
+              {page < pages ? <TextLink to={pageLink(page + 1)}>Next</TextLink> : null}
             </nav>
           ) : null}
         </>

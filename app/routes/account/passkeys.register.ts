@@ -15,7 +15,11 @@ export const loader = apiRoute({
     body: PasskeyRegistrationSchema,
     run: async ({ request, user, body }) => {
       if (!user) throw new ServiceError("Authentication required", 401);
-      const passkey = await finishPasskeyRegistration(user, request, { token: body.token, name: body.name, response: body.response as RegistrationResponseJSON });
+      const passkey = await finishPasskeyRegistration(user, request, {
+        token: body.token,
+        name: body.name,
+        response: body.response as RegistrationResponseJSON,
+      });
       const headers = new Headers({ "Cache-Control": "no-store" });
       headers.append("Set-Cookie", await toastHeader({ title: "Passkey added", description: `You can now sign in with “${passkey.name}”.` }));
       return Response.json({ passkey }, { status: 201, headers });

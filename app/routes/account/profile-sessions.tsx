@@ -36,7 +36,11 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const ended = await endSignIn(user, id, user);
     if (ended.id === signInIdOf(current)) {
-      return redirectWithToast("/auth", { title: "Signed out", description: "You signed this device out." }, { headers: { "Set-Cookie": await destroySession(request) } });
+      return redirectWithToast(
+        "/auth",
+        { title: "Signed out", description: "You signed this device out." },
+        { headers: { "Set-Cookie": await destroySession(request) } },
+      );
     }
     return redirectWithToast(BACK, { title: "Signed out", description: `${ended.device} is no longer signed in to your account.` });
   } catch (error) {

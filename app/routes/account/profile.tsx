@@ -52,9 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
     const { emailChanged } = await updateProfile(user, submission.value);
     return redirectWithToast("/profile", {
       title: "Profile Updated",
-      description: emailChanged
-        ? `We sent a verification link to ${submission.value.email}. Please verify your new address.`
-        : "Your profile has been saved.",
+      description: emailChanged ? `We sent a verification link to ${submission.value.email}. Please verify your new address.` : "Your profile has been saved.",
     });
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error);
@@ -66,7 +64,6 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Profile({ loaderData: { user, factors, passkeys, sessions }, actionData }: Route.ComponentProps) {
   return (
     <AccountPage title="Profile Settings">
-
       <Section card id="account-status" title="Account Status" className="mt-6">
         <div className="mt-3">
           <AccountStatusBadges accountType={user.accountType} isEmailVerified={user.isEmailVerified} />

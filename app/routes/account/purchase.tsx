@@ -96,7 +96,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           {betterBuy ? <CheaperCategoryNote category={betterBuy} /> : null}
         </>
       }
-      api={kind === "individual" ? { path: "/api/subscriptions/individual", body: { animationId: itemId } } : { path: "/api/subscriptions/category", body: { categoryId: itemId } }}
+      api={
+        kind === "individual"
+          ? { path: "/api/subscriptions/individual", body: { animationId: itemId } }
+          : { path: "/api/subscriptions/category", body: { categoryId: itemId } }
+      }
       startLabel="Continue to Payment"
       testMode={testMode}
       publishableKey={publishableKey}
@@ -106,7 +110,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       held={
         held ? (
           <p role="status" className="rounded-xl bg-emerald-50 p-4 text-emerald-900">
-            You already hold this license. Find it under <Link to="/my-animations" className="font-semibold underline">My Animations</Link>.
+            You already hold this license. Find it under{" "}
+            <Link to="/my-animations" className="font-semibold underline">
+              My Animations
+            </Link>
+            .
           </p>
         ) : undefined
       }
@@ -124,7 +132,13 @@ export function ErrorBoundary() {
             <ErrorScreen
               title="Not Found"
               message={body?.message ?? "Nothing to buy here."}
-              action={body?.chooseSpecialty ? <Link to="/global-license" className={buttonClass({})}>Choose a Specialty</Link> : undefined}
+              action={
+                body?.chooseSpecialty ? (
+                  <Link to="/global-license" className={buttonClass({})}>
+                    Choose a Specialty
+                  </Link>
+                ) : undefined
+              }
             />
           );
         },

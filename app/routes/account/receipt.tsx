@@ -72,8 +72,12 @@ export default function Receipt({ loaderData: { receipt } }: Route.ComponentProp
         <table className="mt-8 w-full text-left text-sm">
           <thead className="border-b border-slate-200 text-slate-600">
             <tr>
-              <th scope="col" className="py-2 font-medium">Item</th>
-              <th scope="col" className="py-2 text-right font-medium">Amount</th>
+              <th scope="col" className="py-2 font-medium">
+                Item
+              </th>
+              <th scope="col" className="py-2 text-right font-medium">
+                Amount
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -84,7 +88,9 @@ export default function Receipt({ loaderData: { receipt } }: Route.ComponentProp
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row" className="pt-3 text-base font-bold">Total</th>
+              <th scope="row" className="pt-3 text-base font-bold">
+                Total
+              </th>
               <td className="pt-3 text-right text-base font-bold whitespace-nowrap">
                 {receipt.amountText} {receipt.currency}
               </td>

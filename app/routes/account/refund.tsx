@@ -52,7 +52,11 @@ export default function Refund({ loaderData: { email, subscriptions, unavailable
     id: "refund",
     lastResult: actionData?.result,
     constraint: getZodConstraint(RefundRequestSchema),
-    defaultValue: { subscriptionId: payment?.subscriptionId ?? (subscriptions.length === 1 ? subscriptions[0]!.id : ""), contactEmail: email, paymentId: payment?.subscriptionId ? payment.id : "" },
+    defaultValue: {
+      subscriptionId: payment?.subscriptionId ?? (subscriptions.length === 1 ? subscriptions[0]!.id : ""),
+      contactEmail: email,
+      paymentId: payment?.subscriptionId ? payment.id : "",
+    },
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundRequestSchema }),
   });
@@ -62,17 +66,12 @@ export default function Refund({ loaderData: { email, subscriptions, unavailable
     <main className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-3xl font-bold">Request Refund</h1>
       <p className="mt-1 text-slate-600">
-        Refunds are available within 30 days of purchase. We review every request within 3-5 business days; an approved refund reaches your
-        payment method within 7-10 business days.
+        Refunds are available within 30 days of purchase. We review every request within 3-5 business days; an approved refund reaches your payment method
+        within 7-10 business days.
       </p>
 
       {subscriptions.length === 0 ? (
-        <EmptyState
-          className="mt-8"
-          titleAs="h2"
-          title="No Active Subscriptions"
-          message="You have no subscriptions or licenses that can be refunded."
-        />
+        <EmptyState className="mt-8" titleAs="h2" title="No Active Subscriptions" message="You have no subscriptions or licenses that can be refunded." />
       ) : (
         <Form method="post" className="mt-8 flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" {...getFormProps(form)}>
           {payment ? (
@@ -150,7 +149,11 @@ export default function Refund({ loaderData: { email, subscriptions, unavailable
         </ButtonLink>
       </nav>
       <p className="mt-4 text-xs text-slate-500">
-        Questions about a charge? <Link to="/help" className="underline">Read the Help Center</Link>.
+        Questions about a charge?{" "}
+        <Link to="/help" className="underline">
+          Read the Help Center
+        </Link>
+        .
       </p>
     </main>
   );

@@ -19,7 +19,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Confirm it's you | Meda
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const factors = await factorSummary(user.id);
-  return { hasFactor: factors.any, acceptsCodes: factors.acceptsCodes, hasPasskey: factors.passkeys > 0, redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/profile") };
+  return {
+    hasFactor: factors.any,
+    acceptsCodes: factors.acceptsCodes,
+    hasPasskey: factors.passkeys > 0,
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/profile"),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -41,7 +46,11 @@ export default function StepUp({ loaderData: { hasFactor, acceptsCodes, hasPassk
     <FormScreen
       title="Confirm it's you"
       back={{ to: redirectTo, label: "Back" }}
-      intro={acceptsCodes ? "This action is protected. Enter a code from your authenticator app to continue." : "This action is protected. Confirm with your passkey to continue."}
+      intro={
+        acceptsCodes
+          ? "This action is protected. Enter a code from your authenticator app to continue."
+          : "This action is protected. Confirm with your passkey to continue."
+      }
     >
       {hasFactor && !acceptsCodes ? (
         <PasskeyButton purpose="step-up" redirectTo={redirectTo}>

@@ -100,7 +100,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "recovery-codes") {
     await requireStepUp(request, { returnTo: "/profile#two-step" });
     try {
-      const codes = await regenerateRecoveryCodes(user.id, audit("security.recovery_codes_regenerate", "Made new recovery codes (the old ones no longer work)"));
+      const codes = await regenerateRecoveryCodes(
+        user.id,
+        audit("security.recovery_codes_regenerate", "Made new recovery codes (the old ones no longer work)"),
+      );
       return data({ codes, codesText: recoveryCodesText(user.email, codes), enabled: false as const });
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
@@ -119,7 +122,9 @@ export default function TwoStep({ loaderData, actionData }: Route.ComponentProps
         <RecoveryCodes codes={codes.codes} text={codes.codesText} justEnabled={codes.enabled} redirectTo={redirectTo} />
       ) : summary.totpEnabled ? (
         <Section card id="totp-status" title="Your authenticator app is set up" className="mt-6">
-          <p className="mt-2 text-sm text-slate-700">Sign-in asks for a code from it after your password. You have {summary.recoveryCodesLeft} recovery codes left.</p>
+          <p className="mt-2 text-sm text-slate-700">
+            Sign-in asks for a code from it after your password. You have {summary.recoveryCodesLeft} recovery codes left.
+          </p>
           <ButtonLink to={redirectTo} className="mt-4">
             Continue
           </ButtonLink>
@@ -167,12 +172,22 @@ function ScanAndConfirm({
       <ol className="mt-3 list-decimal space-y-4 pl-5 text-sm text-slate-700">
         <li>
           Scan this QR code with your authenticator app.
-          <img src={`data:image/svg+xml;utf8,${encodeURIComponent(setup.qr)}`} alt="QR code for your authenticator app" width={192} height={192} className="mt-3 rounded-lg border border-slate-200" />
+          <img
+            src={`data:image/svg+xml;utf8,${encodeURIComponent(setup.qr)}`}
+            alt="QR code for your authenticator app"
+            width={192}
+            height={192}
+            className="mt-3 rounded-lg border border-slate-200"
+          />
         </li>
         <li>
           Can't scan it? Enter this secret key in the app instead:
           <p className="mt-2">
-            <code id="totp-secret" aria-label="Secret key" className="rounded bg-slate-100 px-2 py-1 font-mono text-base tracking-wider break-all text-slate-900">
+            <code
+              id="totp-secret"
+              aria-label="Secret key"
+              className="rounded bg-slate-100 px-2 py-1 font-mono text-base tracking-wider break-all text-slate-900"
+            >
               {setup.secret}
             </code>
           </p>

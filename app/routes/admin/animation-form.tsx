@@ -69,7 +69,9 @@ export async function action({ request, params }: Route.ActionArgs) {
     return formError(submission);
   }
   try {
-    const animation = params.id ? await updateAnimation(admin, params.id, submission.value, () => requireStepUp(request)) : await createAnimation(admin, submission.value, () => requireStepUp(request));
+    const animation = params.id
+      ? await updateAnimation(admin, params.id, submission.value, () => requireStepUp(request))
+      : await createAnimation(admin, submission.value, () => requireStepUp(request));
     // Saved either way: a price that is not below its category licence is the admin's call.
     const priceWarning = await getIndividualPriceWarning(animation);
     return redirectWithToast("/admin/animations", {
@@ -81,7 +83,10 @@ export async function action({ request, params }: Route.ActionArgs) {
     await discardUploads(upload.stored);
     if (!(error instanceof ServiceError)) throw error;
     // Failure toasts: "Failed to create animation" / "Failed to update animation"; the server's message preferred.
-    return formError(submission, error.field ? error : new ServiceError(error.message || (params.id ? "Failed to update animation" : "Failed to create animation"), error.status));
+    return formError(
+      submission,
+      error.field ? error : new ServiceError(error.message || (params.id ? "Failed to update animation" : "Failed to create animation"), error.status),
+    );
   }
 }
 
@@ -116,7 +121,12 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="grid max-w-3xl gap-5">
           <StepUpNotice link={stepUpLink} action={animation ? "Changing the price" : "Putting a new animation on sale"} />
           <Field label="Title" {...getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
-          <Field label="Slug" hint="Leave blank to make it from the title (lowercase, underscores)." {...getInputProps(fields.slug, { type: "text" })} errors={fields.slug.errors} />
+          <Field
+            label="Slug"
+            hint="Leave blank to make it from the title (lowercase, underscores)."
+            {...getInputProps(fields.slug, { type: "text" })}
+            errors={fields.slug.errors}
+          />
           <TextareaField label="Description" rows={8} {...getTextareaProps(fields.description)} errors={fields.description.errors} />
           <div className="grid gap-5 sm:grid-cols-2">
             <div>
@@ -176,9 +186,37 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
             </div>
             <ErrorList errors={fields.doctorIds.errors} />
           </fieldset>
-          <FileField label="Cover image" name="coverImage" kind="cover" accept=".jpg,.jpeg,.png,image/jpeg,image/png" maxMB={limits.cover} hint={`JPG or PNG, up to ${limits.cover} MB.`} current={animation?.coverImage} image errors={fields.coverImage.errors} />
-          <FileField label="Full video" name="fullVideo" kind="video" accept=".mp4,.mov,video/mp4,video/quicktime" maxMB={limits.video} hint="MP4 or MOV. A 10-second preview is cut from it automatically." current={animation?.fullVideo} errors={fields.fullVideo.errors} />
-          <FileField label="Download file" name="downloadFile" kind="download" accept=".zip,.rar,application/zip" maxMB={limits.download} hint="ZIP or RAR, for license holders." current={animation?.downloadFile} errors={fields.downloadFile.errors} />
+          <FileField
+            label="Cover image"
+            name="coverImage"
+            kind="cover"
+            accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+            maxMB={limits.cover}
+            hint={`JPG or PNG, up to ${limits.cover} MB.`}
+            current={animation?.coverImage}
+            image
+            errors={fields.coverImage.errors}
+          />
+          <FileField
+            label="Full video"
+            name="fullVideo"
+            kind="video"
+            accept=".mp4,.mov,video/mp4,video/quicktime"
+            maxMB={limits.video}
+            hint="MP4 or MOV. A 10-second preview is cut from it automatically."
+            current={animation?.fullVideo}
+            errors={fields.fullVideo.errors}
+          />
+          <FileField
+            label="Download file"
+            name="downloadFile"
+            kind="download"
+            accept=".zip,.rar,application/zip"
+            maxMB={limits.download}
+            hint="ZIP or RAR, for license holders."
+            current={animation?.downloadFile}
+            errors={fields.downloadFile.errors}
+          />
           <ErrorList id={form.errorId} errors={form.errors} />
           <div>
             <SubmitButton pendingText="Saving...">{animation ? "Save Animation" : "Create Animation"}</SubmitButton>
@@ -192,9 +230,15 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
               <caption className="sr-only">Plays of this animation's licensed embeds, per licensee and site</caption>
               <thead>
                 <tr className="border-b border-slate-200 text-slate-600">
-                  <th scope="col" className="py-1.5 pr-4 font-medium">Licensee</th>
-                  <th scope="col" className="py-1.5 pr-4 font-medium">Domain</th>
-                  <th scope="col" className="py-1.5 text-right font-medium">Plays</th>
+                  <th scope="col" className="py-1.5 pr-4 font-medium">
+                    Licensee
+                  </th>
+                  <th scope="col" className="py-1.5 pr-4 font-medium">
+                    Domain
+                  </th>
+                  <th scope="col" className="py-1.5 text-right font-medium">
+                    Plays
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -202,7 +246,9 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
                   <tr key={`${row.licenceId}|${row.host}`} className="border-b border-slate-100">
                     {/* Long addresses and hosts wrap: a phone's column is narrower than they are. */}
                     <td className="py-1.5 pr-4 break-all">{row.email}</td>
-                    <td className="py-1.5 pr-4 break-all"><code>{row.host}</code></td>
+                    <td className="py-1.5 pr-4 break-all">
+                      <code>{row.host}</code>
+                    </td>
                     <td className="py-1.5 text-right tabular-nums">{row.plays}</td>
                   </tr>
                 ))}

@@ -21,13 +21,7 @@ import type { Actor } from "~/services/admin/audit.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { getMedicalReview, saveMedicalReview } from "~/services/catalogue/medical-review.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
-import {
-  CAPTION_LANGUAGES,
-  CaptionUploadSchema,
-  DeleteCaptionSchema,
-  MedicalReviewSchema,
-  REVIEW_INTERVAL_MONTHS,
-} from "~/validation/admin-captions.ts";
+import { CAPTION_LANGUAGES, CaptionUploadSchema, DeleteCaptionSchema, MedicalReviewSchema, REVIEW_INTERVAL_MONTHS } from "~/validation/admin-captions.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/animation-medical";
 
@@ -126,7 +120,10 @@ async function uploadCaption(request: Request, admin: Actor, id: string) {
     if (errors.file) delete fieldErrors.file;
     await discardUploads(Object.values(files));
     return data(
-      { form: "caption" as const, result: submission.reply({ fieldErrors: { ...fieldErrors, ...(errors.file ? { file: errors.file } : {}) } }) as SubmissionResult<string[]> },
+      {
+        form: "caption" as const,
+        result: submission.reply({ fieldErrors: { ...fieldErrors, ...(errors.file ? { file: errors.file } : {}) } }) as SubmissionResult<string[]>,
+      },
       { status: 400 },
     );
   }
@@ -229,7 +226,13 @@ function CaptionForm({ lastResult }: { lastResult: SubmissionResult<string[]> | 
         hint="A track in a language that already has one replaces it."
         {...getSelectProps(fields.language)}
       />
-      <Field label="Label" placeholder="English" hint="Shown in the player's menu; the language's name if blank." errors={fields.label.errors} {...getInputProps(fields.label, { type: "text" })} />
+      <Field
+        label="Label"
+        placeholder="English"
+        hint="Shown in the player's menu; the language's name if blank."
+        errors={fields.label.errors}
+        {...getInputProps(fields.label, { type: "text" })}
+      />
       <Field
         label="Caption file (.vtt)"
         accept=".vtt,text/vtt"
@@ -261,13 +264,7 @@ function reviewStatus(animation: LoaderData["animation"]) {
   return `${last} The review is not current, so pages make no review claim until it is recorded again.`;
 }
 
-function ReviewSection({
-  animation,
-  lastResult,
-}: {
-  animation: LoaderData["animation"];
-  lastResult: SubmissionResult<string[]> | null | undefined;
-}) {
+function ReviewSection({ animation, lastResult }: { animation: LoaderData["animation"]; lastResult: SubmissionResult<string[]> | null | undefined }) {
   const [form, fields] = useForm({
     id: "review",
     lastResult,

@@ -57,7 +57,8 @@ const deleteStep = (animation: { id: string; title: string }): ConfirmStep => ({
   id: animation.id,
   intent: "delete",
   title: `Delete “${animation.title}”?`,
-  message: "Are you sure you want to delete this animation? Its doctors' links, captions and preview jobs go with it. An animation members hold licenses for cannot be deleted: unpublish it instead.",
+  message:
+    "Are you sure you want to delete this animation? Its doctors' links, captions and preview jobs go with it. An animation members hold licenses for cannot be deleted: unpublish it instead.",
   confirmLabel: "Delete",
   pendingText: "Deleting...",
 });
@@ -67,7 +68,11 @@ const JOB_TONES = { queued: "yellow", running: "blue", done: "green", failed: "r
 export default function AdminAnimations({ loaderData, actionData }: Route.ComponentProps) {
   const { animations, page, hasNext, query, categories, confirm } = loaderData;
   return (
-    <AdminPage title="Animations" description="The library: create, edit, publish and delete animations." actions={<ButtonLink to="/admin/animations/new">New Animation</ButtonLink>}>
+    <AdminPage
+      title="Animations"
+      description="The library: create, edit, publish and delete animations."
+      actions={<ButtonLink to="/admin/animations/new">New Animation</ButtonLink>}
+    >
       <ActionToast toast={actionData && "toast" in actionData ? actionData.toast : null} />
       {confirm ? <ConfirmPanel step={deleteStep(confirm)} /> : null}
       <FilterForm clearTo="/admin/animations">
@@ -90,14 +95,20 @@ export default function AdminAnimations({ loaderData, actionData }: Route.Compon
             header: "Animation",
             cell: (a) => (
               <div className="flex items-start gap-3">
-                {a.coverImage ? <ResponsiveImage src={a.coverImage} aspect="16x9" widths={[160]} sizes="80px" alt="" className="h-12 w-20 flex-none rounded object-cover" /> : <span className="h-12 w-20 flex-none rounded bg-slate-100" />}
+                {a.coverImage ? (
+                  <ResponsiveImage src={a.coverImage} aspect="16x9" widths={[160]} sizes="80px" alt="" className="h-12 w-20 flex-none rounded object-cover" />
+                ) : (
+                  <span className="h-12 w-20 flex-none rounded bg-slate-100" />
+                )}
                 <div>
                   <p className="font-medium">{a.title}</p>
                   <p className="text-slate-600">/{a.slug}</p>
                   {/* The actions sit with the title, the one column always on screen: as a last
                       column they fell off the right edge of the wide table, even at 1280 px. */}
                   <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
-                    <TextLink to={`/admin/animations/${a.id}`}>Edit<span className="sr-only"> {a.title}</span></TextLink>
+                    <TextLink to={`/admin/animations/${a.id}`}>
+                      Edit<span className="sr-only"> {a.title}</span>
+                    </TextLink>
                     <Form method="post">
                       <input type="hidden" name="id" value={a.id} />
                       <button type="submit" name="intent" value={a.isActive ? "unpublish" : "publish"} className="font-medium text-brand-700 hover:underline">
@@ -115,7 +126,17 @@ export default function AdminAnimations({ loaderData, actionData }: Route.Compon
           { header: "Duration", cell: (a) => formatDuration(a.duration), className: "text-right" },
           { header: "Views", cell: (a) => a.views, className: "text-right" },
           { header: "Status", cell: (a) => <Badge tone={a.isActive ? "green" : "grey"}>{a.isActive ? "Published" : "Unpublished"}</Badge> },
-          { header: "Media", cell: (a) => (a.previewJob && a.previewJob.status !== "done" ? <Badge tone={JOB_TONES[a.previewJob.status]}>{a.previewJob.status}</Badge> : a.mediaSetId ? <Badge tone="green">ready</Badge> : <Badge>none</Badge>) },
+          {
+            header: "Media",
+            cell: (a) =>
+              a.previewJob && a.previewJob.status !== "done" ? (
+                <Badge tone={JOB_TONES[a.previewJob.status]}>{a.previewJob.status}</Badge>
+              ) : a.mediaSetId ? (
+                <Badge tone="green">ready</Badge>
+              ) : (
+                <Badge>none</Badge>
+              ),
+          },
         ]}
       />
       <Pager page={page} hasNext={hasNext} />

@@ -50,7 +50,11 @@ export default function AuditLogScreen({ loaderData }: Route.ComponentProps) {
         rowKey={(entry) => entry.id}
         empty="No audit entries found"
         columns={[
-          { header: "When", cell: (entry) => <time dateTime={new Date(entry.createdAt).toISOString()}>{formatDateTime(entry.createdAt)}</time>, className: "whitespace-nowrap" },
+          {
+            header: "When",
+            cell: (entry) => <time dateTime={new Date(entry.createdAt).toISOString()}>{formatDateTime(entry.createdAt)}</time>,
+            className: "whitespace-nowrap",
+          },
           { header: "Admin", cell: (entry) => entry.actorEmail },
           { header: "Action", cell: (entry) => <code className="text-xs">{entry.action}</code> },
           { header: "Summary", cell: (entry) => <AuditSummary summary={entry.summary} entityId={entry.entityId} changes={entry.changes} /> },

@@ -26,7 +26,10 @@ export async function loader({ url }: Route.LoaderArgs) {
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   return runListAction(request, backToList("/admin/categories", url), {
-    delete: { failed: "Failed to delete category", run: async (id) => ({ title: "Category Deleted", description: `${(await deleteCategory(admin, id)).name} was deleted.` }) },
+    delete: {
+      failed: "Failed to delete category",
+      run: async (id) => ({ title: "Category Deleted", description: `${(await deleteCategory(admin, id)).name} was deleted.` }),
+    },
   });
 }
 
@@ -85,7 +88,15 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
         rowKey={(category) => category.id}
         empty="No categories found"
         columns={[
-          { header: "Category", cell: (c) => (<div><p className="font-medium">{c.name}</p><p className="text-slate-600">/{c.slug}</p></div>) },
+          {
+            header: "Category",
+            cell: (c) => (
+              <div>
+                <p className="font-medium">{c.name}</p>
+                <p className="text-slate-600">/{c.slug}</p>
+              </div>
+            ),
+          },
           ...(sub
             ? [
                 { header: "Main category", cell: (c: AdminCategory) => c.parentName ?? "—" },

@@ -55,7 +55,9 @@ export async function action({ request, params }: Route.ActionArgs) {
     return blankName ? data({ ...reply.data, toast: VALIDATION_TOAST }, reply.init ?? undefined) : reply;
   }
   try {
-    const category = params.id ? await updateCategory(admin, params.id, submission.value, () => requireStepUp(request)) : await createCategory(admin, submission.value, () => requireStepUp(request));
+    const category = params.id
+      ? await updateCategory(admin, params.id, submission.value, () => requireStepUp(request))
+      : await createCategory(admin, submission.value, () => requireStepUp(request));
     const back = category.parentId ? "/admin/categories?tab=sub" : "/admin/categories";
     return redirectWithToast(back, { title: params.id ? "Category Updated" : "Category Created", description: `${category.name} was saved.` });
   } catch (error) {
@@ -69,7 +71,12 @@ export default function CategoryFormScreen({ loaderData: { category, sub, mains,
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: category
-      ? { ...category, sortOrder: String(category.sortOrder), yearlyPrice: category.yearlyPrice?.toFixed(2) ?? "", isActive: category.isActive ? "on" : undefined }
+      ? {
+          ...category,
+          sortOrder: String(category.sortOrder),
+          yearlyPrice: category.yearlyPrice?.toFixed(2) ?? "",
+          isActive: category.isActive ? "on" : undefined,
+        }
       : { isActive: "on", sortOrder: "0" },
     constraint: getZodConstraint(CategorySchema),
     shouldValidate: "onSubmit",
@@ -99,12 +106,34 @@ export default function CategoryFormScreen({ loaderData: { category, sub, mains,
                 {...getSelectProps(fields.parentId)}
                 errors={fields.parentId.errors}
               />
-              <Field label="Yearly price (USD)" hint="The category license's price; leave blank for the default $299." inputMode="decimal" {...getInputProps(fields.yearlyPrice, { type: "text" })} errors={fields.yearlyPrice.errors} />
+              <Field
+                label="Yearly price (USD)"
+                hint="The category license's price; leave blank for the default $299."
+                inputMode="decimal"
+                {...getInputProps(fields.yearlyPrice, { type: "text" })}
+                errors={fields.yearlyPrice.errors}
+              />
               <StepUpNotice link={stepUpLink} action={category ? "Changing the yearly price" : "Setting a yearly price"} />
             </>
           ) : null}
-          <FileField label="Thumbnail" name="thumbnail" kind="thumbnail" accept=".jpg,.jpeg,.png,image/jpeg,image/png" maxMB={10} hint="JPG or PNG, up to 10 MB." current={category?.thumbnail} image errors={fields.thumbnail.errors} />
-          <Field label="Sort order" hint="Lower comes first." inputMode="numeric" {...getInputProps(fields.sortOrder, { type: "text" })} errors={fields.sortOrder.errors} />
+          <FileField
+            label="Thumbnail"
+            name="thumbnail"
+            kind="thumbnail"
+            accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+            maxMB={10}
+            hint="JPG or PNG, up to 10 MB."
+            current={category?.thumbnail}
+            image
+            errors={fields.thumbnail.errors}
+          />
+          <Field
+            label="Sort order"
+            hint="Lower comes first."
+            inputMode="numeric"
+            {...getInputProps(fields.sortOrder, { type: "text" })}
+            errors={fields.sortOrder.errors}
+          />
           <CheckboxField label="Active (shown on the public site)" {...getInputProps(fields.isActive, { type: "checkbox" })} errors={fields.isActive.errors} />
           <ErrorList id={form.errorId} errors={form.errors} />
           <div>

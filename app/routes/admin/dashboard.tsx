@@ -123,11 +123,21 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         )}
       </Panel>
       <nav aria-label="Quick actions" className="flex flex-wrap gap-3">
-        <ButtonLink to="/admin/categories" variant="secondary">Manage Categories</ButtonLink>
-        <ButtonLink to="/admin/doctors" variant="secondary">Manage Doctors</ButtonLink>
-        <ButtonLink to="/admin/pages" variant="secondary">Manage Pages</ButtonLink>
-        <ButtonLink to="/admin/refunds" variant="secondary">Refunds</ButtonLink>
-        <ButtonLink to="/admin/audit" variant="secondary">Audit Log</ButtonLink>
+        <ButtonLink to="/admin/categories" variant="secondary">
+          Manage Categories
+        </ButtonLink>
+        <ButtonLink to="/admin/doctors" variant="secondary">
+          Manage Doctors
+        </ButtonLink>
+        <ButtonLink to="/admin/pages" variant="secondary">
+          Manage Pages
+        </ButtonLink>
+        <ButtonLink to="/admin/refunds" variant="secondary">
+          Refunds
+        </ButtonLink>
+        <ButtonLink to="/admin/audit" variant="secondary">
+          Audit Log
+        </ButtonLink>
       </nav>
     </AdminPage>
   );

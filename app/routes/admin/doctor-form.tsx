@@ -82,7 +82,12 @@ export default function DoctorFormScreen({ loaderData: { doctor }, actionData }:
             errors={fields.photo.errors}
           />
           <Field label="Website" hint="https://… (optional)" {...getInputProps(fields.website, { type: "url" })} errors={fields.website.errors} />
-          <Field label="Instagram" hint="A handle (@name) or a full link (optional)" {...getInputProps(fields.instagram, { type: "text" })} errors={fields.instagram.errors} />
+          <Field
+            label="Instagram"
+            hint="A handle (@name) or a full link (optional)"
+            {...getInputProps(fields.instagram, { type: "text" })}
+            errors={fields.instagram.errors}
+          />
           <CheckboxField label="Active (shown on the public site)" {...getInputProps(fields.isActive, { type: "checkbox" })} errors={fields.isActive.errors} />
           <ErrorList id={form.errorId} errors={form.errors} />
           <div>

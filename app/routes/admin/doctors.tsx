@@ -24,7 +24,10 @@ export async function loader({ url }: Route.LoaderArgs) {
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   return runListAction(request, backToList("/admin/doctors", url), {
-    delete: { failed: "Failed to delete doctor", run: async (id) => ({ title: "Doctor Deleted", description: `${(await deleteDoctor(admin, id)).name} was deleted.` }) },
+    delete: {
+      failed: "Failed to delete doctor",
+      run: async (id) => ({ title: "Doctor Deleted", description: `${(await deleteDoctor(admin, id)).name} was deleted.` }),
+    },
   });
 }
 

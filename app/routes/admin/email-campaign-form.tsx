@@ -19,7 +19,17 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp, stepUpLinkUnlessRecent } from "~/services/auth/step-up.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/admin/email-campaigns.server.ts";
 import { getCampaignTemplate } from "~/services/admin/email-manager.server.ts";
-import { AUDIENCE_LABELS, AUDIENCES, BulkEmailSchema, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, plainTextFromHtml, RECIPIENTS_REQUIRED, TEST_EMAIL_REQUIRED, templateDisplayName } from "~/validation/admin-email.ts";
+import {
+  AUDIENCE_LABELS,
+  AUDIENCES,
+  BulkEmailSchema,
+  CAMPAIGN_KIND_LABELS,
+  CAMPAIGN_KINDS,
+  plainTextFromHtml,
+  RECIPIENTS_REQUIRED,
+  TEST_EMAIL_REQUIRED,
+  templateDisplayName,
+} from "~/validation/admin-email.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-campaign-form";
 
@@ -119,8 +129,21 @@ export default function CampaignForm({ loaderData: { template, stepUpLink }, act
               errors={fields.kind.errors}
             />
             <Field label="Subject" {...getInputProps(fields.subject, { type: "text" })} errors={fields.subject.errors} />
-            <TextareaField label="HTML content" hint="Variables: {{firstName}}, {{lastName}}, {{email}}. Unsafe markup is removed." rows={12} className="font-mono" {...getTextareaProps(fields.htmlContent)} errors={fields.htmlContent.errors} />
-            <Field label="Test e-mail" hint="Send Test sends one message here, its subject prefixed [TEST]." {...getInputProps(fields.testEmail, { type: "email" })} required={false} errors={fields.testEmail.errors} />
+            <TextareaField
+              label="HTML content"
+              hint="Variables: {{firstName}}, {{lastName}}, {{email}}. Unsafe markup is removed."
+              rows={12}
+              className="font-mono"
+              {...getTextareaProps(fields.htmlContent)}
+              errors={fields.htmlContent.errors}
+            />
+            <Field
+              label="Test e-mail"
+              hint="Send Test sends one message here, its subject prefixed [TEST]."
+              {...getInputProps(fields.testEmail, { type: "email" })}
+              required={false}
+              errors={fields.testEmail.errors}
+            />
             <ErrorList id={form.errorId} errors={form.errors} />
             <StepUpNotice link={stepUpLink} action="Sending the campaign" />
             <div className="flex flex-wrap gap-3">

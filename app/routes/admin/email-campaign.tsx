@@ -61,7 +61,10 @@ export default function CampaignProgress({ loaderData: { campaign, confirming } 
   const done = campaign.sent + campaign.failed;
   const percent = campaign.total ? Math.round((100 * done) / campaign.total) : 100;
   return (
-    <AdminPage title={campaign.subject} description={`${AUDIENCE_LABELS[campaign.audience as Audience] ?? campaign.audience} · ${CAMPAIGN_KIND_LABELS[campaign.kind as CampaignKind] ?? campaign.kind} · started by ${campaign.createdByEmail} on ${formatDateTime(campaign.createdAt)}`}>
+    <AdminPage
+      title={campaign.subject}
+      description={`${AUDIENCE_LABELS[campaign.audience as Audience] ?? campaign.audience} · ${CAMPAIGN_KIND_LABELS[campaign.kind as CampaignKind] ?? campaign.kind} · started by ${campaign.createdByEmail} on ${formatDateTime(campaign.createdAt)}`}
+    >
       {running && !confirming ? <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` }} /> : null}
       {running && confirming ? <ConfirmPanel step={cancelStep(campaign)} /> : null}
       <p className="flex gap-4 text-sm">

@@ -10,7 +10,15 @@ import { backToList, confirmTarget, runListAction } from "~/lib/list-query.serve
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listCampaigns } from "~/services/admin/email-campaigns.server.ts";
 import { deleteTemplate, emailStats, getTemplate, isSystemTemplate, listEmailLogs, listTemplates } from "~/services/admin/email-manager.server.ts";
-import { AUDIENCE_LABELS, type Audience, DELETE_TEMPLATE_CONFIRM, LOG_STATUSES, LogListQuerySchema, TemplateListQuerySchema, templateDisplayName } from "~/validation/admin-email.ts";
+import {
+  AUDIENCE_LABELS,
+  type Audience,
+  DELETE_TEMPLATE_CONFIRM,
+  LOG_STATUSES,
+  LogListQuerySchema,
+  TemplateListQuerySchema,
+  templateDisplayName,
+} from "~/validation/admin-email.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-manager";
 
@@ -28,18 +36,33 @@ export async function loader({ url }: Route.LoaderArgs) {
   const target = tab === "templates" ? confirmTarget(url, ["delete"]) : null;
   const [stats, templates, logs, campaigns, confirm] = await Promise.all([
     emailStats(),
-    tab === "templates" ? listTemplates(TemplateListQuerySchema.parse(params)).then((rows) => rows.map((t) => ({ ...t, system: isSystemTemplate(t.name) }))) : null,
+    tab === "templates"
+      ? listTemplates(TemplateListQuerySchema.parse(params)).then((rows) => rows.map((t) => ({ ...t, system: isSystemTemplate(t.name) })))
+      : null,
     tab === "logs" ? listEmailLogs(LogListQuerySchema.parse(params)) : null,
     tab === "campaigns" ? listCampaigns(20) : null,
     target ? getTemplate(target.id) : null,
   ]);
-  return { tab, path: url.pathname, stats, templates, logs, campaigns, search: url.searchParams.get("search") ?? "", status: url.searchParams.get("status") ?? "", confirm: confirm && !isSystemTemplate(confirm.name) ? { id: confirm.id, name: confirm.name } : null };
+  return {
+    tab,
+    path: url.pathname,
+    stats,
+    templates,
+    logs,
+    campaigns,
+    search: url.searchParams.get("search") ?? "",
+    status: url.searchParams.get("status") ?? "",
+    confirm: confirm && !isSystemTemplate(confirm.name) ? { id: confirm.id, name: confirm.name } : null,
+  };
 }
 
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   return runListAction(request, backToList(url.pathname, url), {
-    delete: { failed: "Failed to delete template", run: async (id) => ({ title: "Template Deleted", description: `${(await deleteTemplate(admin, id)).name} was deleted.` }) },
+    delete: {
+      failed: "Failed to delete template",
+      run: async (id) => ({ title: "Template Deleted", description: `${(await deleteTemplate(admin, id)).name} was deleted.` }),
+    },
   });
 }
 
@@ -98,21 +121,39 @@ export default function EmailManager({ loaderData }: Route.ComponentProps) {
             rowKey={(t) => t.id}
             empty="No templates found"
             columns={[
-              { header: "Template", cell: (t) => (<div><p className="font-medium">{templateDisplayName(t.name)}</p><p className="text-xs text-slate-500">{t.name} · version {t.version}</p></div>) },
+              {
+                header: "Template",
+                cell: (t) => (
+                  <div>
+                    <p className="font-medium">{templateDisplayName(t.name)}</p>
+                    <p className="text-xs text-slate-500">
+                      {t.name} · version {t.version}
+                    </p>
+                  </div>
+                ),
+              },
               { header: "Subject", cell: (t) => t.subject },
-              { header: "Variables", cell: (t) => (t.variables.length ? <span className="font-mono text-xs">{t.variables.join(", ")}</span> : <span className="text-slate-500">None</span>) },
+              {
+                header: "Variables",
+                cell: (t) =>
+                  t.variables.length ? <span className="font-mono text-xs">{t.variables.join(", ")}</span> : <span className="text-slate-500">None</span>,
+              },
               { header: "Status", cell: (t) => <ActiveBadge active={t.isActive} /> },
               {
                 header: "Actions",
                 cell: (t) => (
                   <div className="flex flex-wrap items-center gap-3">
-                    <TextLink to={`/admin/email-manager/templates/${t.id}`}>Edit<span className="sr-only"> {t.name}</span></TextLink>
+                    <TextLink to={`/admin/email-manager/templates/${t.id}`}>
+                      Edit<span className="sr-only"> {t.name}</span>
+                    </TextLink>
                     {/* The site sends a system template itself: it is edited, never mass-mailed or removed. */}
                     {t.system ? (
                       <span className="text-xs text-slate-500">System template</span>
                     ) : (
                       <>
-                        <TextLink to={`/admin/email-manager/campaigns/new?template=${t.id}`}>Send as Campaign<span className="sr-only"> {t.name}</span></TextLink>
+                        <TextLink to={`/admin/email-manager/campaigns/new?template=${t.id}`}>
+                          Send as Campaign<span className="sr-only"> {t.name}</span>
+                        </TextLink>
                         <ConfirmButton step={deleteStep(t)}>Delete</ConfirmButton>
                       </>
                     )}
@@ -128,7 +169,12 @@ export default function EmailManager({ loaderData }: Route.ComponentProps) {
           <FilterForm clearTo={`${path}?tab=logs`}>
             <input type="hidden" name="tab" value="logs" />
             <SearchInput defaultValue={search} placeholder="Recipient or subject" />
-            <FilterSelect name="status" label="Status" value={status} options={LOG_STATUSES.map((s) => ({ value: s, label: s.charAt(0).toUpperCase() + s.slice(1) }))} />
+            <FilterSelect
+              name="status"
+              label="Status"
+              value={status}
+              options={LOG_STATUSES.map((s) => ({ value: s, label: s.charAt(0).toUpperCase() + s.slice(1) }))}
+            />
           </FilterForm>
           <DataTable
             caption="Email log, newest first"
@@ -136,13 +182,23 @@ export default function EmailManager({ loaderData }: Route.ComponentProps) {
             rowKey={(l) => l.id}
             empty="No emails logged"
             columns={[
-              { header: "Recipient", cell: (l) => (<div><p>{l.toEmail}</p>{l.userId ? <p className="font-mono text-xs text-slate-500">User ID: {l.userId}</p> : null}</div>) },
+              {
+                header: "Recipient",
+                cell: (l) => (
+                  <div>
+                    <p>{l.toEmail}</p>
+                    {l.userId ? <p className="font-mono text-xs text-slate-500">User ID: {l.userId}</p> : null}
+                  </div>
+                ),
+              },
               { header: "Subject", cell: (l) => l.subject },
               {
                 header: "Status",
                 cell: (l) => (
                   <div>
-                    <Badge tone={l.status === "sent" || l.status === "failed" ? LOG_TONES[l.status] : "yellow"}>{l.status === "sent" || l.status === "failed" ? l.status : "pending"}</Badge>
+                    <Badge tone={l.status === "sent" || l.status === "failed" ? LOG_TONES[l.status] : "yellow"}>
+                      {l.status === "sent" || l.status === "failed" ? l.status : "pending"}
+                    </Badge>
                     {l.errorMessage ? <p className="mt-1 text-xs text-red-700">{l.errorMessage}</p> : null}
                   </div>
                 ),
@@ -160,7 +216,17 @@ export default function EmailManager({ loaderData }: Route.ComponentProps) {
           rowKey={(c) => c.id}
           empty="No campaigns yet"
           columns={[
-            { header: "Campaign", cell: (c) => (<div><TextLink to={`/admin/email-manager/campaigns/${c.id}`}>{c.subject}</TextLink><p className="text-xs text-slate-500">{AUDIENCE_LABELS[c.audience as Audience] ?? c.audience} · by {c.createdByEmail}</p></div>) },
+            {
+              header: "Campaign",
+              cell: (c) => (
+                <div>
+                  <TextLink to={`/admin/email-manager/campaigns/${c.id}`}>{c.subject}</TextLink>
+                  <p className="text-xs text-slate-500">
+                    {AUDIENCE_LABELS[c.audience as Audience] ?? c.audience} · by {c.createdByEmail}
+                  </p>
+                </div>
+              ),
+            },
             { header: "Status", cell: (c) => <Badge tone={c.status === "finished" ? "green" : c.status === "canceled" ? "grey" : "yellow"}>{c.status}</Badge> },
             { header: "Sent / Failed / Left", cell: (c) => `${c.sent} / ${c.failed} / ${c.left}`, className: "whitespace-nowrap" },
             { header: "Started", cell: (c) => formatDateTime(c.createdAt), className: "whitespace-nowrap" },

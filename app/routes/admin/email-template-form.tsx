@@ -70,12 +70,42 @@ export default function TemplateFormScreen({ loaderData: { template, preview }, 
       <div className="grid gap-6 xl:grid-cols-2">
         <Panel title="Template">
           <Form method="post" {...getFormProps(form)} className="grid gap-5">
-            <Field label="Name" hint="Letters, digits and underscores, e.g. refund_decision." {...getInputProps(fields.name, { type: "text" })} errors={fields.name.errors} />
+            <Field
+              label="Name"
+              hint="Letters, digits and underscores, e.g. refund_decision."
+              {...getInputProps(fields.name, { type: "text" })}
+              errors={fields.name.errors}
+            />
             <Field label="Subject" hint="Variables as {{firstName}}." {...getInputProps(fields.subject, { type: "text" })} errors={fields.subject.errors} />
-            <TextareaField label="HTML content" hint="Unsafe markup is removed when it is saved." rows={12} className="font-mono" {...getTextareaProps(fields.htmlContent)} errors={fields.htmlContent.errors} />
-            <TextareaField label="Text content" hint="Optional: made from the HTML when left empty." rows={6} {...getTextareaProps(fields.textContent)} required={false} errors={fields.textContent.errors} />
-            <Field label="Variables" hint="Comma-separated, e.g. firstName, amount." {...getInputProps(fields.variables, { type: "text" })} required={false} errors={fields.variables.errors} />
-            <CheckboxField label="Active" hint="An inactive template is not sent." {...getInputProps(fields.isActive, { type: "checkbox" })} errors={fields.isActive.errors} />
+            <TextareaField
+              label="HTML content"
+              hint="Unsafe markup is removed when it is saved."
+              rows={12}
+              className="font-mono"
+              {...getTextareaProps(fields.htmlContent)}
+              errors={fields.htmlContent.errors}
+            />
+            <TextareaField
+              label="Text content"
+              hint="Optional: made from the HTML when left empty."
+              rows={6}
+              {...getTextareaProps(fields.textContent)}
+              required={false}
+              errors={fields.textContent.errors}
+            />
+            <Field
+              label="Variables"
+              hint="Comma-separated, e.g. firstName, amount."
+              {...getInputProps(fields.variables, { type: "text" })}
+              required={false}
+              errors={fields.variables.errors}
+            />
+            <CheckboxField
+              label="Active"
+              hint="An inactive template is not sent."
+              {...getInputProps(fields.isActive, { type: "checkbox" })}
+              errors={fields.isActive.errors}
+            />
             <ErrorList id={form.errorId} errors={form.errors} />
             <div>
               <SubmitButton pendingText="Saving...">{template ? "Save Template" : "Create Template"}</SubmitButton>

@@ -42,13 +42,18 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (!(error instanceof ServiceError)) throw error;
     return formErrorToast(submission, failed, error);
   }
-  return redirectWithToast("/help", { title: params.id ? "FAQ Updated" : "FAQ Created", description: submission.value.isActive ? "It is on the Help Center." : "It is saved as inactive: only admins see it." });
+  return redirectWithToast("/help", {
+    title: params.id ? "FAQ Updated" : "FAQ Created",
+    description: submission.value.isActive ? "It is on the Help Center." : "It is saved as inactive: only admins see it.",
+  });
 }
 
 export default function FaqFormScreen({ loaderData: { faq, categories }, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
-    defaultValue: faq ? { ...faq, categoryId: faq.categoryId ?? "", sortOrder: String(faq.sortOrder), isActive: faq.isActive ? "on" : undefined } : { isActive: "on", sortOrder: "0" },
+    defaultValue: faq
+      ? { ...faq, categoryId: faq.categoryId ?? "", sortOrder: String(faq.sortOrder), isActive: faq.isActive ? "on" : undefined }
+      : { isActive: "on", sortOrder: "0" },
     constraint: getZodConstraint(FaqSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -66,7 +71,13 @@ export default function FaqFormScreen({ loaderData: { faq, categories }, actionD
       <Panel>
         <Form method="post" {...getFormProps(form)} className="grid max-w-3xl gap-5">
           <Field label="Question" {...getInputProps(fields.question, { type: "text" })} errors={fields.question.errors} />
-          <TextareaField label="Answer" hint="HTML is allowed; it is sanitised when shown." rows={8} {...getTextareaProps(fields.answer)} errors={fields.answer.errors} />
+          <TextareaField
+            label="Answer"
+            hint="HTML is allowed; it is sanitised when shown."
+            rows={8}
+            {...getTextareaProps(fields.answer)}
+            errors={fields.answer.errors}
+          />
           <SelectField
             label="Category"
             placeholder="General (no category)"
@@ -74,7 +85,13 @@ export default function FaqFormScreen({ loaderData: { faq, categories }, actionD
             {...getSelectProps(fields.categoryId)}
             errors={fields.categoryId.errors}
           />
-          <Field label="Sort order" hint="Lower comes first." inputMode="numeric" {...getInputProps(fields.sortOrder, { type: "text" })} errors={fields.sortOrder.errors} />
+          <Field
+            label="Sort order"
+            hint="Lower comes first."
+            inputMode="numeric"
+            {...getInputProps(fields.sortOrder, { type: "text" })}
+            errors={fields.sortOrder.errors}
+          />
           <CheckboxField label="Active (shown to visitors)" {...getInputProps(fields.isActive, { type: "checkbox" })} errors={fields.isActive.errors} />
           <ErrorList id={form.errorId} errors={form.errors} />
           <div>

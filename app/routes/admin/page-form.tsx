@@ -40,7 +40,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (submission.status !== "success") return formError(submission);
   try {
     const page = params.id ? await updatePage(admin, params.id, submission.value) : await createPage(admin, submission.value);
-    return redirectWithToast("/admin/pages", { title: params.id ? "Page Updated" : "Page Created", description: `${page.title} is ${page.isPublished ? `live at /${page.slug}` : "saved as a draft"}.` });
+    return redirectWithToast("/admin/pages", {
+      title: params.id ? "Page Updated" : "Page Created",
+      description: `${page.title} is ${page.isPublished ? `live at /${page.slug}` : "saved as a draft"}.`,
+    });
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error);
     throw error;
@@ -92,11 +95,28 @@ export default function PageFormScreen({ loaderData: { page }, actionData }: Rou
             errors={fields.slug.errors}
             onInput={() => (slugEdited.current = true)}
           />
-          <SelectField label="Type" options={PAGE_TYPES.map((t) => ({ value: t, label: t.charAt(0).toUpperCase() + t.slice(1) }))} {...getSelectProps(fields.type)} errors={fields.type.errors} />
-          <CheckboxField label="Published" hint="Drafts are visible to admins only." {...getInputProps(fields.isPublished, { type: "checkbox" })} errors={fields.isPublished.errors} />
+          <SelectField
+            label="Type"
+            options={PAGE_TYPES.map((t) => ({ value: t, label: t.charAt(0).toUpperCase() + t.slice(1) }))}
+            {...getSelectProps(fields.type)}
+            errors={fields.type.errors}
+          />
+          <CheckboxField
+            label="Published"
+            hint="Drafts are visible to admins only."
+            {...getInputProps(fields.isPublished, { type: "checkbox" })}
+            errors={fields.isPublished.errors}
+          />
           <div>
             <RichTextToolbar textareaId={fields.content.id} />
-            <TextareaField label="Content" hint="HTML; scripts and unsafe markup are removed when the page is shown." rows={16} className="font-mono" {...getTextareaProps(fields.content)} errors={fields.content.errors} />
+            <TextareaField
+              label="Content"
+              hint="HTML; scripts and unsafe markup are removed when the page is shown."
+              rows={16}
+              className="font-mono"
+              {...getTextareaProps(fields.content)}
+              errors={fields.content.errors}
+            />
           </div>
           <Field label="Meta description" {...getInputProps(fields.metaDescription, { type: "text" })} errors={fields.metaDescription.errors} />
           <Field label="Meta keywords" {...getInputProps(fields.metaKeywords, { type: "text" })} errors={fields.metaKeywords.errors} />

@@ -26,7 +26,10 @@ export async function loader({ url }: Route.LoaderArgs) {
 export async function action({ request, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   return runListAction(request, backToList("/admin/pages", url), {
-    delete: { failed: "Failed to delete page", run: async (id) => ({ title: "Page Deleted", description: `${(await deletePage(admin, id)).title} was deleted.` }) },
+    delete: {
+      failed: "Failed to delete page",
+      run: async (id) => ({ title: "Page Deleted", description: `${(await deletePage(admin, id)).title} was deleted.` }),
+    },
   });
 }
 
@@ -63,7 +66,15 @@ export default function AdminPages({ loaderData }: Route.ComponentProps) {
         rowKey={(p) => p.id}
         empty="No pages found"
         columns={[
-          { header: "Page", cell: (p) => (<div><p className="font-medium">{p.title}</p><p className="text-slate-600">/{p.slug}</p></div>) },
+          {
+            header: "Page",
+            cell: (p) => (
+              <div>
+                <p className="font-medium">{p.title}</p>
+                <p className="text-slate-600">/{p.slug}</p>
+              </div>
+            ),
+          },
           { header: "Type", cell: (p) => <Badge tone={TYPE_TONES[p.type]}>{label(p.type)}</Badge> },
           { header: "Status", cell: (p) => <Badge tone={p.isPublished ? "green" : "yellow"}>{p.isPublished ? "Published" : "Draft"}</Badge> },
           { header: "Last Modified", cell: (p) => formatDate(p.updatedAt), className: "whitespace-nowrap" },

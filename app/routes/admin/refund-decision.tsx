@@ -35,14 +35,16 @@ export async function action({ request, params }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: RefundDecisionSchema });
   if (submission.status !== "success") return formError(submission);
   try {
-    const decided = intent === "approve"
-      ? await approveRefund(admin, params.id, submission.value.adminNotes)
-      : await rejectRefund(admin, params.id, submission.value.adminNotes);
-    const description = intent === "reject"
-      ? "The member has been told, with your notes."
-      : decided.status === "processed"
-        ? "The payment was refunded and the member has been told."
-        : "The refund is on its way; the request shows processed when the provider confirms it.";
+    const decided =
+      intent === "approve"
+        ? await approveRefund(admin, params.id, submission.value.adminNotes)
+        : await rejectRefund(admin, params.id, submission.value.adminNotes);
+    const description =
+      intent === "reject"
+        ? "The member has been told, with your notes."
+        : decided.status === "processed"
+          ? "The payment was refunded and the member has been told."
+          : "The refund is on its way; the request shows processed when the provider confirms it.";
     return redirectWithToast("/admin/refunds", { title: intent === "approve" ? "Refund Approved" : "Refund Rejected", description });
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error);
@@ -69,11 +71,15 @@ export default function RefundDecision({ loaderData: { request, decision }, acti
       <Panel title="Request">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="font-medium text-slate-600">User</dt>
-          <dd>{request.userName} ({request.userEmail})</dd>
+          <dd>
+            {request.userName} ({request.userEmail})
+          </dd>
           <dt className="font-medium text-slate-600">Amount</dt>
           <dd>{formatMoney(request.paymentAmount)}</dd>
           <dt className="font-medium text-slate-600">Payment</dt>
-          <dd>{request.paymentDescription} · paid {formatDate(request.paidAt)} · {request.paymentStatus}</dd>
+          <dd>
+            {request.paymentDescription} · paid {formatDate(request.paidAt)} · {request.paymentStatus}
+          </dd>
           <dt className="font-medium text-slate-600">Reason</dt>
           <dd>{reason}</dd>
           {request.description ? (
@@ -89,7 +95,13 @@ export default function RefundDecision({ loaderData: { request, decision }, acti
       {request.status === "pending" ? (
         <Panel title="Decision">
           <Form method="post" {...getFormProps(form)} className="space-y-4">
-            <TextareaField label="Admin notes" hint="Sent to the member with the decision." rows={4} {...getTextareaProps(fields.adminNotes)} errors={fields.adminNotes.errors} />
+            <TextareaField
+              label="Admin notes"
+              hint="Sent to the member with the decision."
+              rows={4}
+              {...getTextareaProps(fields.adminNotes)}
+              errors={fields.adminNotes.errors}
+            />
             <ErrorList id={form.errorId} errors={form.errors} />
             <div className="flex flex-wrap gap-3">
               <SubmitButton name="intent" value="approve" variant={decision === "approve" ? "primary" : "secondary"} pendingText="Approving...">

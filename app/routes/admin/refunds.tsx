@@ -42,8 +42,24 @@ export default function AdminRefunds({ loaderData }: Route.ComponentProps) {
         rowKey={(row) => row.id}
         empty="No refund requests found"
         columns={[
-          { header: "User", cell: (row) => (<div><p className="font-medium">{row.userName}</p><p className="text-slate-600">{row.userEmail}</p></div>) },
-          { header: "Payment", cell: (row) => (<div><p className="font-medium">{formatMoney(row.paymentAmount)}</p><p className="text-slate-600">{row.paymentDescription}</p></div>) },
+          {
+            header: "User",
+            cell: (row) => (
+              <div>
+                <p className="font-medium">{row.userName}</p>
+                <p className="text-slate-600">{row.userEmail}</p>
+              </div>
+            ),
+          },
+          {
+            header: "Payment",
+            cell: (row) => (
+              <div>
+                <p className="font-medium">{formatMoney(row.paymentAmount)}</p>
+                <p className="text-slate-600">{row.paymentDescription}</p>
+              </div>
+            ),
+          },
           { header: "Reason", cell: (row) => reasonLabel(row.reason) },
           {
             header: "Status",

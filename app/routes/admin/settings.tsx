@@ -129,7 +129,13 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
  * Contact details and the testimonial. The demo ships invented ones, which the public pages
  * label "Demo content" until they are replaced here; an empty testimonial shows none.
  */
-function PublicDetailsForm({ defaultValue, lastResult }: { defaultValue: Route.ComponentProps["loaderData"]["publicDetails"]; lastResult: SubmissionResult<string[]> | undefined }) {
+function PublicDetailsForm({
+  defaultValue,
+  lastResult,
+}: {
+  defaultValue: Route.ComponentProps["loaderData"]["publicDetails"];
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   const [form, fields] = useForm({
     id: "public-details",
     lastResult,

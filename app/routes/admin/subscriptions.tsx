@@ -19,7 +19,6 @@ import type { Route } from "./+types/subscriptions";
 
 export const meta: Route.MetaFunction = () => [{ title: "Subscriptions | Admin" }, NOINDEX];
 
-
 export async function loader({ url }: Route.LoaderArgs) {
   const query = SubscriptionListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const list = await listAdminSubscriptions(query);
@@ -40,7 +39,10 @@ export async function action({ request, url }: Route.ActionArgs) {
     },
     reactivate: {
       failed: "Failed to reactivate subscription",
-      run: async (id) => ({ title: "Subscription Reactivated", description: `Access is back until ${formatDate((await reactivateSubscription(admin, id)).endDate)}, with no extra charge.` }),
+      run: async (id) => ({
+        title: "Subscription Reactivated",
+        description: `Access is back until ${formatDate((await reactivateSubscription(admin, id)).endDate)}, with no extra charge.`,
+      }),
     },
   });
 }
@@ -53,8 +55,23 @@ function item(row: AdminSubscriptionRow) {
 function stepFor(row: AdminSubscriptionRow, intent: SubscriptionIntent): ConfirmStep {
   const what = `${item(row)} for ${row.userEmail}`;
   return intent === "cancel"
-    ? { id: row.id, intent, title: "Cancel this subscription?", message: `${what}: access ends at once and the payment provider's subscription is cancelled. You can reactivate it until ${formatDate(row.endDate)}.`, confirmLabel: "Cancel Subscription", pendingText: "Canceling..." }
-    : { id: row.id, intent, title: "Reactivate this subscription?", message: `${what}: access returns until ${formatDate(row.endDate)}, with no extra charge.`, confirmLabel: "Reactivate", pendingText: "Reactivating...", tone: "primary" };
+    ? {
+        id: row.id,
+        intent,
+        title: "Cancel this subscription?",
+        message: `${what}: access ends at once and the payment provider's subscription is cancelled. You can reactivate it until ${formatDate(row.endDate)}.`,
+        confirmLabel: "Cancel Subscription",
+        pendingText: "Canceling...",
+      }
+    : {
+        id: row.id,
+        intent,
+        title: "Reactivate this subscription?",
+        message: `${what}: access returns until ${formatDate(row.endDate)}, with no extra charge.`,
+        confirmLabel: "Reactivate",
+        pendingText: "Reactivating...",
+        tone: "primary",
+      };
 }
 
 const STATUS_TONES = { active: "green", canceled: "red", expired: "grey", pending: "yellow" } as const;
@@ -76,7 +93,17 @@ export default function AdminSubscriptions({ loaderData }: Route.ComponentProps)
         rowKey={(row) => row.id}
         empty="No subscriptions found"
         columns={[
-          { header: "User", cell: (row) => (<div><p className="font-medium">{row.firstName} {row.lastName}</p><p className="text-slate-600">{row.userEmail}</p></div>) },
+          {
+            header: "User",
+            cell: (row) => (
+              <div>
+                <p className="font-medium">
+                  {row.firstName} {row.lastName}
+                </p>
+                <p className="text-slate-600">{row.userEmail}</p>
+              </div>
+            ),
+          },
           { header: "Type", cell: (row) => label(row.type) },
           { header: "Category or animation", cell: item },
           { header: "Status", cell: (row) => <Badge tone={STATUS_TONES[row.status]}>{label(row.status)}</Badge> },

@@ -49,7 +49,14 @@ export default function SendUserEmail({ loaderData: { user }, actionData }: Rout
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UserEmailSchema }),
   });
   return (
-    <AdminPage title="Send Email" description={<>To {user.firstName} {user.lastName} &lt;{user.email}&gt;</>}>
+    <AdminPage
+      title="Send Email"
+      description={
+        <>
+          To {user.firstName} {user.lastName} &lt;{user.email}&gt;
+        </>
+      }
+    >
       <p className="text-sm">
         <TextLink to="/admin/users">Back to Users</TextLink>
       </p>

@@ -23,7 +23,6 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   return { ...list, search: query.search ?? "", selfId: admin.id, confirm: user && target ? { user, intent: target.intent } : null };
 }
 
-
 // Failure toasts: "Failed to update user", "Failed to block user", "Failed to unblock user".
 const OUTCOMES: Record<UserIntent, { done: string; failed: string }> = {
   promote: { done: "User Promoted", failed: "Failed to update user" },
@@ -55,10 +54,27 @@ type Row = Route.ComponentProps["loaderData"]["users"][number];
 function stepFor(user: Pick<Row, "id" | "username" | "email">, intent: UserIntent): ConfirmStep {
   const who = `${user.username} (${user.email})`;
   const steps: Record<UserIntent, Omit<ConfirmStep, "id" | "intent">> = {
-    promote: { title: "Promote to admin?", message: `${who} will be able to manage the whole platform.`, confirmLabel: "Promote", pendingText: "Promoting...", tone: "primary" },
+    promote: {
+      title: "Promote to admin?",
+      message: `${who} will be able to manage the whole platform.`,
+      confirmLabel: "Promote",
+      pendingText: "Promoting...",
+      tone: "primary",
+    },
     demote: { title: "Demote to user?", message: `${who} will lose access to the back office.`, confirmLabel: "Demote", pendingText: "Demoting..." },
-    block: { title: "Block this user?", message: `${who} will be signed out everywhere at once and cannot sign in until unblocked.`, confirmLabel: "Block", pendingText: "Blocking..." },
-    unblock: { title: "Unblock this user?", message: `${who} will be able to sign in again.`, confirmLabel: "Unblock", pendingText: "Unblocking...", tone: "primary" },
+    block: {
+      title: "Block this user?",
+      message: `${who} will be signed out everywhere at once and cannot sign in until unblocked.`,
+      confirmLabel: "Block",
+      pendingText: "Blocking...",
+    },
+    unblock: {
+      title: "Unblock this user?",
+      message: `${who} will be able to sign in again.`,
+      confirmLabel: "Unblock",
+      pendingText: "Unblocking...",
+      tone: "primary",
+    },
   };
   return { id: user.id, intent, ...steps[intent] };
 }

@@ -18,7 +18,8 @@ import { AdminAnimation } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: {
     summary: "One animation as the caller may see it (full video and download only with the right)",
-    description: "One active animation by slug or id, with its category, doctors, captions and transcript. fullVideo and downloadFile are filled in only when the caller's license, premium or admin role allows them (hasAccess, canDownload); an anonymous caller gets the preview. Counts no view and changes nothing.",
+    description:
+      "One active animation by slug or id, with its category, doctors, captions and transcript. fullVideo and downloadFile are filled in only when the caller's license, premium or admin role allows them (hasAccess, canDownload); an anonymous caller gets the preview. Counts no view and changes nothing.",
     auth: getUser,
     response: AnimationDetail,
     cache: (request) => viewerPolicy(request, FIVE_MINUTES),
@@ -26,7 +27,8 @@ export const loader = apiRoute({
   },
   PUT: endpoint({
     summary: "Update an animation (admins)",
-    description: "Replaces an animation's fields and doctors with the admin form's values (the same fields as the create) and records the change in the audit log. 409 when the new slug is taken.",
+    description:
+      "Replaces an animation's fields and doctors with the admin form's values (the same fields as the create) and records the change in the audit log. 409 when the new slug is taken.",
     response: AdminAnimation,
     errors: { 409: "The slug is already in use" },
     auth: requireAdmin,

@@ -23,7 +23,8 @@ const isLight = (url: URL) => ["true", "1"].includes(url.searchParams.get("light
 export const loader = apiRoute({
   GET: endpoint({
     summary: "List animations: by category, search, page; light=true for public home cards",
-    description: "Lists active animations, filtered by category (id or slug) and search words, a page at a time, with whether more follow and the total. A search term matches titles and descriptions as typed; when that finds nothing, its words are matched one by one (also against category and doctor names), misspelt words are corrected from the catalogue's vocabulary and the corrected term is returned as suggestion. The access fields of each card (hasAccess, canDownload) are those of the caller: a member's licenses and premium, an admin's everything, nothing for an anonymous caller. With light=true the cards carry no access field and may be cached by anyone. Changes nothing.",
+    description:
+      "Lists active animations, filtered by category (id or slug) and search words, a page at a time, with whether more follow and the total. A search term matches titles and descriptions as typed; when that finds nothing, its words are matched one by one (also against category and doctor names), misspelt words are corrected from the catalogue's vocabulary and the corrected term is returned as suggestion. The access fields of each card (hasAccess, canDownload) are those of the caller: a member's licenses and premium, an admin's everything, nothing for an anonymous caller. With light=true the cards carry no access field and may be cached by anyone. Changes nothing.",
     auth: getUser,
     response: AnimationList,
     query: AnimationListQuerySchema,
@@ -36,7 +37,8 @@ export const loader = apiRoute({
   }),
   POST: endpoint({
     summary: "Create an animation (admins)",
-    description: "Creates an animation from the admin form's fields, with the doctors who verified it, and records the change in the audit log. 409 when the slug is taken.",
+    description:
+      "Creates an animation from the admin form's fields, with the doctors who verified it, and records the change in the audit log. 409 when the slug is taken.",
     response: AdminAnimation,
     errors: { 409: "The slug is already in use" },
     auth: requireAdmin,

@@ -9,7 +9,8 @@ import { MessageResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Send a password-reset link (same answer for any address)",
-    description: "E-mails a password-reset link when the address belongs to an active account, and answers the same in every case, so no one can learn which addresses have accounts (an address over its hourly cap is quietly not mailed). Limited per client address (429).",
+    description:
+      "E-mails a password-reset link when the address belongs to an active account, and answers the same in every case, so no one can learn which addresses have accounts (an address over its hourly cap is quietly not mailed). Limited per client address (429).",
     auth: anyone,
     response: MessageResponse,
     errors: [429],

@@ -21,7 +21,11 @@ export const loader = apiRoute({
       "Checks the e-mail address and password. Without a second factor it issues a new access token (15 minutes) and refresh token (30 days, usable once), stored for the account. With one (an authenticator app or a passkey) it answers `{ mfaRequired: true, mfaToken }` instead: send the token with a code to POST /api/auth/mfa/verify within 5 minutes. A wrong address and a wrong password answer the same 401; attempts are limited per client address and per account (429), and a success clears those counts.",
     auth: anyone,
     response: LoginResponse,
-    errors: { 401: "Invalid email or password", 403: "The account is blocked, or its only second factor is a passkey (the message says which)", 429: "Too many attempts. Please try again in 15 minutes." },
+    errors: {
+      401: "Invalid email or password",
+      403: "The account is blocked, or its only second factor is a passkey (the message says which)",
+      429: "Too many attempts. Please try again in 15 minutes.",
+    },
     body: LoginSchema,
     run: async ({ request, body, context }) => {
       const user = await signIn(body, clientAddress(context)).catch((error: unknown) => {

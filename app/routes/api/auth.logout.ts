@@ -11,17 +11,15 @@ const LogoutSchema = z.object({ refreshToken: z.string().max(512).optional() });
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Sign out: revoke the refresh token and end the cookie session",
-    description: "Revokes the refresh token in the body (a signed-in caller can only revoke their own), deletes the cookie session if the request carries one and clears its cookie. Answers 200 even when there was nothing to end, so a client can always call it.",
+    description:
+      "Revokes the refresh token in the body (a signed-in caller can only revoke their own), deletes the cookie session if the request carries one and clears its cookie. Answers 200 even when there was nothing to end, so a client can always call it.",
     response: MessageResponse,
     auth: getUser,
     body: LogoutSchema,
     run: async ({ request, user, body }) => {
       if (body.refreshToken) await revokeRefreshToken(body.refreshToken, user?.id);
       const cookie = await destroySession(request);
-      return Response.json(
-        { message: "You have been successfully logged out." },
-        { headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } },
-      );
+      return Response.json({ message: "You have been successfully logged out." }, { headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } });
     },
   }),
 });

@@ -7,7 +7,8 @@ import { UserMessageResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update the profile (a new e-mail must be verified again)",
-    description: "Updates the caller's first and last name, username and e-mail address. A new address is marked unverified and a verification link is sent to it. 409 when the username or address belongs to someone else.",
+    description:
+      "Updates the caller's first and last name, username and e-mail address. A new address is marked unverified and a verification link is sent to it. 409 when the username or address belongs to someone else.",
     response: UserMessageResponse,
     errors: [409],
     auth: requireUser,

@@ -11,7 +11,8 @@ import { Tokens } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Exchange a refresh token for a new pair (each refresh token works once)",
-    description: "Exchanges a refresh token for a new access and refresh token; the token sent is used up. Sending a used token again revokes every token of its family (someone copied it) and answers 401. Limited per client address (429).",
+    description:
+      "Exchanges a refresh token for a new access and refresh token; the token sent is used up. Sending a used token again revokes every token of its family (someone copied it) and answers 401. Limited per client address (429).",
     auth: anyone,
     response: Tokens,
     errors: [401, 429],

@@ -10,7 +10,8 @@ import { RegisterResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Create an account: tokens, the user, and a verification e-mail",
-    description: "Creates a free account with an unverified e-mail address, signs it in (an access token and a refresh token) and e-mails a verification link. Limited per client address (429). 409 when the e-mail address or username already belongs to an account.",
+    description:
+      "Creates a free account with an unverified e-mail address, signs it in (an access token and a refresh token) and e-mails a verification link. Limited per client address (429). 409 when the e-mail address or username already belongs to an account.",
     auth: anyone,
     response: RegisterResponse,
     errors: [409, 429],

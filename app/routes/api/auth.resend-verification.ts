@@ -7,9 +7,14 @@ import { MessageResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: {
     summary: "Send the verification e-mail again",
-    description: "E-mails a new verification link to the caller's current address. 400 when the address is already verified; limited per account (429); 503 when the mail could not be sent.",
+    description:
+      "E-mails a new verification link to the caller's current address. 400 when the address is already verified; limited per account (429); 503 when the mail could not be sent.",
     response: MessageResponse,
-    errors: { 400: "The address is already verified", 429: "Too many links asked for: wait for the Retry-After seconds", 503: "The e-mail could not be sent: try again later" },
+    errors: {
+      400: "The address is already verified",
+      429: "Too many links asked for: wait for the Retry-After seconds",
+      503: "The e-mail could not be sent: try again later",
+    },
     auth: requireUser,
     run: async ({ user }) => {
       await resendVerification(user);

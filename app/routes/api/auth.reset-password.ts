@@ -8,7 +8,8 @@ import { MessageResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Set a new password with the e-mailed token",
-    description: "Sets a new password with the e-mailed reset token, uses the token up, and signs the account out everywhere (sessions and refresh tokens end). 400 with 'Invalid or expired' for a bad token.",
+    description:
+      "Sets a new password with the e-mailed reset token, uses the token up, and signs the account out everywhere (sessions and refresh tokens end). 400 with 'Invalid or expired' for a bad token.",
     auth: anyone,
     response: MessageResponse,
     body: ResetPasswordSchema,

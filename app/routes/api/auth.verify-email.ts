@@ -8,7 +8,8 @@ import { UserMessageResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Verify the e-mail address with the e-mailed token",
-    description: "Marks the address of the e-mailed token as verified and uses the token up. A token already used for this address answers 200 with 'already verified'; an unknown or expired one 400. Open to anyone, as the link is often opened in another browser than the signed-in one.",
+    description:
+      "Marks the address of the e-mailed token as verified and uses the token up. A token already used for this address answers 200 with 'already verified'; an unknown or expired one 400. Open to anyone, as the link is often opened in another browser than the signed-in one.",
     auth: anyone,
     response: UserMessageResponse,
     body: VerifyEmailSchema,

@@ -10,7 +10,8 @@ import { CategoryDetail } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   GET: {
     summary: "Main categories with their subcategories",
-    description: "The main categories, each with its subcategories, as the catalogue's menu shows them. The same for every caller (cached 10 minutes). Changes nothing.",
+    description:
+      "The main categories, each with its subcategories, as the catalogue's menu shows them. The same for every caller (cached 10 minutes). Changes nothing.",
     auth: anyone,
     response: z.array(CategoryDetail),
     cache: publicFor(TEN_MINUTES),

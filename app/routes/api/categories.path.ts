@@ -12,8 +12,12 @@ import { CategoryDetail } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   GET: {
     summary: "A category by its path: the main category, or its subcategory",
-    description: "A category found by its URL path: the main category (with its subcategories) for one segment, the subcategory for two. 404 when either slug is unknown. Changes nothing.",
+    description:
+      "A category found by its URL path: the main category (with its subcategories) for one segment, the subcategory for two. 404 when either slug is unknown. Changes nothing.",
     auth: anyone,
-    response: CategoryDetail, cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategoryByPath(params.mainSlug!, params.subSlug) },
+    response: CategoryDetail,
+    cache: publicFor(FIVE_MINUTES),
+    run: ({ params }) => getCategoryByPath(params.mainSlug!, params.subSlug),
+  },
 });
 export const action = loader;

@@ -19,10 +19,14 @@ export const loader = apiRoute({
     summary: "One category with its parent and subcategories",
     description: "One active category by slug or id, with its parent and subcategories. The same for every caller (cached 5 minutes). Changes nothing.",
     auth: anyone,
-    response: CategoryDetail, cache: publicFor(FIVE_MINUTES), run: ({ params }) => getCategory(params.slugOrId!) },
+    response: CategoryDetail,
+    cache: publicFor(FIVE_MINUTES),
+    run: ({ params }) => getCategory(params.slugOrId!),
+  },
   PUT: endpoint({
     summary: "Update a category (admins)",
-    description: "Replaces a category's name, description, yearly price and parent, and records the change in the audit log. A main category with subcategories cannot become one itself (400). 409 when the name or slug is taken.",
+    description:
+      "Replaces a category's name, description, yearly price and parent, and records the change in the audit log. A main category with subcategories cannot become one itself (400). 409 when the name or slug is taken.",
     response: AdminCategory,
     errors: { 409: "The name or slug is already in use" },
     auth: requireAdmin,

@@ -17,12 +17,17 @@ import { AdminCategory } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: {
     summary: "Every active category, flat",
-    description: "Every active category, main and sub alike, flat, with its parent's id and its number of animations. The same for every caller (cached 5 minutes). Changes nothing.",
+    description:
+      "Every active category, main and sub alike, flat, with its parent's id and its number of animations. The same for every caller (cached 5 minutes). Changes nothing.",
     auth: anyone,
-    response: z.array(Category), cache: publicFor(FIVE_MINUTES), run: () => listCategories() },
+    response: z.array(Category),
+    cache: publicFor(FIVE_MINUTES),
+    run: () => listCategories(),
+  },
   POST: endpoint({
     summary: "Create a category (admins)",
-    description: "Creates a main category or, with a parentId, a subcategory (a subcategory's yearly price is what a category license costs), and records it in the audit log. 409 when the name or slug is taken.",
+    description:
+      "Creates a main category or, with a parentId, a subcategory (a subcategory's yearly price is what a category license costs), and records it in the audit log. 409 when the name or slug is taken.",
     response: AdminCategory,
     errors: { 409: "The name or slug is already in use" },
     auth: requireAdmin,

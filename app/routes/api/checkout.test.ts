@@ -9,7 +9,8 @@ import { CheckoutResult } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Pay or decline a test-mode checkout (test mode only)",
-    description: "In test mode only (no STRIPE_SECRET_KEY; 404 otherwise): pays or declines the caller's own test checkout, producing the same payment events a Stripe webhook would, through the same fulfilment. Answers the checkout's result. 404 for an unknown checkout or someone else's.",
+    description:
+      "In test mode only (no STRIPE_SECRET_KEY; 404 otherwise): pays or declines the caller's own test checkout, producing the same payment events a Stripe webhook would, through the same fulfilment. Answers the checkout's result. 404 for an unknown checkout or someone else's.",
     response: CheckoutResult,
     auth: requireUser,
     body: TestOutcomeSchema,

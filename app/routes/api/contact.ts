@@ -9,7 +9,8 @@ import { Created } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Send a message to support",
-    description: "Stores a message to support and e-mails it to the support address. When the caller is signed in, the message is linked to their account. Limited per client address (429).",
+    description:
+      "Stores a message to support and e-mails it to the support address. When the caller is signed in, the message is linked to their account. Limited per client address (429).",
     response: Created,
     errors: [429],
     auth: getUser,

@@ -13,7 +13,8 @@ const API_PAGE_SIZE = 100;
 export const loader = apiRoute({
   GET: endpoint({
     summary: "The caller's licensed animations (100 a page; X-Total-Count)",
-    description: "The animations the caller's active licenses cover (an animation's, a category's, or premium's), with the license type and expiry, by title, searchable with q, 100 a page; X-Total-Count carries the total. Changes nothing.",
+    description:
+      "The animations the caller's active licenses cover (an animation's, a category's, or premium's), with the license type and expiry, by title, searchable with q, 100 a page; X-Total-Count carries the total. Changes nothing.",
     response: z.array(LibraryAnimation),
     auth: requireUser,
     query: LibrarySearchSchema,

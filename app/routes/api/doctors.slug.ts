@@ -17,7 +17,10 @@ export const loader = apiRoute({
     summary: "A doctor with the animations they verified",
     description: "One active doctor by slug or id, with the public profile and the active animations they verified. Changes nothing.",
     auth: anyone,
-    response: DoctorProfile, cache: publicFor(FIVE_MINUTES), run: ({ params }) => getDoctor(params.slugOrId!) },
+    response: DoctorProfile,
+    cache: publicFor(FIVE_MINUTES),
+    run: ({ params }) => getDoctor(params.slugOrId!),
+  },
   PUT: endpoint({
     summary: "Update a doctor (admins)",
     description: "Replaces a doctor's profile fields and records the change in the audit log. 409 when the new slug is taken.",

@@ -13,9 +13,13 @@ import { AdminDoctor } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: {
     summary: "Active doctors by name",
-    description: "The active doctors who verify animations, by name, with their public profile fields. The same for every caller (cached 5 minutes). Changes nothing.",
+    description:
+      "The active doctors who verify animations, by name, with their public profile fields. The same for every caller (cached 5 minutes). Changes nothing.",
     auth: anyone,
-    response: z.array(Doctor), cache: publicFor(FIVE_MINUTES), run: () => listDoctors() },
+    response: z.array(Doctor),
+    cache: publicFor(FIVE_MINUTES),
+    run: () => listDoctors(),
+  },
   POST: endpoint({
     summary: "Create a doctor (admins)",
     description: "Adds a doctor (name, specialty, slug, description, photo, website) and records it in the audit log. 409 when the slug is taken.",

@@ -10,7 +10,8 @@ import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update an e-mail template (admins)",
-    description: "Replaces a template's subject and content (and its name, variables and active flag when sent); the next e-mail sent with it uses the new text. Records the change in the audit log. 409 when the new name is taken.",
+    description:
+      "Replaces a template's subject and content (and its name, variables and active flag when sent); the next e-mail sent with it uses the new text. Records the change in the audit log. 409 when the new name is taken.",
     response: EmailTemplate,
     errors: [409],
     auth: requireAdmin,
@@ -19,7 +20,8 @@ export const loader = apiRoute({
   }),
   DELETE: endpoint({
     summary: "Delete an e-mail template (admins)",
-    description: "Deletes an e-mail template and records it in the audit log. 409 for a system template (one the site sends by itself, such as password_reset).",
+    description:
+      "Deletes an e-mail template and records it in the audit log. 409 for a system template (one the site sends by itself, such as password_reset).",
     response: MessageResponse,
     errors: [409],
     auth: requireAdmin,

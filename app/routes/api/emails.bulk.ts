@@ -13,7 +13,8 @@ import { BulkTestFailed, BulkTestResult, CampaignStarted } from "~/validation/ap
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Send a test message (200), or start a campaign to a group or chosen users (202, followed at statusUrl)",
-    description: "With testEmail: sends the message once to that address at once and answers what was sent (502 when it failed). Otherwise: records a campaign to the chosen users or a target group, leaving out those blocked or opted out of this kind of mail (400 when no one is left), and sends it in the background; answers 202 with the campaign and where to follow it.",
+    description:
+      "With testEmail: sends the message once to that address at once and answers what was sent (502 when it failed). Otherwise: records a campaign to the chosen users or a target group, leaving out those blocked or opted out of this kind of mail (400 when no one is left), and sends it in the background; answers 202 with the campaign and where to follow it.",
     response: BulkTestResult,
     otherResponses: { 202: CampaignStarted, 502: BulkTestFailed },
     auth: requireAdmin,
@@ -22,12 +23,22 @@ export const loader = apiRoute({
     run: async ({ stepUp, user, body }) => {
       if (body.testEmail) {
         const { sent, failed, errorMessage } = await sendTestEmail(user, { ...body, testEmail: body.testEmail });
-        return Response.json(failed ? { message: errorMessage ?? "Failed to send bulk emails", sent, failed } : { sent, failed }, { status: failed ? 502 : 200 });
+        return Response.json(failed ? { message: errorMessage ?? "Failed to send bulk emails", sent, failed } : { sent, failed }, {
+          status: failed ? 502 : 200,
+        });
       }
       await stepUp();
       const campaign = await startCampaign(user, body, enqueueCampaign);
       return Response.json(
-        { campaignId: campaign.id, status: campaign.status, total: campaign.total, skipped: campaign.skipped, sent: 0, failed: 0, statusUrl: `/api/admin/email-campaigns/${campaign.id}` },
+        {
+          campaignId: campaign.id,
+          status: campaign.status,
+          total: campaign.total,
+          skipped: campaign.skipped,
+          sent: 0,
+          failed: 0,
+          statusUrl: `/api/admin/email-campaigns/${campaign.id}`,
+        },
         { status: 202, headers: { Location: `/api/admin/email-campaigns/${campaign.id}`, "Cache-Control": "no-store" } },
       );
     },

@@ -15,7 +15,8 @@ const FaqQuerySchema = z.object({
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Active FAQs, by category and search",
-    description: "The active FAQs, with their category's name and the answers as sanitised HTML, filtered by category (id or slug) and search words. The same for every caller (cached a minute). Changes nothing.",
+    description:
+      "The active FAQs, with their category's name and the answers as sanitised HTML, filtered by category (id or slug) and search words. The same for every caller (cached a minute). Changes nothing.",
     auth: anyone,
     response: z.array(Faq),
     cache: publicFor(60),

@@ -18,10 +18,7 @@ const KIND_ALIASES: Record<string, string> = {
 };
 
 const UploadRequestSchema = z.object({
-  kind: z.preprocess(
-    (value) => (typeof value === "string" ? (KIND_ALIASES[value] ?? value) : value),
-    z.enum(UPLOAD_KINDS, { error: "Unknown upload kind" }),
-  ),
+  kind: z.preprocess((value) => (typeof value === "string" ? (KIND_ALIASES[value] ?? value) : value), z.enum(UPLOAD_KINDS, { error: "Unknown upload kind" })),
   fileName: z.string({ error: "File name is required" }).trim().min(1, "File name is required").max(255),
   contentType: z.string().max(255).optional(),
   size: z.coerce.number().int().nonnegative().optional(),
@@ -30,7 +27,8 @@ const UploadRequestSchema = z.object({
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Where to PUT a file before saving it on an animation or doctor (admins)",
-    description: "Answers a URL to PUT a file to (a cover, thumbnail, video, download, caption or doctor photo, checked against that kind's types and size: 413 when too large) and the path to save on the animation or doctor afterwards. Nothing is stored until the file is PUT.",
+    description:
+      "Answers a URL to PUT a file to (a cover, thumbnail, video, download, caption or doctor photo, checked against that kind's types and size: 413 when too large) and the path to save on the animation or doctor afterwards. Nothing is stored until the file is PUT.",
     response: UploadTarget,
     errors: [413],
     auth: requireAdmin,

@@ -17,7 +17,8 @@ const OEmbedQuerySchema = z.object({
 export const loader = apiRoute({
   GET: endpoint({
     summary: "A licensed embed as oEmbed JSON (type video), while its license is active",
-    description: "Describes a licensed embed as oEmbed JSON (type video: the player's iframe HTML, size, title, thumbnail) for sites and CMSs that take oEmbed. Answers only while the license is active and covers the animation (404 otherwise); it tells no more than the embed itself. Changes nothing.",
+    description:
+      "Describes a licensed embed as oEmbed JSON (type video: the player's iframe HTML, size, title, thumbnail) for sites and CMSs that take oEmbed. Answers only while the license is active and covers the animation (404 otherwise); it tells no more than the embed itself. Changes nothing.",
     auth: anyone,
     response: OEmbed,
     query: OEmbedQuerySchema,

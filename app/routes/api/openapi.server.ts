@@ -119,7 +119,13 @@ function toOperation(method: string, path: string, endpoint: Endpoint<any, any, 
   if (endpoint.query) {
     const query = toJsonSchema(endpoint.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
-      parameters.push({ name, in: "query", required: query.required?.includes(name) ?? false, schema, ...(schema.description ? { description: schema.description } : {}) });
+      parameters.push({
+        name,
+        in: "query",
+        required: query.required?.includes(name) ?? false,
+        schema,
+        ...(schema.description ? { description: schema.description } : {}),
+      });
     }
   }
   for (const [name, header] of Object.entries(endpoint.headers ?? {})) {
@@ -149,7 +155,10 @@ function toOperation(method: string, path: string, endpoint: Endpoint<any, any, 
   const errorContent = { "application/json": { schema: errorRef } };
   const responseMap: Record<string, Operation> = { [status]: success };
   for (const [code, schema] of Object.entries(endpoint.otherResponses ?? {})) {
-    responseMap[code] = { description: schema.description ?? ERROR_TEXT[Number(code)] ?? "Success", content: { "application/json": { schema: { $ref: `#/components/schemas/${responses.get(schema)}` } } } };
+    responseMap[code] = {
+      description: schema.description ?? ERROR_TEXT[Number(code)] ?? "Success",
+      content: { "application/json": { schema: { $ref: `#/components/schemas/${responses.get(schema)}` } } },
+    };
   }
   // JSON answers carry an ETag: a client that sends it back as If-None-Match gets a bodiless 304.
   if (method === "GET" && endpoint.response) responseMap["304"] = { description: "Not modified: the ETag sent in If-None-Match still matches" };

@@ -9,9 +9,14 @@ import { getApiDocument } from "./openapi.server.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "This reference as an OpenAPI 3.1 document",
-    description: "This reference as an OpenAPI 3.1 document, generated from the code that answers the calls. The same for everyone (cached an hour). Changes nothing.",
+    description:
+      "This reference as an OpenAPI 3.1 document, generated from the code that answers the calls. The same for everyone (cached an hour). Changes nothing.",
     auth: anyone,
-    response: z.looseObject({ openapi: z.literal("3.1.0"), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
+    response: z.looseObject({
+      openapi: z.literal("3.1.0"),
+      info: z.looseObject({ title: z.string(), version: z.string() }),
+      paths: z.record(z.string(), z.unknown()),
+    }),
     cache: publicFor(3600),
     run: () => getApiDocument(),
   }),

@@ -10,7 +10,8 @@ import { PublicPage } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   GET: {
     summary: "A published page by slug (drafts for admins); never cached",
-    description: "A published page by slug, its content as sanitised HTML. An admin also gets unpublished drafts, to preview them; anyone else gets 404 for a draft. Never cached. Changes nothing.",
+    description:
+      "A published page by slug, its content as sanitised HTML. An admin also gets unpublished drafts, to preview them; anyone else gets 404 for a draft. Never cached. Changes nothing.",
     response: PublicPage,
     auth: getUser,
     run: async ({ user, params }) => {

@@ -19,7 +19,8 @@ export const loader = apiRoute({
   }),
   POST: endpoint({
     summary: "Create a page (admins)",
-    description: "Creates a content page (title, slug, HTML content, meta fields, type, published or draft); the HTML is sanitised when it is shown. Records it in the audit log. 409 when the slug is taken.",
+    description:
+      "Creates a content page (title, slug, HTML content, meta fields, type, published or draft); the HTML is sanitised when it is shown. Records it in the audit log. 409 when the slug is taken.",
     response: AdminPage,
     errors: [409],
     auth: requireAdmin,

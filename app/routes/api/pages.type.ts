@@ -12,7 +12,8 @@ import { PageLink } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   GET: {
     summary: "Published pages of a type (legal: the footer's links)",
-    description: "The published pages of one type (legal: the footer's links), with id, slug and title. 404 for an unknown type. Cached a minute. Changes nothing.",
+    description:
+      "The published pages of one type (legal: the footer's links), with id, slug and title. 404 for an unknown type. Cached a minute. Changes nothing.",
     auth: anyone,
     response: z.array(PageLink),
     cache: publicFor(60),

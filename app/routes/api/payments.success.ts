@@ -9,7 +9,8 @@ import { PaymentConfirmed } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Confirm a payment made in the embedded form: the subscription it bought",
-    description: "Confirms a payment the caller made in the embedded form with the payment provider and applies it, as the webhook would (once, however often either arrives): the payment, the subscription and its access. Answers the subscription it bought. 402 when the provider refused the payment; 404 for an unknown payment or someone else's.",
+    description:
+      "Confirms a payment the caller made in the embedded form with the payment provider and applies it, as the webhook would (once, however often either arrives): the payment, the subscription and its access. Answers the subscription it bought. 402 when the provider refused the payment; 404 for an unknown payment or someone else's.",
     response: PaymentConfirmed,
     errors: [402],
     auth: requireUser,

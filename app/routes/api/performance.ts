@@ -15,10 +15,14 @@ const MAX_BODY = 16 * 1024;
 export const loader = apiRoute({
   POST: {
     summary: "Report a slow operation, page load or video load (always 204)",
-    description: "Stores a browser's report of a slow operation, page load or video load for the admins' performance screen. Always answers 204, whatever was sent: a malformed report, or one beyond the per-address limit, is dropped without a word. 404 for an unknown kind.",
+    description:
+      "Stores a browser's report of a slow operation, page load or video load for the admins' performance screen. Always answers 204, whatever was sent: a malformed report, or one beyond the per-address limit, is dropped without a word. 404 for an unknown kind.",
     auth: anyone,
     status: 204,
-    rawBody: { mediaType: "application/json", description: "The report as JSON; navigator.sendBeacon sends it as text/plain, which is read the same way. At most 16 KiB." },
+    rawBody: {
+      mediaType: "application/json",
+      description: "The report as JSON; navigator.sendBeacon sends it as text/plain, which is read the same way. At most 16 KiB.",
+    },
     run: async ({ request, params, context }) => {
       const kind = KINDS.find((k) => k === params.kind);
       if (!kind) throw notFound("Not found");

@@ -8,7 +8,8 @@ import { RefundRequestCreated } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Ask for a refund of a subscription paid within 30 days",
-    description: "Asks for a refund of one of the caller's subscriptions, paid within the last 30 days; the admins decide it. Records a pending request. 404 for someone else's subscription; 409 when a request is already pending or the payment was already refunded.",
+    description:
+      "Asks for a refund of one of the caller's subscriptions, paid within the last 30 days; the admins decide it. Records a pending request. 404 for someone else's subscription; 409 when a request is already pending or the payment was already refunded.",
     response: RefundRequestCreated,
     errors: [409],
     auth: requireUser,

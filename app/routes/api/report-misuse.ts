@@ -9,7 +9,8 @@ import { Created } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Report misuse of an animation",
-    description: "Stores a report that an animation is used without a license (where, and what the reporter saw) for the admins to review. Anyone may report, signed in or not; limited per client address (429).",
+    description:
+      "Stores a report that an animation is used without a license (where, and what the reporter saw) for the admins to review. Anyone may report, signed in or not; limited per client address (429).",
     auth: anyone,
     response: Created,
     errors: [429],

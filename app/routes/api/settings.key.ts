@@ -10,7 +10,8 @@ import { AdminSetting } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Save one setting (admins)",
-    description: "Saves one editable setting after checking its value against the setting's own rule (400 with the rule's message), and records the change in the audit log. 404 for a key that is not an editable setting.",
+    description:
+      "Saves one editable setting after checking its value against the setting's own rule (400 with the rule's message), and records the change in the audit log. 404 for a key that is not an editable setting.",
     response: AdminSetting,
     auth: requireAdmin,
     stepUp: STEP_UP,

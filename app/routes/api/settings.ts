@@ -9,7 +9,8 @@ import { Setting } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   GET: {
     summary: "Public settings as key/value pairs",
-    description: "The public settings (platform name, premium's yearly price, home page size, support e-mail, phone and address) as key/value pairs, defaults filled in; no other setting is ever listed here. The same for every caller (cached 5 minutes). Changes nothing.",
+    description:
+      "The public settings (platform name, premium's yearly price, home page size, support e-mail, phone and address) as key/value pairs, defaults filled in; no other setting is ever listed here. The same for every caller (cached 5 minutes). Changes nothing.",
     auth: anyone,
     response: z.array(Setting),
     cache: publicFor(300),

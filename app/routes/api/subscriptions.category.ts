@@ -8,7 +8,8 @@ import { Checkout } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Start buying a category license: the embedded form's client secret, or a hosted page's url",
-    description: "Starts a checkout for a license to a sub-category (by id or slug), at the price its pages show: records a pending checkout and answers the embedded payment form's client secret, or a hosted page's URL. Nothing is bought until the payment succeeds. 404 for an unknown category or a main category (only its sub-categories are sold), 409 when already held, 502 when the payment provider fails.",
+    description:
+      "Starts a checkout for a license to a sub-category (by id or slug), at the price its pages show: records a pending checkout and answers the embedded payment form's client secret, or a hosted page's URL. Nothing is bought until the payment succeeds. 404 for an unknown category or a main category (only its sub-categories are sold), 409 when already held, 502 when the payment provider fails.",
     response: Checkout,
     errors: [404, 409, 502],
     auth: requireUser,

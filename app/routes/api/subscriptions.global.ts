@@ -9,7 +9,8 @@ import { Checkout } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Start buying premium: the embedded form's client secret, or a hosted page's url",
-    description: "Starts a checkout for premium (every animation, a year): records a pending checkout and answers the embedded payment form's client secret, or a hosted page's URL. Nothing is bought until the payment succeeds. 409 when the caller already has premium or holds licenses; 502 when the payment provider fails.",
+    description:
+      "Starts a checkout for premium (every animation, a year): records a pending checkout and answers the embedded payment form's client secret, or a hosted page's URL. Nothing is bought until the payment succeeds. 409 when the caller already has premium or holds licenses; 502 when the payment provider fails.",
     response: Checkout,
     errors: [409, 502],
     auth: requireUser,

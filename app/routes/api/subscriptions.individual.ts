@@ -8,7 +8,8 @@ import { Checkout } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Start buying an individual license: the embedded form's client secret, or a hosted page's url",
-    description: "Starts a checkout for a license to one animation, at its individualPrice (what its pages and /api answers show): records a pending checkout and answers the embedded payment form's client secret, or a hosted page's URL. Nothing is bought until the payment succeeds. 404 for an unknown animation, 409 when the caller already holds a license for it, 502 when the payment provider fails.",
+    description:
+      "Starts a checkout for a license to one animation, at its individualPrice (what its pages and /api answers show): records a pending checkout and answers the embedded payment form's client secret, or a hosted page's URL. Nothing is bought until the payment succeeds. 404 for an unknown animation, 409 when the caller already holds a license for it, 502 when the payment provider fails.",
     response: Checkout,
     errors: [404, 409, 502],
     auth: requireUser,

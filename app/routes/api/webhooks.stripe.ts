@@ -12,10 +12,15 @@ import { applyPaymentEvent } from "~/services/commerce/fulfilment.server.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Stripe's webhook: signed payment, subscription and refund events, each with one effect",
-    description: "Called by Stripe, not by clients: the event is trusted only when its Stripe-Signature header verifies against STRIPE_WEBHOOK_SECRET, which stands in for authentication. Applies payments, renewals, subscription changes and refunds; each event has one effect however often it is delivered. An event we do not act on answers 200 too.",
+    description:
+      "Called by Stripe, not by clients: the event is trusted only when its Stripe-Signature header verifies against STRIPE_WEBHOOK_SECRET, which stands in for authentication. Applies payments, renewals, subscription changes and refunds; each event has one effect however often it is delivered. An event we do not act on answers 200 too.",
     auth: anyone,
     headers: { "Stripe-Signature": { required: true, description: "Stripe's signature of the raw body with STRIPE_WEBHOOK_SECRET, and its timestamp" } },
-    rawBody: { mediaType: "application/json", description: "A Stripe Event object, exactly as Stripe sent it: the signature covers these bytes", schema: z.looseObject({ id: z.string(), type: z.string() }) },
+    rawBody: {
+      mediaType: "application/json",
+      description: "A Stripe Event object, exactly as Stripe sent it: the signature covers these bytes",
+      schema: z.looseObject({ id: z.string(), type: z.string() }),
+    },
     response: z.object({ received: z.literal(true) }).describe("Received: acted on, already acted on, or not an event we act on"),
     errors: {
       400: "Missing, bad or stale signature; or test mode (no STRIPE_SECRET_KEY), where webhooks are not used",
@@ -27,7 +32,8 @@ export const loader = apiRoute({
       try {
         event = await getPaymentProvider().parseWebhook(raw, request.headers.get("Stripe-Signature"));
       } catch (error) {
-        if (error instanceof WebhookSignatureError) return Response.json({ message: error.message || "Invalid signature" }, { status: 400, headers: { "Cache-Control": "no-store" } });
+        if (error instanceof WebhookSignatureError)
+          return Response.json({ message: error.message || "Invalid signature" }, { status: 400, headers: { "Cache-Control": "no-store" } });
         throw error;
       }
       await applyPaymentEvent(event, "stripe");

@@ -41,7 +41,11 @@ export default function TestCheckout({ loaderData: { checkout } }: Route.Compone
       pay={
         checkout.status === "completed" ? (
           <p role="status" className="text-emerald-800">
-            This checkout is already paid. <Link to={`/checkout/return?checkout=${checkout.id}`} className="font-semibold underline">See the result</Link>.
+            This checkout is already paid.{" "}
+            <Link to={`/checkout/return?checkout=${checkout.id}`} className="font-semibold underline">
+              See the result
+            </Link>
+            .
           </p>
         ) : (
           <TestModePayForm checkoutId={checkout.id} amountLabel={formatPrice(checkout.amount)} />

@@ -73,7 +73,9 @@ export async function getRevenueByMonth(now = new Date(), months = REVENUE_MONTH
   const rows = await prisma.revenueMonth.findMany({ where: { month: { gte: first } } });
   const byMonth = new Map(rows.map((row) => [row.month.toISOString().slice(0, 7), row]));
   return Array.from({ length: months }, (_, i) => {
-    const month = monthStart(now, months - 1 - i).toISOString().slice(0, 7);
+    const month = monthStart(now, months - 1 - i)
+      .toISOString()
+      .slice(0, 7);
     const row = byMonth.get(month);
     return { month, amount: Number(row?.amount ?? 0), payments: row?.payments ?? 0 };
   });

@@ -92,7 +92,6 @@ export type AuditFilter = {
   page?: number;
 };
 
-
 /**
  * One page of the log, newest first. No count of the table: the pager only needs to know
  * whether a next page exists (one row more than the page is read).
@@ -102,9 +101,7 @@ export async function listAuditLog(filter: AuditFilter) {
   const where: Prisma.AuditLogWhereInput = {
     ...(filter.entityType ? { entityType: filter.entityType } : {}),
     ...(filter.actor ? { actorEmail: { contains: filter.actor.trim(), mode: "insensitive" } } : {}),
-    ...(filter.search
-      ? { OR: [{ summary: { contains: filter.search.trim(), mode: "insensitive" } }, { entityId: filter.search.trim() }] }
-      : {}),
+    ...(filter.search ? { OR: [{ summary: { contains: filter.search.trim(), mode: "insensitive" } }, { entityId: filter.search.trim() }] } : {}),
     ...(filter.from || filter.to
       ? {
           createdAt: {

@@ -79,7 +79,13 @@ export async function createPage(actor: Actor, input: PageInput) {
   const page = await prisma
     .$transaction(async (tx) => {
       const row = await tx.page.create({ data: values, select: adminPageSelect });
-      await recordAudit(tx, actor, { action: "page.create", entityType: "page", entityId: row.id, summary: `Created page “${row.title}” (/${row.slug})`, after: values });
+      await recordAudit(tx, actor, {
+        action: "page.create",
+        entityType: "page",
+        entityId: row.id,
+        summary: `Created page “${row.title}” (/${row.slug})`,
+        after: values,
+      });
       return row;
     })
     .catch(slugTaken);
@@ -95,7 +101,14 @@ export async function updatePage(actor: Actor, id: string, input: PageInput) {
       const row = await tx.page.update({ where: { id }, data: values, select: adminPageSelect });
       const { id: _, createdAt: __, updatedAt: ___, showInFooter: ____, ...before } = current;
       const verb = current.isPublished === values.isPublished ? "Updated" : values.isPublished ? "Published" : "Unpublished";
-      await recordAudit(tx, actor, { action: "page.update", entityType: "page", entityId: id, summary: `${verb} page “${row.title}” (/${row.slug})`, before, after: values });
+      await recordAudit(tx, actor, {
+        action: "page.update",
+        entityType: "page",
+        entityId: id,
+        summary: `${verb} page “${row.title}” (/${row.slug})`,
+        before,
+        after: values,
+      });
       return row;
     })
     .catch(slugTaken);
@@ -151,7 +164,13 @@ async function checkCategory(categoryId: string | null) {
   }
 }
 
-const faqData = (input: FaqInput) => ({ question: input.question, answer: input.answer, categoryId: input.categoryId, sortOrder: input.sortOrder, isActive: input.isActive });
+const faqData = (input: FaqInput) => ({
+  question: input.question,
+  answer: input.answer,
+  categoryId: input.categoryId,
+  sortOrder: input.sortOrder,
+  isActive: input.isActive,
+});
 
 export async function createFaq(actor: Actor, input: FaqInput) {
   await checkCategory(input.categoryId);
@@ -172,7 +191,14 @@ export async function updateFaq(actor: Actor, id: string, input: FaqInput) {
   const faq = await prisma.$transaction(async (tx) => {
     const row = await tx.faq.update({ where: { id }, data: values, select: adminFaqSelect });
     const { question, answer, categoryId, sortOrder, isActive } = current;
-    await recordAudit(tx, actor, { action: "faq.update", entityType: "faq", entityId: id, summary: `Updated FAQ “${row.question}”`, before: { question, answer, categoryId, sortOrder, isActive }, after: values });
+    await recordAudit(tx, actor, {
+      action: "faq.update",
+      entityType: "faq",
+      entityId: id,
+      summary: `Updated FAQ “${row.question}”`,
+      before: { question, answer, categoryId, sortOrder, isActive },
+      after: values,
+    });
     return row;
   });
   return toAdminFaq(faq);
@@ -183,7 +209,13 @@ export async function deleteFaq(actor: Actor, id: string) {
   if (!current) throw notFound(FAQ_NOT_FOUND);
   await prisma.$transaction(async (tx) => {
     await tx.faq.delete({ where: { id } });
-    await recordAudit(tx, actor, { action: "faq.delete", entityType: "faq", entityId: id, summary: `Deleted FAQ “${current.question}”`, before: { question: current.question, isActive: current.isActive } });
+    await recordAudit(tx, actor, {
+      action: "faq.delete",
+      entityType: "faq",
+      entityId: id,
+      summary: `Deleted FAQ “${current.question}”`,
+      before: { question: current.question, isActive: current.isActive },
+    });
   });
   return current;
 }

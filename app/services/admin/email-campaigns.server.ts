@@ -102,7 +102,12 @@ export async function sendTestEmail(actor: Actor, input: BulkEmailInput & { test
   }
   await prisma.$transaction(async (tx) => {
     await tx.emailLog.create({ data: { toEmail: input.testEmail, subject, status, errorMessage } });
-    await recordAudit(tx, actor, { action: "email.test", entityType: "email_campaign", entityId: input.testEmail, summary: `Sent a test of “${input.subject}” to ${input.testEmail}${status === "failed" ? " (failed)" : ""}` });
+    await recordAudit(tx, actor, {
+      action: "email.test",
+      entityType: "email_campaign",
+      entityId: input.testEmail,
+      summary: `Sent a test of “${input.subject}” to ${input.testEmail}${status === "failed" ? " (failed)" : ""}`,
+    });
   });
   return { sent: status === "sent" ? 1 : 0, failed: status === "failed" ? 1 : 0, errorMessage };
 }
@@ -143,7 +148,15 @@ export async function startCampaign(actor: Actor, input: BulkEmailInput, enqueue
   const html = sanitizeHtml(input.html);
   const campaign = await prisma.$transaction(async (tx) => {
     const row = await tx.emailCampaign.create({
-      data: { subject: input.subject, htmlContent: html, textContent: plainTextFromHtml(html), audience, kind: input.kind, createdById: actor.id, createdByEmail: actor.email },
+      data: {
+        subject: input.subject,
+        htmlContent: html,
+        textContent: plainTextFromHtml(html),
+        audience,
+        kind: input.kind,
+        createdById: actor.id,
+        createdByEmail: actor.email,
+      },
     });
     const [counts] = await tx.$queryRaw<{ queued: bigint; audience: bigint }[]>`
       WITH audience AS (
@@ -158,7 +171,12 @@ export async function startCampaign(actor: Actor, input: BulkEmailInput, enqueue
       SELECT (SELECT count(*) FROM queued) AS queued, (SELECT count(*) FROM audience) AS audience`;
     const queued = Number(counts?.queued ?? 0);
     const skipped = Number(counts?.audience ?? 0) - queued;
-    if (!queued) throw new ServiceError(skipped ? `No recipients: all ${skipped} of them are blocked or opted out of this kind of mail` : NO_RECIPIENTS, 400, input.userIds ? "recipients" : "targetGroup");
+    if (!queued)
+      throw new ServiceError(
+        skipped ? `No recipients: all ${skipped} of them are blocked or opted out of this kind of mail` : NO_RECIPIENTS,
+        400,
+        input.userIds ? "recipients" : "targetGroup",
+      );
     const updated = await tx.emailCampaign.update({ where: { id: row.id }, data: { total: queued, skipped } });
     await recordAudit(tx, actor, {
       action: "email_campaign.start",
@@ -241,7 +259,12 @@ export async function runCampaign(campaignId: string, { rate = getEnv().MAIL_RAT
 
 type Outcome = { status: "sent" } | { status: "failed"; error: string } | { status: "skipped" };
 
-async function sendOne(campaign: { subject: string; htmlContent: string }, kind: CampaignKind, recipient: Claimed, send: (message: MailMessage) => Promise<void>): Promise<Outcome> {
+async function sendOne(
+  campaign: { subject: string; htmlContent: string },
+  kind: CampaignKind,
+  recipient: Claimed,
+  send: (message: MailMessage) => Promise<void>,
+): Promise<Outcome> {
   if (!recipient.ok || !recipient.userId) return { status: "skipped" };
   const link = unsubscribeUrl(recipient.userId, kind);
   const variables = { ...recipientVariables({ email: recipient.toEmail, firstName: recipient.firstName, lastName: recipient.lastName }), unsubscribeUrl: link };
@@ -292,13 +315,24 @@ async function recordBatch(campaignId: string, batch: Claimed[], results: Outcom
 export async function cancelCampaign(actor: Actor, id: string) {
   if (!UUID_RE.test(id)) throw notFound(CAMPAIGN_NOT_FOUND);
   return prisma.$transaction(async (tx) => {
-    const stopped = await tx.emailCampaign.updateMany({ where: { id, status: { in: ["queued", "sending"] } }, data: { status: "canceled", finishedAt: new Date() } });
+    const stopped = await tx.emailCampaign.updateMany({
+      where: { id, status: { in: ["queued", "sending"] } },
+      data: { status: "canceled", finishedAt: new Date() },
+    });
     const campaign = await tx.emailCampaign.findUnique({ where: { id }, select: { subject: true } });
     if (!campaign) throw notFound(CAMPAIGN_NOT_FOUND);
     if (!stopped.count) throw new ServiceError(CAMPAIGN_OVER, 409);
-    const dropped = await tx.emailLog.updateMany({ where: { campaignId: id, status: "pending" }, data: { status: "failed", errorMessage: CANCELED_BEFORE_SENDING } });
+    const dropped = await tx.emailLog.updateMany({
+      where: { campaignId: id, status: "pending" },
+      data: { status: "failed", errorMessage: CANCELED_BEFORE_SENDING },
+    });
     await tx.emailCampaign.update({ where: { id }, data: { failed: { increment: dropped.count } } });
-    await recordAudit(tx, actor, { action: "email_campaign.cancel", entityType: "email_campaign", entityId: id, summary: `Canceled campaign “${campaign.subject}” with ${dropped.count} messages unsent` });
+    await recordAudit(tx, actor, {
+      action: "email_campaign.cancel",
+      entityType: "email_campaign",
+      entityId: id,
+      summary: `Canceled campaign “${campaign.subject}” with ${dropped.count} messages unsent`,
+    });
     return { subject: campaign.subject, unsent: dropped.count };
   });
 }
@@ -346,5 +380,7 @@ export async function listCampaigns(limit = 10) {
 
 /** Campaigns a restart must hand back to the queue (queued or sending). */
 export function unfinishedCampaignIds() {
-  return prisma.emailCampaign.findMany({ where: { status: { in: ["queued", "sending"] } }, select: { id: true }, take: 100 }).then((rows) => rows.map((r) => r.id));
+  return prisma.emailCampaign
+    .findMany({ where: { status: { in: ["queued", "sending"] } }, select: { id: true }, take: 100 })
+    .then((rows) => rows.map((r) => r.id));
 }

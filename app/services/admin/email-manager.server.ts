@@ -92,7 +92,13 @@ export async function createTemplate(actor: Actor, input: TemplateInput) {
   try {
     return await prisma.$transaction(async (tx) => {
       const row = await tx.emailTemplate.create({ data: values, select: templateSelect });
-      await recordAudit(tx, actor, { action: "email_template.create", entityType: "email_template", entityId: row.id, summary: `Created template ${row.name}`, after: values });
+      await recordAudit(tx, actor, {
+        action: "email_template.create",
+        entityType: "email_template",
+        entityId: row.id,
+        summary: `Created template ${row.name}`,
+        after: values,
+      });
       return row;
     });
   } catch (error) {
@@ -117,7 +123,14 @@ export async function updateTemplate(actor: Actor, id: string, input: TemplateUp
     return await prisma.$transaction(async (tx) => {
       const row = await tx.emailTemplate.update({ where: { id }, data: { ...values, version: { increment: 1 } }, select: templateSelect });
       const before = Object.fromEntries(Object.keys(values).map((key) => [key, current[key as keyof typeof values]]));
-      await recordAudit(tx, actor, { action: "email_template.update", entityType: "email_template", entityId: id, summary: `Updated template ${row.name}`, before, after: values });
+      await recordAudit(tx, actor, {
+        action: "email_template.update",
+        entityType: "email_template",
+        entityId: id,
+        summary: `Updated template ${row.name}`,
+        before,
+        after: values,
+      });
       return row;
     });
   } catch (error) {
@@ -133,7 +146,13 @@ export async function deleteTemplate(actor: Actor, id: string) {
   if (isSystemTemplate(current.name)) throw conflict(SYSTEM_TEMPLATE_DELETE);
   await prisma.$transaction(async (tx) => {
     await tx.emailTemplate.delete({ where: { id } });
-    await recordAudit(tx, actor, { action: "email_template.delete", entityType: "email_template", entityId: id, summary: `Deleted template ${current.name}`, before: { name: current.name, subject: current.subject } });
+    await recordAudit(tx, actor, {
+      action: "email_template.delete",
+      entityType: "email_template",
+      entityId: id,
+      summary: `Deleted template ${current.name}`,
+      before: { name: current.name, subject: current.subject },
+    });
   });
   return current;
 }

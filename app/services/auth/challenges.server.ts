@@ -17,7 +17,14 @@ export async function createChallenge(
 ) {
   const { token, tokenHash } = createOpaqueToken();
   await prisma.authChallenge.create({
-    data: { tokenHash, purpose, userId: data.userId ?? null, challenge: data.challenge ?? null, redirectTo: data.redirectTo ?? null, expiresAt: new Date(Date.now() + ttlMs) },
+    data: {
+      tokenHash,
+      purpose,
+      userId: data.userId ?? null,
+      challenge: data.challenge ?? null,
+      redirectTo: data.redirectTo ?? null,
+      expiresAt: new Date(Date.now() + ttlMs),
+    },
   });
   return token;
 }

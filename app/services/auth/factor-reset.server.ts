@@ -14,7 +14,15 @@ export function cliActor(): AuditActor {
   return { id: null, email: `cli:${os.userInfo().username}@${os.hostname()}` };
 }
 
-export type FactorReset = { userId: string; email: string; authenticator: boolean; passkeys: number; recoveryCodes: number; sessions: number; tokenFamilies: number };
+export type FactorReset = {
+  userId: string;
+  email: string;
+  authenticator: boolean;
+  passkeys: number;
+  recoveryCodes: number;
+  sessions: number;
+  tokenFamilies: number;
+};
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 

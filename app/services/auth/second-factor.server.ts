@@ -143,7 +143,10 @@ export function normaliseRecoveryCode(code: string) {
  * table alone could be searched for; without the key it cannot.
  */
 function recoveryCodeHash(userId: string, code: string) {
-  return crypto.createHmac("sha256", getEnv().MFA_ENCRYPTION_KEY).update(`${userId}:${normaliseRecoveryCode(code)}`).digest("hex");
+  return crypto
+    .createHmac("sha256", getEnv().MFA_ENCRYPTION_KEY)
+    .update(`${userId}:${normaliseRecoveryCode(code)}`)
+    .digest("hex");
 }
 
 async function replaceRecoveryCodes(tx: Tx, userId: string) {
@@ -195,7 +198,10 @@ export type CodeKind = "totp" | "recovery";
 export async function verifySecondFactorCode(userId: string, input: string, client: string): Promise<CodeKind> {
   const accountKey = `mfa-account:${userId}`;
   const clientKey = `mfa-client:${client}`;
-  for (const [key, rule] of [[clientKey, CODE_CLIENT_RULE], [accountKey, CODE_ACCOUNT_RULE]] as const) {
+  for (const [key, rule] of [
+    [clientKey, CODE_CLIENT_RULE],
+    [accountKey, CODE_ACCOUNT_RULE],
+  ] as const) {
     const limit = await consumeRateLimit(key, rule);
     if (!limit.allowed) throw tooManyRequests(tooManyAttemptsMessage(limit.retryAfterSeconds), limit.retryAfterSeconds);
   }

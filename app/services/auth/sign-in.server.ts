@@ -74,7 +74,12 @@ export async function completeSecondStep(token: string | null | undefined, code:
 type SignInOptions = { /** This sign-in confirmed a second factor: it counts as a step-up. */ secondFactor?: boolean };
 
 /** A browser is signed in: its session cookie, with the device noted (and announced when new). */
-export async function startBrowserSession(user: PublicUser, request: Request, context: Readonly<RouterContextProvider> | undefined, { secondFactor = false }: SignInOptions = {}) {
+export async function startBrowserSession(
+  user: PublicUser,
+  request: Request,
+  context: Readonly<RouterContextProvider> | undefined,
+  { secondFactor = false }: SignInOptions = {},
+) {
   const client = signInClient(request, context);
   const cookie = await createSession(user.id, { ...client, stepUpAt: secondFactor ? new Date() : null });
   await noteSignIn(user, client);
@@ -82,7 +87,12 @@ export async function startBrowserSession(user: PublicUser, request: Request, co
 }
 
 /** An /api client is signed in: a new token family and the user, with the device noted. */
-export async function issueSignInTokens(user: PublicUser, request: Request, context: Readonly<RouterContextProvider> | undefined, { secondFactor = false }: SignInOptions = {}) {
+export async function issueSignInTokens(
+  user: PublicUser,
+  request: Request,
+  context: Readonly<RouterContextProvider> | undefined,
+  { secondFactor = false }: SignInOptions = {},
+) {
   const client = signInClient(request, context);
   const tokens = await issueTokens(user.id, { client, stepUpAt: secondFactor ? new Date() : null });
   await noteSignIn(user, client);

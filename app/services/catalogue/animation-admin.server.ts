@@ -200,7 +200,12 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
           ...values,
           ...(newVideo ? { previewVideo: null, videoWidth: null, videoHeight: null } : {}),
           ...(newDownload ? { downloadFormats: [] } : {}),
-          doctors: { connectOrCreate: [...new Set(input.doctorIds)].map((doctorId) => ({ where: { animationId_doctorId: { animationId: id, doctorId } }, create: { doctorId } })) },
+          doctors: {
+            connectOrCreate: [...new Set(input.doctorIds)].map((doctorId) => ({
+              where: { animationId_doctorId: { animationId: id, doctorId } },
+              create: { doctorId },
+            })),
+          },
         },
         select: detailSelect,
       });
@@ -210,7 +215,18 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
         entityType: "animation",
         entityId: id,
         summary: `Updated animation “${row.title}”`,
-        before: { title, slug, description, coverImage, fullVideo, downloadFile, individualPrice: individualPrice.toFixed(2), duration, categoryId, doctorIds: [...doctorIds].sort() },
+        before: {
+          title,
+          slug,
+          description,
+          coverImage,
+          fullVideo,
+          downloadFile,
+          individualPrice: individualPrice.toFixed(2),
+          duration,
+          categoryId,
+          doctorIds: [...doctorIds].sort(),
+        },
         after: { ...values, individualPrice: Number(values.individualPrice).toFixed(2), doctorIds: [...new Set(input.doctorIds)].sort() },
       });
       return row;
@@ -277,7 +293,12 @@ export async function retryMedia(actor: Actor, id: string) {
   if (!current.fullVideo) throw new ServiceError("Upload a full video first", 400);
   const job = (await retryTranscode(id)) ?? (await queueTranscode(id));
   await prisma.$transaction(async (tx) => {
-    await recordAudit(tx, actor, { action: "animation.media_retry", entityType: "animation", entityId: id, summary: `Retried the renditions of “${current.title}”` });
+    await recordAudit(tx, actor, {
+      action: "animation.media_retry",
+      entityType: "animation",
+      entityId: id,
+      summary: `Retried the renditions of “${current.title}”`,
+    });
   });
   return job;
 }

@@ -147,7 +147,7 @@ function fetchPage<S extends Prisma.AnimationSelect>(kind: string, select: S, qu
     if (term) return searchPage<Row>(where, term, skip, take, select, tree);
     const total = await countListed(where, tree);
     const rows = skip >= total ? [] : await prisma.animation.findMany({ where, orderBy: listOrder, skip, take, select });
-    return { rows: rows as Row[], total, hasMore: skip + take < total, };
+    return { rows: rows as Row[], total, hasMore: skip + take < total };
   });
 }
 
@@ -171,8 +171,16 @@ async function countListed(where: Prisma.AnimationWhereInput, tree: CategoryTree
  * A search's page (searchAnimations ranks and counts the matches in SQL), then the page's rows
  * by primary key, in rank order.
  */
-async function searchPage<Row>(where: Prisma.AnimationWhereInput, term: string, skip: number, take: number, select: Prisma.AnimationSelect, tree: CategoryTree) {
-  const categoryIds = where.categoryId === undefined ? null : typeof where.categoryId === "string" ? [where.categoryId] : (where.categoryId as { in: string[] }).in;
+async function searchPage<Row>(
+  where: Prisma.AnimationWhereInput,
+  term: string,
+  skip: number,
+  take: number,
+  select: Prisma.AnimationSelect,
+  tree: CategoryTree,
+) {
+  const categoryIds =
+    where.categoryId === undefined ? null : typeof where.categoryId === "string" ? [where.categoryId] : (where.categoryId as { in: string[] }).in;
   const { ids, total, suggestion } = await searchAnimations(term, { categoryIds }, tree, skip, take);
   const found = ids.length ? ((await prisma.animation.findMany({ where: { id: { in: ids } }, select })) as unknown as Array<Row & { id: string }>) : [];
   const byId = new Map(found.map((row) => [row.id, row]));
@@ -197,10 +205,13 @@ export async function listHomeCards(query: AnimationListQuery, tree: CategoryTre
 export async function listAnimationCards(query: AnimationListQuery, tree?: CategoryTree): Promise<AnimationList<AnimationCardDto>> {
   const t = tree ?? (await getCategoryTree());
   // Cards carry nothing viewer-specific: the finished list is cached, not only its rows.
-  return cached(`cards:${JSON.stringify([query.category ?? "", query.search?.trim().toLowerCase() ?? "", query.page, query.limit, query.pages ?? 1])}`, async () => {
-    const { rows, total, hasMore, suggestion } = await fetchPage("card", cardSelect, query, t);
-    return { animations: rows.map((row) => toCardDto(row, t)), hasMore, total, ...(suggestion ? { suggestion } : {}) };
-  });
+  return cached(
+    `cards:${JSON.stringify([query.category ?? "", query.search?.trim().toLowerCase() ?? "", query.page, query.limit, query.pages ?? 1])}`,
+    async () => {
+      const { rows, total, hasMore, suggestion } = await fetchPage("card", cardSelect, query, t);
+      return { animations: rows.map((row) => toCardDto(row, t)), hasMore, total, ...(suggestion ? { suggestion } : {}) };
+    },
+  );
 }
 
 /** Full animations shaped for this viewer (`light=false` calls). */

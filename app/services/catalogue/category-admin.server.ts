@@ -135,7 +135,13 @@ export async function createCategory(actor: Actor, input: CategoryInput, confirm
   const created = await prisma
     .$transaction(async (tx) => {
       const row = await tx.category.create({ data: values, select: adminCategorySelect });
-      await recordAudit(tx, actor, { action: "category.create", entityType: "category", entityId: row.id, summary: `Created ${summaryOf(values)}`, after: values });
+      await recordAudit(tx, actor, {
+        action: "category.create",
+        entityType: "category",
+        entityId: row.id,
+        summary: `Created ${summaryOf(values)}`,
+        after: values,
+      });
       return row;
     })
     .catch(uniqueConflict);

@@ -82,7 +82,13 @@ export async function createDoctor(actor: Actor, input: DoctorInput) {
   const created = await prisma
     .$transaction(async (tx) => {
       const row = await tx.doctor.create({ data: values, select: adminDoctorSelect });
-      await recordAudit(tx, actor, { action: "doctor.create", entityType: "doctor", entityId: row.id, summary: `Created doctor “${row.name}”`, after: auditFields(values) });
+      await recordAudit(tx, actor, {
+        action: "doctor.create",
+        entityType: "doctor",
+        entityId: row.id,
+        summary: `Created doctor “${row.name}”`,
+        after: auditFields(values),
+      });
       return row;
     })
     .catch(slugConflict);
@@ -99,7 +105,14 @@ export async function updateDoctor(actor: Actor, id: string, input: DoctorInput)
     .$transaction(async (tx) => {
       const row = await tx.doctor.update({ where: { id }, data: values, select: adminDoctorSelect });
       const { animationCount: _, createdAt: __, updatedAt: ___, id: ____, ...before } = current;
-      await recordAudit(tx, actor, { action: "doctor.update", entityType: "doctor", entityId: id, summary: `Updated doctor “${row.name}”`, before, after: auditFields(values) });
+      await recordAudit(tx, actor, {
+        action: "doctor.update",
+        entityType: "doctor",
+        entityId: id,
+        summary: `Updated doctor “${row.name}”`,
+        before,
+        after: auditFields(values),
+      });
       return row;
     })
     .catch(slugConflict);

@@ -14,7 +14,26 @@ import { cached, type CategoryTree } from "./categories.server.ts";
 export type SearchHits = { ids: string[]; total: number; suggestion?: string };
 
 /** Words too common to narrow a search: they never decide a match on their own. */
-const STOP_WORDS = new Set(["and", "the", "for", "with", "from", "after", "before", "how", "what", "why", "when", "are", "into", "its", "this", "that", "like", "your"]);
+const STOP_WORDS = new Set([
+  "and",
+  "the",
+  "for",
+  "with",
+  "from",
+  "after",
+  "before",
+  "how",
+  "what",
+  "why",
+  "when",
+  "are",
+  "into",
+  "its",
+  "this",
+  "that",
+  "like",
+  "your",
+]);
 
 /** A word needs three characters to be searched alone, four to be corrected or matched fuzzily. */
 const MIN_WORD = 3;
@@ -101,11 +120,7 @@ export function correctWord(word: string, vocabulary: Map<string, number>): stri
     const distance = editDistance(word, candidate, max);
     if (distance > max || distance === 0) continue;
     const similarity = trigramSimilarity(word, candidate);
-    if (
-      !best ||
-      distance < best.distance ||
-      (distance === best.distance && (similarity > best.similarity || (similarity === best.similarity && n > best.n)))
-    ) {
+    if (!best || distance < best.distance || (distance === best.distance && (similarity > best.similarity || (similarity === best.similarity && n > best.n)))) {
       best = { word: candidate, distance, similarity, n };
     }
   }

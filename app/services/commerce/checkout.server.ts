@@ -208,7 +208,8 @@ export async function getCheckoutResult(user: PublicUser, checkoutId: string, op
   const checkout = await findOwnCheckout(user, checkoutId);
   const base = { checkoutId: checkout.id, description: checkout.description, amount: checkout.amount };
   if (checkout.status === "completed") {
-    const nextPath = checkout.type === "global" ? "/" : checkout.type === "individual" && checkout.animationId ? `/watch/${checkout.animationId}` : "/my-animations";
+    const nextPath =
+      checkout.type === "global" ? "/" : checkout.type === "individual" && checkout.animationId ? `/watch/${checkout.animationId}` : "/my-animations";
     return {
       ...base,
       status: "paid",

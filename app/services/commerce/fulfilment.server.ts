@@ -67,7 +67,12 @@ function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === "P2002";
   if (!(error instanceof Error)) return false;
   const cause = (error as { cause?: { kind?: string; originalCode?: string; code?: string } }).cause;
-  return cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505" || cause?.code === "23505" || /duplicate key value violates unique constraint/.test(error.message);
+  return (
+    cause?.kind === "UniqueConstraintViolation" ||
+    cause?.originalCode === "23505" ||
+    cause?.code === "23505" ||
+    /duplicate key value violates unique constraint/.test(error.message)
+  );
 }
 
 async function apply(tx: Tx, event: Exclude<PaymentEvent, { kind: "ignored" }>, provider: ProviderName, now: Date, mails: Mail[]) {
@@ -181,7 +186,10 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
 
 async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) {
   const subscription = event.providerSubscriptionId
-    ? await tx.subscription.findFirst({ where: { stripeSubscriptionId: event.providerSubscriptionId }, include: { user: true, category: true, animation: true } })
+    ? await tx.subscription.findFirst({
+        where: { stripeSubscriptionId: event.providerSubscriptionId },
+        include: { user: true, category: true, animation: true },
+      })
     : null;
   if (!subscription) {
     logger.error({ paymentId: event.paymentId, providerSubscriptionId: event.providerSubscriptionId }, "a renewal for an unknown subscription was not applied");
@@ -232,7 +240,10 @@ async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "paymen
   if (event.checkoutId) {
     // A first payment refused: the attempt is declined and nothing is granted. A checkout that
     // was paid meanwhile (a retry with another card succeeded) stays completed.
-    await tx.checkoutSession.updateMany({ where: { id: event.checkoutId, status: { in: ["open", "expired"] } }, data: { status: "declined", failureMessage: event.message } });
+    await tx.checkoutSession.updateMany({
+      where: { id: event.checkoutId, status: { in: ["open", "expired"] } },
+      data: { status: "declined", failureMessage: event.message },
+    });
     return;
   }
   if (!event.providerSubscriptionId) return;

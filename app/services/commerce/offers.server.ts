@@ -2,7 +2,14 @@ import { prisma } from "~/lib/db.server.ts";
 import { formatMoney } from "~/lib/format.ts";
 import { mediaClaimsOf } from "../catalogue/media-claims.ts";
 import { cached, type CategoryTree, findCategory, getCategoryTree, slugOrId } from "../catalogue/categories.server.ts";
-import { categoryLicenceIsCheaper, DEFAULT_CATEGORY_LICENCE_PRICE, DEFAULT_INDIVIDUAL_LICENCE_PRICE, DEFAULT_PREMIUM_YEARLY_PRICE, individualLicencePrice, premiumPrice } from "./prices.server.ts";
+import {
+  categoryLicenceIsCheaper,
+  DEFAULT_CATEGORY_LICENCE_PRICE,
+  DEFAULT_INDIVIDUAL_LICENCE_PRICE,
+  DEFAULT_PREMIUM_YEARLY_PRICE,
+  individualLicencePrice,
+  premiumPrice,
+} from "./prices.server.ts";
 import { getSetting, settingNumber } from "../site/settings.server.ts";
 
 // What is offered for sale: the premium plan at its current price, the sub-categories and
@@ -96,7 +103,9 @@ function getIndividualPriceRanges(): Promise<Map<string | null, PriceRange>> {
       _min: { individualPrice: true },
       _max: { individualPrice: true },
     });
-    return new Map(groups.map((g) => [g.categoryId, { min: individualLicencePrice(g._min.individualPrice), max: individualLicencePrice(g._max.individualPrice) }]));
+    return new Map(
+      groups.map((g) => [g.categoryId, { min: individualLicencePrice(g._min.individualPrice), max: individualLicencePrice(g._max.individualPrice) }]),
+    );
   });
 }
 

@@ -52,11 +52,7 @@ function listWhere({ search, status }: Pick<RefundListQuery, "search" | "status"
     ...(status ? { status } : {}),
     ...(contains
       ? {
-          OR: [
-            { reason: contains },
-            { description: contains },
-            { user: memberMatches(term!) },
-          ],
+          OR: [{ reason: contains }, { description: contains }, { user: memberMatches(term!) }],
         }
       : {}),
   };

@@ -88,7 +88,10 @@ export function getViewerAccess(request: Request): Promise<Access> {
       if (!user) return ANONYMOUS;
       const now = new Date();
       const kept = await keptForCaller(`access:${user.id}`, () => activeSubscriptions(user.id, now));
-      return accessOf(user, kept.filter((s) => s.endDate !== null && s.endDate > now));
+      return accessOf(
+        user,
+        kept.filter((s) => s.endDate !== null && s.endDate > now),
+      );
     });
     viewerAccess.set(request, pending);
   }
@@ -193,11 +196,7 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
     prisma.animationCaption.findFirst({ where: { path: objectPath, animation: { isActive: true } }, select: { id: true } }),
   ]);
   const value: ObjectAttachments = {
-    public:
-      animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) ||
-      doctor !== null ||
-      category !== null ||
-      caption !== null,
+    public: animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) || doctor !== null || category !== null || caption !== null,
     guarded: animations.flatMap(({ id, slug, categoryId, category, fullVideo, downloadFile }) => {
       const animation = { id, slug, categoryId, category };
       return [
@@ -219,10 +218,7 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
  * If a path is both public and protected, protected wins. Refusals never reveal existence.
  * The viewer may be a loader, so that public objects need no user lookup at all.
  */
-export async function decideObjectAccess(
-  viewer: ObjectViewer | (() => Promise<ObjectViewer>),
-  objectPath: string,
-): Promise<ObjectAccessDecision> {
+export async function decideObjectAccess(viewer: ObjectViewer | (() => Promise<ObjectViewer>), objectPath: string): Promise<ObjectAccessDecision> {
   const { public: isPublic, guarded } = await findObjectAttachments(objectPath);
   if (isPublic && guarded.length === 0) return { allowed: true, visibility: "public" };
 

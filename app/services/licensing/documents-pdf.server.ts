@@ -6,7 +6,6 @@ import { type Certificate, RECEIPT_STATUS_LABEL, type Receipt } from "./document
 // The PDF layouts of receipts and licence certificates: they lay out only what documents.server.ts
 // decided the viewer may see, as bytes made with pdfkit's built-in fonts (no files to ship, no browser).
 
-
 /** The file name's id: the first block of the UUID is enough to tell a user's files apart. */
 export function shortId(id: string) {
   return id.split("-")[0]!;
@@ -59,14 +58,23 @@ function fieldRows(doc: Doc, rows: [string, string][], x: number, width: number,
   for (const [label, value] of rows) {
     const y = doc.y;
     doc.font("Helvetica").fontSize(10).fillColor(MUTED).text(label, x, y, { width: labelWidth });
-    doc.font("Helvetica").fontSize(11).fillColor(INK).text(value, x + labelWidth, y, { width: width - labelWidth });
+    doc
+      .font("Helvetica")
+      .fontSize(11)
+      .fillColor(INK)
+      .text(value, x + labelWidth, y, { width: width - labelWidth });
     doc.moveDown(0.5);
   }
 }
 
 function rule(doc: Doc, x: number, width: number) {
   doc.moveDown(0.5);
-  doc.moveTo(x, doc.y).lineTo(x + width, doc.y).lineWidth(0.75).strokeColor(RULE).stroke();
+  doc
+    .moveTo(x, doc.y)
+    .lineTo(x + width, doc.y)
+    .lineWidth(0.75)
+    .strokeColor(RULE)
+    .stroke();
   doc.moveDown(0.8);
 }
 
@@ -114,17 +122,29 @@ export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {
   // The line item and the total, the amount aligned right.
   const amountWidth = 120;
   let y = doc.y;
-  doc.font("Helvetica-Bold").fontSize(10).fillColor(MUTED).text("Item", x, y, { width: width - amountWidth });
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(10)
+    .fillColor(MUTED)
+    .text("Item", x, y, { width: width - amountWidth });
   doc.text("Amount", x + width - amountWidth, y, { width: amountWidth, align: "right" });
   doc.moveDown(0.6);
   y = doc.y;
-  doc.font("Helvetica").fontSize(11).fillColor(INK).text(receipt.description, x, y, { width: width - amountWidth - 12 });
+  doc
+    .font("Helvetica")
+    .fontSize(11)
+    .fillColor(INK)
+    .text(receipt.description, x, y, { width: width - amountWidth - 12 });
   const afterItem = doc.y;
   doc.text(amount, x + width - amountWidth, y, { width: amountWidth, align: "right" });
   doc.y = Math.max(afterItem, doc.y);
   rule(doc, x, width);
   y = doc.y;
-  doc.font("Helvetica-Bold").fontSize(13).fillColor(INK).text("Total", x, y, { width: width - amountWidth });
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(13)
+    .fillColor(INK)
+    .text("Total", x, y, { width: width - amountWidth });
   doc.text(`${amount} ${receipt.currency}`, x + width - amountWidth, y, { width: amountWidth, align: "right" });
   doc.moveDown(1.5);
 
@@ -158,8 +178,16 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
   });
   const done = collect(doc);
   const { width: pageWidth, height: pageHeight } = doc.page;
-  doc.rect(24, 24, pageWidth - 48, pageHeight - 48).lineWidth(3).strokeColor(BRAND).stroke();
-  doc.rect(32, 32, pageWidth - 64, pageHeight - 64).lineWidth(0.75).strokeColor(RULE).stroke();
+  doc
+    .rect(24, 24, pageWidth - 48, pageHeight - 48)
+    .lineWidth(3)
+    .strokeColor(BRAND)
+    .stroke();
+  doc
+    .rect(32, 32, pageWidth - 64, pageHeight - 64)
+    .lineWidth(0.75)
+    .strokeColor(RULE)
+    .stroke();
 
   const x = 80;
   const width = pageWidth - 160;
@@ -200,7 +228,11 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
     columnWidth,
   );
   doc.moveDown(0.8);
-  doc.font("Helvetica").fontSize(10).fillColor(MUTED).text("Check that this license is valid today at", columnX, doc.y, { width: columnWidth, align: "center" });
+  doc
+    .font("Helvetica")
+    .fontSize(10)
+    .fillColor(MUTED)
+    .text("Check that this license is valid today at", columnX, doc.y, { width: columnWidth, align: "center" });
   doc.font("Helvetica").fontSize(10).fillColor(BRAND).text(certificate.verifyUrl, columnX, doc.y, {
     width: columnWidth,
     align: "center",

@@ -64,7 +64,9 @@ export async function getEmbedMediaDelivery(
 
   const [licence, animation] = await Promise.all([
     prisma.subscription.findUnique({ where: { id: licenceId }, select: licenceSelect }).catch(() => null),
-    prisma.animation.findUnique({ where: { id: request.animationId }, select: { id: true, fullVideo: true, categoryId: true, category: { select: { parentId: true } } } }).catch(() => null),
+    prisma.animation
+      .findUnique({ where: { id: request.animationId }, select: { id: true, fullVideo: true, categoryId: true, category: { select: { parentId: true } } } })
+      .catch(() => null),
   ]);
   if (!licence || !animation || !isActive(licence, now) || !covers(licence, animation)) return refused;
 
@@ -98,4 +100,3 @@ export async function recordEmbedPlay(licenceId: string, animationId: string, ho
     VALUES (${licenceId}::uuid, ${animationId}::uuid, ${host}, 1, now())
     ON CONFLICT ("subscriptionId", "animationId", "host") DO UPDATE SET "plays" = "EmbedPlay"."plays" + 1, "updatedAt" = now()`;
 }
-

@@ -4,13 +4,7 @@ import { getEnv } from "~/lib/env.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { memo } from "~/lib/memo.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
-import {
-  EMBED_DOMAIN_MESSAGES,
-  frameAncestorSources,
-  hostMatches,
-  MAX_EMBED_DOMAINS,
-  normaliseEmbedHost,
-} from "~/validation/embed-domains.ts";
+import { EMBED_DOMAIN_MESSAGES, frameAncestorSources, hostMatches, MAX_EMBED_DOMAINS, normaliseEmbedHost } from "~/validation/embed-domains.ts";
 import type { AccessTarget } from "./access.server.ts";
 import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { cached } from "../catalogue/categories.server.ts";
@@ -33,7 +27,15 @@ export const NOT_LICENSED_HERE = "This animation is not licensed for this site";
 /** Plays with no recognised embedding site (no Referer, or one not on the licence). */
 export const DIRECT_HOST = "direct";
 
-export type Licence = { id: string; userId: string; type: "global" | "category" | "individual"; status: string; endDate: Date | null; animationId: string | null; categoryId: string | null };
+export type Licence = {
+  id: string;
+  userId: string;
+  type: "global" | "category" | "individual";
+  status: string;
+  endDate: Date | null;
+  animationId: string | null;
+  categoryId: string | null;
+};
 
 export const licenceSelect = { id: true, userId: true, type: true, status: true, endDate: true, animationId: true, categoryId: true } as const;
 
@@ -333,12 +335,7 @@ async function findCoveringLicences(
  */
 export async function resolveEmbed(
   animationId: string,
-  {
-    licenceId,
-    referer,
-    fetchDest,
-    now = new Date(),
-  }: { licenceId?: string | null; referer?: string | null; fetchDest?: string | null; now?: Date } = {},
+  { licenceId, referer, fetchDest, now = new Date() }: { licenceId?: string | null; referer?: string | null; fetchDest?: string | null; now?: Date } = {},
 ): Promise<EmbedDecision> {
   const embeddingHost = refererHost(referer);
   if (licenceId ? !UUID.test(licenceId) : !embeddingHost) return { kind: "not-found" };
@@ -349,9 +346,7 @@ export async function resolveEmbed(
   const candidates = await memo(`embed-licence:${animation.id}:${JSON.stringify(filter)}`, embedDecisionCacheMs(), () =>
     findCoveringLicences(animation, filter),
   );
-  const named = candidates.filter(
-    (l) => covers(l, animation) && (licenceId || l.hosts.some((h) => hostMatches(h, embeddingHost!))),
-  );
+  const named = candidates.filter((l) => covers(l, animation) && (licenceId || l.hosts.some((h) => hostMatches(h, embeddingHost!))));
   const licence = named.find((l) => isActive(l, now)) ?? named[0];
   if (!licence) return { kind: "not-found" };
 

@@ -57,8 +57,7 @@ function licenceFor(animation: LibraryRow, licences: Licence[]) {
   const categories = [animation.categoryId, animation.category?.parentId].filter(Boolean);
   for (const l of licences) {
     const covers =
-      (l.type === "individual" && l.animationId === animation.id) ||
-      (l.type === "category" && l.categoryId !== null && categories.includes(l.categoryId));
+      (l.type === "individual" && l.animationId === animation.id) || (l.type === "category" && l.categoryId !== null && categories.includes(l.categoryId));
     if (!covers) continue;
     const type = l.type as "individual" | "category";
     const later = !best || (l.endDate?.getTime() ?? 0) > (best.expiryDate?.getTime() ?? 0);

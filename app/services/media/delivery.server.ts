@@ -46,7 +46,10 @@ const viewerCache = new Map<string, { expires: number; viewer: Promise<ObjectVie
 function loadViewer(credentials: MediaCredentials): () => Promise<ObjectViewer> {
   return () => {
     if (!credentials.cookie && !credentials.authorization) return Promise.resolve(null);
-    const key = crypto.createHash("sha256").update(`${credentials.cookie ?? ""}\n${credentials.authorization ?? ""}`).digest("base64url");
+    const key = crypto
+      .createHash("sha256")
+      .update(`${credentials.cookie ?? ""}\n${credentials.authorization ?? ""}`)
+      .digest("base64url");
     const now = Date.now();
     const cached = viewerCache.get(key);
     if (cached && cached.expires > now) return cached.viewer;

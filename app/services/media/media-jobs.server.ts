@@ -174,7 +174,12 @@ export async function runMediaJob(id: string, { instanceId = defaultInstanceId()
 export async function scanMediaJobs(now = new Date()) {
   const queued = getEnv().MEDIA_BACKFILL ? await queueMissingTranscodes() : 0;
   const waiting = await prisma.mediaJob.findMany({
-    where: { OR: [{ status: "queued", createdAt: { lt: new Date(now.getTime() - 60_000) } }, { status: "running", lockedAt: { lt: new Date(now.getTime() - STALE_LOCK_MS) } }] },
+    where: {
+      OR: [
+        { status: "queued", createdAt: { lt: new Date(now.getTime() - 60_000) } },
+        { status: "running", lockedAt: { lt: new Date(now.getTime() - STALE_LOCK_MS) } },
+      ],
+    },
     select: { id: true },
     take: 100,
   });
@@ -314,7 +319,10 @@ async function attachEarlyPreview(job: ClaimedJob, workDir: string) {
   const animation = await prisma.animation.findUnique({ where: { id: job.animationId }, select: { fullVideo: true, previewVideo: true } });
   if (!animation || animation.previewVideo || animation.fullVideo !== job.sourcePath) return;
   const stored = await saveObject({ body: fs.createReadStream(path.join(workDir, "preview.mp4")), contentType: "video/mp4", kind: "preview" });
-  const set = await prisma.animation.updateMany({ where: { id: job.animationId, fullVideo: job.sourcePath, previewVideo: null }, data: { previewVideo: stored.path } });
+  const set = await prisma.animation.updateMany({
+    where: { id: job.animationId, fullVideo: job.sourcePath, previewVideo: null },
+    data: { previewVideo: stored.path },
+  });
   if (set.count === 0) await deleteObject(stored.id).catch(() => undefined);
 }
 

@@ -120,7 +120,14 @@ export function playbackFor(set: SetSummary, viewer: { userId: string; watch: bo
   const preview = set.renditions.find((r) => r.kind === "preview");
   const sized = { width: top?.width ?? preview?.width ?? 1280, height: top?.height ?? preview?.height ?? 720 };
   if (!viewer?.watch) {
-    return { isPreview: true, ...previewUrls(set.id), storyboard: null, rungs: [], width: preview?.width ?? sized.width, height: preview?.height ?? sized.height };
+    return {
+      isPreview: true,
+      ...previewUrls(set.id),
+      storyboard: null,
+      rungs: [],
+      width: preview?.width ?? sized.width,
+      height: preview?.height ?? sized.height,
+    };
   }
   const grant = signGrant(set.id, { kind: "u", userId: viewer.userId }, signedMediaTtlSeconds(set.duration), now);
   return {
@@ -167,7 +174,13 @@ const ownerCache = new Map<string, { expires: number; owner: Promise<SetOwner | 
 const ACCESS_TTL_MS = 2_000;
 const accessCache = new Map<string, { expires: number; access: Promise<(Access & { isAdmin: boolean }) | null> }>();
 
-function remembered<T>(cache: Map<string, { expires: number } & Record<string, unknown>>, key: string, ttl: number, field: string, load: () => Promise<T>): Promise<T> {
+function remembered<T>(
+  cache: Map<string, { expires: number } & Record<string, unknown>>,
+  key: string,
+  ttl: number,
+  field: string,
+  load: () => Promise<T>,
+): Promise<T> {
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.expires > now) return hit[field] as Promise<T>;

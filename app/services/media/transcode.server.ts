@@ -52,7 +52,18 @@ type StepContext = {
   onProgress: (fraction: number) => void;
 };
 
-const H264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-profile:v", "high", "-sc_threshold", "0", "-force_key_frames", `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`];
+const H264 = [
+  "-c:v",
+  "libx264",
+  "-pix_fmt",
+  "yuv420p",
+  "-profile:v",
+  "high",
+  "-sc_threshold",
+  "0",
+  "-force_key_frames",
+  `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
+];
 const AAC = ["-c:a", "aac", "-b:a", `${AUDIO_KBPS}k`, "-ac", "2"];
 const HLS_FMP4 = ["-f", "hls", "-hls_time", String(SEGMENT_SECONDS), "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4"];
 
@@ -102,21 +113,34 @@ async function encodeLadder({ input, dir, probe, rungs, signal, onProgress }: St
   const maps = rungs.flatMap((_, i) => ["-map", `[o${i}]`]);
   const audioMaps = probe.hasAudio ? rungs.flatMap(() => ["-map", "0:a:0"]) : [];
   const rates = rungs.flatMap((rung, i) => [
-    `-b:v:${i}`, `${rung.videoKbps}k`,
-    `-maxrate:v:${i}`, `${Math.round(rung.videoKbps * 1.1)}k`,
-    `-bufsize:v:${i}`, `${rung.videoKbps * 2}k`,
+    `-b:v:${i}`,
+    `${rung.videoKbps}k`,
+    `-maxrate:v:${i}`,
+    `${Math.round(rung.videoKbps * 1.1)}k`,
+    `-bufsize:v:${i}`,
+    `${rung.videoKbps * 2}k`,
   ]);
   const streamMap = rungs.map((rung, i) => `v:${i}${probe.hasAudio ? `,a:${i}` : ""},name:${rung.name}`).join(" ");
   await runFfmpeg(
     [
-      "-i", input,
-      "-filter_complex", filter, ...maps, ...audioMaps,
-      ...H264, "-preset", "veryfast", ...rates,
+      "-i",
+      input,
+      "-filter_complex",
+      filter,
+      ...maps,
+      ...audioMaps,
+      ...H264,
+      "-preset",
+      "veryfast",
+      ...rates,
       ...(probe.hasAudio ? AAC : []),
       ...HLS_FMP4,
-      "-hls_segment_filename", path.join(dir, "hls", "%v", "seg-%05d.m4s"),
-      "-master_pl_name", "master.m3u8",
-      "-var_stream_map", streamMap,
+      "-hls_segment_filename",
+      path.join(dir, "hls", "%v", "seg-%05d.m4s"),
+      "-master_pl_name",
+      "master.m3u8",
+      "-var_stream_map",
+      streamMap,
       path.join(dir, "hls", "%v", "index.m3u8"),
     ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
@@ -143,16 +167,40 @@ async function cutPreview({ dir, rungs, probe, signal, onProgress }: StepContext
   const rung = previewRung(rungs);
   await runFfmpeg(
     [
-      "-i", rungPlaylist(dir, rungs), "-t", String(PREVIEW_SECONDS),
-      ...H264, "-preset", "veryfast", "-b:v", `${rung.videoKbps}k`, "-maxrate", `${Math.round(rung.videoKbps * 1.1)}k`, "-bufsize", `${rung.videoKbps * 2}k`,
+      "-i",
+      rungPlaylist(dir, rungs),
+      "-t",
+      String(PREVIEW_SECONDS),
+      ...H264,
+      "-preset",
+      "veryfast",
+      "-b:v",
+      `${rung.videoKbps}k`,
+      "-maxrate",
+      `${Math.round(rung.videoKbps * 1.1)}k`,
+      "-bufsize",
+      `${rung.videoKbps * 2}k`,
       ...(probe.hasAudio ? AAC : ["-an"]),
-      "-movflags", "+faststart", mp4,
+      "-movflags",
+      "+faststart",
+      mp4,
     ],
     { signal, onProgress: progressOver(seconds, (f) => onProgress(f * 0.9)) },
   );
   await fs.promises.mkdir(path.join(dir, "preview"), { recursive: true });
   await runFfmpeg(
-    ["-i", mp4, "-c", "copy", ...HLS_FMP4, "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", path.join(dir, "preview", "seg-%05d.m4s"), path.join(dir, "preview", "index.m3u8")],
+    [
+      "-i",
+      mp4,
+      "-c",
+      "copy",
+      ...HLS_FMP4,
+      "-hls_fmp4_init_filename",
+      "init.mp4",
+      "-hls_segment_filename",
+      path.join(dir, "preview", "seg-%05d.m4s"),
+      path.join(dir, "preview", "index.m3u8"),
+    ],
     { signal },
   );
   onProgress(1);
@@ -162,7 +210,28 @@ async function cutPreview({ dir, rungs, probe, signal, onProgress }: StepContext
 async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: StepContext) {
   await runFfmpeg(
     // No forced keyframes: an editor's file needs no segment boundaries, and they cost bytes.
-    ["-i", input, "-map", "0:v:0", "-map", "0:a:0?", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-profile:v", "high", "-preset", "fast", "-crf", "18", ...AAC, "-movflags", "+faststart", path.join(dir, "download.mp4")],
+    [
+      "-i",
+      input,
+      "-map",
+      "0:v:0",
+      "-map",
+      "0:a:0?",
+      "-c:v",
+      "libx264",
+      "-pix_fmt",
+      "yuv420p",
+      "-profile:v",
+      "high",
+      "-preset",
+      "fast",
+      "-crf",
+      "18",
+      ...AAC,
+      "-movflags",
+      "+faststart",
+      path.join(dir, "download.mp4"),
+    ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
   );
 }
@@ -170,11 +239,31 @@ async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: Step
 async function encodeDownloadWebm({ input, dir, probe, signal, onProgress }: StepContext) {
   await runFfmpeg(
     [
-      "-i", input, "-map", "0:v:0", "-map", "0:a:0?",
-      "-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-b:v", "0", "-crf", "31",
+      "-i",
+      input,
+      "-map",
+      "0:v:0",
+      "-map",
+      "0:a:0?",
+      "-c:v",
+      "libvpx-vp9",
+      "-pix_fmt",
+      "yuv420p",
+      "-b:v",
+      "0",
+      "-crf",
+      "31",
       // The realtime deadline is ~10× faster than "good" on two cores, at a modest cost in size.
-      "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
-      "-c:a", "libopus", "-b:a", `${AUDIO_KBPS}k`,
+      "-deadline",
+      "realtime",
+      "-cpu-used",
+      "8",
+      "-row-mt",
+      "1",
+      "-c:a",
+      "libopus",
+      "-b:a",
+      `${AUDIO_KBPS}k`,
       path.join(dir, "download.webm"),
     ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
@@ -186,9 +275,17 @@ async function makeStoryboard({ input, dir, probe, signal, onProgress }: StepCon
   const plan = storyboardPlan(probe.duration, probe);
   await runFfmpeg(
     [
-      "-i", input, "-map", "0:v:0",
-      "-vf", `fps=1/${plan.interval},scale=${plan.width}:${plan.height},tile=${plan.columns}x${plan.rows}`,
-      "-frames:v", "1", "-q:v", "5", path.join(dir, "storyboard.jpg"),
+      "-i",
+      input,
+      "-map",
+      "0:v:0",
+      "-vf",
+      `fps=1/${plan.interval},scale=${plan.width}:${plan.height},tile=${plan.columns}x${plan.rows}`,
+      "-frames:v",
+      "1",
+      "-q:v",
+      "5",
+      path.join(dir, "storyboard.jpg"),
     ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
   );
@@ -260,7 +357,16 @@ export async function measureRenditions(dir: string, rungs: readonly Rung[], sig
   for (const { kind, file, codec } of files) {
     const full = path.join(dir, file);
     const [{ size }, duration, frame] = await Promise.all([fs.promises.stat(full), measureDuration(full, signal), probeVideoSize(full, signal)]);
-    rows.push({ kind, file, width: frame.width, height: frame.height, bitrate: duration > 0 ? Math.round((size * 8) / duration) : null, codec, bytes: size, duration });
+    rows.push({
+      kind,
+      file,
+      width: frame.width,
+      height: frame.height,
+      bitrate: duration > 0 ? Math.round((size * 8) / duration) : null,
+      codec,
+      bytes: size,
+      duration,
+    });
   }
   const preview = previewRung(rungs);
   rows.push({

@@ -110,7 +110,12 @@ export function categoriesSitemap(): Promise<SmallSitemap> {
 /** Active doctors' profiles (the condition of doctors.server.ts listDoctors and getDoctor). */
 export function doctorsSitemap(): Promise<SmallSitemap> {
   return cached("sitemap:doctors", async () => {
-    const doctors = await prisma.doctor.findMany({ where: { isActive: true }, orderBy: { slug: "asc" }, take: MAX_URLS, select: { slug: true, updatedAt: true } });
+    const doctors = await prisma.doctor.findMany({
+      where: { isActive: true },
+      orderBy: { slug: "asc" },
+      take: MAX_URLS,
+      select: { slug: true, updatedAt: true },
+    });
     return smallSitemap(doctors.map((d) => ({ path: `/doctors/${encodeURIComponent(d.slug)}`, lastmod: d.updatedAt })));
   });
 }
@@ -148,8 +153,12 @@ const PLAN_CACHE_MS = 5 * 60_000;
 export function animationPlan(): Promise<AnimationFilePlan[]> {
   const perFile = getEnv().SITEMAP_URLS_PER_FILE;
   const ttl = sharedCacheMs() && Math.max(sharedCacheMs(), PLAN_CACHE_MS);
-  return cached(`sitemap:animation-plan:${perFile}`, async () => {
-    const rows = await prisma.$queryRaw<Array<{ file: bigint | number; urls: bigint | number; lastmod: Date | null; firstCreatedAt: string; firstId: string }>>`
+  return cached(
+    `sitemap:animation-plan:${perFile}`,
+    async () => {
+      const rows = await prisma.$queryRaw<
+        Array<{ file: bigint | number; urls: bigint | number; lastmod: Date | null; firstCreatedAt: string; firstId: string }>
+      >`
       WITH ranked AS (
         SELECT a."id", a."createdAt", ${ANIMATION_LASTMOD} AS "lastmod",
                row_number() OVER (ORDER BY a."createdAt", a."id") - 1 AS "n"
@@ -162,14 +171,16 @@ export function animationPlan(): Promise<AnimationFilePlan[]> {
       FROM ranked
       GROUP BY 1
       ORDER BY 1`;
-    return rows.map((row) => ({
-      page: Number(row.file) + 1,
-      urls: Number(row.urls),
-      lastmod: row.lastmod,
-      firstCreatedAt: row.firstCreatedAt,
-      firstId: row.firstId,
-    }));
-  }, ttl);
+      return rows.map((row) => ({
+        page: Number(row.file) + 1,
+        urls: Number(row.urls),
+        lastmod: row.lastmod,
+        firstCreatedAt: row.firstCreatedAt,
+        firstId: row.firstId,
+      }));
+    },
+    ttl,
+  );
 }
 
 type AnimationRow = {

@@ -19,7 +19,6 @@ export function getLayoutData() {
   return memo(LAYOUT_CACHE_KEY, sharedCacheMs(), loadLayoutData);
 }
 
-
 async function loadLayoutData() {
   const [legalPages, platform] = await Promise.all([
     prisma.page.findMany({
@@ -158,12 +157,21 @@ async function loadFaqs({ category, search }: FaqFilter, includeInactive: boolea
         : {}),
     },
     orderBy: [{ sortOrder: "asc" }, { createdAt: "asc" }],
-    select: { id: true, question: true, answer: true, categoryId: true, sortOrder: true, views: true, isActive: true, category: { select: { name: true, sortOrder: true } } },
+    select: {
+      id: true,
+      question: true,
+      answer: true,
+      categoryId: true,
+      sortOrder: true,
+      views: true,
+      isActive: true,
+      category: { select: { name: true, sortOrder: true } },
+    },
     take: FAQ_LIMIT,
   });
   // Grouped screens read best in the categories' order, General (no category) first; within a
   // category the FAQs keep their own order (the sort is stable).
-  const rank = (c: { name: string; sortOrder: number } | null) => (c ? [c.sortOrder, c.name] as const : [-Infinity, ""] as const);
+  const rank = (c: { name: string; sortOrder: number } | null) => (c ? ([c.sortOrder, c.name] as const) : ([-Infinity, ""] as const));
   faqs.sort((a, b) => {
     const [ra, na] = rank(a.category);
     const [rb, nb] = rank(b.category);
@@ -209,13 +217,11 @@ export async function registerFaqView(id: string) {
  */
 export async function submitContactMessage(input: ContactInput, userId: string | null, client: string) {
   await enforceRateLimit(`contact:${client}`, CONTACT_RULE);
-  const message = await prisma.contactMessage
-    .create({ data: { ...input, userId }, select: { id: true, createdAt: true } })
-    .catch((error: unknown) => {
-      // The visitor keeps what they typed and sees the product's failure text.
-      logger.error({ err: error }, "contact message not stored");
-      throw new ServiceError(CONTACT_FAILURE, 500);
-    });
+  const message = await prisma.contactMessage.create({ data: { ...input, userId }, select: { id: true, createdAt: true } }).catch((error: unknown) => {
+    // The visitor keeps what they typed and sees the product's failure text.
+    logger.error({ err: error }, "contact message not stored");
+    throw new ServiceError(CONTACT_FAILURE, 500);
+  });
   const categoryLabel = CONTACT_CATEGORIES.find((c) => c.value === input.category)?.label ?? input.category;
   await sendTemplatedEmail({
     template: "contact_message",

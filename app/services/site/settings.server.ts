@@ -43,7 +43,6 @@ export const LAYOUT_CACHE_KEY = "layout";
 /** The rows are kept for sharedCacheMs; a write to them drops the copy (cache-registry.server.ts). */
 const SETTINGS_CACHE_KEY = "settings";
 
-
 /** Every setting, defaults filled in: one query for all of them, shared by every page. */
 export function getSettings(): Promise<Record<SettingKey, string> & Record<string, string>> {
   return memo(SETTINGS_CACHE_KEY, sharedCacheMs(), async () => {

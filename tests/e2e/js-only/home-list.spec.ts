@@ -14,17 +14,19 @@ async function settledCount(page: Page) {
   // The scroll observer may ask for one more page as the list grows: wait until it stops.
   let count = -1;
   await expect
-    .poll(async () => {
-      const previous = count;
-      count = await listCards(page).count();
-      return count === previous && (await page.getByText("Loading more animations...").count()) === 0;
-    }, { intervals: [500] })
+    .poll(
+      async () => {
+        const previous = count;
+        count = await listCards(page).count();
+        return count === previous && (await page.getByText("Loading more animations...").count()) === 0;
+      },
+      { intervals: [500] },
+    )
     .toBe(true);
   return count;
 }
 
 atEachWidth(() => {
-
   test("Back from an animation shows the same cards and the card opened", async ({ page }) => {
     // The home page does not hydrate: its script (a module) has run once the page has loaded.
     await page.goto("/");

@@ -26,13 +26,17 @@ async function playToTheEnd(page: Page) {
 }
 
 atEachWidth(({ width }) => {
-
   test("the preview's end shows the offers on the player, focused; Replay preview plays it again", async ({ page }) => {
     await gotoWithoutReact(page, ANIMATION);
     const video = page.getByTestId("animation-video");
     await expect(page.getByTestId("preview-end")).toBeHidden();
     // The preview file is the server's 10-second cut.
-    expect(await video.evaluate((v: HTMLVideoElement) => new Promise<number>((resolve) => (v.readyState >= 1 ? resolve(v.duration) : v.addEventListener("loadedmetadata", () => resolve(v.duration)))))).toBeCloseTo(10, 0);
+    expect(
+      await video.evaluate(
+        (v: HTMLVideoElement) =>
+          new Promise<number>((resolve) => (v.readyState >= 1 ? resolve(v.duration) : v.addEventListener("loadedmetadata", () => resolve(v.duration)))),
+      ),
+    ).toBeCloseTo(10, 0);
     await playToTheEnd(page);
 
     const end = page.getByTestId("preview-end");

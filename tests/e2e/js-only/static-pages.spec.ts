@@ -42,7 +42,10 @@ test("a main category's specialties give way to six skeleton cards while a speci
   const specialties = page.getByTestId("specialty-card");
   await expect(specialties.first()).toBeVisible();
   await noteWhatIsShownOnPress(page, '[data-testid="specialty-card"]');
-  await specialties.first().getByRole("link", { name: /^View Animations:/ }).click();
+  await specialties
+    .first()
+    .getByRole("link", { name: /^View Animations:/ })
+    .click();
   await expect(page).toHaveURL(/\/category\/cardiology\/[^/]+$/);
   expect(await pressed(page)).toEqual({ skeletons: 6, visibleItems: 0 });
   await expect(page.getByTestId("animation-card-skeleton")).toHaveCount(0);

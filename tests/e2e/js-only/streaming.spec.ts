@@ -41,7 +41,10 @@ test("a premium member's full animation plays through hls.js, with a quality men
   expect(await video.evaluate((v: HTMLVideoElement) => v.currentSrc)).toMatch(/^blob:/);
   // Started on the lowest rung, every segment answered.
   expect(segments[0]?.path).toMatch(/\/360p\/seg-\d+\.m4s$/);
-  expect(segments.every((s) => s.status === 200), JSON.stringify(segments)).toBe(true);
+  expect(
+    segments.every((s) => s.status === 200),
+    JSON.stringify(segments),
+  ).toBe(true);
 
   // A rung chosen by hand: the picture comes from it.
   await quality.selectOption({ label: "540p" });
@@ -59,7 +62,10 @@ test("a premium member's full animation plays through hls.js, with a quality men
   const thumb = page.getByTestId("storyboard-thumb");
   await expect(thumb).toBeVisible();
   await expect(thumb).toHaveText(`0:0${Math.floor(target)}`);
-  const picture = await thumb.locator("div").first().evaluate((el) => getComputedStyle(el).backgroundImage);
+  const picture = await thumb
+    .locator("div")
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundImage);
   expect(picture).toMatch(/^url\(".+"\)$/);
   await expect(thumb).toBeHidden({ timeout: 5_000 });
 });

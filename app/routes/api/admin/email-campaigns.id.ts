@@ -10,6 +10,8 @@ export const loader = apiRoute({
     summary: "A campaign's progress",
     description: "A bulk e-mail campaign's progress: its status and how many messages are sent, failed, left and skipped. Changes nothing.",
     auth: requireAdmin,
-    response: EmailCampaign, run: ({ params }) => requireCampaign(params.id!) }),
+    response: EmailCampaign,
+    run: ({ params }) => requireCampaign(params.id!),
+  }),
 });
 export const action = loader;

@@ -9,8 +9,12 @@ import { EmailLogPage } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "The e-mail log, newest first, paged without a count",
-    description: "The e-mail log, newest first, filtered by status, search and campaign, a page at a time with whether a next page exists (the log is never counted whole). Changes nothing.",
+    description:
+      "The e-mail log, newest first, filtered by status, search and campaign, a page at a time with whether a next page exists (the log is never counted whole). Changes nothing.",
     auth: requireAdmin,
-    response: EmailLogPage, query: LogListQuerySchema, run: ({ query }) => listEmailLogs(query) }),
+    response: EmailLogPage,
+    query: LogListQuerySchema,
+    run: ({ query }) => listEmailLogs(query),
+  }),
 });
 export const action = loader;

@@ -9,7 +9,8 @@ import { EmailTemplate } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Update an e-mail template's subject and content",
-    description: "Replaces a template's subject, HTML and text content; the next e-mail sent with it uses the new text. Records the change in the audit log. 409 when the new name is taken.",
+    description:
+      "Replaces a template's subject, HTML and text content; the next e-mail sent with it uses the new text. Records the change in the audit log. 409 when the new name is taken.",
     response: EmailTemplate,
     errors: [409],
     auth: requireAdmin,

@@ -11,6 +11,9 @@ export const loader = apiRoute({
     summary: "Every e-mail template",
     description: "Every e-mail template, searchable by name or subject. Changes nothing.",
     auth: requireAdmin,
-    response: z.array(EmailTemplate), query: TemplateListQuerySchema, run: ({ query }) => listTemplates(query) }),
+    response: z.array(EmailTemplate),
+    query: TemplateListQuerySchema,
+    run: ({ query }) => listTemplates(query),
+  }),
 });
 export const action = loader;

@@ -10,7 +10,8 @@ import { RefundDecision } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Approve (refund through the provider) or reject a pending refund request, with notes",
-    description: "Approves a pending refund request, refunding the payment through the payment provider and canceling the subscription it paid for, or rejects it (the last path segment says which), with the admin's notes; the decision is recorded in the audit log. 409 when already decided; 502 when the provider fails (the request stays pending, so it can be approved again).",
+    description:
+      "Approves a pending refund request, refunding the payment through the payment provider and canceling the subscription it paid for, or rejects it (the last path segment says which), with the admin's notes; the decision is recorded in the audit log. 409 when already decided; 502 when the provider fails (the request stays pending, so it can be approved again).",
     response: RefundDecision,
     errors: { 409: "This refund request has already been processed", 502: "The payment provider failed: the request stays pending" },
     auth: requireAdmin,

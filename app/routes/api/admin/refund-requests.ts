@@ -10,7 +10,8 @@ import { AdminRefundRequest } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   GET: endpoint({
     summary: "Refund requests, by search and status",
-    description: "Refund requests, searchable and filtered by status, with the member's name and e-mail address and the payment's amount and description. Changes nothing.",
+    description:
+      "Refund requests, searchable and filtered by status, with the member's name and e-mail address and the payment's amount and description. Changes nothing.",
     auth: requireAdmin,
     response: z.array(AdminRefundRequest),
     query: RefundListQuerySchema,

@@ -6,5 +6,13 @@ import { AdminSetting } from "~/validation/api-responses-admin.ts";
 
 // GET /api/admin/settings → [{ key, value, description, updatedAt }], every
 // editable setting with its default filled in. The admin guard is the parent's middleware.
-export const loader = apiRoute({ GET: endpoint({ summary: "Every editable setting with its default", description: "Every editable setting with its description and current value (the default when never saved). Changes nothing.", auth: requireAdmin, response: z.array(AdminSetting), run: () => listAdminSettings() }) });
+export const loader = apiRoute({
+  GET: endpoint({
+    summary: "Every editable setting with its default",
+    description: "Every editable setting with its description and current value (the default when never saved). Changes nothing.",
+    auth: requireAdmin,
+    response: z.array(AdminSetting),
+    run: () => listAdminSettings(),
+  }),
+});
 export const action = loader;

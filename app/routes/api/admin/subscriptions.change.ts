@@ -10,7 +10,8 @@ import { SubscriptionChange } from "~/validation/api-responses-admin.ts";
 export const loader = apiRoute({
   PUT: endpoint({
     summary: "Cancel an active subscription, or reactivate a canceled one",
-    description: "Cancels an active subscription or reactivates a canceled one (the last path segment says which), with the payment provider when it renews there, and records it in the audit log. 409 when the subscription is not in a state that allows it; 502 when the provider fails.",
+    description:
+      "Cancels an active subscription or reactivates a canceled one (the last path segment says which), with the payment provider when it renews there, and records it in the audit log. 409 when the subscription is not in a state that allows it; 502 when the provider fails.",
     response: SubscriptionChange,
     errors: [409, 502],
     auth: requireAdmin,

@@ -9,7 +9,8 @@ import { UserResponse } from "~/validation/api-responses.ts";
 export const loader = apiRoute({
   POST: endpoint({
     summary: "Block a user (ends their sessions), or unblock them",
-    description: "Blocks a user, which ends their sessions and refresh tokens at once, or unblocks them (the last path segment says which), and records it in the audit log. 409 when an admin would block themselves or the last admin.",
+    description:
+      "Blocks a user, which ends their sessions and refresh tokens at once, or unblocks them (the last path segment says which), and records it in the audit log. 409 when an admin would block themselves or the last admin.",
     response: UserResponse,
     errors: { 409: "An admin cannot block themselves, nor the last admin" },
     auth: requireAdmin,

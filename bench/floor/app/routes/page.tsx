@@ -2,7 +2,10 @@ import { useParams } from "react-router";
 
 // Words from a fixed pseudo-random sequence, so the page compresses like real text, not like a
 // run of one repeated sentence.
-const WORDS = "anatomy incision suture procedure patient recovery surgeon tissue vessel nerve cartilage implant graft valve artery laser dermis muscle joint spine".split(" ");
+const WORDS =
+  "anatomy incision suture procedure patient recovery surgeon tissue vessel nerve cartilage implant graft valve artery laser dermis muscle joint spine".split(
+    " ",
+  );
 
 function paragraphs(bytes: number) {
   const out: string[] = [];
