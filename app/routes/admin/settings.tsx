@@ -8,7 +8,7 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { requireAdmin } from "~/services/auth/guards.server.ts";
+import type { PublicUser } from "~/services/auth/credentials.server.ts";
 import { requireAdminStepUp } from "~/services/auth/step-up.server.ts";
 import { listAdminSettings, saveSettings } from "~/services/site/settings.server.ts";
 import { PublicDetailsSchema, roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
@@ -56,7 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 /** The contact details and testimonial visitors see, saved together. */
-async function savePublicDetails(admin: Awaited<ReturnType<typeof requireAdmin>>, formData: FormData) {
+async function savePublicDetails(admin: PublicUser, formData: FormData) {
   const submission = parseWithZod(formData, { schema: PublicDetailsSchema });
   if (submission.status !== "success") return formError(submission, undefined, { intent: "public-details" as const });
   const value = submission.value;
