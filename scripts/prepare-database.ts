@@ -9,6 +9,11 @@ export async function prepareDatabase(db: Database, { seedOnFirstRun = true } = 
   const firstRun = (await db.prisma.user.count()) === 0;
   if (firstRun && seedOnFirstRun) {
     console.log("First run: seeding the demo data...");
+    // The seed is source code: its modules (storage's saveObject above all) are a copy of their
+    // own beside the app's bundle, and must write through the same open database, or a second
+    // PGlite on the same directory would keep their rows to itself.
+    const { setDb } = await import("../app/lib/db.server.ts");
+    setDb(db);
     const { seed } = await import("../prisma/seed.ts");
     await seed(db.prisma);
   }
