@@ -16,12 +16,12 @@ import * as doctorForm from "~/routes/admin/doctor-form.tsx";
 import * as faqForm from "~/routes/admin/faq-form.tsx";
 import * as pageForm from "~/routes/admin/page-form.tsx";
 import * as animationApi from "~/routes/api/animations.slug.ts";
+import * as categoryApi from "~/routes/api/categories.slug.ts";
 import * as signIn from "~/routes/api/auth.login.ts";
 import * as profileApi from "~/routes/api/auth.profile.ts";
 import * as settingApi from "~/routes/api/settings.key.ts";
 import * as testCheckout from "~/routes/checkout/test.tsx";
 import { deleteAnimation } from "~/services/catalogue/animation-admin.server.ts";
-import { deleteCategory } from "~/services/catalogue/category-admin.server.ts";
 import { claimJob, queueTranscode, runTranscodeJob } from "~/services/media/media-jobs.server.ts";
 import { createAnimation, createCatalogue, objectPath } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor, TEST_PASSWORD } from "../helpers/factories.ts";
@@ -66,6 +66,8 @@ async function buy(cookie: string, slug: string) {
 const WRITERS: Record<string, (world: World) => Promise<unknown>> = {
   Animation: async ({ catalogue, cookie }) =>
     expect((await callRoute(animationsScreen, "/admin/animations", { form: { intent: "unpublish", id: catalogue.tummy.id }, cookie })).status).toBe(302),
+  // The service its route calls: the route asks for a second factor confirmed minutes ago, which
+  // step-up.test.ts proves; the delete's statements are the same either way.
   "DELETE Animation": async ({ admin, catalogue }) => {
     const doomed = await createAnimation({ title: `Doomed ${crypto.randomBytes(3).toString("hex")}`, categoryId: catalogue.facial.id });
     await deleteAnimation(admin, doomed.id);
@@ -87,11 +89,12 @@ const WRITERS: Record<string, (world: World) => Promise<unknown>> = {
     });
     expect(saved.status).toBe(302);
   },
-  "DELETE Category": async ({ admin, catalogue }) => {
+  "DELETE Category": async ({ catalogue, token }) => {
     const doomed = await prisma.category.create({
       data: { name: "Doomed", slug: `doomed-${crypto.randomBytes(3).toString("hex")}`, parentId: catalogue.plastic.id },
     });
-    await deleteCategory(admin, doomed.id);
+    const deleted = await callRoute(categoryApi, `/api/categories/${doomed.id}`, { method: "DELETE", params: { slugOrId: doomed.id }, token });
+    expect(deleted.status).toBe(200);
   },
   Doctor: async ({ catalogue, cookie }) => {
     const doctor = catalogue.smith;
