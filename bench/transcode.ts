@@ -109,19 +109,14 @@ function makeSource(ffmpeg: string, file: string, seconds: number) {
     const made = spawnSync(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args]);
     if (made.status !== 0) throw new Error(`Could not make the benchmark's source: ${made.stderr.toString().trim()}`);
   };
+  // prettier-ignore
   run([
-    "-f",
-    "lavfi",
-    "-i",
-    `testsrc2=duration=${clipSeconds}:size=${width}x${height}:rate=${fps}`,
-    "-c:v",
-    "libx264",
-    "-preset",
-    "ultrafast",
-    "-crf",
-    "18",
-    "-pix_fmt",
-    "yuv420p",
+    "-f", "lavfi",
+    "-i", `testsrc2=duration=${clipSeconds}:size=${width}x${height}:rate=${fps}`,
+    "-c:v", "libx264",
+    "-preset", "ultrafast",
+    "-crf", "18",
+    "-pix_fmt", "yuv420p",
     clip,
   ]);
   run([

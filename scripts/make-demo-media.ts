@@ -47,32 +47,22 @@ const PHOTO_SIZE = 300;
 // frame rate, a 60-second GOP and a high CRF keep a five-minute video near 100 KB. moov first
 // (faststart) so the player can start before the whole file has arrived; bitexact and one
 // thread keep reruns byte-stable.
+// prettier-ignore
 const H264 = [
-  "-c:v",
-  "libx264",
-  "-preset",
-  "slow",
-  "-crf",
-  "34",
-  "-g",
-  String(FPS * 60),
-  "-sc_threshold",
-  "0",
-  "-pix_fmt",
-  "yuv420p",
-  "-profile:v",
-  "main",
-  "-movflags",
-  "+faststart",
+  "-c:v", "libx264",
+  "-preset", "slow",
+  "-crf", "34",
+  "-g", String(FPS * 60),
+  "-sc_threshold", "0",
+  "-pix_fmt", "yuv420p",
+  "-profile:v", "main",
+  "-movflags", "+faststart",
   "-an",
-  "-threads",
-  "1",
+  "-threads", "1",
   "-map_metadata",
   "-1",
-  "-fflags",
-  "+bitexact",
-  "-flags:v",
-  "+bitexact",
+  "-fflags", "+bitexact",
+  "-flags:v", "+bitexact",
 ];
 const JPEG = ["-frames:v", "1", "-q:v", "5", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact"];
 

@@ -52,17 +52,13 @@ type StepContext = {
   onProgress: (fraction: number) => void;
 };
 
+// prettier-ignore
 const H264 = [
-  "-c:v",
-  "libx264",
-  "-pix_fmt",
-  "yuv420p",
-  "-profile:v",
-  "high",
-  "-sc_threshold",
-  "0",
-  "-force_key_frames",
-  `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
+  "-c:v", "libx264",
+  "-pix_fmt", "yuv420p",
+  "-profile:v", "high",
+  "-sc_threshold", "0",
+  "-force_key_frames", `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
 ];
 const AAC = ["-c:a", "aac", "-b:a", `${AUDIO_KBPS}k`, "-ac", "2"];
 const HLS_FMP4 = ["-f", "hls", "-hls_time", String(SEGMENT_SECONDS), "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4"];
@@ -122,25 +118,20 @@ async function encodeLadder({ input, dir, probe, rungs, signal, onProgress }: St
   ]);
   const streamMap = rungs.map((rung, i) => `v:${i}${probe.hasAudio ? `,a:${i}` : ""},name:${rung.name}`).join(" ");
   await runFfmpeg(
+    // prettier-ignore
     [
-      "-i",
-      input,
-      "-filter_complex",
-      filter,
+      "-i", input,
+      "-filter_complex", filter,
       ...maps,
       ...audioMaps,
       ...H264,
-      "-preset",
-      "veryfast",
+      "-preset", "veryfast",
       ...rates,
       ...(probe.hasAudio ? AAC : []),
       ...HLS_FMP4,
-      "-hls_segment_filename",
-      path.join(dir, "hls", "%v", "seg-%05d.m4s"),
-      "-master_pl_name",
-      "master.m3u8",
-      "-var_stream_map",
-      streamMap,
+      "-hls_segment_filename", path.join(dir, "hls", "%v", "seg-%05d.m4s"),
+      "-master_pl_name", "master.m3u8",
+      "-var_stream_map", streamMap,
       path.join(dir, "hls", "%v", "index.m3u8"),
     ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
@@ -166,39 +157,30 @@ async function cutPreview({ dir, rungs, probe, signal, onProgress }: StepContext
   const seconds = previewSecondsOf(probe.duration);
   const rung = previewRung(rungs);
   await runFfmpeg(
+    // prettier-ignore
     [
-      "-i",
-      rungPlaylist(dir, rungs),
-      "-t",
-      String(PREVIEW_SECONDS),
+      "-i", rungPlaylist(dir, rungs),
+      "-t", String(PREVIEW_SECONDS),
       ...H264,
-      "-preset",
-      "veryfast",
-      "-b:v",
-      `${rung.videoKbps}k`,
-      "-maxrate",
-      `${Math.round(rung.videoKbps * 1.1)}k`,
-      "-bufsize",
-      `${rung.videoKbps * 2}k`,
+      "-preset", "veryfast",
+      "-b:v", `${rung.videoKbps}k`,
+      "-maxrate", `${Math.round(rung.videoKbps * 1.1)}k`,
+      "-bufsize", `${rung.videoKbps * 2}k`,
       ...(probe.hasAudio ? AAC : ["-an"]),
-      "-movflags",
-      "+faststart",
+      "-movflags", "+faststart",
       mp4,
     ],
     { signal, onProgress: progressOver(seconds, (f) => onProgress(f * 0.9)) },
   );
   await fs.promises.mkdir(path.join(dir, "preview"), { recursive: true });
   await runFfmpeg(
+    // prettier-ignore
     [
-      "-i",
-      mp4,
-      "-c",
-      "copy",
+      "-i", mp4,
+      "-c", "copy",
       ...HLS_FMP4,
-      "-hls_fmp4_init_filename",
-      "init.mp4",
-      "-hls_segment_filename",
-      path.join(dir, "preview", "seg-%05d.m4s"),
+      "-hls_fmp4_init_filename", "init.mp4",
+      "-hls_segment_filename", path.join(dir, "preview", "seg-%05d.m4s"),
       path.join(dir, "preview", "index.m3u8"),
     ],
     { signal },
@@ -210,26 +192,18 @@ async function cutPreview({ dir, rungs, probe, signal, onProgress }: StepContext
 async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: StepContext) {
   await runFfmpeg(
     // No forced keyframes: an editor's file needs no segment boundaries, and they cost bytes.
+    // prettier-ignore
     [
-      "-i",
-      input,
-      "-map",
-      "0:v:0",
-      "-map",
-      "0:a:0?",
-      "-c:v",
-      "libx264",
-      "-pix_fmt",
-      "yuv420p",
-      "-profile:v",
-      "high",
-      "-preset",
-      "fast",
-      "-crf",
-      "18",
+      "-i", input,
+      "-map", "0:v:0",
+      "-map", "0:a:0?",
+      "-c:v", "libx264",
+      "-pix_fmt", "yuv420p",
+      "-profile:v", "high",
+      "-preset", "fast",
+      "-crf", "18",
       ...AAC,
-      "-movflags",
-      "+faststart",
+      "-movflags", "+faststart",
       path.join(dir, "download.mp4"),
     ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
@@ -238,32 +212,21 @@ async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: Step
 
 async function encodeDownloadWebm({ input, dir, probe, signal, onProgress }: StepContext) {
   await runFfmpeg(
+    // prettier-ignore
     [
-      "-i",
-      input,
-      "-map",
-      "0:v:0",
-      "-map",
-      "0:a:0?",
-      "-c:v",
-      "libvpx-vp9",
-      "-pix_fmt",
-      "yuv420p",
-      "-b:v",
-      "0",
-      "-crf",
-      "31",
+      "-i", input,
+      "-map", "0:v:0",
+      "-map", "0:a:0?",
+      "-c:v", "libvpx-vp9",
+      "-pix_fmt", "yuv420p",
+      "-b:v", "0",
+      "-crf", "31",
       // The realtime deadline is ~10× faster than "good" on two cores, at a modest cost in size.
-      "-deadline",
-      "realtime",
-      "-cpu-used",
-      "8",
-      "-row-mt",
-      "1",
-      "-c:a",
-      "libopus",
-      "-b:a",
-      `${AUDIO_KBPS}k`,
+      "-deadline", "realtime",
+      "-cpu-used", "8",
+      "-row-mt", "1",
+      "-c:a", "libopus",
+      "-b:a", `${AUDIO_KBPS}k`,
       path.join(dir, "download.webm"),
     ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
@@ -274,17 +237,13 @@ async function encodeDownloadWebm({ input, dir, probe, signal, onProgress }: Ste
 async function makeStoryboard({ input, dir, probe, signal, onProgress }: StepContext) {
   const plan = storyboardPlan(probe.duration, probe);
   await runFfmpeg(
+    // prettier-ignore
     [
-      "-i",
-      input,
-      "-map",
-      "0:v:0",
-      "-vf",
-      `fps=1/${plan.interval},scale=${plan.width}:${plan.height},tile=${plan.columns}x${plan.rows}`,
-      "-frames:v",
-      "1",
-      "-q:v",
-      "5",
+      "-i", input,
+      "-map", "0:v:0",
+      "-vf", `fps=1/${plan.interval},scale=${plan.width}:${plan.height},tile=${plan.columns}x${plan.rows}`,
+      "-frames:v", "1",
+      "-q:v", "5",
       path.join(dir, "storyboard.jpg"),
     ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
