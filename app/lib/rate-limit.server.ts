@@ -23,6 +23,16 @@ export async function consumeRateLimit(key: string, rule: RateLimitRule, now = n
   return { allowed: count <= rule.limit, retryAfterSeconds };
 }
 
+/**
+ * Takes back one attempt counted by consumeRateLimit, within the same window: for limits on
+ * failures (a right second-factor code), counted up front so that parallel guesses cannot
+ * overtake the limit, and returned once the attempt turned out right. Never below zero, and a
+ * window that has ended is left to reset on its own.
+ */
+export async function refundRateLimit(key: string, now = new Date()) {
+  await prisma.$executeRaw`UPDATE "RateLimit" SET "count" = "count" - 1 WHERE "key" = ${key} AND "count" > 0 AND "resetAt" > ${now}`;
+}
+
 /** Forgets keys' attempts: a successful sign-in clears the failures counted before it. */
 export async function clearRateLimit(...keys: string[]) {
   await prisma.rateLimit.deleteMany({ where: { key: { in: keys } } });

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import * as adminHome from "~/routes/admin/dashboard.tsx";
 import * as adminUsersApi from "~/routes/api/admin/users.ts";
@@ -193,6 +193,53 @@ describe("the /api second step", () => {
     await expectSignedOut(fresh, limited);
     // Another address is not held back by it.
     expect((await verify(await mfaToken(fresh), await totpCode(secretOf(fresh)))).status).toBe(200);
+  });
+});
+
+describe("an office behind one address", () => {
+  it("signs in with 40 right codes over 20 minutes and is never held up; the 21st wrong code is", async () => {
+    const office = someAddress();
+    const staff = await Promise.all(Array.from({ length: 4 }, () => createUser({}, { secondFactor: true })));
+    const start = Date.now();
+    try {
+      for (let i = 0; i < 40; i++) {
+        // A new 30-s window each time: a code is accepted once.
+        vi.useFakeTimers({ toFake: ["Date"], now: start + i * 30_000 });
+        const user = staff[i % staff.length]!;
+        const answer = await verify(await mfaToken(user, office), await totpCode(secretOf(user)), office);
+        expect(answer.status, `right code ${i + 1}`).toBe(200);
+      }
+      // The same address's wrong codes still add up, across the same staff: 20 are answered.
+      for (let i = 0; i < CODE_CLIENT_RULE.limit; i++) {
+        const user = staff[i % staff.length]!;
+        expect((await verify(await mfaToken(user, office), await wrongCode(user), office)).status, `wrong code ${i + 1}`).toBe(400);
+      }
+      const user = staff[0]!;
+      const limited = await verify(await mfaToken(user, office), await wrongCode(user), office);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+      // And a right code from there waits too: the limit is on the address.
+      vi.setSystemTime(Date.now() + 30_000);
+      expect((await verify(await mfaToken(user, office), await totpCode(secretOf(user)), office)).status).toBe(429);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a right code does not clear the account's earlier wrong codes", async () => {
+    const user = await createUser({}, { secondFactor: true });
+    const start = Date.now();
+    try {
+      for (let i = 0; i < CODE_ACCOUNT_RULE.limit - 1; i++) expect((await verify(await mfaToken(user), await wrongCode(user))).status).toBe(400);
+      vi.useFakeTimers({ toFake: ["Date"], now: start + 30_000 });
+      expect((await verify(await mfaToken(user), await totpCode(secretOf(user)))).status).toBe(200);
+      // One wrong code left before the limit, as before the right one.
+      expect((await verify(await mfaToken(user), await wrongCode(user))).status).toBe(400);
+      vi.setSystemTime(start + 60_000);
+      expect((await verify(await mfaToken(user), await totpCode(secretOf(user)))).status).toBe(429);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

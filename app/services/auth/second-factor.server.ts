@@ -3,7 +3,7 @@ import { generateSecret, generateURI, verify as verifyTotp } from "otplib";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
-import { clearRateLimit, consumeRateLimit, tooManyAttemptsMessage, type RateLimitRule } from "~/lib/rate-limit.server.ts";
+import { consumeRateLimit, refundRateLimit, tooManyAttemptsMessage, type RateLimitRule } from "~/lib/rate-limit.server.ts";
 import { openSecret, sealSecret } from "~/lib/secret-box.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 
@@ -192,24 +192,35 @@ export type CodeKind = "totp" | "recovery";
 /**
  * Checks a code typed by the user: six digits from the authenticator, or a recovery code.
  * A TOTP code is accepted once (its time step must be later than the last accepted one), a
- * recovery code once ever. Guesses count per account and per client address (429 past either);
- * a success clears them. Returns which kind matched; throws INVALID_CODE otherwise.
+ * recovery code once ever. Wrong codes count per account and per client address (429 past
+ * either, right codes included, until the window ends). Each attempt is counted before the check,
+ * so parallel guesses cannot slip past the limit, and a right code takes its own count back:
+ * an office behind one address signing in all day is never held up, and a right code clears
+ * nobody's failures, not even its own account's. Returns which kind matched; throws INVALID_CODE
+ * otherwise.
  */
 export async function verifySecondFactorCode(userId: string, input: string, client: string): Promise<CodeKind> {
-  const accountKey = `mfa-account:${userId}`;
-  const clientKey = `mfa-client:${client}`;
-  for (const [key, rule] of [
-    [clientKey, CODE_CLIENT_RULE],
-    [accountKey, CODE_ACCOUNT_RULE],
-  ] as const) {
-    const limit = await consumeRateLimit(key, rule);
-    if (!limit.allowed) throw tooManyRequests(tooManyAttemptsMessage(limit.retryAfterSeconds), limit.retryAfterSeconds);
+  const keys = [
+    [`mfa-client:${client}`, CODE_CLIENT_RULE],
+    [`mfa-account:${userId}`, CODE_ACCOUNT_RULE],
+  ] as const;
+  const counted: string[] = [];
+  try {
+    for (const [key, rule] of keys) {
+      const limit = await consumeRateLimit(key, rule);
+      counted.push(key);
+      if (!limit.allowed) throw tooManyRequests(tooManyAttemptsMessage(limit.retryAfterSeconds), limit.retryAfterSeconds);
+    }
+    const code = input.trim().replace(/\s/g, "");
+    const kind = /^\d{6}$/.test(code) ? await acceptTotp(userId, code) : await acceptRecoveryCode(userId, code);
+    if (!kind) throw new ServiceError(INVALID_CODE, 400, "code");
+    for (const key of counted) await refundRateLimit(key);
+    return kind;
+  } catch (error) {
+    // A refused attempt (429) was never checked: it is not a wrong code either.
+    if (error instanceof ServiceError && error.status === 429) for (const key of counted) await refundRateLimit(key);
+    throw error;
   }
-  const code = input.trim().replace(/\s/g, "");
-  const kind = /^\d{6}$/.test(code) ? await acceptTotp(userId, code) : await acceptRecoveryCode(userId, code);
-  if (!kind) throw new ServiceError(INVALID_CODE, 400, "code");
-  await clearRateLimit(accountKey);
-  return kind;
 }
 
 async function acceptTotp(userId: string, code: string): Promise<CodeKind | null> {
