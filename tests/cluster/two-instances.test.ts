@@ -300,7 +300,7 @@ run("two instances, one system", () => {
 
   it("an admin uploads through A's presigned PUT to the bucket, and the file streams through B's redirect", async () => {
     const admin = await factories.createUser({ role: "admin" });
-    const token = await factories.accessTokenFor(admin.id, { stepUp: true });
+    const token = await factories.accessTokenFor(admin.id, { stepUp: "now" });
     const { path, zip } = await uploadThrough(ctx.a, token);
 
     const redirect = await call(ctx.b, path, { token });
@@ -327,7 +327,7 @@ run("two instances, one system", () => {
 
   it("a campaign started on B is sent exactly once: one mail per recipient at the shared sink", async () => {
     const admin = await factories.createUser({ role: "admin" });
-    const token = await factories.accessTokenFor(admin.id, { stepUp: true });
+    const token = await factories.accessTokenFor(admin.id, { stepUp: "now" });
     const recipients = await Promise.all(Array.from({ length: 40 }, () => factories.createUser()));
     const subject = `Cluster campaign ${crypto.randomUUID()}`;
     const res = await call(ctx.b, "/api/emails/bulk", {
@@ -349,7 +349,7 @@ run("two instances, one system", () => {
     const member = await factories.createUser();
     const token = await apiSignIn(ctx.b, member.email);
     const admin = await factories.createUser({ role: "admin" });
-    const adminToken = await factories.accessTokenFor(admin.id, { stepUp: true });
+    const adminToken = await factories.accessTokenFor(admin.id, { stepUp: "now" });
     const file = await uploadThrough(ctx.b, adminToken);
 
     // Slow requests on A: their bodies trickle in over 1.5 s (a client on a slow line). The

@@ -5,6 +5,7 @@ import { createSession } from "~/lib/session.server.ts";
 import { generate, generateSecret } from "otplib";
 import { sealSecret } from "~/lib/secret-box.server.ts";
 import { issueTokens } from "~/services/auth/credentials.server.ts";
+import { STEP_UP_WINDOW_MS } from "~/services/auth/step-up.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 
 export const TEST_PASSWORD = "correct-horse-1";
@@ -52,17 +53,26 @@ export function totpCode(secret: string, steps = 0) {
 }
 
 /**
- * A signed-in browser: the session cookie header for this user. The session confirmed a
- * second factor just now, as a sign-in with one does, unless `stepUp: false`.
+ * When a sign-in last confirmed a second factor: "now" (as a sign-in with one does), "earlier"
+ * (at sign-in, longer ago than the step-up window: protected actions ask again), or "never"
+ * (the password alone, as before the account had a factor).
  */
-export async function sessionCookieFor(userId: string, { stepUp = true }: { stepUp?: boolean } = {}) {
-  const setCookie = await createSession(userId, { userAgent: "vitest", stepUpAt: stepUp ? new Date() : null });
+export type FactorConfirmed = "now" | "earlier" | "never";
+
+function stepUpAt(confirmed: FactorConfirmed) {
+  if (confirmed === "never") return null;
+  return new Date(confirmed === "now" ? Date.now() : Date.now() - STEP_UP_WINDOW_MS - 60_000);
+}
+
+/** A signed-in browser: the session cookie header for this user. */
+export async function sessionCookieFor(userId: string, { stepUp = "now" }: { stepUp?: FactorConfirmed } = {}) {
+  const setCookie = await createSession(userId, { userAgent: "vitest", stepUpAt: stepUpAt(stepUp) });
   return setCookie.split(";")[0]!;
 }
 
-/** An /api access token; its family confirmed a second factor just now unless `stepUp: false`. */
-export async function accessTokenFor(userId: string, { stepUp = true }: { stepUp?: boolean } = {}) {
-  return (await issueTokens(userId, { stepUpAt: stepUp ? new Date() : null })).accessToken;
+/** An /api access token of a new token family. */
+export async function accessTokenFor(userId: string, { stepUp = "now" }: { stepUp?: FactorConfirmed } = {}) {
+  return (await issueTokens(userId, { stepUpAt: stepUpAt(stepUp) })).accessToken;
 }
 
 // ---- account / billing ----

@@ -86,6 +86,18 @@ describe("registering a passkey on /profile", () => {
     expect(profile.body.passkeys.map((row: { name: string }) => row.name)).toEqual(["Office laptop", "Passkey on Unknown device"]);
   });
 
+  it("ends the account's other sign-ins that used only the password, and counts the one that registered as confirmed", async () => {
+    const user = await createUser({}, { secondFactor: false });
+    const here = await sessionCookieFor(user.id, { stepUp: "never" });
+    const elsewhere = await sessionCookieFor(user.id, { stepUp: "never" });
+    expect((await registerPasskey(here)).res.status).toBe(201);
+    expect((await callRoute(profilePage, "/profile", { cookie: elsewhere })).location).toBe("/auth?redirectTo=%2Fprofile");
+    expect((await callRoute(profilePage, "/profile", { cookie: here })).status).toBe(200);
+    const sessions = await prisma.session.findMany({ where: { userId: user.id }, select: { stepUpAt: true } });
+    expect(sessions).toEqual([{ stepUpAt: expect.any(Date) }]);
+    expect(await prisma.auditLog.count({ where: { actorId: user.id, action: "security.session_end" } })).toBe(1);
+  });
+
   it("excludes the user's passkeys from new registrations and refuses registering one twice", async () => {
     const { user, authenticator } = await userWithPasskey();
     const cookie = await sessionCookieFor(user.id);
@@ -254,7 +266,7 @@ describe("a passkey as the second step after a password", () => {
 describe("step-up with a passkey and removing one", () => {
   it("removing a passkey needs a recent step-up, which a passkey gives", async () => {
     const { user, authenticator } = await userWithPasskey();
-    const cookie = await sessionCookieFor(user.id, { stepUp: false });
+    const cookie = await sessionCookieFor(user.id, { stepUp: "earlier" });
     const refused = await callRoute(removeRoute, "/profile/passkeys", { form: { passkeyId: authenticator.id }, cookie });
     expect(refused.status).toBe(302);
     expect(refused.location).toBe(`/auth/step-up?redirectTo=${encodeURIComponent("/profile/passkeys")}`);
@@ -274,8 +286,8 @@ describe("step-up with a passkey and removing one", () => {
 
   it("a step-up challenge is the signed-in user's: another's token or passkey does not confirm", async () => {
     const [mine, theirs] = await Promise.all([userWithPasskey(), userWithPasskey()]);
-    const myCookie = await sessionCookieFor(mine.user.id, { stepUp: false });
-    const theirCookie = await sessionCookieFor(theirs.user.id, { stepUp: false });
+    const myCookie = await sessionCookieFor(mine.user.id, { stepUp: "earlier" });
+    const theirCookie = await sessionCookieFor(theirs.user.id, { stepUp: "earlier" });
     const theirChallenge = await challenge("step-up", theirCookie);
     const borrowed = await answer("step-up", theirChallenge.token, theirs.authenticator.assert(theirChallenge.options), myCookie);
     expect(borrowed.status).toBe(400);

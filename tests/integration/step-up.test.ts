@@ -21,7 +21,8 @@ import * as bulkApi from "~/routes/api/emails.bulk.ts";
 import * as settingApi from "~/routes/api/settings.key.ts";
 import { listApiRoutes, loadEndpoints } from "~/routes/api/openapi.server.ts";
 import { type Method, METHODS } from "~/lib/api-route.server.ts";
-import { STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from "~/services/auth/step-up.server.ts";
+import { STEP_UP_REQUIRED } from "~/services/auth/guards.server.ts";
+import { STEP_UP_WINDOW_MS } from "~/services/auth/step-up.server.ts";
 import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor, totpCode, totpSecrets } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
@@ -283,7 +284,7 @@ describe.each(GUARDED)("$name", ({ prepare }) => {
   it("page: sent to the step-up form and back, nothing changed; after a code the same form succeeds", async () => {
     const admin = await createUser({ role: "admin" });
     const { page, state, done } = await prepare(admin);
-    const auth = { cookie: await sessionCookieFor(admin.id, { stepUp: false }), clientIp: someAddress() };
+    const auth = { cookie: await sessionCookieFor(admin.id, { stepUp: "earlier" }), clientIp: someAddress() };
     const before = await state();
     expect(before).not.toEqual(done);
 
@@ -328,7 +329,7 @@ describe.each(DECLARED)("$call, declared with a step-up", ({ call, method, patte
     const { api, state, done } = await prepare(admin);
     expect(api.method ?? "GET").toBe(method);
     expect(new URL(api.url, "http://localhost").pathname).toMatch(pattern);
-    const auth = { token: await accessTokenFor(admin.id, { stepUp: false }), clientIp: someAddress() };
+    const auth = { token: await accessTokenFor(admin.id, { stepUp: "earlier" }), clientIp: someAddress() };
     const before = await state();
 
     const refused = await send(api, auth);
@@ -354,8 +355,8 @@ describe("what step-up asks for and what it leaves", () => {
   it("an edit that keeps the price, or a category without one, is not asked for a code", async () => {
     const admin = await createUser({ role: "admin" });
     const { row, fields } = await animation();
-    const cookie = await sessionCookieFor(admin.id, { stepUp: false });
-    const token = await accessTokenFor(admin.id, { stepUp: false });
+    const cookie = await sessionCookieFor(admin.id, { stepUp: "earlier" });
+    const token = await accessTokenFor(admin.id, { stepUp: "earlier" });
     const page = await callRoute(animationFormScreen, `/admin/animations/${row.id}`, {
       form: { ...fields, title: "Knee, renamed", individualPrice: "99.00" },
       cookie,
@@ -389,7 +390,7 @@ describe("what step-up asks for and what it leaves", () => {
     const admin = await createUser({ role: "admin" });
     const { row } = await animation();
     const sub = await subCategory();
-    const stale = await sessionCookieFor(admin.id, { stepUp: false });
+    const stale = await sessionCookieFor(admin.id, { stepUp: "earlier" });
     const recent = await sessionCookieFor(admin.id);
     const html = async (url: string, cookie: string) => (await sendToApp(url, { headers: new Headers({ Cookie: cookie }) })).body.toString("utf8");
     const forms: [RouteModule, string][] = [
@@ -412,7 +413,7 @@ describe("what step-up asks for and what it leaves", () => {
 
   it("a test message is not a campaign: it needs no step-up", async () => {
     const admin = await createUser({ role: "admin" });
-    const token = await accessTokenFor(admin.id, { stepUp: false });
+    const token = await accessTokenFor(admin.id, { stepUp: "earlier" });
     const test = await callRoute(bulkApi, "/api/emails/bulk", { json: { subject: "Try", html: "<p>x</p>", testEmail: "me@example.com" }, token });
     expect(test.status).toBe(200);
   });
@@ -420,7 +421,7 @@ describe("what step-up asks for and what it leaves", () => {
   it("a step-up is audited as security.step_up; one older than 10 minutes no longer counts", async () => {
     const admin = await createUser({ role: "admin" });
     const { user } = await member();
-    const cookie = await sessionCookieFor(admin.id, { stepUp: false });
+    const cookie = await sessionCookieFor(admin.id, { stepUp: "earlier" });
     const clientIp = someAddress();
     await callRoute(stepUpPage, "/auth/step-up", { form: { code: await totpCode(totpSecrets.get(admin.id)!), redirectTo: "/admin/users" }, cookie, clientIp });
     expect(await prisma.auditLog.findMany({ where: { actorId: admin.id, action: "security.step_up" } })).toMatchObject([
@@ -446,7 +447,7 @@ describe("what step-up asks for and what it leaves", () => {
 
   it("a wrong code steps nothing up", async () => {
     const admin = await createUser({ role: "admin" });
-    const token = await accessTokenFor(admin.id, { stepUp: false });
+    const token = await accessTokenFor(admin.id, { stepUp: "earlier" });
     const wrong = await callRoute(stepUpApi, "/api/auth/step-up", {
       json: { code: await totpCode(totpSecrets.get(admin.id)!, 10) },
       token,

@@ -14,7 +14,7 @@ import { formError, readFormData } from "~/lib/form.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { recordAudit } from "~/services/admin/audit.server.ts";
-import { requireUser } from "~/services/auth/guards.server.ts";
+import { getCredential, requireUser } from "~/services/auth/guards.server.ts";
 import {
   confirmTotpEnrolment,
   factorSummary,
@@ -73,13 +73,19 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "confirm") {
     const submission = parseWithZod(formData, { schema: ConfirmSchema });
     if (submission.status !== "success") return formError(submission, undefined, { hideFields: ["code"] });
-    let codes: string[];
+    let enrolled: Awaited<ReturnType<typeof confirmTotpEnrolment>>;
     try {
-      codes = await confirmTotpEnrolment(user.id, submission.value.code, audit("security.totp_enable", "Set up an authenticator app for two-step sign-in"));
+      enrolled = await confirmTotpEnrolment(
+        user,
+        await getCredential(request),
+        submission.value.code,
+        audit("security.totp_enable", "Set up an authenticator app for two-step sign-in"),
+      );
     } catch (error) {
       return formError(submission, error, { hideFields: ["code"] });
     }
-    await sendFactorChangeAlert(user, "added", "an authenticator app");
+    await sendFactorChangeAlert(user, "added", "an authenticator app", enrolled.endedSignIns);
+    const { codes } = enrolled;
     return data({ codes, codesText: recoveryCodesText(user.email, codes), enabled: true as const });
   }
 

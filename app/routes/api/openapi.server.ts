@@ -80,14 +80,14 @@ const WHO_MAY_CALL: Record<Access, string> = {
   optional: "**Who may call it:** anyone. A signed-in caller (bearer token or session cookie) is recognised and may get a different answer.",
   user: "**Who may call it:** a signed-in user (bearer token or session cookie); 401 without one.",
   admin:
-    "**Who may call it:** an admin: a signed-in user with the role `admin` who has set up a second factor; 401 without a sign-in, 403 for any other role, and 403 with `secondFactorRequired: true` for an admin without a second factor.",
+    "**Who may call it:** an admin: a signed-in user with the role `admin` who has set up a second factor and confirmed it in this sign-in; 401 without a sign-in, 403 for any other role, 403 with `secondFactorRequired: true` for an admin without a second factor, and 403 with `stepUpRequired: true` for a token family that never confirmed one.",
 };
 
 const ERROR_TEXT: Record<number, string> = {
   400: "Bad input: the message, and the messages per field (or a malformed URL)",
   401: "Authentication required",
   402: "The payment provider refused the payment",
-  403: "Admin access required: the caller's role is not admin, or an admin has not set up a second factor (`secondFactorRequired: true`)",
+  403: "Admin access required: the caller's role is not admin, an admin has not set up a second factor (`secondFactorRequired: true`), or this sign-in never confirmed it (`stepUpRequired: true`)",
   404: "Not found",
   409: "Conflicts with the current state",
   413: "Body too large",
@@ -234,7 +234,9 @@ no sign-in is read); anyone, with a signed-in caller recognised (\`{}\` listed f
 optional and may change the answer, as \`hasAccess\` in the catalogue); a signed-in user (401
 without one); or an admin (the role \`admin\` named in the schemes and in \`x-required-role\`; 403
 for any other role). An admin needs a second factor set up: without one, admin calls answer 403 with
-\`secondFactorRequired: true\`. The most dangerous calls (roles, blocking, refunds, prices, settings,
+\`secondFactorRequired: true\`. A token family signed in with the password alone (before the factor
+existed) answers 403 with \`stepUpRequired: true\` until it confirms the factor at \`POST /api/auth/step-up\`;
+setting up a factor ends such families of the account but the caller's own. The most dangerous calls (roles, blocking, refunds, prices, settings,
 campaigns, deleting an animation) also need a second factor confirmed in the last 10 minutes:
 otherwise 403 with \`stepUpRequired: true\`; confirm one at \`POST /api/auth/step-up\` and repeat the call.
 

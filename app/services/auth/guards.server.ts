@@ -2,6 +2,7 @@ import { data, type MiddlewareFunction, redirect } from "react-router";
 import { apiErrorResponse, assertCallerMayBeRead, defineGuard } from "~/lib/api-route.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getSessionId } from "~/lib/session.server.ts";
+import { redirectWithToast } from "~/lib/toast.server.ts";
 import { publicUserSelect, type PublicUser, verifyAccessToken } from "./credentials.server.ts";
 import { keptForCaller } from "./member-cache.server.ts";
 import { hasSecondFactor } from "./second-factor.server.ts";
@@ -121,10 +122,15 @@ export function pagePath(request: Request) {
 }
 
 export const SECOND_FACTOR_REQUIRED = "Set up two-step sign-in (an authenticator app or a passkey) on your profile before using admin features.";
+export const STEP_UP_REQUIRED = "Confirm it's you: enter a code from your authenticator app to continue.";
+/** Where a second factor is confirmed for the current sign-in (step-up.server.ts), and back. */
+export const STEP_UP_PATH = "/auth/step-up";
 
 /**
- * An admin who has set up a second factor (decision 019). Non-admins: 403 (/api) or home. An
- * admin without one: 403 with `secondFactorRequired` (/api), or the set-up walk-through.
+ * An admin who has set up a second factor (decision 019) and confirmed it in this sign-in. Non-admins: 403 (/api) or
+ * home. An admin without one: 403 with `secondFactorRequired` (/api), or the set-up walk-through. An admin whose
+ * session or token family never confirmed one (signed in with the password alone before the factor existed): 403 with
+ * `stepUpRequired` (/api), or the step-up form, which comes back here.
  */
 export const requireAdmin = defineGuard("admin", async (request: Request): Promise<PublicUser> => {
   const user = await requireUser(request);
@@ -133,9 +139,16 @@ export const requireAdmin = defineGuard("admin", async (request: Request): Promi
     // Non-admins are sent home.
     throw redirect("/");
   }
-  if (await adminHasSecondFactor(request, user.id)) return user;
-  if (isApiRequest(request)) throw data({ message: SECOND_FACTOR_REQUIRED, secondFactorRequired: true }, { status: 403 });
-  throw redirect(`${TWO_STEP_SETUP_PATH}?redirectTo=${encodeURIComponent(pagePath(request))}`);
+  if (!(await adminHasSecondFactor(request, user.id))) {
+    if (isApiRequest(request)) throw data({ message: SECOND_FACTOR_REQUIRED, secondFactorRequired: true }, { status: 403 });
+    throw redirect(`${TWO_STEP_SETUP_PATH}?redirectTo=${encodeURIComponent(pagePath(request))}`);
+  }
+  if ((await getCredential(request))?.stepUpAt) return user;
+  if (isApiRequest(request)) throw data({ message: STEP_UP_REQUIRED, stepUpRequired: true }, { status: 403 });
+  throw await redirectWithToast(`${STEP_UP_PATH}?redirectTo=${encodeURIComponent(pagePath(request))}`, {
+    title: "Confirm it's you",
+    description: "This sign-in used only your password. Confirm your second factor to open the back office.",
+  });
 });
 
 // Memoised per request, like the caller: the layout's middleware and an action's own

@@ -16,6 +16,7 @@ import { consumeChallenge, createChallenge, openChallenge } from "./challenges.s
 import { ACCOUNT_BLOCKED, publicUserSelect, type PublicUser } from "./credentials.server.ts";
 import { describeDevice } from "./device.server.ts";
 import { getCredential, requireUser } from "./guards.server.ts";
+import { endPasswordOnlySignIns } from "./sessions.server.ts";
 import { SIGN_IN_STEP_EXPIRED } from "./sign-in.server.ts";
 import { recordStepUp } from "./step-up.server.ts";
 
@@ -72,7 +73,9 @@ export async function startPasskeyRegistration(user: PublicUser, request: Reques
 
 /**
  * Verifies the authenticator's answer to a registration challenge of this user and stores the
- * passkey with its audit entry. The challenge is spent whether or not the answer verifies.
+ * passkey with its audit entry; the account's sign-ins that used only the password end, and the
+ * caller's counts as confirmed (sessions.server.ts). The challenge is spent whether or not the
+ * answer verifies.
  */
 export async function finishPasskeyRegistration(
   user: PublicUser,
@@ -99,6 +102,7 @@ export async function finishPasskeyRegistration(
   if (!verification.verified) throw new ServiceError(PASSKEY_NOT_VERIFIED, 400);
   const info = verification.registrationInfo;
   const name = input.name?.trim().slice(0, PASSKEY_NAME_MAX) || `Passkey on ${describeDevice(request.headers.get("user-agent"))}`;
+  const current = await getCredential(request);
   const added = await prisma.$transaction(async (tx) => {
     if (await tx.passkey.findUnique({ where: { id: info.credential.id }, select: { id: true } })) {
       throw new ServiceError("This passkey is already registered.", 409);
@@ -117,10 +121,10 @@ export async function finishPasskeyRegistration(
       select: { id: true, name: true },
     });
     await recordAudit(tx, user, { action: "security.passkey_add", entityType: "security", entityId: user.id, summary: `Added a passkey (“${name}”)` });
-    return passkey;
+    return { passkey, endedSignIns: await endPasswordOnlySignIns(tx, user, current) };
   });
-  await sendFactorChangeAlert(user, "added", `the passkey “${added.name}”`);
-  return added;
+  await sendFactorChangeAlert(user, "added", `the passkey “${added.passkey.name}”`, added.endedSignIns);
+  return added.passkey;
 }
 
 /** Removes one of the user's passkeys; the recovery codes go with the last factor. */

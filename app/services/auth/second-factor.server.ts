@@ -6,6 +6,9 @@ import { ServiceError, tooManyRequests } from "~/lib/errors.server.ts";
 import { consumeRateLimit, refundRateLimit, tooManyAttemptsMessage, type RateLimitRule } from "~/lib/rate-limit.server.ts";
 import { openSecret, sealSecret } from "~/lib/secret-box.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
+import type { PublicUser } from "./credentials.server.ts";
+import type { Credential } from "./guards.server.ts";
+import { endPasswordOnlySignIns } from "./sessions.server.ts";
 
 // Second factors (decision 019): an authenticator app (TOTP, RFC 6238) with ten
 // single-use recovery codes. Passkeys are in passkeys.server.ts; both count as "a factor".
@@ -87,21 +90,23 @@ function totpSetup(email: string, secret: string) {
 
 /**
  * Confirms the pending authenticator with a code from it and issues fresh recovery codes,
- * returned once in clear (only their hashes are kept). In one transaction with `after`, which
- * records the audit entry.
+ * returned once in clear (only their hashes are kept). The account's sign-ins that used only
+ * the password end, and `current` (the caller's) counts as confirmed (sessions.server.ts). In one
+ * transaction with `after`, which records the audit entry.
  */
-export async function confirmTotpEnrolment(userId: string, code: string, after?: (tx: Tx) => Promise<void>) {
-  const row = await prisma.totpFactor.findUnique({ where: { userId } });
+export async function confirmTotpEnrolment(user: PublicUser, current: Credential | null, code: string, after?: (tx: Tx) => Promise<void>) {
+  const row = await prisma.totpFactor.findUnique({ where: { userId: user.id } });
   if (!row || row.confirmedAt) throw new ServiceError(NO_AUTHENTICATOR, 409);
   const secret = openSecret(row.secret);
   const step = secret ? await matchingTimeStep(secret, code, null) : null;
   if (step === null) throw new ServiceError(INVALID_CODE, 400, "code");
   return prisma.$transaction(async (tx) => {
-    const claimed = await tx.totpFactor.updateMany({ where: { userId, confirmedAt: null }, data: { confirmedAt: new Date(), lastTimeStep: step } });
+    const claimed = await tx.totpFactor.updateMany({ where: { userId: user.id, confirmedAt: null }, data: { confirmedAt: new Date(), lastTimeStep: step } });
     if (claimed.count !== 1) throw new ServiceError(NO_AUTHENTICATOR, 409);
-    const codes = await replaceRecoveryCodes(tx, userId);
+    const codes = await replaceRecoveryCodes(tx, user.id);
     await after?.(tx);
-    return codes;
+    const endedSignIns = await endPasswordOnlySignIns(tx, user, current);
+    return { codes, endedSignIns };
   });
 }
 

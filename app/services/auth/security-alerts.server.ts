@@ -42,14 +42,19 @@ function newDeviceMessage(device: string, client: SignInClient, now: Date) {
 
 /**
  * A second factor was added to or removed from the account; `what` names it for people ("an
- * authenticator app", "the passkey “Work laptop”"). Call it after the change has committed.
+ * authenticator app", "the passkey “Work laptop”"), `endedSignIns` counts the sign-ins that used
+ * only the password and were ended with the addition. Call it after the change has committed.
  */
-export async function sendFactorChangeAlert(user: AlertRecipient, change: "added" | "removed", what: string) {
+export async function sendFactorChangeAlert(user: AlertRecipient, change: "added" | "removed", what: string, endedSignIns = 0) {
   const message =
     change === "added"
       ? `Two-step sign-in on your account changed: ${what} was added. From now on it can confirm your sign-ins.`
       : `Two-step sign-in on your account changed: ${what} was removed and can no longer confirm your sign-ins.`;
-  return sendAlert(user, `${message} You can review your sign-in methods at ${appUrl()}/profile.`);
+  const ended =
+    endedSignIns > 0
+      ? ` ${endedSignIns === 1 ? "One other sign-in" : `${endedSignIns} other sign-ins`} that had used only your password ${endedSignIns === 1 ? "was" : "were"} signed out.`
+      : "";
+  return sendAlert(user, `${message}${ended} You can review your sign-in methods at ${appUrl()}/profile.`);
 }
 
 /** A failed alert is logged and the action that caused it goes on: a mail outage must not lock anyone out. */

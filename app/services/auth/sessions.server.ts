@@ -174,3 +174,40 @@ export async function endOtherSignIns(user: PublicUser, current: Credential | nu
     return ended;
   });
 }
+
+/**
+ * A second factor was just enrolled (or changed): every other session and token family that
+ * never confirmed one, signed in with the password alone, is ended, since a thief with the password
+ * would hold one of those; the caller's own `current` is marked as confirmed now (enrolling proved
+ * the factor). In the enrolment's transaction, with one audit entry when anything was ended.
+ * Returns how many were ended.
+ */
+export async function endPasswordOnlySignIns(tx: Prisma.TransactionClient, user: PublicUser, current: Credential | null, now = new Date()) {
+  const keepSession = current?.kind === "session" ? current.id : null;
+  const keepFamily = current?.kind === "token" ? current.familyId : null;
+  if (keepSession) await tx.session.updateMany({ where: { id: keepSession, userId: user.id }, data: { stepUpAt: now } });
+  if (keepFamily) await tx.refreshToken.updateMany({ where: { familyId: keepFamily, userId: user.id }, data: { stepUpAt: now } });
+  const sessions = await tx.session.deleteMany({
+    where: { userId: user.id, stepUpAt: null, ...(keepSession ? { id: { not: keepSession } } : {}) },
+  });
+  // A step-up marks every row of its family, so a family's live row tells for all of it.
+  const families = await tx.refreshToken.findMany({
+    where: { userId: user.id, stepUpAt: null, ...liveTokenWhere(now), ...(keepFamily ? { familyId: { not: keepFamily } } : {}) },
+    distinct: ["familyId"],
+    select: { familyId: true },
+  });
+  const familyIds = families.map((family) => family.familyId);
+  // Every row of those families, rotated ones included: a reused old token must not revive one.
+  if (familyIds.length)
+    await tx.refreshToken.updateMany({ where: { userId: user.id, familyId: { in: familyIds }, revokedAt: null }, data: { revokedAt: now } });
+  const ended = sessions.count + familyIds.length;
+  if (ended > 0) {
+    await recordAudit(tx, user, {
+      action: "security.session_end",
+      entityType: "security",
+      entityId: user.id,
+      summary: `Signed ${user.email} out of the sign-ins that used only the password: ${pluralize(sessions.count, "browser session")} and ${pluralize(familyIds.length, "API sign-in")} ended`,
+    });
+  }
+  return ended;
+}

@@ -5,7 +5,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { recordAudit } from "~/services/admin/audit.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import type { PublicUser } from "./credentials.server.ts";
-import { type Credential, getCredential, pagePath, requireAdmin, requireUser } from "./guards.server.ts";
+import { type Credential, getCredential, pagePath, requireAdmin, requireUser, STEP_UP_PATH, STEP_UP_REQUIRED } from "./guards.server.ts";
 import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts";
 
 // Step-up (decision 019): the back office's most dangerous actions (roles, blocking, refunds,
@@ -13,13 +13,11 @@ import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts
 // session or token family within the last ten minutes. A sign-in that asked for a factor counts.
 
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
-export const STEP_UP_PATH = "/auth/step-up";
 /** The toast after a step-up, by code or passkey. */
 export const STEP_UP_CONFIRMED = {
   title: "Confirmed",
   description: `You can go ahead: protected actions ask for nothing more for ${STEP_UP_WINDOW_MS / 60_000} minutes.`,
 };
-export const STEP_UP_REQUIRED = "Confirm it's you: enter a code from your authenticator app to continue.";
 
 /**
  * The 403 an /api call declaring a step-up documents (STEP_UP, stepUpInRun), beside the admin
