@@ -238,6 +238,60 @@ describe("body limits", () => {
     expect(reached).toEqual([]);
   });
 
+  it("reads the rest of a body it refused before going on: the client's next request on the connection is answered", async () => {
+    const body = "x".repeat(5 * 1024 * 1024);
+    const declared = await rawRequest(
+      `POST /api/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        "GET /whoami HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    expect(declared.status).toBe(413);
+    expect(declared.body).toContain('{"clientIp":"127.0.0.1"}');
+    const frames = Array.from({ length: 80 }, () => `10000\r\n${"x".repeat(0x10000)}\r\n`).join("");
+    const chunked = await rawRequest(
+      `POST /api/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${frames}0\r\n\r\n` +
+        "GET /whoami HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    expect(chunked.status).toBe(413);
+    expect(chunked.body).toContain('{"clientIp":"127.0.0.1"}');
+    expect(reached).toEqual([]);
+  });
+
+  it("stops reading a refused body 16 MB later: a client that goes on sending is cut off after its answer", async () => {
+    const declared = 1024 * 1024 * 1024;
+    const { answer, sent } = await new Promise<{ answer: string; sent: number }>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      let answer = "";
+      let sent = 0;
+      const chunk = Buffer.alloc(256 * 1024, "x");
+      socket.on("data", (data) => (answer += data.toString("latin1")));
+      const finish = () => resolve({ answer, sent });
+      socket.on("error", finish);
+      socket.on("close", finish);
+      socket.write(`POST /api/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+      const pump = () => {
+        while (!socket.destroyed && sent < declared) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) return void socket.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("lets a client still sending read its 413: Node's fetch sends 5 MB thirty times and reads thirty 413s", async () => {
+    const body = Buffer.alloc(5 * 1024 * 1024, "x");
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const answer = await fetch(`${base}/api/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      statuses.push(answer.status);
+      expect(refusal(await answer.text())).toEqual({ message: "Request body must be at most 1 MB" });
+    }
+    expect(statuses).toEqual(Array(30).fill(413));
+    expect(reached).toEqual([]);
+  });
+
   it("counts a chunked body as it streams: 413 once past 1 MB, fine below", async () => {
     const chunked = (path: string, type: string, bytes: number) => {
       const parts = [Buffer.from("message="), Buffer.alloc(bytes, "x")];
