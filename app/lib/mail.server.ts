@@ -8,7 +8,16 @@ import { logger } from "./logger.server.ts";
 import { metrics } from "./metrics.server.ts";
 import { escapeHtml } from "./sanitize.server.ts";
 
-export type MailMessage = { to: string; subject: string; html: string; text: string; from?: string; headers?: Record<string, string> };
+export type MailAttachment = { filename: string; content: Buffer; contentType: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  from?: string;
+  headers?: Record<string, string>;
+  attachments?: MailAttachment[];
+};
 
 let current: Transporter | undefined;
 
@@ -126,6 +135,8 @@ export type TemplatedEmail = {
   to: string;
   variables: Record<string, string>;
   userId?: string | null;
+  /** Files sent with it (a receipt's invoice PDF). */
+  attachments?: MailAttachment[];
 };
 
 /**
@@ -133,7 +144,7 @@ export type TemplatedEmail = {
  * whether it was sent; a failure is logged, never thrown, so a mail outage cannot undo the
  * action that triggered it.
  */
-export async function sendTemplatedEmail({ template, to, variables, userId }: TemplatedEmail) {
+export async function sendTemplatedEmail({ template, to, variables, userId, attachments }: TemplatedEmail) {
   const row = await prisma.emailTemplate.findUnique({
     where: { name: template },
     include: { senderAddress: true },
@@ -154,7 +165,7 @@ export async function sendTemplatedEmail({ template, to, variables, userId }: Te
   const text = row.textContent ? renderTemplate(row.textContent, vars, false) : htmlToText(html);
   const from = row.senderAddress?.isActive ? `${row.senderAddress.name ?? platformName} <${row.senderAddress.address}>` : undefined;
   try {
-    await deliver({ to, subject, html, text, from });
+    await deliver({ to, subject, html, text, from, attachments });
     await prisma.emailLog.create({
       data: { toEmail: to, subject, status: "sent", templateId: row.id, userId: userId ?? null },
     });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SELLER_SETTING_RULES } from "./invoicing.ts";
 
 // /admin/settings, GET /api/admin/settings and PUT /api/settings/{key}. The rule for each
 // key's value, shared by the form and the call.
@@ -35,6 +36,7 @@ export const SETTING_VALUE_RULES = {
   // Empty is allowed: no testimonial is then shown.
   testimonial_quote: z.string().trim().max(600, "Testimonial must be at most 600 characters"),
   testimonial_author: z.string().trim().max(120, "Author must be at most 120 characters"),
+  ...SELLER_SETTING_RULES,
 } as const;
 
 export const TESTIMONIAL_AUTHOR_REQUIRED = "Say who gave the testimonial";
@@ -71,6 +73,17 @@ export const PublicDetailsSchema = z
     testimonialAuthor: SETTING_VALUE_RULES.testimonial_author.optional().transform((v) => v ?? ""),
   })
   .refine((value) => !value.testimonialQuote || value.testimonialAuthor, { path: ["testimonialAuthor"], message: TESTIMONIAL_AUTHOR_REQUIRED });
+
+/** The screen's third form (intent "invoicing"): the seller's details and tax rates every invoice prints. */
+export const InvoicingSchema = z.object({
+  intent: z.literal("invoicing"),
+  // An empty field arrives as undefined (conform): stored as "".
+  sellerLegalName: SELLER_SETTING_RULES.seller_legal_name.optional().transform((v) => v ?? ""),
+  sellerAddress: SELLER_SETTING_RULES.seller_address.optional().transform((v) => v ?? ""),
+  sellerTaxId: SELLER_SETTING_RULES.seller_tax_id.optional().transform((v) => v ?? ""),
+  sellerCountry: SELLER_SETTING_RULES.seller_country.optional().transform((v) => v ?? ""),
+  taxRates: SELLER_SETTING_RULES.tax_rates.optional().transform((v) => v ?? ""),
+});
 
 /** The preview under the price: the price per year rounded to a whole number. */
 export function roundedYearlyPrice(value: string | number) {

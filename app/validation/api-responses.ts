@@ -137,6 +137,42 @@ export const OwnPayment = named(
   }),
 );
 
+const party = { name: z.string(), address: z.string().nullable(), country: z.string().nullable(), taxId: z.string().nullable() };
+
+export const InvoiceSummary = named(
+  "InvoiceSummary",
+  z.object({
+    id: z.string(),
+    kind: z.enum(["invoice", "credit_note"]),
+    number: z.string().describe("The series and its gapless number, e.g. INV-000042 or CN-000003"),
+    issuedAt: isoDate,
+    description: z.string(),
+    currency: z.string(),
+    total: z.number().describe("In the invoice's currency, tax included; negative on a credit note"),
+    paymentId: z.string().nullable(),
+  }),
+);
+
+export const InvoiceDetail = named(
+  "Invoice",
+  InvoiceSummary.extend({
+    title: z.enum(["Invoice", "Credit note"]),
+    credits: z.string().nullable().describe("A credit note: the number of the invoice it credits"),
+    seller: z.object({ name: z.string(), address: z.string(), taxId: z.string() }),
+    buyer: z.object({ ...party, address: z.string().nullable(), email: z.string() }),
+    net: z.number(),
+    taxRate: z.number().describe("Percent"),
+    tax: z.number(),
+    taxNote: z.string().nullable().describe("E.g. the reverse-charge statement"),
+    paymentReference: z.string().nullable(),
+  }),
+);
+
+export const BillingDetails = named(
+  "BillingDetails",
+  z.object({ legalName: z.string(), address: z.string(), country: z.string(), taxId: z.string().nullable(), billingEmail: z.string().nullable() }),
+);
+
 export const DashboardStats = z.object({ totalSpent: money, activeSubscriptions: z.number().int(), licensedAnimations: z.number().int() });
 
 export const LibraryAnimation = named(

@@ -15,6 +15,11 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTotalSpent, listPaymentsWithRefunds } from "~/services/commerce/payments.server.ts";
 import { REFUND_WINDOW_DAYS } from "~/services/commerce/refunds.server.ts";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { BillingDetailsSection, InvoicesSection } from "~/components/account/invoices-section.tsx";
+import { formError } from "~/lib/form.server.ts";
+import { getBillingDetails, listInvoices, saveBillingDetails } from "~/services/commerce/invoices.server.ts";
+import { BillingDetailsSchema } from "~/validation/invoicing.ts";
 import { getBillingPortalUrl, hasBillingPortal, listActiveSubscriptions, setAutoRenew } from "~/services/commerce/subscriptions.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/billing";
@@ -25,11 +30,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }, N
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const now = new Date();
-  const [subscriptions, payments, totalSpent, billingPortal] = await Promise.all([
+  const [subscriptions, payments, totalSpent, billingPortal, invoices, billingDetails] = await Promise.all([
     listActiveSubscriptions(user.id, now),
     listPaymentsWithRefunds(user.id),
     getTotalSpent(user.id),
     hasBillingPortal(user.id),
+    listInvoices(user.id),
+    getBillingDetails(user.id),
   ]);
   const windowStart = now.getTime() - REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
   return {
@@ -37,6 +44,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     payments: payments.map((p) => ({ ...p, inRefundWindow: new Date(p.createdAt).getTime() >= windowStart })),
     totalSpent,
     billingPortal,
+    invoices,
+    billingDetails,
   };
 }
 
@@ -46,6 +55,13 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const formData = await readFormData(request);
   const intent = String(formData.get("intent") ?? "");
+
+  if (intent === "billing-details") {
+    const submission = parseWithZod(formData, { schema: BillingDetailsSchema });
+    if (submission.status !== "success") return formError(submission);
+    await saveBillingDetails(user, submission.value);
+    return redirectWithToast("/billing#billing-details", { title: "Invoice details saved", description: "Invoices issued from now on are made out to them." });
+  }
 
   if (intent === "manage-payment-method") {
     const url = await getBillingPortalUrl(user.id, `${appUrl()}/billing`).catch((error: unknown) => {
@@ -87,7 +103,10 @@ const STATUS_STYLE: Record<string, string> = {
 
 const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category license", individual: "Individual license" };
 
-export default function Billing({ loaderData: { subscriptions, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
+export default function Billing({
+  loaderData: { subscriptions, payments, totalSpent, billingPortal, invoices, billingDetails },
+  actionData,
+}: Route.ComponentProps) {
   // Several cards share the same intents: only the card whose form is submitting shows it.
   const navigation = useNavigation();
   const togglingId = navigation.state === "submitting" ? navigation.formData?.get("subscriptionId") : null;
@@ -267,6 +286,8 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
           <EmptyState className="mt-4" title="No payments yet." />
         )}
       </Section>
+      <InvoicesSection invoices={invoices} />
+      <BillingDetailsSection details={billingDetails} lastResult={actionData?.result} />
     </AccountPage>
   );
 }

@@ -11,7 +11,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import type { PublicUser } from "~/services/auth/credentials.server.ts";
 import { requireAdminStepUp } from "~/services/auth/step-up.server.ts";
 import { listAdminSettings, saveSettings } from "~/services/site/settings.server.ts";
-import { PublicDetailsSchema, roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
+import { InvoicingSchema, PublicDetailsSchema, roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/settings";
 
@@ -31,6 +31,13 @@ export async function loader() {
       testimonialQuote: value("testimonial_quote"),
       testimonialAuthor: value("testimonial_author"),
     },
+    invoicing: {
+      sellerLegalName: value("seller_legal_name"),
+      sellerAddress: value("seller_address"),
+      sellerTaxId: value("seller_tax_id"),
+      sellerCountry: value("seller_country"),
+      taxRates: value("tax_rates"),
+    },
   };
 }
 
@@ -39,6 +46,7 @@ export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminStepUp(request);
   const formData = await readFormData(request);
   if (formData.get("intent") === "public-details") return savePublicDetails(admin, formData);
+  if (formData.get("intent") === "invoicing") return saveInvoicing(admin, formData);
   const submission = parseWithZod(formData, { schema: SettingsFormSchema });
   if (submission.status !== "success") return formError(submission);
   try {
@@ -75,10 +83,32 @@ async function savePublicDetails(admin: PublicUser, formData: FormData) {
   return redirectWithToast("/admin/settings", { title: "Settings Saved", description: "The contact page and the sales pages show the new details." });
 }
 
+/** The seller's details and tax rates the next invoices print (issued ones keep theirs). */
+async function saveInvoicing(admin: PublicUser, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: InvoicingSchema });
+  if (submission.status !== "success") return formError(submission, undefined, { intent: "invoicing" as const });
+  const value = submission.value;
+  try {
+    await saveSettings(admin, [
+      { key: "seller_legal_name", value: value.sellerLegalName },
+      { key: "seller_address", value: value.sellerAddress },
+      { key: "seller_tax_id", value: value.sellerTaxId },
+      { key: "seller_country", value: value.sellerCountry },
+      { key: "tax_rates", value: value.taxRates },
+    ]);
+  } catch (error) {
+    if (error instanceof ServiceError) return formError(submission, error, { intent: "invoicing" as const });
+    throw error;
+  }
+  return redirectWithToast("/admin/settings", { title: "Settings Saved", description: "Invoices issued from now on print the new details." });
+}
+
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const publicDetailsResult = actionData && "intent" in actionData ? actionData.result : undefined;
+  const intent = actionData && "intent" in actionData ? actionData.intent : undefined;
+  const publicDetailsResult = intent === "public-details" ? actionData?.result : undefined;
+  const invoicingResult = intent === "invoicing" ? actionData?.result : undefined;
   const [form, fields] = useForm({
-    lastResult: publicDetailsResult ? undefined : actionData?.result,
+    lastResult: intent ? undefined : actionData?.result,
     defaultValue: loaderData,
     constraint: getZodConstraint(SettingsFormSchema),
     shouldValidate: "onSubmit",
@@ -121,6 +151,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         </Form>
       </Panel>
       <PublicDetailsForm defaultValue={loaderData.publicDetails} lastResult={publicDetailsResult} />
+      <InvoicingForm defaultValue={loaderData.invoicing} lastResult={invoicingResult} />
     </AdminPage>
   );
 }
@@ -163,6 +194,56 @@ function PublicDetailsForm({
         <Field label="Testimonial Author" {...getInputProps(fields.testimonialAuthor, { type: "text" })} errors={fields.testimonialAuthor.errors} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <SubmitButton pendingText="Saving...">Save Contact Details</SubmitButton>
+      </Form>
+    </Panel>
+  );
+}
+
+/** What every invoice prints as the seller, and the tax rate per buyer country (decision 028). */
+function InvoicingForm({
+  defaultValue,
+  lastResult,
+}: {
+  defaultValue: Route.ComponentProps["loaderData"]["invoicing"];
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const [form, fields] = useForm({
+    id: "invoicing",
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(InvoicingSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: InvoicingSchema }),
+  });
+  return (
+    <Panel>
+      <h2 className="mb-4 text-lg font-semibold">Invoices</h2>
+      <Form method="post" {...getFormProps(form)} className="max-w-xl space-y-5">
+        <input type="hidden" name="intent" value="invoicing" />
+        <Field
+          label="Seller Legal Name"
+          hint="Printed as the seller on every invoice. Empty: the platform name."
+          {...getInputProps(fields.sellerLegalName, { type: "text" })}
+          errors={fields.sellerLegalName.errors}
+        />
+        <TextareaField label="Seller Address" {...getTextareaProps(fields.sellerAddress)} rows={3} errors={fields.sellerAddress.errors} />
+        <Field label="Seller VAT / Tax ID" {...getInputProps(fields.sellerTaxId, { type: "text" })} errors={fields.sellerTaxId.errors} />
+        <Field
+          label="Seller Country"
+          hint="Two letters, such as DE. A business buyer elsewhere in the EU with a VAT number is billed by reverse charge."
+          {...getInputProps(fields.sellerCountry, { type: "text" })}
+          errors={fields.sellerCountry.errors}
+        />
+        <TextareaField
+          label="Tax Rates"
+          hint="The tax included in prices, per buyer country: DE=19, FR=20. A country not listed is charged no tax."
+          {...getTextareaProps(fields.taxRates)}
+          rows={3}
+          errors={fields.taxRates.errors}
+        />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton pendingText="Saving...">Save Invoice Details</SubmitButton>
       </Form>
     </Panel>
   );

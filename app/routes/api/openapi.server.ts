@@ -207,6 +207,8 @@ function tagOf(path: string) {
     payments: "Payments",
     checkout: "Payments",
     webhooks: "Payments",
+    invoices: "Payments",
+    "billing-details": "Payments",
     refunds: "Account",
     dashboard: "Account",
     notifications: "Account",

@@ -5,6 +5,8 @@ import { logger } from "~/lib/logger.server.ts";
 import { metrics } from "~/lib/metrics.server.ts";
 import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import type { PaymentEvent, ProviderName } from "~/lib/payments/provider.server.ts";
+import { invoiceFilename, renderInvoicePdf } from "./invoice-pdf.server.ts";
+import { issueInvoice, readInvoice } from "./invoices.server.ts";
 import { completeRefund } from "./refunds.server.ts";
 import { syncAccountType } from "./subscriptions.server.ts";
 
@@ -15,7 +17,8 @@ import { syncAccountType } from "./subscriptions.server.ts";
 // provider's payment id, so the webhook and the confirmation of one payment make one payment.
 
 type Tx = Prisma.TransactionClient;
-type Mail = Parameters<typeof sendTemplatedEmail>[0] & { userId: string };
+/** A mail to send after commit; `invoiceId`: the invoice PDF goes with it. */
+type Mail = Parameters<typeof sendTemplatedEmail>[0] & { userId: string; invoiceId?: string };
 
 /** One year on, by the calendar (a leap day lands on 1 March). */
 export function oneYearAfter(date: Date) {
@@ -167,11 +170,13 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
     if (ended) await endSubscription(tx, subscription.id, now);
   }
   await syncAccountType(tx, checkout.userId, now);
+  const invoice = await issueInvoice(tx, payment.id, now);
 
   mails.push({
     template: "purchase_receipt",
     to: checkout.user.email,
     userId: checkout.userId,
+    invoiceId: invoice.id,
     variables: {
       firstName: checkout.user.firstName,
       itemName: checkout.description,
@@ -214,10 +219,12 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
     select: { id: true },
   });
   await syncAccountType(tx, subscription.userId, now);
+  const invoice = await issueInvoice(tx, payment.id, now);
   mails.push({
     template: "purchase_receipt",
     to: subscription.user.email,
     userId: subscription.userId,
+    invoiceId: invoice.id,
     variables: {
       firstName: subscription.user.firstName,
       itemName: description,
@@ -266,9 +273,15 @@ async function sendIfWanted(mail: Mail) {
   try {
     const preferences = await prisma.notificationPreferences.findUnique({ where: { userId: mail.userId }, select: { emailSubscriptionUpdates: true } });
     if (preferences && !preferences.emailSubscriptionUpdates) return;
-    await sendTemplatedEmail(mail);
+    const { invoiceId, ...message } = mail;
+    await sendTemplatedEmail({ ...message, attachments: invoiceId ? [await invoiceAttachment(invoiceId)] : undefined });
   } catch (error) {
     // The payment is committed; a mail failure must not turn it into a 5xx and a retry.
     logger.error({ err: error, template: mail.template }, "payment mail failed after commit");
   }
+}
+
+async function invoiceAttachment(invoiceId: string) {
+  const invoice = (await readInvoice(invoiceId))!;
+  return { filename: invoiceFilename(invoice), content: Buffer.from(await renderInvoicePdf(invoice)), contentType: "application/pdf" };
 }

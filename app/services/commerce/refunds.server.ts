@@ -12,6 +12,7 @@ import { findOwnPayment } from "./payments.server.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { ADMIN_NOTES_REQUIRED } from "~/validation/admin-refunds.ts";
 import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, syncAccountType, toSubscriptionJson } from "./subscriptions.server.ts";
+import { issueCreditNote } from "./invoices.server.ts";
 
 // Refund requests by the member (/refund and POST /api/refunds/request; decision 004): what
 // may be refunded, and the request filed for the admin; the admin's decision, and the refund
@@ -198,6 +199,7 @@ async function applyRefund(tx: Prisma.TransactionClient, payment: Prisma.Payment
   }
   await tx.refundRequest.updateMany({ where: { paymentId: payment.id, status: "approved" }, data: { status: "processed", processedAt: now } });
   await syncAccountType(tx, payment.userId, now);
+  await issueCreditNote(tx, payment.id, now);
   return payment;
 }
 

@@ -17,6 +17,13 @@ export const SETTING_DEFAULTS = {
   // No testimonial until an admin (or the demo seed) sets one: a quote nobody gave is not shown.
   testimonial_quote: "",
   testimonial_author: "",
+  // What invoices print as the seller, and the tax rate per country (validation/invoicing.ts):
+  // empty until an admin sets them, so no invoice claims a tax id or a rate nobody gave.
+  seller_legal_name: "",
+  seller_address: "",
+  seller_tax_id: "",
+  seller_country: "",
+  tax_rates: "",
 } as const;
 
 /**
@@ -74,6 +81,11 @@ const DESCRIPTIONS: Record<EditableSettingKey, string> = {
   require_medical_review: "Only animations with a current medical review can be published",
   testimonial_quote: "Customer quote shown on the premium and license pages (empty: none shown)",
   testimonial_author: "Who said the testimonial, shown under it",
+  seller_legal_name: "The seller's legal name printed on invoices (empty: the platform name)",
+  seller_address: "The seller's address printed on invoices",
+  seller_tax_id: "The seller's VAT or tax ID printed on invoices",
+  seller_country: "Where the seller is taxed (two letters): decides reverse charge for EU businesses",
+  tax_rates: "Tax included in prices, per buyer country, as DE=19, FR=20 (a country not listed: no tax)",
 };
 
 /** Every editable setting with its value (defaults filled in), description and last change. */

@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import { prisma } from "~/lib/db.server.ts";
+import * as billingPage from "~/routes/account/billing.tsx";
+import * as invoicePdf from "~/routes/account/invoice-pdf.ts";
+import * as invoicePage from "~/routes/account/invoice.tsx";
+import * as refundDecision from "~/routes/api/admin/refund-requests.decide.ts";
+import * as billingDetailsApi from "~/routes/api/billing-details.ts";
+import * as invoiceApi from "~/routes/api/invoices.id.ts";
+import * as invoicesApi from "~/routes/api/invoices.ts";
+import * as testPage from "~/routes/checkout/test.tsx";
+import * as premium from "~/routes/public/premium.tsx";
+import { REVERSE_CHARGE_NOTE } from "~/services/commerce/invoices.server.ts";
+import { vatIdInvalid } from "~/validation/invoicing.ts";
+import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { sendToApp } from "../helpers/app.ts";
+import { useMailCapture } from "../helpers/mail-capture.ts";
+import { pdfText } from "../helpers/pdf-text.ts";
+import { callRoute } from "../helpers/route.ts";
+
+// Tax invoices and credit notes through the front door: a test-mode purchase issues the invoice,
+// the member's billing details and the seller's settings decide what it prints, a refund issues
+// the credit note, and numbers stay gapless under concurrent payments.
+
+const mail = useMailCapture();
+
+async function setSettings(values: Record<string, string>) {
+  for (const [key, value] of Object.entries(values)) await prisma.appSetting.upsert({ where: { key }, update: { value }, create: { key, value } });
+}
+
+const SELLER = {
+  seller_legal_name: "Medanim Test GmbH",
+  seller_address: "Invalidenstrasse 1\n10115 Berlin",
+  seller_tax_id: "DE811111111",
+  seller_country: "DE",
+  tax_rates: "DE=19, FR=20",
+};
+
+async function buyer() {
+  const user = await createUser();
+  return { user, cookie: await sessionCookieFor(user.id), token: await accessTokenFor(user.id) };
+}
+
+/** Premium bought in test mode, as a browser without JavaScript does: the new invoice's id. */
+async function buyPremium(cookie: string) {
+  const started = await callRoute(premium, "/premium", { form: { intent: "checkout" }, cookie });
+  const checkoutId = /\/checkout\/test\/([0-9a-f-]{36})$/.exec(started.location ?? "")![1]!;
+  const paid = await callRoute(testPage, `/checkout/test/${checkoutId}`, { form: { intent: "pay" }, params: { checkoutId }, cookie });
+  expect(paid.status, JSON.stringify(paid.body).slice(0, 600)).toBe(303);
+}
+
+async function invoicesOf(token: string) {
+  const answer = await callRoute(invoicesApi, "/api/invoices", { token });
+  expect(answer.status).toBe(200);
+  return answer.body as Array<{ id: string; kind: string; number: string; total: number }>;
+}
+
+describe("an invoice for every payment", () => {
+  it("prints the seller's and the business buyer's details and tax ids, splits the tax, and goes with the receipt mail", async () => {
+    await setSettings(SELLER);
+    const { user, cookie, token } = await buyer();
+    const saved = await callRoute(billingPage, "/billing", {
+      form: {
+        intent: "billing-details",
+        legalName: "Klinik am See GmbH",
+        address: "Seestrasse 5\n80802 München",
+        country: "de",
+        taxId: "de 123 456 789",
+        billingEmail: "",
+      },
+      cookie,
+    });
+    expect(saved.location).toBe("/billing#billing-details");
+    await buyPremium(cookie);
+
+    const [invoice] = await invoicesOf(token);
+    expect(invoice).toMatchObject({ kind: "invoice", number: expect.stringMatching(/^INV-\d{6}$/), total: 99 });
+    const detail = (await callRoute(invoiceApi, `/api/invoices/${invoice!.id}`, { token })).body;
+    expect(detail).toMatchObject({
+      seller: { name: "Medanim Test GmbH", taxId: "DE811111111" },
+      buyer: { name: "Klinik am See GmbH", country: "DE", taxId: "DE123456789", email: user.email },
+      net: 83.19,
+      taxRate: 19,
+      tax: 15.81,
+      total: 99,
+      taxNote: null,
+    });
+    const page = await callRoute(invoicePage, `/billing/invoices/${invoice!.id}`, { cookie });
+    expect(page.body.seller).toEqual(["Medanim Test GmbH", "Invalidenstrasse 1", "10115 Berlin", "VAT / Tax ID: DE811111111"]);
+
+    const pdf = await sendToApp(`/billing/invoices/${invoice!.id}/pdf`, { headers: new Headers({ Cookie: cookie }) });
+    expect(pdf.headers.get("Content-Type")).toBe("application/pdf");
+    const text = pdfText(pdf.body);
+    for (const words of [
+      "Invoice",
+      invoice!.number,
+      "Medanim Test GmbH",
+      "VAT / Tax ID: DE811111111",
+      "Klinik am See GmbH",
+      "VAT / Tax ID: DE123456789",
+      "Tax (19%)",
+      "USD 15.81",
+      "USD 99.00",
+    ]) {
+      expect(text).toContain(words);
+    }
+    const receipt = mail.to(user.email).find((m) => m.raw.includes("application/pdf"));
+    expect(receipt?.raw).toContain(`medanim-${invoice!.number.toLowerCase()}.pdf`);
+  });
+
+  it("bills a business elsewhere in the EU by reverse charge, and a member without details by name at the domestic rate", async () => {
+    await setSettings(SELLER);
+    const business = await buyer();
+    const put = await callRoute(billingDetailsApi, "/api/billing-details", {
+      method: "PUT",
+      json: { legalName: "Clinique du Lac", address: "1 rue du Lac, Annecy", country: "FR", taxId: "FR12345678901" },
+      token: business.token,
+    });
+    expect(put.status).toBe(200);
+    await buyPremium(business.cookie);
+    const [reverse] = await invoicesOf(business.token);
+    expect((await callRoute(invoiceApi, `/api/invoices/${reverse!.id}`, { token: business.token })).body).toMatchObject({
+      taxRate: 0,
+      tax: 0,
+      net: 99,
+      taxNote: REVERSE_CHARGE_NOTE,
+    });
+
+    const person = await buyer();
+    await buyPremium(person.cookie);
+    const [plain] = await invoicesOf(person.token);
+    expect((await callRoute(invoiceApi, `/api/invoices/${plain!.id}`, { token: person.token })).body).toMatchObject({
+      buyer: { name: `${person.user.firstName} ${person.user.lastName}`, email: person.user.email, taxId: null },
+      taxRate: 19,
+    });
+  });
+
+  it("refuses a VAT number in the wrong shape with the reason, on the page and the API, and keeps the details saved before", async () => {
+    const { cookie, token } = await buyer();
+    const page = await callRoute(billingPage, "/billing", {
+      form: { intent: "billing-details", legalName: "Praxis Dr. Weiss", address: "Hauptstr. 1", country: "DE", taxId: "123456789" },
+      cookie,
+    });
+    expect(page.status).toBe(400);
+    expect(JSON.stringify(page.body)).toContain(vatIdInvalid("DE"));
+    const api = await callRoute(billingDetailsApi, "/api/billing-details", {
+      method: "PUT",
+      json: { legalName: "Praxis", address: "x", country: "Germany" },
+      token,
+    });
+    expect(api.status).toBe(400);
+    expect(api.body.errors.country).toEqual(["Choose the country as a two-letter code, such as DE or US"]);
+    expect((await callRoute(billingDetailsApi, "/api/billing-details", { token })).body).toEqual({ billingDetails: null });
+  });
+
+  it("is the buyer's own: another member gets 404 for it, page, PDF and API alike", async () => {
+    const owner = await buyer();
+    await buyPremium(owner.cookie);
+    const [invoice] = await invoicesOf(owner.token);
+    const stranger = await buyer();
+    expect((await callRoute(invoiceApi, `/api/invoices/${invoice!.id}`, { token: stranger.token })).status).toBe(404);
+    expect((await callRoute(invoicePdf, `/billing/invoices/${invoice!.id}/pdf`, { cookie: stranger.cookie })).status).toBe(404);
+    expect((await callRoute(invoicePage, `/billing/invoices/${invoice!.id}`, { cookie: stranger.cookie })).status).toBe(404);
+  });
+});
+
+describe("a credit note for a refund", () => {
+  it("credits the invoice with negative amounts under its own series", async () => {
+    await setSettings(SELLER);
+    const member = await buyer();
+    await buyPremium(member.cookie);
+    const payment = await prisma.payment.findFirstOrThrow({ where: { userId: member.user.id } });
+    const request = await prisma.refundRequest.create({ data: { userId: member.user.id, paymentId: payment.id, reason: "not-satisfied", status: "pending" } });
+    const admin = await createUser({ role: "admin" });
+    const decided = await callRoute(refundDecision, `/api/admin/refund-requests/${request.id}/approve`, {
+      method: "PUT",
+      json: { adminNotes: "Refunded as asked." },
+      token: await accessTokenFor(admin.id),
+    });
+    expect(decided.status).toBe(200);
+    const [credit, invoice] = await invoicesOf(member.token);
+    expect(credit).toMatchObject({ kind: "credit_note", number: expect.stringMatching(/^CN-\d{6}$/), total: -99 });
+    expect((await callRoute(invoiceApi, `/api/invoices/${credit!.id}`, { token: member.token })).body).toMatchObject({
+      title: "Credit note",
+      credits: invoice!.number,
+      net: -83.19,
+      tax: -15.81,
+    });
+  });
+});
+
+describe("invoice numbers", () => {
+  it("stay gapless and unique across 50 payments at once", async () => {
+    const before = (await prisma.invoiceCounter.findUnique({ where: { series: "INV" } }))?.next ?? 1;
+    const buyers = await Promise.all(Array.from({ length: 50 }, buyer));
+    await Promise.all(buyers.map((b) => buyPremium(b.cookie)));
+    const numbers = (await prisma.invoice.findMany({ where: { series: "INV", number: { gte: before } }, select: { number: true } }))
+      .map((row) => row.number)
+      .sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => before + i));
+  });
+});
