@@ -42,8 +42,21 @@ export default tseslint.config(
       "jsx-a11y/no-noninteractive-tabindex": ["error", { roles: ["tabpanel", "region"] }],
       // Off: the <track kind="captions"> elements come from the database through <CaptionTracks>, which this rule cannot see into.
       "jsx-a11y/media-has-caption": "off",
-      // components/ui/link.tsx's Link renders a plain <a> on pages that do not hydrate (decision 025).
-      "no-restricted-imports": ["error", { paths: [{ name: "react-router", importNames: ["Link"], message: "Import Link from ~/components/ui/link.tsx." }] }],
+      // components/ui/link.tsx's Link renders a plain <a> on pages that do not hydrate (decision 025);
+      // components/ui/form.tsx's Form carries noValidate, so the spec's messages show without JavaScript.
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "react-router", importNames: ["Link"], message: "Import Link from ~/components/ui/link.tsx." },
+            { name: "react-router", importNames: ["Form"], message: "Import Form from ~/components/ui/form.tsx: it carries noValidate." },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "JSXOpeningElement[name.name='form']", message: "Render Form from ~/components/ui/form.tsx: it carries noValidate." },
+      ],
     },
   },
   {
@@ -74,7 +87,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["app/components/ui/link.tsx"],
+    files: ["app/components/ui/link.tsx", "app/components/ui/form.tsx"],
     rules: { "no-restricted-imports": "off" },
   },
 );

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { Link } from "~/components/ui/link.tsx";
 import { oneMenuAtATime } from "~/lib/dom/menus.ts";
 

@@ -57,8 +57,8 @@ function enhanceShare(details: HTMLDetailsElement) {
 }
 
 /**
- * Submit stays disabled until email and message are filled (without JavaScript it stays usable:
- * the fields are `required` instead), says "Submitting..." while the report is sent, and Cancel
+ * Submit stays disabled until email and message are filled (without JavaScript it stays usable,
+ * and the server says which is missing), says "Submitting..." while the report is sent, and Cancel
  * (a reset button) empties the form and closes it.
  */
 function enhanceReport(form: HTMLFormElement) {

@@ -1,13 +1,10 @@
-import { expect, test, type Page } from "@playwright/test";
-import { expectToast, linkFromOutbox, MEMBER, signIn, signOut, signUp } from "./helpers.ts";
+import { expect, test } from "@playwright/test";
+import { expectFieldError, expectToast, linkFromOutbox, MEMBER, signIn, signOut, signUp } from "./helpers.ts";
 
 // Verification, password reset, profile, preferences, dashboard, library, billing,
-// refund requests and the player. Runs in both projects (no-js and js).
-
-/** Lets the server's messages show: the browser's own constraint checks would stop a no-JS submit. */
-async function skipBrowserValidation(page: Page, formSelector: string) {
-  await page.locator(formSelector).evaluate((form) => form.setAttribute("novalidate", ""));
-}
+// refund requests and the player. Runs in both projects (no-js and js): a form given bad input
+// shows the spec's message beside the field, from the server without JavaScript (every form is
+// `novalidate`, so the browser sends it as it is) and from the page's own check with it.
 
 test("sign up, open the verification link from the outbox, and see the verified status on /profile", async ({ page }) => {
   const user = await signUp(page);
@@ -101,28 +98,29 @@ test("the reset screen explains a missing token and checks the confirmation", as
   await page.getByLabel("Email").fill(user.email);
   await page.getByRole("button", { name: "Send Reset Link" }).click();
   await page.goto(await linkFromOutbox(user.email, "/reset-password"));
-  await skipBrowserValidation(page, "form#reset-password");
   await page.getByLabel("New Password", { exact: true }).fill("12345");
   await page.getByLabel("Confirm New Password").fill("54321");
   await page.getByRole("button", { name: "Update Password" }).click();
-  await expect(page.getByText("Password must be at least 6 characters")).toBeVisible();
-  await expect(page.getByText("Passwords don't match")).toBeVisible();
+  await expectFieldError(page.getByLabel("New Password", { exact: true }), "Password must be at least 6 characters");
+  await expectFieldError(page.getByLabel("Confirm New Password"), "Passwords don't match");
 });
 
 test("profile: a validation error, then a successful edit, then an e-mail change that needs verifying", async ({ page }) => {
   const user = await signUp(page);
   await page.goto("/profile");
   await expect(page.getByText("Free account")).toBeVisible();
-  await skipBrowserValidation(page, "form#profile");
   await page.getByLabel("First name").fill("");
   await page.getByLabel("Username").fill("ab");
+  await page.getByLabel("Email").fill("not-an-email");
   await page.getByRole("button", { name: "Save Changes" }).click();
-  await expect(page.getByText("First name is required")).toBeVisible();
-  await expect(page.getByText("Username must be at least 3 characters")).toBeVisible();
+  await expectFieldError(page.getByLabel("First name"), "First name is required");
+  await expectFieldError(page.getByLabel("Username"), "Username must be at least 3 characters");
+  await expectFieldError(page.getByLabel("Email"), "Must be a valid email");
 
   await page.getByLabel("First name").fill("Katherine");
   await page.getByLabel("Last name").fill("Johnson");
   await page.getByLabel("Username").fill(`${user.username}_k`);
+  await page.getByLabel("Email").fill(user.email);
   await page.getByRole("button", { name: "Save Changes" }).click();
   await expectToast(page, "Profile Updated");
   await page.goto("/dashboard");
@@ -231,13 +229,15 @@ test("the demo member: dashboard, library search, player, billing and a refund r
     await page.goto(href);
     await expect(page.getByRole("heading", { name: "Request Refund" })).toBeVisible();
     await expect(page.getByLabel("Contact email")).toHaveValue(MEMBER.email);
-    await skipBrowserValidation(page, "form#refund");
     await page.getByLabel("Reason for refund").selectOption("technical-issues");
     await page.getByLabel("Detailed explanation").fill("Too short");
+    await page.getByLabel("Contact email").fill("not-an-email");
     await page.getByRole("button", { name: "Submit Refund Request" }).click();
-    await expect(page.getByText("Please provide a detailed explanation (minimum 20 characters)")).toBeVisible();
+    await expectFieldError(page.getByLabel("Detailed explanation"), "Please provide a detailed explanation (minimum 20 characters)");
+    await expectFieldError(page.getByLabel("Contact email"), "Must be a valid email");
 
     await page.getByLabel("Detailed explanation").fill("The videos stutter on every device I use at the clinic.");
+    await page.getByLabel("Contact email").fill(MEMBER.email);
     await page.getByRole("button", { name: "Submit Refund Request" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expectToast(page, "Refund Request Submitted");

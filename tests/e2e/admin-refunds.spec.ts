@@ -10,7 +10,6 @@ async function decide(admin: Page, email: string, decision: "Approve" | "Reject"
   await expect(admin.getByText(email)).toBeVisible();
   await expect(admin.getByText("Not satisfied with the content", { exact: true })).toBeVisible();
   // Notes are required.
-  await admin.getByLabel("Admin notes").evaluate((el) => el.closest("form")!.setAttribute("novalidate", ""));
   await admin.getByRole("button", { name: `${decision} Refund` }).click();
   await expect(admin.getByText("Admin notes are required")).toBeVisible();
   await admin.getByLabel("Admin notes").fill(notes);

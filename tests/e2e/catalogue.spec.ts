@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectToast, MEMBER, signIn } from "./helpers.ts";
+import { expectFieldError, expectToast, MEMBER, signIn } from "./helpers.ts";
 
 // The public catalogue, with and without JavaScript (both projects run every test). Titles and
 // slugs come from the seeded data through the app itself rather than being written here.
@@ -251,6 +251,30 @@ test.describe("animation detail", () => {
     await expectToast(page, "Report submitted successfully", "Thank you for reporting this issue. We will investigate it promptly.");
     // Closed and cleared after success.
     await expect(report.getByLabel("Your email")).toBeHidden();
+  });
+
+  test("a misuse report given bad input says what is wrong beside each field", async ({ page }) => {
+    await page.goto("/");
+    await page.getByTestId("animation-card").first().getByRole("link").first().click();
+    const report = page.getByTestId("misuse-report");
+    await report.getByText("Report Misuse").click();
+    const email = report.getByLabel("Your email");
+    const message = report.getByLabel("What is the problem?");
+    const submit = report.getByRole("button", { name: "Submit Report" });
+    if (!isJs()) {
+      // Submit is disabled until both are filled only with JavaScript: the browser sends an empty
+      // report (the form is `novalidate`) and the page comes back open with the server's words.
+      await submit.click();
+      await expectFieldError(email, "Email is required");
+      await expectFieldError(message, "Message is required");
+    }
+    await email.fill("not-an-email");
+    await message.fill("Embedded on a clinic site without a licence.");
+    await report.getByLabel("Link (optional)").fill("the clinic's site");
+    await submit.click();
+    await expectFieldError(email, "Must be a valid email");
+    await expectFieldError(report.getByLabel("Link (optional)"), "Must be a valid URL");
+    await expect(message).toHaveValue("Embedded on a clinic site without a licence.");
   });
 
   test("/animation/{slug} redirects to the detail page", async ({ page }) => {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, expect, type Page, type Request, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page, type Request, test } from "@playwright/test";
 import { generate } from "otplib";
 import { findLink, latestOutboxMail } from "../helpers/mail-parse.ts";
 
@@ -160,6 +160,20 @@ export async function expectToast(page: Page, title: string, description?: strin
   const region = page.getByRole("region", { name: "Notification" });
   await expect(region.getByText(title, { exact: true })).toBeVisible();
   if (description) await expect(region.getByText(description, { exact: true })).toBeVisible();
+}
+
+/**
+ * `field` shows `message` beside it as the user meets it: the field is marked invalid and the
+ * message, visible, is one of the elements that describe it (aria-describedby), which a screen
+ * reader reads with the field. The same with or without JavaScript (components/ui/field.tsx and
+ * lib/dom/form-check.ts wire it alike).
+ */
+export async function expectFieldError(field: Locator, message: string) {
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  const described = (await field.getAttribute("aria-describedby"))?.split(" ").filter(Boolean) ?? [];
+  expect(described, `${message}: the field names no description`).not.toEqual([]);
+  const descriptions = field.page().locator(described.map((id) => `[id="${id}"]`).join(", "));
+  await expect(descriptions.getByText(message, { exact: true })).toBeVisible();
 }
 
 /** The newest link in the e-mail outbox for this address whose path starts with prefix. */

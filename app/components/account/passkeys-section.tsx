@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
-import { Form, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { Field } from "~/components/ui/field.tsx";
 import { Section } from "~/components/ui/section.tsx";
@@ -74,7 +75,7 @@ function AddPasskey() {
     }
   };
   return (
-    <form onSubmit={submit} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
+    <Form reloadDocument onSubmit={submit} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
       <Field
         label="Passkey name (optional)"
         name="passkeyName"
@@ -88,6 +89,6 @@ function AddPasskey() {
       <Button type="submit" disabled={busy}>
         {busy ? "Waiting for your device..." : "Add a passkey"}
       </Button>
-    </form>
+    </Form>
   );
 }

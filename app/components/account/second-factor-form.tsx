@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { SecondStepSchema } from "~/validation/auth-forms.ts";

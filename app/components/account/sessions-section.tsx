@@ -1,4 +1,5 @@
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { formatDateTime } from "~/lib/format.ts";

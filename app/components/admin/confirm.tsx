@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
-import { Form, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { Link } from "~/components/ui/link.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { Dialog } from "~/components/ui/dialog.tsx";

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import { Form, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { Link } from "~/components/ui/link.tsx";
 import { Panel } from "~/components/admin/admin-page.tsx";
 import { Badge } from "~/components/admin/data-table.tsx";

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Button } from "~/components/ui/button.tsx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
+import { Form } from "~/components/ui/form.tsx";
 import { formFields } from "~/lib/constraint-messages.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 
@@ -12,10 +13,11 @@ export const REPORT_INTENT = "report-misuse";
  * renders the page again with it open, the answers and the errors; success redirects to the page
  * with a toast, the report closed and empty.
  *
- * Validation is the server's (parseWithZod in the route action) plus the browser's own
- * (`required`, `type=email`, `type=url`). The page does not hydrate (decision 025): its script
- * (app/static-page/animation-page.ts) keeps Submit disabled until email and message are filled,
- * says "Submitting..." while the report is sent, and closes the form on Cancel.
+ * Validation is the server's (parseWithZod in the route action): the form is `novalidate`
+ * (components/ui/form.tsx), so its messages show rather than the browser's. The page does not
+ * hydrate (decision 025): its script (app/static-page/animation-page.ts) keeps Submit disabled
+ * until email and message are filled, says "Submitting..." while the report is sent, and closes
+ * the form on Cancel.
  */
 export function MisuseReport({
   animationId,
@@ -31,7 +33,7 @@ export function MisuseReport({
   return (
     <details open={invalid} className="rounded-xl border border-slate-200 bg-white" data-testid="misuse-report">
       <summary className="px-5 py-3 text-sm font-semibold text-slate-700 hover:text-red-700">Report Misuse</summary>
-      <form method="post" className="flex flex-col gap-4 border-t border-slate-100 px-5 py-4" id="misuse-report" data-misuse-report>
+      <Form method="post" className="flex flex-col gap-4 border-t border-slate-100 px-5 py-4" id="misuse-report" data-misuse-report>
         <p className="text-sm text-slate-600">Seen this animation used without a license, or something wrong with it? Tell us and we will investigate.</p>
         <input type="hidden" name="intent" value={REPORT_INTENT} />
         <input type="hidden" name="animationId" value={animationId} />
@@ -73,7 +75,7 @@ export function MisuseReport({
             Cancel
           </Button>
         </div>
-      </form>
+      </Form>
     </details>
   );
 }

@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import { Link } from "~/components/ui/link.tsx";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { showToast } from "~/components/ui/show-toast.ts";
+import { Form } from "~/components/ui/form.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { readMessage, confirmOnServer, type Outcome } from "./client.ts";
 import { type CheckoutProduct, CheckoutScreen } from "./checkout-screen.tsx";
@@ -105,12 +106,12 @@ export function CheckoutPanel({ product, details, api, startLabel, testMode, pub
   }
 
   const startForm = (
-    <form method="post" onSubmit={start}>
+    <Form reloadDocument method="post" onSubmit={start}>
       <input type="hidden" name="intent" value="checkout" />
       <Button type="submit" size="lg" className="w-full" disabled={busy}>
         {startLabel}
       </Button>
-    </form>
+    </Form>
   );
   if (intro) return intro(startForm);
   return (
@@ -160,18 +161,18 @@ export function TestModePayForm({ checkoutId, amountLabel, onDone }: { checkoutI
     <section aria-label="Test payment" className="rounded-xl border border-slate-200 p-4">
       <p className="text-sm text-slate-600">Test mode: no card is needed and nothing is charged.</p>
       <div className="mt-4 flex flex-wrap gap-3">
-        <form method="post" action={`/checkout/test/${checkoutId}`} onSubmit={(event) => press(event, "pay")}>
+        <Form reloadDocument method="post" action={`/checkout/test/${checkoutId}`} onSubmit={(event) => press(event, "pay")}>
           <input type="hidden" name="intent" value="pay" />
           <Button type="submit" size="lg" disabled={busy}>
             Pay {amountLabel}
           </Button>
-        </form>
-        <form method="post" action={`/checkout/test/${checkoutId}`} onSubmit={(event) => press(event, "decline")}>
+        </Form>
+        <Form reloadDocument method="post" action={`/checkout/test/${checkoutId}`} onSubmit={(event) => press(event, "decline")}>
           <input type="hidden" name="intent" value="decline" />
           <Button type="submit" size="lg" variant="secondary" disabled={busy}>
             Decline
           </Button>
-        </form>
+        </Form>
       </div>
     </section>
   );

@@ -2,6 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useState } from "react";
 import { Button } from "~/components/ui/button.tsx";
+import { Form } from "~/components/ui/form.tsx";
 import { confirmOnServer, type Outcome, readMessage } from "./client.ts";
 
 // Stripe's Payment Element. This module is reached only through a dynamic import() from the
@@ -53,11 +54,11 @@ function PaymentForm({ checkoutId, amountLabel, onDone }: { checkoutId: string; 
   }
 
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <Form reloadDocument onSubmit={submit} className="flex flex-col gap-4">
       <PaymentElement />
       <Button type="submit" size="lg" disabled={!stripe || busy}>
         Pay {amountLabel}
       </Button>
-    </form>
+    </Form>
   );
 }

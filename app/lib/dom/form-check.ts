@@ -60,7 +60,8 @@ function check(control: Control) {
 
 /**
  * A form that does not hydrate (decision 025) says what is wrong before it is sent, in the
- * server's words: each control carries its constraints and messages (lib/constraint-messages.ts).
+ * server's words: each control carries its constraints and messages (lib/constraint-messages.ts),
+ * and the form `novalidate` (components/ui/form.tsx), so the browser's own bubbles stay silent.
  * The first submit checks every control and stops at the first that fails, focused; from then on
  * (or from the start, when the server sent the page back with errors) a control is checked again
  * as it is typed in, as conform does on the pages that hydrate. A form that passes is sent as a
@@ -68,8 +69,6 @@ function check(control: Control) {
  * everything again: this only saves a round trip.
  */
 export function checkBeforeSubmit(form: HTMLFormElement) {
-  // The browser's own bubbles would speak before, and in other words than, the server's messages.
-  form.noValidate = true;
   const controls = () => [...form.elements].filter((element): element is Control => element instanceof HTMLElement && element.dataset.messages !== undefined);
   let checking = controls().some((control) => control.getAttribute("aria-invalid") === "true");
   const recheck = (event: Event) => {

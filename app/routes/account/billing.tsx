@@ -1,4 +1,5 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { StatCard } from "~/components/ui/stat-card.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { data } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { Link } from "~/components/ui/link.tsx";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { EmbedLicences } from "~/components/account/embed-licences.tsx";

@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { useRef } from "react";
-import { Form, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { logger } from "~/lib/logger.server.ts";

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { PasskeysSection } from "~/components/account/passkeys-section.tsx";
 import { SessionsSection } from "~/components/account/sessions-section.tsx";
 import { AccountStatusBadges } from "~/components/account/status-badges.tsx";

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import QRCode from "qrcode";
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { z } from "zod";
 import { AccountPage } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { Form } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { CategoryOptions } from "~/components/admin/category-options.tsx";
 import { FileField } from "~/components/admin/file-field.tsx";

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { data } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { Link } from "~/components/ui/link.tsx";
 import { z } from "zod";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";

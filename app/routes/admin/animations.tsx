@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { ActionToast } from "~/components/admin/action-toast.tsx";
 import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { CategoryOptions } from "~/components/admin/category-options.tsx";

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { data } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { ActionToast } from "~/components/admin/action-toast.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { FileField } from "~/components/admin/file-field.tsx";
@@ -92,7 +93,7 @@ export default function CategoryFormScreen({ loaderData: { category, sub, mains,
       </p>
       <ActionToast toast={actionData && "toast" in actionData ? (actionData.toast as ToastData) : null} />
       <Panel>
-        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="grid max-w-2xl gap-5">
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="grid max-w-2xl gap-5">
           <input type="hidden" name="level" value={sub ? "sub" : "main"} />
           <Field label="Name" {...getInputProps(fields.name, { type: "text" })} required={false} errors={fields.name.errors} />
           <Field label="Slug" hint="Leave blank to make it from the name." {...getInputProps(fields.slug, { type: "text" })} errors={fields.slug.errors} />

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { data } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { ActionToast } from "~/components/admin/action-toast.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { EmailPreview } from "~/components/admin/email-preview.tsx";

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useRef } from "react";
-import { Form } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { RichTextToolbar } from "~/components/admin/rich-text-toolbar.tsx";
 import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field.tsx";

@@ -7,6 +7,7 @@ import { CheckboxField, ErrorList, Field } from "~/components/ui/field.tsx";
 import { FormScreen } from "~/components/account/account-screen.tsx";
 import { PasskeyButton } from "~/components/account/passkey-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
+import { Form } from "~/components/ui/form.tsx";
 import { formFields } from "~/lib/constraint-messages.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
@@ -137,7 +138,7 @@ type FormProps = { lastResult: SubmissionResult<string[]> | undefined; redirectT
 function SignInForm({ lastResult, redirectTo }: FormProps) {
   const { formErrors, field } = formFields(SignInSchema, "signin", lastResult);
   return (
-    <form method="post" id="signin" data-check className="mt-6 flex flex-col gap-4">
+    <Form method="post" id="signin" data-check className="mt-6 flex flex-col gap-4">
       <input type="hidden" name="intent" value="signin" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <Field label="Email" autoComplete="email" {...field("email")} />
@@ -149,7 +150,7 @@ function SignInForm({ lastResult, redirectTo }: FormProps) {
       <Button type="submit" data-pending-text="Signing in...">
         Sign In
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -157,7 +158,7 @@ function SignUpForm({ lastResult, redirectTo }: FormProps) {
   const { formErrors, field, valueOf } = formFields(SignUpSchema, "signup", lastResult);
   const { defaultValue: _agreed, ...agreeToTerms } = field("agreeToTerms");
   return (
-    <form method="post" id="signup" data-check className="mt-6 flex flex-col gap-4">
+    <Form method="post" id="signup" data-check className="mt-6 flex flex-col gap-4">
       <input type="hidden" name="intent" value="signup" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <div className="grid grid-cols-2 gap-3">
@@ -189,6 +190,6 @@ function SignUpForm({ lastResult, redirectTo }: FormProps) {
       <Button type="submit" data-pending-text="Creating account...">
         Create Account
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from "~/components/ui/link.tsx";
 import { DemoContentLabel } from "~/components/marketing.tsx";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { Field, SelectField, TextareaField } from "~/components/ui/field.tsx";
+import { Form } from "~/components/ui/form.tsx";
 import { formFields } from "~/lib/constraint-messages.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
@@ -119,7 +120,7 @@ function ContactForm({ lastResult, prefill }: ContactFormProps) {
   // Signed-in visitors do not retype who they are; a rejected message keeps what was typed.
   const { formErrors, field } = formFields(ContactSchema, "contact", lastResult, prefill);
   return (
-    <form method="post" id="contact" data-check className="mt-6 flex flex-col gap-4">
+    <Form method="post" id="contact" data-check className="mt-6 flex flex-col gap-4">
       {formErrors?.length ? (
         <div role="alert" id="contact-form-error" className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
           <p className="font-semibold">Error</p>
@@ -136,6 +137,6 @@ function ContactForm({ lastResult, prefill }: ContactFormProps) {
       <Button type="submit" data-pending-text="Sending...">
         Send Message
       </Button>
-    </form>
+    </Form>
   );
 }

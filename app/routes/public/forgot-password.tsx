@@ -3,6 +3,7 @@ import { FormScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { Form } from "~/components/ui/form.tsx";
 import { formFields } from "~/lib/constraint-messages.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
@@ -61,14 +62,14 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
           </ButtonLink>
         </div>
       ) : (
-        <form method="post" id="forgot-password" data-check className="mt-6 flex flex-col gap-4">
+        <Form method="post" id="forgot-password" data-check className="mt-6 flex flex-col gap-4">
           <p className="text-sm text-slate-600">Enter the email address of your account and we will send you a link to reset your password.</p>
           <Field label="Email" autoComplete="email" {...field("email")} />
           <ErrorList id="forgot-password-form-error" errors={formErrors} />
           <Button type="submit" data-pending-text="Sending...">
             Send Reset Link
           </Button>
-        </form>
+        </Form>
       )}
     </FormScreen>
   );

@@ -1,6 +1,7 @@
 import { Link } from "~/components/ui/link.tsx";
 import { Button, buttonClass } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { Form } from "~/components/ui/form.tsx";
 import { renderRichText } from "~/lib/sanitize.server.ts";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
 import { Badge } from "~/components/admin/data-table.tsx";
@@ -87,7 +88,7 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
         </div>
       ) : null}
 
-      <form method="get" action="/help" role="search" className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end">
+      <Form method="get" action="/help" role="search" className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="flex-1">
           <label htmlFor="help-q" className="mb-1 block text-sm font-medium text-slate-700">
             Search FAQs
@@ -122,7 +123,7 @@ export default function HelpCenter({ loaderData: { q, category, categories, grou
           </select>
         </div>
         <Button type="submit">Search</Button>
-      </form>
+      </Form>
 
       {groups.length === 0 ? (
         <EmptyState

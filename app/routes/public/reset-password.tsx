@@ -5,6 +5,7 @@ import { AccountScreen, FormScreen } from "~/components/account/account-screen.t
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ErrorList, Field } from "~/components/ui/field.tsx";
+import { Form } from "~/components/ui/form.tsx";
 import { formFields } from "~/lib/constraint-messages.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
@@ -104,7 +105,7 @@ function ResetForm({ token, lastResult }: { token: string; lastResult: Submissio
   const { formErrors, field, errorsOf } = formFields(ResetPasswordSchema, "reset-password", lastResult);
   return (
     <FormScreen title="Reset Password" intro="Choose a new password of at least 6 characters.">
-      <form method="post" id="reset-password" data-check className="mt-6 flex flex-col gap-4">
+      <Form method="post" id="reset-password" data-check className="mt-6 flex flex-col gap-4">
         <input type="hidden" name="token" value={token} />
         <Field label="New Password" autoComplete="new-password" {...field("password")} type="password" />
         <Field label="Confirm New Password" autoComplete="new-password" {...field("confirmPassword", { sameAs: "password" })} type="password" />
@@ -113,7 +114,7 @@ function ResetForm({ token, lastResult }: { token: string; lastResult: Submissio
         <Button type="submit" data-pending-text="Updating Password...">
           Update Password
         </Button>
-      </form>
+      </Form>
     </FormScreen>
   );
 }

@@ -2,6 +2,7 @@ import { AnimationCard, CardGrid } from "~/components/catalogue/animation-card.t
 import { SkeletonTemplate } from "~/components/catalogue/grid-skeleton.tsx";
 import { Button } from "~/components/ui/button.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
+import { Form } from "~/components/ui/form.tsx";
 import { pluralize } from "~/lib/format.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { listAnimationCards } from "~/services/catalogue/animations.server.ts";
@@ -52,7 +53,7 @@ export default function Search({ loaderData: { q, page, firstPage, premium, resu
     <main className="mx-auto max-w-7xl px-4 py-10">
       <h1 className="text-3xl font-bold tracking-tight">Search Animations</h1>
       {/* The page's script searches as the term is typed (app/static-page/search-page.ts). */}
-      <form method="get" action="/search" role="search" className="mt-6 flex max-w-2xl gap-3" data-search-as-you-type={DEBOUNCE_MS}>
+      <Form method="get" action="/search" role="search" className="mt-6 flex max-w-2xl gap-3" data-search-as-you-type={DEBOUNCE_MS}>
         <label htmlFor="search-q" className="sr-only">
           Search animations
         </label>
@@ -67,7 +68,7 @@ export default function Search({ loaderData: { q, page, firstPage, premium, resu
           className="block w-full rounded-lg border border-slate-300 bg-white px-4 py-2.5 shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none"
         />
         <Button type="submit">Search</Button>
-      </form>
+      </Form>
 
       <section id="search-results" className="mt-8" aria-labelledby="results-title" aria-busy="false">
         <h2 id="results-title" className="sr-only">

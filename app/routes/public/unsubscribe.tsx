@@ -1,4 +1,5 @@
-import { data, Form } from "react-router";
+import { data } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { readUnsubscribeLink, unsubscribe } from "~/services/admin/email-campaigns.server.ts";

@@ -1,4 +1,5 @@
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
