@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "react-router";
+import { Form } from "~/components/ui/form.tsx";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 import { Section } from "~/components/ui/section.tsx";
