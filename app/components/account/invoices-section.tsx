@@ -9,7 +9,7 @@ import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatDate } from "~/lib/format.ts";
 import { BillingDetailsSchema } from "~/validation/invoicing.ts";
 
-// Billing's invoices and credit notes, and who the next ones are made out to (decision 028).
+// Billing's invoices and credit notes, and who the next ones are made out to (decision 029).
 
 type InvoiceRow = {
   id: string;

@@ -199,7 +199,7 @@ function PublicDetailsForm({
   );
 }
 
-/** What every invoice prints as the seller, and the tax rate per buyer country (decision 028). */
+/** What every invoice prints as the seller, and the tax rate per buyer country (decision 029). */
 function InvoicingForm({
   defaultValue,
   lastResult,

@@ -6,7 +6,7 @@ import { type BillingDetailsInput, isEuCountry, looksLikeEuVatId, parseTaxRates 
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { SETTING_DEFAULTS } from "../site/settings.server.ts";
 
-// Tax invoices and credit notes (decision 028). Each completed payment gets an invoice and each
+// Tax invoices and credit notes (decision 029). Each completed payment gets an invoice and each
 // refund a credit note, issued in the transaction that records the payment or the refund. A
 // number comes from its series' counter row, taken under the row's lock: a transaction that rolls
 // back gives its number back, so numbers have no gaps and never repeat, whatever runs at once.
