@@ -17,11 +17,11 @@ export type LicenceTerms = LicenceTermsBody & { version: number; effectiveFrom: 
 const termsSelect = { version: true, effectiveFrom: true, grant: true, afterEnd: true, restrictions: true } as const;
 
 /**
- * The version in effect: the newest whose effectiveFrom has come. A database always has one (the
+ * The version in effect: the highest whose effectiveFrom has come. A database always has one (the
  * migration that made the table wrote version 1), so its absence is a broken database, not input.
  */
 export async function getCurrentLicenceTerms(now = new Date()): Promise<LicenceTerms> {
-  const terms = await prisma.licenceTerms.findFirst({ where: { effectiveFrom: { lte: now } }, orderBy: { effectiveFrom: "desc" }, select: termsSelect });
+  const terms = await prisma.licenceTerms.findFirst({ where: { effectiveFrom: { lte: now } }, orderBy: { version: "desc" }, select: termsSelect });
   if (!terms) throw new Error("No licence terms are in effect: the LicenceTerms table has no current version");
   return terms;
 }

@@ -12,7 +12,6 @@ CREATE TABLE "LicenceTerms" (
 
     CONSTRAINT "LicenceTerms_pkey" PRIMARY KEY ("version")
 );
-CREATE INDEX "LicenceTerms_effectiveFrom_idx" ON "LicenceTerms"("effectiveFrom" DESC);
 
 ALTER TABLE "Payment" ADD COLUMN "licenceTermsVersion" INTEGER;
 ALTER TABLE "Payment" ADD CONSTRAINT "Payment_licenceTermsVersion_fkey" FOREIGN KEY ("licenceTermsVersion") REFERENCES "LicenceTerms"("version") ON DELETE RESTRICT ON UPDATE CASCADE;
@@ -22,7 +21,7 @@ ALTER TABLE "CheckoutSession" ADD CONSTRAINT "CheckoutSession_licenceTermsVersio
 -- Version 1, in every database (a production one is never seeded, and checkout needs a version).
 INSERT INTO "LicenceTerms" ("version", "effectiveFrom", "grant", "afterEnd", "restrictions") VALUES (
     1,
-    '2026-11-30 00:00:00',
+    '2026-11-29 00:00:00',
     'An individual license covers one animation; a category license covers every animation in its category, including those published while the license is active. While the license is active you may download the licensed animations'' files, embed them on the websites registered for the license, and use them in your practice''s communication: patient consultations, presentations, the waiting room, your website, social media and printed material.',
     'When the license ends (it expires without renewal, or is canceled or refunded), files you downloaded and materials you published while it was active may stay in use where they already are: pages and posts already online, presentations and printed material already distributed. From that day you may not download the files again or publish the animations anywhere new, the license''s embeds stop playing and its Premium streaming ends. Renew the license to keep embedding and downloading.',
     'You may not resell, sublicense or redistribute the animations as stock content, remove their copyright notices, or alter an animation in a way that changes its medical meaning. The license covers you and your practice. All medical animations are owned by Medanim and protected by copyright.'
