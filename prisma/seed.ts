@@ -20,6 +20,7 @@ import { ANIMATIONS, animationSlug } from "./seed-data/animations.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
 import { readDownloadFormats } from "../app/services/media/media-facts.server.ts";
 import { DEMO_SETTING_VALUES } from "../app/services/site/settings.server.ts";
+import { getCurrentLicenceTerms } from "../app/services/licensing/licence-terms.server.ts";
 import { DEMO_MEDIA_DIR, contentTypeOf, demoCaptions, demoFile, demoPackage, demoVideoSize } from "./seed-data/demo-media.ts";
 import { DOCTORS } from "./seed-data/doctors.ts";
 import { seedEmailTemplates } from "./seed-data/email-templates.ts";
@@ -159,17 +160,21 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
     (await prisma.category.findMany({ where: { parentId: { not: null } }, select: { id: true, slug: true } })).map((c) => [c.slug, c.id]),
   );
   const doctorNames = new Map(DOCTORS.map((doctor) => [doctor.slug, doctor.name]));
+  const terms = await getCurrentLicenceTerms();
   for (const seed of ANIMATIONS) {
     const slug = animationSlug(seed.title);
     const categoryId = categories.get(seed.category);
     if (!categoryId) throw new Error(`Seed animation "${seed.title}" names an unknown category ${seed.category}`);
     const downloadPackage = async () => {
-      const body = demoPackage({
-        slug,
-        title: seed.title,
-        duration: seed.duration,
-        doctors: seed.doctors.map((doctor) => doctorNames.get(doctor) ?? doctor),
-      });
+      const body = demoPackage(
+        {
+          slug,
+          title: seed.title,
+          duration: seed.duration,
+          doctors: seed.doctors.map((doctor) => doctorNames.get(doctor) ?? doctor),
+        },
+        terms,
+      );
       return (await saveObject({ body, contentType: contentTypeOf(`${slug}.zip`), kind: "download" })).path;
     };
 
@@ -306,6 +311,7 @@ async function seedDemoMember(prisma: PrismaClient) {
     select: { id: true, name: true, parentId: true, yearlyPrice: true },
   });
 
+  const terms = await getCurrentLicenceTerms();
   await prisma.$transaction(async (tx) => {
     const member = await tx.user.create({
       data: {
@@ -360,6 +366,8 @@ async function seedDemoMember(prisma: PrismaClient) {
           description: p.description,
           stripePaymentIntentId: `test_pi_${testId}`,
           stripeInvoiceId: `test_in_${testId}`,
+          // As a checkout records it: licences accept the terms in effect, premium none.
+          licenceTermsVersion: p.type === "global" ? null : terms.version,
           createdAt: paidAt,
         },
       });

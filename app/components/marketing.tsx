@@ -1,12 +1,26 @@
 import type { ReactNode } from "react";
 import { Link } from "~/components/ui/link.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
+import { LICENCE_TERMS_PATH } from "~/services/licensing/licence-terms-text.ts";
 import { ButtonLink } from "./ui/button.tsx";
 
 // Building blocks of the premium, individual licence and category licence pages, and the
 // marketing claims they share.
 
 export type Faq = { question: string; answer: ReactNode };
+
+/** The current licence terms' rule for the end of a licence, as the licence FAQs answer it (decision 028). */
+export function LicenceAfterEnd({ terms }: { terms: { version: number; afterEnd: string } }) {
+  return (
+    <>
+      {terms.afterEnd}{" "}
+      <Link to={LICENCE_TERMS_PATH} className="text-brand-700 underline">
+        License terms, version {terms.version}
+      </Link>
+      .
+    </>
+  );
+}
 
 /** The 10-question FAQ: `<details name>` keeps one entry open at a time, with or without JS. */
 export function FaqList({ name, faqs, title = "Frequently Asked Questions" }: { name: string; faqs: Faq[]; title?: string }) {

@@ -50,12 +50,13 @@ export const CACHES = {
   pages: { memo: "page:", tables: ["Page"] },
   /** The header and footer: legal pages and the platform's name (memo "layout"). */
   layout: { memo: "layout", tables: ["Page", "AppSetting"] },
-  faqs: { memo: "faq:", tables: ["Faq", "FaqCategory"] },
+  /** Help Center answers, the licence placeholder filled from LicenceTerms (memo "faq:"). */
+  faqs: { memo: "faq:", tables: ["Faq", "FaqCategory", "LicenceTerms"] },
   settings: { memo: "settings", tables: ["AppSetting"] },
   /** Which licences allow an embed of an animation on a site (memo "embed-licence:"). */
   embedLicences: { memo: "embed-licence:", tables: ["Subscription", "LicenceEmbedDomain", "User", "Animation", "Category"] },
   /** Whole answers for anonymous visitors (page-cache.server.ts): everything a shared page shows. */
-  pageCache: { tables: [...CATALOGUE, "Page", "AppSetting", "Faq", "FaqCategory"] },
+  pageCache: { tables: [...CATALOGUE, "Page", "AppSetting", "Faq", "FaqCategory", "LicenceTerms"] },
   /** A signed-in caller's user row, credential and licences (auth/member-cache.server.ts). */
   member: { tables: CALLER, deletesOf: ["Animation", "Category"] },
   /** What a stored object is attached to (licensing/access.server.ts). */

@@ -110,6 +110,11 @@ export function formatDate(value: Date | string | number | null | undefined): st
   return date ? SHORT_DATE.format(date) : "";
 }
 
+/** "a" or "an" before a word, by its first letter: "an individual license", "a category license". */
+export function withArticle(phrase: string): string {
+  return `${/^[aeiou]/i.test(phrase) ? "an" : "a"} ${phrase}`;
+}
+
 /** A date in long US form ("November 21, 2026"), as content pages print "Last updated". */
 export function formatLongDate(value: Date | string | number | null | undefined): string {
   const date = validDate(value);

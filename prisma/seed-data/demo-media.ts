@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { formatLicenceTermsText, type LicenceTermsBody } from "../../app/services/licensing/licence-terms-text.ts";
 import { zipStored } from "./zip.ts";
 
 // The demo media shipped in the repository (prisma/demo-media/), shared by the generator
@@ -90,36 +91,23 @@ Contents:
   ${demoPackageEntry.video(slug)}  the demo video
   ${demoPackageEntry.cover(slug)}  the demo cover
   README.txt  this file
-  license.txt  the license terms (demo)
+  license.txt  the license terms this package was issued under
 `;
 }
 
-const LICENSE = `Medanim animation license (demo)
-================================
-
-The licensed animation may be used for patient education, on the licensee's website and
-social media channels, in presentations and in the waiting room, for as long as the
-license is active. Downloaded files may be kept after the license ends.
-
-The animation may not be resold, sublicensed, altered to change its medical meaning, or
-redistributed as a stock asset. All medical animations are owned by Medanim and protected
-by copyright.
-
-This file belongs to demo data and grants no rights.
-`;
-
 /**
  * An animation's download package, built in memory from its committed demo files: its own
- * video and cover, a README naming it, its doctors and duration, and the licence. Stored
- * entries (the video is already compressed) and a fixed timestamp: the same bytes every run.
+ * video and cover, a README naming it, its doctors and duration, and the licence terms in effect
+ * (`license.txt`, rendered from the LicenceTerms record). Stored entries (the video is already
+ * compressed) and a fixed timestamp: the same bytes every run for one terms version.
  */
-export function demoPackage(animation: DemoPackageAnimation) {
+export function demoPackage(animation: DemoPackageAnimation, terms: LicenceTermsBody) {
   const read = (file: string) => fs.readFileSync(path.join(DEMO_MEDIA_DIR, file));
   return zipStored([
     { name: demoPackageEntry.video(animation.slug), content: read(demoFile.fullVideo(animation.slug)) },
     { name: demoPackageEntry.cover(animation.slug), content: read(demoFile.cover(animation.slug)) },
     { name: demoPackageEntry.readme, content: packageReadme(animation) },
-    { name: demoPackageEntry.license, content: LICENSE },
+    { name: demoPackageEntry.license, content: formatLicenceTermsText(terms) },
   ]);
 }
 

@@ -1,3 +1,5 @@
+import { LICENCE_TERMS_AFTER_END_PLACEHOLDER } from "../../app/services/licensing/licence-terms-text.ts";
+
 export type FaqCategorySeed = {
   slug: string;
   name: string;
@@ -86,7 +88,7 @@ export const FAQ_CATEGORIES: FaqCategorySeed[] = [
       },
       {
         question: "What happens to my downloads when a license ends?",
-        answer: "<p>Files you downloaded while your license was active <strong>stay yours permanently</strong> and may keep being used in the same way.</p>",
+        answer: LICENCE_TERMS_AFTER_END_PLACEHOLDER,
       },
       {
         question: "Which file formats are provided?",

@@ -1,4 +1,5 @@
 import type { PageType } from "../../app/generated/prisma/client.ts";
+import { LICENCE_TERMS_PLACEHOLDER } from "../../app/services/licensing/licence-terms-text.ts";
 
 export type PageSeed = {
   slug: string;
@@ -38,7 +39,8 @@ export const PAGES: PageSeed[] = [
       [
         "3. Subscriptions and Licenses",
         "A premium subscription lets you stream every animation in the library for one year. It does not include download or commercial usage rights.",
-        "An individual license covers one animation; a category license covers every animation in a category. Both include the right to download the files and to show them to patients, on your website and on your social media channels, for the duration of the license. Files you downloaded while your license was active remain yours to use in the same way after it ends.",
+        // The licence section is the current LicenceTerms version, filled in when the page is read.
+        LICENCE_TERMS_PLACEHOLDER,
       ],
       [
         "4. Payments and Refunds",

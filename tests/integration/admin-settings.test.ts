@@ -76,6 +76,8 @@ describe("the settings screen", () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain(PRICE_INVALID);
     expect((await callRoute(screen, "/admin/settings", { cookie })).body).toMatchObject({ platformName: "Medanim", annualPrice: "99" });
+    // The licence terms in effect are shown beside the settings (a new version has no form yet).
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body.licenceTerms).toMatch(/^License terms, version 1 \(in effect from /);
 
     const saved = await callRoute(screen, "/admin/settings", { form: { platformName: "Medanim", annualPrice: "$149.50" }, cookie });
     expect(saved.status).toBe(302);

@@ -163,6 +163,11 @@ const WRITERS: Record<string, (world: World) => Promise<unknown>> = {
       data: { name: `Registry ${crypto.randomBytes(3).toString("hex")}`, slug: `registry-${crypto.randomBytes(3).toString("hex")}` },
     }),
   Subscription: async ({ catalogue }) => buy((await member()).cookie, catalogue.rhinoplasty.slug),
+  // A new version of the licence terms has no screen yet (decision 028): written as its migration would.
+  LicenceTerms: async () => {
+    const latest = await prisma.licenceTerms.findFirstOrThrow({ orderBy: { version: "desc" } });
+    await prisma.licenceTerms.create({ data: { ...latest, version: latest.version + 1, effectiveFrom: new Date(), createdAt: undefined } });
+  },
   LicenceEmbedDomain: async ({ catalogue }) => {
     const { user, cookie } = await member();
     await buy(cookie, catalogue.rhinoplasty.slug);

@@ -15,7 +15,10 @@ import { getCertificate, getReceipt, receiptNumber, verifyLicence } from "~/serv
 import { completeRefund } from "~/services/commerce/refunds.server.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
+import { sendToApp } from "../helpers/app.ts";
+import { formatDate } from "~/lib/format.ts";
 import { createAnimation, createCategory, DAY_MS } from "./account-helpers.ts";
+import { pdfText as drawnPdfText } from "../helpers/pdf-text.ts";
 
 const pdfText = (bytes: Uint8Array) => Buffer.from(bytes).toString("latin1");
 
@@ -212,12 +215,12 @@ describe("licence certificates", () => {
     const url = `/licences/${subscription.id}/certificate`;
     const params = { id: subscription.id };
 
-    const res = await certificateRoute.loader({ request: new Request(`http://localhost:3000${url}`, { headers: { Cookie: cookie } }), params } as never);
+    const res = await sendToApp(url, { headers: new Headers({ Cookie: cookie }) });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/pdf");
     expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="medanim-licence-${subscription.id.split("-")[0]}.pdf"`);
     expect(res.headers.get("Cache-Control")).toBe("private, no-store");
-    const text = pdfText(new Uint8Array(await res.arrayBuffer()));
+    const text = pdfText(new Uint8Array(res.body));
     expect(text.startsWith("%PDF-")).toBe(true);
     expect(text.trimEnd().endsWith("%%EOF")).toBe(true);
     expect(text).toContain("(License Certificate - Knee Arthroscopy Explained)");
@@ -270,15 +273,15 @@ describe("GET /licences/:id/verify (public)", () => {
     const res = await verify(subscription.id);
     expect(res.status).toBe(200);
     expect(verifyPage.headers({} as never)).toEqual({ "Cache-Control": "no-store" });
-    expect(res.body.licence).toMatchObject({
-      id: subscription.id,
-      licensee: "Grace Hopper",
-      item: "Knee Arthroscopy Explained",
-      typeLabel: "Individual license",
-      valid: true,
-      reason: null,
+    expect(res.body.licence).toMatchObject({ valid: true, reason: null });
+    const facts = Object.fromEntries(res.body.licence.facts);
+    expect(facts).toMatchObject({
+      "License id": subscription.id,
+      Licensee: "Grace Hopper",
+      Covers: "Knee Arthroscopy Explained",
+      "License type": "Individual license",
     });
-    expect(res.body.licence.rights).toHaveLength(3);
+    expect(facts.Rights.split("\n")).toHaveLength(3);
     const everything = JSON.stringify(res.body);
     expect(everything).not.toContain(user.email);
     expect(everything).not.toContain(user.id);
@@ -324,5 +327,78 @@ describe("GET /licences/:id/verify (public)", () => {
     const malformed = await verify("not-a-licence");
     expect(malformed.status).toBe(404);
     expect(malformed.body).toEqual({ message: "License not found" });
+  });
+});
+
+describe("certificates that stand up", () => {
+  const certificatePdf = async (cookie: string, path: string) => {
+    const res = await sendToApp(path, { headers: new Headers({ Cookie: cookie }) });
+    return { status: res.status, text: drawnPdfText(res.body, " ").replace(/\s+/g, " "), body: res.body.toString("utf8") };
+  };
+
+  it("an individual certificate says 'an individual license' and names the animation, its embed sites, terms version and validity", async () => {
+    const { user, cookie } = await licensee();
+    const { subscription } = await individualLicence(user.id);
+    await prisma.licenceEmbedDomain.createMany({ data: ["clinic.example", "www.clinic.example"].map((host) => ({ subscriptionId: subscription.id, host })) });
+    await prisma.payment.updateMany({ where: { subscriptionId: subscription.id }, data: { licenceTermsVersion: 1 } });
+    const { status, text } = await certificatePdf(cookie, `/licences/${subscription.id}/certificate`);
+    expect(status).toBe(200);
+    expect(text).toContain("holds an individual license for");
+    expect(text).not.toContain("holds a individual");
+    expect(text).toContain("Knee Arthroscopy Explained");
+    expect(text).toContain("clinic.example, www.clinic.example");
+    expect(text).toContain("License terms, version 1");
+    expect(text).toContain(`${formatDate(subscription.startDate)} to ${formatDate(subscription.endDate)}`);
+  });
+
+  it("a category certificate lists its animations (the first 25 and a count, the verify page all of them), and one asked for an animation names it", async () => {
+    const { user, cookie } = await licensee();
+    const category = await createCategory({ name: "Electrophysiology" });
+    const sub = await createCategory({ name: "Coronary Stents", parentId: category.id });
+    const titles = Array.from({ length: 27 }, (_, i) => `Cardiac Animation ${String(i + 1).padStart(2, "0")}`);
+    const animations: { id: string }[] = [];
+    for (const [i, title] of titles.entries()) animations.push(await createAnimation({ title, categoryId: i % 2 ? sub.id : category.id }));
+    const elsewhere = await createAnimation({ title: "Not In This Category" });
+    const { subscription } = await createPaidSubscription(user.id, { type: "category", categoryId: category.id });
+    await prisma.licenceEmbedDomain.create({ data: { subscriptionId: subscription.id, host: "heart-clinic.example" } });
+
+    const whole = await certificatePdf(cookie, `/licences/${subscription.id}/certificate`);
+    expect(whole.text).toContain("holds a category license for");
+    expect(whole.text).toContain("Electrophysiology (category)");
+    expect(whole.text).toContain("27 animations on the day of issue");
+    expect(whole.text).toContain("Cardiac Animation 25");
+    expect(whole.text).not.toContain("Cardiac Animation 26");
+    expect(whole.text).toContain("and 2 more animations");
+    expect(whole.text).toContain("heart-clinic.example");
+    expect(whole.text).not.toContain("Not In This Category");
+
+    const one = await certificatePdf(cookie, `/licences/${subscription.id}/certificate?animation=${animations[26]!.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toContain("(License Certificate - Cardiac Animation 27)");
+    expect(one.text).toContain("as part of the license for Electrophysiology (category)");
+    const notCovered = await callRoute(certificateRoute, `/licences/${subscription.id}/certificate?animation=${elsewhere.id}`, {
+      cookie,
+      params: { id: subscription.id },
+    });
+    expect(notCovered.status).toBe(404);
+    expect(notCovered.body).toEqual({ message: "This license does not cover that animation" });
+    const malformed = await callRoute(certificateRoute, `/licences/${subscription.id}/certificate?animation=nope`, { cookie, params: { id: subscription.id } });
+    expect(malformed.status).toBe(404);
+
+    // The public page: the same facts, and the whole list the certificate points at.
+    const page = await callRoute(verifyPage, `/licences/${subscription.id}/verify`, { params: { id: subscription.id } });
+    expect(page.body.licence.animations).toEqual({ titles, total: 27 });
+    for (const [label, value] of page.body.licence.facts as [string, string][]) {
+      if (label === "Rights") continue;
+      expect(whole.text, label).toContain(value);
+    }
+    const html = renderPage(verifyPage.default, page.body);
+    expect(html).toContain("Cardiac Animation 27");
+    expect(html).toContain("heart-clinic.example");
+
+    // My Animations' "Certificate for …" link of each card names its own animation.
+    const library = await callRoute(libraryPage, "/my-animations", { cookie });
+    const card = library.body.animations.find((a: { id: string }) => a.id === animations[3]!.id);
+    expect(card.licenceId).toBe(subscription.id);
   });
 });

@@ -21,6 +21,7 @@ import { ANIMATIONS, animationSlug } from "../../prisma/seed-data/animations.ts"
 import { DEMO_MEMBER, seed } from "../../prisma/seed.ts";
 import { verifyPassword } from "~/lib/crypto.server.ts";
 import { sendToApp } from "../helpers/app.ts";
+import { formatLicenceTermsText } from "~/services/licensing/licence-terms-text.ts";
 
 const OBJECT_PATH = /^\/objects\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -170,6 +171,7 @@ describe("seed", () => {
   });
 
   it("gives each animation its own download package: a zip with its own video, cover, README and licence", async () => {
+    const terms = await prisma.licenceTerms.findUniqueOrThrow({ where: { version: 1 } });
     const animations = await prisma.animation.findMany({
       select: { slug: true, title: true, duration: true, downloadFile: true, doctors: { select: { doctor: { select: { name: true } } } } },
     });
@@ -189,7 +191,12 @@ describe("seed", () => {
       expect(readme).toMatch(/demo media/i);
       expect(readme).toContain(`${duration} seconds`);
       for (const { doctor } of doctors) expect(readme).toContain(doctor.name);
+      // The licence terms in effect, as the record words them (decision 028), not a text of its own.
+      const license = entries.get(demoPackageEntry.license)!.data.toString("utf8");
+      expect(license, slug).toBe(formatLicenceTermsText(terms));
     }
+    expect(formatLicenceTermsText(terms)).toContain("license terms, version 1");
+    expect(formatLicenceTermsText(terms).replace(/\s+/g, " ")).toContain(terms.afterEnd);
   });
 
   it("gives every animation English captions that follow its video's chapters and end with it", async () => {
@@ -326,7 +333,8 @@ describe("seed", () => {
     expect(await prisma.faqCategory.count()).toBeGreaterThanOrEqual(4);
     const faqs = await prisma.faq.findMany({ where: { isActive: true } });
     expect(faqs.length).toBeGreaterThanOrEqual(12);
-    for (const faq of faqs) expect(faq.answer).toMatch(/^<(p|ul)>/);
+    // HTML, or the placeholder the Help Center fills with the licence terms' rule (itself HTML).
+    for (const faq of faqs) expect(faq.answer).toMatch(/^(<(p|ul)>|\{\{licence-terms:after-end\}\}$)/);
     expect(await prisma.faq.count({ where: { isActive: false } })).toBe(1);
   });
 

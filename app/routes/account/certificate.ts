@@ -9,11 +9,15 @@ import type { Route } from "./+types/certificate";
 
 const CertificateParams = z.object({ id: z.string().regex(UUID_RE) });
 
-/** The licence certificate as a PDF file: the licensee's own individual or category licence. */
-export async function loader({ request, params }: Route.LoaderArgs) {
+/**
+ * The licence certificate as a PDF file: the licensee's own individual or category licence;
+ * `?animation={id}` names that animation of it (My Animations' "Certificate for …" links).
+ */
+export async function loader({ request, params, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const { id } = parseParams(params, CertificateParams, LICENCE_NOT_FOUND);
-  const certificate = await getCertificate(user, id).catch(asRouteError);
+  const animationId = url.searchParams.get("animation") ?? undefined;
+  const certificate = await getCertificate(user, id, { animationId }).catch(asRouteError);
   const bytes = await renderCertificatePdf(certificate);
   return new Response(bytes, { headers: pdfHeaders(certificateFilename(certificate), bytes.byteLength) });
 }

@@ -110,7 +110,12 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
           </h2>
           <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {animations.map((a) => (
-              <LibraryCard key={a.id} animation={a} now={today} certificateHref={a.licenceId ? `/licences/${a.licenceId}/certificate` : null} />
+              <LibraryCard
+                key={a.id}
+                animation={a}
+                now={today}
+                certificateHref={a.licenceId ? `/licences/${a.licenceId}/certificate?animation=${a.id}` : null}
+              />
             ))}
           </ul>
           {pages > 1 ? (

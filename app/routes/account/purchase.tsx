@@ -16,6 +16,8 @@ import type { Route } from "./+types/purchase";
 import { invariantResponse } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { type CheckoutItem, productName, untilIfPaidNow } from "~/services/commerce/checkout.server.ts";
+import { getCurrentLicenceTerms } from "~/services/licensing/licence-terms.server.ts";
+import { LICENCE_TERMS_PATH } from "~/services/licensing/licence-terms-text.ts";
 
 // /purchase/individual/{idOrSlug} and /purchase/category/{slugOrId}: the checkout screen with the
 // item, its price, until when it runs, what the licence gives and a pay button (docs/architecture.md,
@@ -28,7 +30,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
   const access = await getViewerAccess(request);
   const provider = getPaymentProvider();
-  const payment = { testMode: provider.name === "test", publishableKey: provider.publishableKey, until: formatLongDate(untilIfPaidNow()) };
+  const terms = await getCurrentLicenceTerms();
+  const payment = {
+    testMode: provider.name === "test",
+    publishableKey: provider.publishableKey,
+    until: formatLongDate(untilIfPaidNow()),
+    termsVersion: terms.version,
+  };
   const p = params;
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
@@ -76,7 +84,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, title, itemHref, price, until, betterBuy, media, held, testMode, publishableKey, itemId } = loaderData;
+  const { kind, title, itemHref, price, until, betterBuy, media, held, testMode, publishableKey, itemId, termsVersion } = loaderData;
   return (
     <CheckoutPanel
       product={{ name: title, href: itemHref, price, until }}
@@ -94,6 +102,13 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             ]}
           />
           {betterBuy ? <CheaperCategoryNote category={betterBuy} /> : null}
+          <p className="mt-4 text-sm text-slate-600" data-testid="terms-acceptance">
+            By paying you accept the{" "}
+            <Link to={LICENCE_TERMS_PATH} className="font-medium text-brand-700 underline">
+              license terms (version {termsVersion})
+            </Link>
+            .
+          </p>
         </>
       }
       api={

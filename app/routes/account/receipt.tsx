@@ -40,6 +40,7 @@ export default function Receipt({ loaderData: { receipt } }: Route.ComponentProp
     ...(receipt.invoiceId ? ([["Invoice", receipt.invoiceId]] as [string, string][]) : []),
     ...(receipt.paymentIntentId ? ([["Payment reference", receipt.paymentIntentId]] as [string, string][]) : []),
     ["Payment id", receipt.paymentId],
+    ...(receipt.licenceTerms ? ([["Accepted", receipt.licenceTerms]] as [string, string][]) : []),
   ];
   return (
     <main className="mx-auto max-w-2xl px-4 py-10 print:max-w-none print:p-0">

@@ -11,6 +11,8 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import type { PublicUser } from "~/services/auth/credentials.server.ts";
 import { requireAdminStepUp } from "~/services/auth/step-up.server.ts";
 import { listAdminSettings, saveSettings } from "~/services/site/settings.server.ts";
+import { getCurrentLicenceTerms } from "~/services/licensing/licence-terms.server.ts";
+import { formatLicenceTermsTitle } from "~/services/licensing/licence-terms-text.ts";
 import { InvoicingSchema, PublicDetailsSchema, roundedYearlyPrice, SettingsFormSchema } from "~/validation/admin-settings.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/settings";
@@ -18,10 +20,11 @@ import type { Route } from "./+types/settings";
 export const meta: Route.MetaFunction = () => [{ title: "Settings | Admin" }, NOINDEX];
 
 export async function loader() {
-  const settings = await listAdminSettings();
+  const [settings, terms] = await Promise.all([listAdminSettings(), getCurrentLicenceTerms()]);
   const value = (key: string) => settings.find((s) => s.key === key)?.value ?? "";
   return {
     platformName: value("platform_name"),
+    licenceTerms: formatLicenceTermsTitle(terms),
     annualPrice: value("global_subscription_yearly_price"),
     requireMedicalReview: value("require_medical_review") === "true" ? "on" : undefined,
     publicDetails: {
@@ -152,6 +155,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       </Panel>
       <PublicDetailsForm defaultValue={loaderData.publicDetails} lastResult={publicDetailsResult} />
       <InvoicingForm defaultValue={loaderData.invoicing} lastResult={invoicingResult} />
+      {/* A new version is written by a migration for now: it has no form (decision 028). */}
+      <Panel title="License terms">
+        <p className="text-sm text-slate-700" data-testid="licence-terms-version">
+          In effect: {loaderData.licenceTerms}. The FAQs, the Terms page, checkout, download packages and certificates show it.
+        </p>
+      </Panel>
     </AdminPage>
   );
 }

@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
 import { Link } from "~/components/ui/link.tsx";
-import { BenefitList, FaqList, Guarantees, PurchaseButton, SpecialtyList, Testimonial, type Faq, type MediaClaims } from "~/components/marketing.tsx";
+import { BenefitList, FaqList, Guarantees, LicenceAfterEnd, PurchaseButton, SpecialtyList, Testimonial, type Faq, type MediaClaims } from "~/components/marketing.tsx";
 import { formatPrice, pluralize } from "~/lib/format.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/site/content.server.ts";
+import { getCurrentLicenceTerms } from "~/services/licensing/licence-terms.server.ts";
 import {
   findLicensableCategory,
   getCategoryLicenceFromPrice,
@@ -35,11 +36,12 @@ export const meta: Route.MetaFunction = ({ data, matches }) =>
 // confirm) the category. `single` is what one animation costs beside it, for the FAQ's honest
 // answer to "is there a smaller option?".
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, found, specialties, testimonial] = await Promise.all([
+  const [user, found, specialties, testimonial, terms] = await Promise.all([
     getUser(request),
     findLicensableCategory(url.searchParams.get("category")),
     listLicensableCategories(),
     getTestimonial(),
+    getCurrentLicenceTerms(),
   ]);
   const category = found?.category ?? null;
   const [from, single, claims] = await Promise.all([
@@ -59,6 +61,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     media: { resolution: claims.resolution, formats: claims.formats },
     freshness: claims.freshness,
     testimonial,
+    licenceTerms: { version: terms.version, afterEnd: terms.afterEnd },
     returnTo: `${url.pathname}${url.search}`,
   };
 }
@@ -110,12 +113,12 @@ export default function CategoryLicensePage({ loaderData }: Route.ComponentProps
       <Guarantees media={media} freshness={freshness} />
       <SpecialtyList specialties={loaderData.specialties} />
       <Testimonial testimonial={loaderData.testimonial} />
-      <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries, smallerOption(category, single), media)} />
+      <FaqList name="category-license-faq" faqs={categoryFaqs(price, priceVaries, smallerOption(category, single), media, loaderData.licenceTerms)} />
     </main>
   );
 }
 
-function categoryFaqs(price: string, varies: boolean, smaller: ReactNode, media: MediaClaims): Faq[] {
+function categoryFaqs(price: string, varies: boolean, smaller: ReactNode, media: MediaClaims, terms: { version: number; afterEnd: string }): Faq[] {
   const downloads = [media.formats, media.resolution && `up to ${media.resolution}`].filter(Boolean).join(", in ");
   return [
     {
@@ -136,7 +139,11 @@ function categoryFaqs(price: string, varies: boolean, smaller: ReactNode, media:
     },
     {
       question: "Can I download the animations?",
-      answer: `Yes. Every animation in the category can be downloaded${downloads ? ` in ${downloads}` : ""}, and downloaded content stays yours permanently.`,
+      answer: (
+        <>
+          Yes. While the license is active every animation in the category can be downloaded{downloads ? ` in ${downloads}` : ""}. <LicenceAfterEnd terms={terms} />
+        </>
+      ),
     },
     {
       question: "Can I use the animations commercially?",

@@ -1,9 +1,22 @@
 import { Link } from "~/components/ui/link.tsx";
-import { BenefitList, CheaperCategoryNote, FaqList, formatsAnswer, Guarantees, type MediaClaims, PurchaseButton, SpecialtyList, Testimonial, type Faq } from "~/components/marketing.tsx";
+import {
+  BenefitList,
+  CheaperCategoryNote,
+  FaqList,
+  formatsAnswer,
+  Guarantees,
+  LicenceAfterEnd,
+  type MediaClaims,
+  PurchaseButton,
+  SpecialtyList,
+  Testimonial,
+  type Faq,
+} from "~/components/marketing.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/site/content.server.ts";
+import { getCurrentLicenceTerms } from "~/services/licensing/licence-terms.server.ts";
 import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/commerce/offers.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/individual-license";
@@ -26,13 +39,14 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 // when signed in with an animation, to / when signed in without one, else to /auth. With an
 // animation the price is that animation's (what checkout charges); without one, the lowest.
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, animation, specialties, from, claims, testimonial] = await Promise.all([
+  const [user, animation, specialties, from, claims, testimonial, terms] = await Promise.all([
     getUser(request),
     findLicensableAnimation(url.searchParams.get("animation")),
     listLicensableCategories(),
     getIndividualLicenceFromPrice(),
     getCatalogueClaims(),
     getTestimonial(),
+    getCurrentLicenceTerms(),
   ]);
   return {
     signedIn: Boolean(user),
@@ -45,6 +59,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     media: animation ? { ...animation.media, upTo: false } : { resolution: claims.resolution, formats: claims.formats, upTo: true },
     freshness: claims.freshness,
     testimonial,
+    licenceTerms: { version: terms.version, afterEnd: terms.afterEnd },
     returnTo: `${url.pathname}${url.search}`,
   };
 }
@@ -99,14 +114,19 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
       <Guarantees media={media} freshness={freshness} />
       <Testimonial testimonial={loaderData.testimonial} />
       <SpecialtyList specialties={loaderData.specialties} />
-      <FaqList name="individual-license-faq" faqs={individualFaqs(price, { priceVaries, categoryOftenCheaper, media })} />
+      <FaqList name="individual-license-faq" faqs={individualFaqs(price, { priceVaries, categoryOftenCheaper, media, terms: loaderData.licenceTerms })} />
     </main>
   );
 }
 
 function individualFaqs(
   price: string,
-  { priceVaries, categoryOftenCheaper, media }: { priceVaries: boolean; categoryOftenCheaper: boolean; media: MediaClaims & { upTo: boolean } },
+  {
+    priceVaries,
+    categoryOftenCheaper,
+    media,
+    terms,
+  }: { priceVaries: boolean; categoryOftenCheaper: boolean; media: MediaClaims & { upTo: boolean }; terms: { version: number; afterEnd: string } },
 ): Faq[] {
   return [
     {
@@ -123,7 +143,7 @@ function individualFaqs(
     },
     {
       question: "Do I keep the files I downloaded?",
-      answer: "Yes. Downloaded content stays yours permanently, even if you do not renew the license.",
+      answer: <LicenceAfterEnd terms={terms} />,
     },
     {
       question: "Which formats and resolutions are included?",
@@ -145,7 +165,7 @@ function individualFaqs(
     },
     {
       question: "What happens after a year?",
-      answer: "You can renew to keep commercial rights, downloads of new versions and Premium access. Cancel anytime: your access continues until the end of the billing period.",
+      answer: "Renew to keep downloading, embedding and streaming. Cancel anytime: your access continues until the end of the billing period.",
     },
     {
       question: "Can my colleagues use the license?",

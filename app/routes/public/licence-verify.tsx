@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { asRouteError } from "~/lib/errors.server.ts";
-import { formatDate } from "~/lib/format.ts";
+import { formatDate, pluralize } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
-import { LICENCE_NOT_FOUND, LICENCE_STATE_REASON, verifyLicence } from "~/services/licensing/documents.server.ts";
+import { LICENCE_NOT_FOUND, LICENCE_STATE_REASON, licenceFacts, verifyLicence } from "~/services/licensing/documents.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
@@ -33,13 +33,10 @@ export async function loader({ params }: Route.LoaderArgs) {
   const licence = await verifyLicence(id).catch(asRouteError);
   return {
     licence: {
-      id: licence.id,
-      licensee: `${licence.licensee.firstName} ${licence.licensee.lastName}`.trim(),
-      item: licence.item,
-      typeLabel: licence.typeLabel,
-      startDate: licence.startDate,
-      endDate: licence.endDate,
-      rights: licence.rights,
+      // The same rows as the certificate (one list of facts for both), and every animation covered.
+      facts: licenceFacts(licence),
+      category: licence.type === "category",
+      animations: licence.animations,
       valid: licence.state === "valid",
       reason: licence.state === "valid" ? null : LICENCE_STATE_REASON[licence.state],
       medicalReview: licence.medicalReview ? formatMedicalReview(licence.medicalReview) : null,
@@ -61,34 +58,32 @@ export default function LicenceVerify({ loaderData: { licence, checkedAt } }: Ro
           </p>
         </div>
         <dl className="mt-6 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[9rem_1fr]">
-          <dt className="text-slate-600">Licensee</dt>
-          <dd>{licence.licensee}</dd>
-          <dt className="text-slate-600">Item</dt>
-          <dd>
-            {licence.item}
-            {licence.medicalReview ? (
-              <p className="mt-1 text-emerald-800" data-testid="medical-review">
-                {licence.medicalReview}
-              </p>
-            ) : null}
-          </dd>
-          <dt className="text-slate-600">License type</dt>
-          <dd>{licence.typeLabel}</dd>
-          <dt className="text-slate-600">Term</dt>
-          <dd>
-            {formatDate(licence.startDate)} – {formatDate(licence.endDate)}
-          </dd>
-          <dt className="text-slate-600">License id</dt>
-          <dd className="break-all">{licence.id}</dd>
-          <dt className="text-slate-600">Rights</dt>
-          <dd>
-            <ul className="list-disc pl-5">
-              {licence.rights.map((right) => (
-                <li key={right}>{right}</li>
+          {licence.facts.map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="text-slate-600">{label}</dt>
+              <dd className="break-words whitespace-pre-line">
+                {value}
+                {label === "Covers" && licence.medicalReview ? (
+                  <p className="mt-1 text-emerald-800" data-testid="medical-review">
+                    {licence.medicalReview}
+                  </p>
+                ) : null}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        {licence.category ? (
+          <section aria-labelledby="covered-title" className="mt-6">
+            <h2 id="covered-title" className="text-base font-semibold">
+              Animations covered ({pluralize(licence.animations.total, "animation")})
+            </h2>
+            <ul className="mt-2 list-disc pl-5 text-sm" data-testid="covered-animations">
+              {licence.animations.titles.map((title) => (
+                <li key={title}>{title}</li>
               ))}
             </ul>
-          </dd>
-        </dl>
+          </section>
+        ) : null}
       </div>
     </main>
   );

@@ -5,6 +5,7 @@ import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { ProviderDeclinedError } from "~/lib/payments/provider.server.ts";
 import { checkoutIdFromTestId, testModeEvents } from "~/lib/payments/test-mode.server.ts";
 import { getAccess, hasGlobalAccess, holdsLicence } from "../licensing/access.server.ts";
+import { getCurrentLicenceTerms } from "../licensing/licence-terms.server.ts";
 import type { PublicUser } from "../auth/credentials.server.ts";
 import { applyPaymentEvent, oneYearAfter } from "./fulfilment.server.ts";
 import { findLicensableAnimation, findLicensableCategory, getPremiumPrice, mainCategoryNotSold } from "./offers.server.ts";
@@ -90,6 +91,9 @@ const returnUrl = (checkoutId: string, canceled = false) => `${appUrl()}/checkou
 export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: CheckoutMode) {
   const resolved = await resolveItem(user, item);
   const provider = getPaymentProvider();
+  // A licence is bought under the terms in effect as the buyer goes on to pay (the version the
+  // checkout screen names); premium is streaming, not a licence, and accepts none.
+  const terms = resolved.type === "global" ? null : await getCurrentLicenceTerms();
   const checkout = await prisma.checkoutSession.create({
     data: {
       userId: user.id,
@@ -99,6 +103,7 @@ export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: 
       amount: resolved.amount,
       description: resolved.description,
       provider: provider.name,
+      licenceTermsVersion: terms?.version ?? null,
     },
     select: { id: true },
   });

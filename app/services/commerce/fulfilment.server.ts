@@ -155,6 +155,8 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
       stripePaymentIntentId: event.paymentIntentId,
       stripeInvoiceId: event.paymentId,
       description: checkout.description,
+      // The terms its checkout named: accepted by paying, printed on its receipt and certificate.
+      licenceTermsVersion: checkout.licenceTermsVersion,
     },
     select: { id: true },
   });

@@ -112,6 +112,11 @@ export function hasCategoryLicence(access: Access, animation: AccessTarget) {
   return access.subscriptions.some((s) => s.type === "category" && s.categoryId !== null && categories.includes(s.categoryId));
 }
 
+/** The animations a category licence covers: those of its category and of its subcategories. */
+export function coveredByCategoryWhere(categoryId: string): Prisma.AnimationWhereInput {
+  return { OR: [{ categoryId }, { category: { parentId: categoryId } }] };
+}
+
 /** Full video: global access, or a licence for the animation or its category. Admins too. */
 export function canWatch(access: Access, animation: AccessTarget) {
   return access.isAdmin || hasGlobalAccess(access) || hasIndividualLicence(access, animation) || hasCategoryLicence(access, animation);

@@ -1,8 +1,8 @@
 import type PDFKitDocument from "pdfkit";
-import { formatDate, formatMoney } from "~/lib/format.ts";
+import { formatDate, formatMoney, pluralize } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { formatMedicalReview } from "../catalogue/medical-review-claim.ts";
-import { type Certificate, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
+import { type Certificate, licenceFacts, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
 // The PDF layouts of receipts and licence certificates: they lay out only what documents.server.ts
 // decided the viewer may see, as bytes made with pdfkit's built-in fonts (no files to ship, no browser).
 
@@ -113,6 +113,7 @@ export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {
       ...(receipt.invoiceId ? ([["Invoice", receipt.invoiceId]] as [string, string][]) : []),
       ...(receipt.paymentIntentId ? ([["Payment reference", receipt.paymentIntentId]] as [string, string][]) : []),
       ["Payment id", receipt.paymentId],
+      ...(receipt.licenceTerms ? ([["Accepted", receipt.licenceTerms]] as [string, string][]) : []),
     ],
     x,
     width,
@@ -171,7 +172,7 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
     margin: 60,
     compress: options.compress ?? true,
     info: {
-      Title: `License Certificate - ${certificate.item}`,
+      Title: `License Certificate - ${certificate.focus ?? certificate.item}`,
       Author: certificate.platformName,
       Subject: `${certificate.typeLabel} ${certificate.id}`,
     },
@@ -201,9 +202,17 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
   doc.moveDown(0.3);
   doc.font("Helvetica-Bold").fontSize(22).fillColor(INK).text(name, { width, align: "center" });
   doc.moveDown(0.3);
-  doc.font("Helvetica").fontSize(12).fillColor(MUTED).text(`holds a ${certificate.typeLabel.toLowerCase()} for`, { width, align: "center" });
+  doc.font("Helvetica").fontSize(12).fillColor(MUTED).text(certificate.holds, { width, align: "center" });
   doc.moveDown(0.3);
-  doc.font("Helvetica-Bold").fontSize(16).fillColor(INK).text(certificate.item, { width, align: "center" });
+  // A certificate asked for one animation of a category names it first, then the licence it is part of.
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(16)
+    .fillColor(INK)
+    .text(certificate.focus ?? certificate.item, { width, align: "center" });
+  if (certificate.focus && certificate.type === "category") {
+    doc.font("Helvetica").fontSize(11).fillColor(MUTED).text(`as part of the license for ${certificate.item}`, { width, align: "center" });
+  }
   // Only a current review is printed (judged on the day the certificate is made).
   if (certificate.medicalReview) {
     doc.moveDown(0.2);
@@ -213,20 +222,33 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
 
   const columnX = x + 60;
   const columnWidth = width - 120;
+  const facts = licenceFacts(certificate);
   fieldRows(
     doc,
     [
-      ["Licensee", name],
-      ["License type", certificate.typeLabel],
-      ["Term", `${formatDate(certificate.startDate)} to ${formatDate(certificate.endDate)}`],
+      ...facts.slice(0, -2),
       ["License fee", `${formatMoney(certificate.price)} per year`],
-      ["License id", certificate.id],
-      ["Rights", certificate.rights.join("\n")],
+      ...facts.slice(-2),
       ["Status on issue", certificate.state === "valid" ? "Valid" : `Not valid (${certificate.state})`],
     ],
     columnX,
     columnWidth,
   );
+  if (certificate.type === "category") {
+    const { titles, total } = certificate.animations;
+    const more = total - titles.length;
+    fieldRows(
+      doc,
+      [
+        [
+          "Animations covered",
+          [...titles, ...(more > 0 ? [`and ${pluralize(more, "more animation")}: every one is listed at the address below`] : [])].join("\n") || "None today",
+        ],
+      ],
+      columnX,
+      columnWidth,
+    );
+  }
   doc.moveDown(0.8);
   doc
     .font("Helvetica")

@@ -3,7 +3,9 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
-import { getAccess } from "./access.server.ts";
+import { formatDate, pluralize, withArticle } from "~/lib/format.ts";
+import { coveredByCategoryWhere, getAccess } from "./access.server.ts";
+import { formatLicenceTermsTitle } from "./licence-terms-text.ts";
 import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
 import { getSetting } from "../site/settings.server.ts";
@@ -31,6 +33,8 @@ export type Receipt = {
   status: "pending" | "completed" | "failed" | "refunded";
   invoiceId: string | null;
   paymentIntentId: string | null;
+  /** The licence terms accepted with this payment, as "License terms, version N (in effect from …)". */
+  licenceTerms: string | null;
 };
 
 /**
@@ -60,6 +64,7 @@ export async function getReceipt(user: Viewer, paymentId: string): Promise<Recei
       stripeInvoiceId: true,
       stripePaymentIntentId: true,
       createdAt: true,
+      licenceTerms: { select: { version: true, effectiveFrom: true } },
       user: { select: { firstName: true, lastName: true, email: true } },
     },
   });
@@ -77,6 +82,7 @@ export async function getReceipt(user: Viewer, paymentId: string): Promise<Recei
     status: payment.status,
     invoiceId: payment.stripeInvoiceId,
     paymentIntentId: payment.stripePaymentIntentId,
+    licenceTerms: payment.licenceTerms ? formatLicenceTermsTitle(payment.licenceTerms) : null,
   };
 }
 
@@ -102,6 +108,11 @@ const LICENCE_RIGHTS = [
 
 const LICENCE_TYPE_LABEL = { individual: "Individual license", category: "Category license" } as const;
 
+/** A certificate names at most this many animations; the verify page it links to lists them all. */
+export const CERTIFICATE_ANIMATION_LIMIT = 25;
+/** The verify page's list is whole up to this: a category holds a few dozen in practice. */
+const VERIFY_ANIMATION_LIMIT = 1_000;
+
 export type LicenceState = "valid" | "expired" | "canceled" | "refunded" | "pending";
 
 export type Licence = {
@@ -109,7 +120,21 @@ export type Licence = {
   type: "individual" | "category";
   typeLabel: string;
   licensee: { firstName: string; lastName: string };
+  /** What was licensed: the animation, or the category. */
   item: string;
+  /** "holds an individual license for": the sentence a certificate opens with. */
+  holds: string;
+  /**
+   * The animations it covers today, in title order: the one animation of an individual licence,
+   * the active animations of a category (up to `limit`); `total` counts them all.
+   */
+  animations: { titles: string[]; total: number };
+  /** The animation a certificate was asked for, when it names one (a category licence's card). */
+  focus: string | null;
+  /** The sites its embeds are licensed for (LicenceEmbedDomain), as registered. */
+  embedSites: string[];
+  /** The licence terms its purchase accepted; null for a purchase from before they were versioned. */
+  terms: { version: number; effectiveFrom: Date } | null;
   startDate: Date | null;
   endDate: Date | null;
   rights: readonly string[];
@@ -133,9 +158,11 @@ const licenceSelect = {
   startDate: true,
   endDate: true,
   price: true,
+  categoryId: true,
   user: { select: { id: true, role: true, accountType: true, firstName: true, lastName: true } },
-  animation: { select: { title: true, ...medicalReviewSelect } },
+  animation: { select: { id: true, title: true, ...medicalReviewSelect } },
   category: { select: { name: true } },
+  embedDomains: { orderBy: { host: "asc" }, select: { host: true } },
   payments: { where: { status: "refunded" }, select: { id: true }, take: 1 },
 } satisfies Prisma.SubscriptionSelect;
 
@@ -168,8 +195,53 @@ async function licenceState(row: LicenceRow, now: Date): Promise<LicenceState> {
   return "expired";
 }
 
-async function toLicence(row: LicenceRow, now: Date): Promise<Licence> {
+/** The animations a licence covers today (by the access rules' own definition of a category's). */
+async function coveredAnimations(row: LicenceRow, limit: number) {
+  if (row.type === "individual") return { titles: row.animation ? [row.animation.title] : [], total: row.animation ? 1 : 0 };
+  if (!row.categoryId) return { titles: [], total: 0 };
+  const where = { isActive: true, ...coveredByCategoryWhere(row.categoryId) };
+  const [animations, total] = await Promise.all([
+    prisma.animation.findMany({ where, orderBy: [{ title: "asc" }, { id: "asc" }], take: limit, select: { title: true } }),
+    prisma.animation.count({ where }),
+  ]);
+  return { titles: animations.map((a) => a.title), total };
+}
+
+/** The terms of the licence's latest purchase that accepted a version (its first payment; a renewal accepts none yet). */
+async function acceptedTerms(subscriptionId: string) {
+  const payment = await prisma.payment.findFirst({
+    where: { subscriptionId, licenceTermsVersion: { not: null } },
+    orderBy: { createdAt: "desc" },
+    select: { licenceTerms: { select: { version: true, effectiveFrom: true } } },
+  });
+  return payment?.licenceTerms ?? null;
+}
+
+/** The animation a certificate names, when asked for one: it must be one the licence covers. */
+async function focusAnimation(row: LicenceRow, animationId: string | undefined) {
+  if (animationId === undefined) return null;
+  if (!UUID_RE.test(animationId)) throw notFound(ANIMATION_NOT_COVERED);
+  if (row.type === "individual") {
+    if (row.animation?.id !== animationId) throw notFound(ANIMATION_NOT_COVERED);
+    return row.animation.title;
+  }
+  const animation = row.categoryId
+    ? await prisma.animation.findFirst({ where: { id: animationId, isActive: true, ...coveredByCategoryWhere(row.categoryId) }, select: { title: true } })
+    : null;
+  if (!animation) throw notFound(ANIMATION_NOT_COVERED);
+  return animation.title;
+}
+
+export const ANIMATION_NOT_COVERED = "This license does not cover that animation";
+
+async function toLicence(row: LicenceRow, now: Date, { limit, animationId }: { limit: number; animationId?: string }): Promise<Licence> {
   const type = row.type as "individual" | "category";
+  const [state, animations, terms, focus] = await Promise.all([
+    licenceState(row, now),
+    coveredAnimations(row, limit),
+    acceptedTerms(row.id),
+    focusAnimation(row, animationId),
+  ]);
   return {
     id: row.id,
     type,
@@ -179,32 +251,63 @@ async function toLicence(row: LicenceRow, now: Date): Promise<Licence> {
       type === "individual"
         ? (row.animation?.title ?? "Animation no longer in the library")
         : `${row.category?.name ?? "Category no longer in the library"} (category)`,
+    holds: `holds ${withArticle(LICENCE_TYPE_LABEL[type].toLowerCase())} for`,
+    animations,
+    focus,
+    embedSites: row.embedDomains.map((d) => d.host),
+    terms,
     startDate: row.startDate,
     endDate: row.endDate,
     rights: LICENCE_RIGHTS,
-    state: await licenceState(row, now),
+    state,
     verifyUrl: verifyUrl(row.id),
     medicalReview: type === "individual" && row.animation ? currentMedicalReview(row.animation, now) : null,
   };
 }
 
-/** The certificate of the user's own individual or category licence (admins: any licence). */
-export async function getCertificate(user: Viewer, subscriptionId: string, now = new Date()): Promise<Certificate> {
+/**
+ * The facts a certificate states, as label and value, in order: the PDF and the public verify page
+ * both print these rows, so they cannot disagree. The covered animations are listed beside them.
+ */
+export function licenceFacts(licence: Licence): [string, string][] {
+  const covers = licence.type === "individual" ? licence.item : `${licence.item}: ${pluralize(licence.animations.total, "animation")} on the day of issue`;
+  return [
+    ["Licensee", `${licence.licensee.firstName} ${licence.licensee.lastName}`.trim()],
+    ["License type", licence.typeLabel],
+    ["Covers", covers],
+    ["Valid", `${formatDate(licence.startDate)} to ${formatDate(licence.endDate)}`],
+    ["Embed sites", licence.embedSites.length ? licence.embedSites.join(", ") : "None registered"],
+    ["License terms", licence.terms ? formatLicenceTermsTitle(licence.terms) : "Not recorded (bought before the terms were versioned)"],
+    ["License id", licence.id],
+    ["Rights", licence.rights.join("\n")],
+  ];
+}
+
+/**
+ * The certificate of the user's own individual or category licence (admins: any licence). With
+ * `animationId` it names that animation first (it must be one the licence covers: else 404).
+ */
+export async function getCertificate(
+  user: Viewer,
+  subscriptionId: string,
+  { animationId, now = new Date() }: { animationId?: string; now?: Date } = {},
+): Promise<Certificate> {
   const row = await findLicence(subscriptionId);
   if (!row || (row.userId !== user.id && user.role !== "admin")) throw notFound(LICENCE_NOT_FOUND);
-  const [licence, platformName] = await Promise.all([toLicence(row, now), getSetting("platform_name")]);
+  const [licence, platformName] = await Promise.all([toLicence(row, now, { limit: CERTIFICATE_ANIMATION_LIMIT, animationId }), getSetting("platform_name")]);
   return { ...licence, platformName, price: Number(row.price) };
 }
 
 /**
  * The public check behind /licences/{id}/verify: anyone holding the link may ask. It tells only
  * what the certificate already shows to whoever it is handed to: the licensee's name (no e-mail
- * or anything else about them), the item, the type, the term, the rights and today's validity.
+ * or anything else about them), the item and every animation it covers, the type, the term, the
+ * embed sites, the terms version, the rights and today's validity.
  */
 export async function verifyLicence(id: string, now = new Date()): Promise<Licence> {
   const row = await findLicence(id);
   if (!row) throw notFound(LICENCE_NOT_FOUND);
-  return toLicence(row, now);
+  return toLicence(row, now, { limit: VERIFY_ANIMATION_LIMIT });
 }
 
 export const LICENCE_STATE_REASON: Record<Exclude<LicenceState, "valid">, string> = {

@@ -9,7 +9,7 @@ import type { AccessTarget } from "./access.server.ts";
 import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { cached } from "../catalogue/categories.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
-import { activeLicenceWhere, hasCategoryLicence, hasIndividualLicence, isActive, type Access } from "./access.server.ts";
+import { activeLicenceWhere, coveredByCategoryWhere, hasCategoryLicence, hasIndividualLicence, isActive, type Access } from "./access.server.ts";
 
 // Licensed embeds (one owner, with embed-media.server.ts for the player's signed media URLs and
 // play counters): the sites a licence may be framed by, which licence an embed plays under, what
@@ -167,7 +167,7 @@ export async function listEmbedLicences(userId: string, now = new Date(), chosen
     licences.map(async (l) => {
       const choices = l.categoryId
         ? await prisma.animation.findMany({
-            where: { isActive: true, OR: [{ categoryId: l.categoryId }, { category: { parentId: l.categoryId } }] },
+            where: { isActive: true, ...coveredByCategoryWhere(l.categoryId) },
             orderBy: [{ title: "asc" }, { id: "asc" }],
             take: CATEGORY_CHOICES,
             select: snippetAnimationSelect,

@@ -10,6 +10,7 @@ import type { PageType } from "~/generated/prisma/client.ts";
 import { CONTACT_CATEGORIES, CONTACT_FAILURE, PageSlugSchema, type ContactInput } from "~/validation/content.ts";
 import { getSettings, isDemoSetting, LAYOUT_CACHE_KEY, SETTING_DEFAULTS, type SettingKey } from "./settings.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
+import { fillLicenceTerms } from "../licensing/licence-terms.server.ts";
 
 /**
  * What every page's header and footer need. Read on every page, so kept briefly (see
@@ -44,7 +45,7 @@ export async function getPage(slug: string, { includeDrafts = false, cached = fa
   if (!PageSlugSchema.safeParse(slug).success) return null;
   const page = cached ? await memo(`${PAGE_CACHE_PREFIX}${slug}`, sharedCacheMs(), () => loadPage(slug)) : await loadPage(slug);
   if (!page || (!page.isPublished && !includeDrafts)) return null;
-  return { ...page, content: sanitizeHtml(page.content) };
+  return { ...page, content: await fillLicenceTerms(sanitizeHtml(page.content)) };
 }
 
 export const PAGE_CACHE_PREFIX = "page:";
@@ -177,11 +178,13 @@ async function loadFaqs({ category, search }: FaqFilter, includeInactive: boolea
     const [rb, nb] = rank(b.category);
     return ra - rb || na.localeCompare(nb);
   });
-  return faqs.map(({ category: cat, answer, ...faq }) => ({
-    ...faq,
-    answer: sanitizeHtml(answer),
-    categoryName: cat?.name ?? DEFAULT_FAQ_GROUP,
-  }));
+  return Promise.all(
+    faqs.map(async ({ category: cat, answer, ...faq }) => ({
+      ...faq,
+      answer: await fillLicenceTerms(sanitizeHtml(answer)),
+      categoryName: cat?.name ?? DEFAULT_FAQ_GROUP,
+    })),
+  );
 }
 
 /** FAQs grouped by category name, in display order. */
