@@ -165,6 +165,7 @@ export const InvoiceDetail = named(
     tax: z.number(),
     taxNote: z.string().nullable().describe("E.g. the reverse-charge statement"),
     paymentReference: z.string().nullable(),
+    licenceTermsVersion: z.number().int().nullable().describe("The license terms version the purchase accepted (licences only)"),
   }),
 );
 

@@ -9,8 +9,10 @@ import * as invoiceApi from "~/routes/api/invoices.id.ts";
 import * as invoicesApi from "~/routes/api/invoices.ts";
 import * as testPage from "~/routes/checkout/test.tsx";
 import * as premium from "~/routes/public/premium.tsx";
+import * as purchase from "~/routes/account/purchase.tsx";
 import { REVERSE_CHARGE_NOTE } from "~/services/commerce/invoices.server.ts";
 import { vatIdInvalid } from "~/validation/invoicing.ts";
+import { createCatalogue } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { sendToApp } from "../helpers/app.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
@@ -160,6 +162,27 @@ describe("an invoice for every payment", () => {
     expect((await callRoute(invoiceApi, `/api/invoices/${invoice!.id}`, { token: stranger.token })).status).toBe(404);
     expect((await callRoute(invoicePdf, `/billing/invoices/${invoice!.id}/pdf`, { cookie: stranger.cookie })).status).toBe(404);
     expect((await callRoute(invoicePage, `/billing/invoices/${invoice!.id}`, { cookie: stranger.cookie })).status).toBe(404);
+  });
+});
+
+describe("a licence's invoice", () => {
+  it("prints the license terms version the purchase accepted", async () => {
+    const c = await createCatalogue();
+    const { cookie, token } = await buyer();
+    const started = await callRoute(purchase, "/purchase/individual/rhinoplasty", {
+      params: { idOrSlug: "rhinoplasty" },
+      form: { intent: "checkout" },
+      cookie,
+    });
+    const checkoutId = /\/checkout\/test\/([0-9a-f-]{36})$/.exec(started.location ?? "")![1]!;
+    await callRoute(testPage, `/checkout/test/${checkoutId}`, { form: { intent: "pay" }, params: { checkoutId }, cookie });
+    const [invoice] = await invoicesOf(token);
+    const version = (await prisma.payment.findFirstOrThrow({ where: { description: { contains: c.rhinoplasty.title } }, orderBy: { createdAt: "desc" } }))
+      .licenceTermsVersion;
+    expect(version).toEqual(expect.any(Number));
+    expect((await callRoute(invoiceApi, `/api/invoices/${invoice!.id}`, { token })).body.licenceTermsVersion).toBe(version);
+    const pdf = await sendToApp(`/billing/invoices/${invoice!.id}/pdf`, { headers: new Headers({ Cookie: cookie }) });
+    expect(pdfText(pdf.body)).toContain(`License terms accepted: version ${version}`);
   });
 });
 

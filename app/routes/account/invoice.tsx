@@ -7,7 +7,7 @@ import { formatDate } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { invoiceMoney, invoiceTotals, partyLines } from "~/services/commerce/invoice-pdf.server.ts";
+import { invoiceMoney, invoiceTermsLine, invoiceTotals, partyLines } from "~/services/commerce/invoice-pdf.server.ts";
 import { getInvoice, INVOICE_NOT_FOUND } from "~/services/commerce/invoices.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/invoice";
@@ -27,13 +27,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     buyer: partyLines(invoice.buyer),
     netText: invoiceMoney(invoice.net, invoice.currency),
     totals: invoiceTotals(invoice),
+    terms: invoice.licenceTermsVersion ? invoiceTermsLine(invoice.licenceTermsVersion) : null,
   };
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 /** An invoice or credit note meant to be printed as it is. */
-export default function Invoice({ loaderData: { invoice, seller, buyer, netText, totals } }: Route.ComponentProps) {
+export default function Invoice({ loaderData: { invoice, seller, buyer, netText, totals, terms } }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-2xl px-4 py-10 print:max-w-none print:p-0">
       <p className="text-sm print:hidden">
@@ -89,6 +90,7 @@ export default function Invoice({ loaderData: { invoice, seller, buyer, netText,
         </table>
         {invoice.taxNote ? <p className="mt-6 text-sm text-slate-700">{invoice.taxNote}</p> : null}
         {invoice.paymentReference ? <p className="mt-2 text-sm break-all text-slate-700">{`Payment reference: ${invoice.paymentReference}`}</p> : null}
+        {terms ? <p className="mt-2 text-sm text-slate-700">{terms}</p> : null}
       </article>
       <p className="mt-6 flex flex-wrap gap-3 print:hidden">
         {/* A plain link: the PDF is a file from the server, not a page of the app. */}

@@ -27,6 +27,11 @@ export function partyLines(party: { name: string; address?: string | null; count
     .filter(Boolean);
 }
 
+/** The licence terms the purchase accepted, as page and PDF print it. */
+export function invoiceTermsLine(version: number) {
+  return `License terms accepted: version ${version}`;
+}
+
 /** The rows of the totals block, as the HTML page shows them too. */
 export function invoiceTotals(invoice: InvoiceDocument): [string, string][] {
   return [
@@ -117,6 +122,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { compress = tr
   doc.font("Helvetica").fontSize(10).fillColor(INK);
   if (invoice.taxNote) doc.text(invoice.taxNote, x, doc.y, { width });
   if (invoice.paymentReference) doc.text(`Payment reference: ${invoice.paymentReference}`, x, doc.y, { width });
+  if (invoice.licenceTermsVersion) doc.text(invoiceTermsLine(invoice.licenceTermsVersion), x, doc.y, { width });
   doc.end();
   return done;
 }

@@ -97,6 +97,7 @@ export async function issueInvoice(tx: Tx, paymentId: string, now = new Date()) 
       description: true,
       stripePaymentIntentId: true,
       stripeInvoiceId: true,
+      licenceTermsVersion: true,
       user: { select: { firstName: true, lastName: true, email: true, billingDetails: true } },
     },
   });
@@ -128,6 +129,7 @@ export async function issueInvoice(tx: Tx, paymentId: string, now = new Date()) 
       buyerCountry: details?.country ?? null,
       buyerTaxId: details?.taxId ?? null,
       paymentReference: payment.stripePaymentIntentId ?? payment.stripeInvoiceId ?? payment.id,
+      licenceTermsVersion: payment.licenceTermsVersion,
     },
     select: { id: true },
   });
@@ -225,6 +227,7 @@ export async function readInvoice(invoiceId: string) {
     tax: Number(row.taxAmount),
     taxNote: row.taxNote,
     paymentReference: row.paymentReference,
+    licenceTermsVersion: row.licenceTermsVersion,
   };
 }
 

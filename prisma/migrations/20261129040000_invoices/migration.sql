@@ -50,6 +50,7 @@ CREATE TABLE "Invoice" (
     "buyerCountry" TEXT,
     "buyerTaxId" TEXT,
     "paymentReference" TEXT,
+    "licenceTermsVersion" INTEGER,
 
     CONSTRAINT "Invoice_pkey" PRIMARY KEY ("id")
 );
