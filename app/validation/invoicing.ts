@@ -68,24 +68,27 @@ const country = z
   .toUpperCase()
   .regex(/^[A-Z]{2}$/, COUNTRY_INVALID);
 
-/** The member's billing details (the /billing form and PUT /api/billing-details). */
-export const BillingDetailsSchema = z
-  .object({
-    legalName: required("Legal name", 200),
-    address: required("Address", 500),
-    country,
-    taxId: z.string().trim().max(40, "Tax ID must be at most 40 characters").optional(),
-    billingEmail: z.string().trim().toLowerCase().email("Invalid email address").max(254, "Invalid email address").optional(),
-  })
-  .transform((value) => ({ ...value, taxId: value.taxId ? normaliseTaxId(value.taxId, value.country) : undefined }))
-  .superRefine((value, ctx) => {
-    if (!value.taxId) return;
-    if (isEuCountry(value.country)) {
-      if (!looksLikeEuVatId(value.taxId, value.country)) ctx.addIssue({ code: "custom", path: ["taxId"], message: vatIdInvalid(value.country) });
-    } else if (!/^[0-9A-Z][0-9A-Z .\-/]{2,28}[0-9A-Z]$/.test(value.taxId)) {
-      ctx.addIssue({ code: "custom", path: ["taxId"], message: TAX_ID_INVALID });
-    }
-  });
+/** The member's billing details' fields, as the form's constraints read them. */
+export const BillingDetailsFields = z.object({
+  legalName: required("Legal name", 200),
+  address: required("Address", 500),
+  country,
+  taxId: z.string().trim().max(40, "Tax ID must be at most 40 characters").optional(),
+  billingEmail: z.string().trim().toLowerCase().email("Invalid email address").max(254, "Invalid email address").optional(),
+});
+
+/** The member's billing details (the /billing form and PUT /api/billing-details): a tax id is normalised, then its shape checked. */
+export const BillingDetailsSchema = BillingDetailsFields.transform((value) => ({
+  ...value,
+  taxId: value.taxId ? normaliseTaxId(value.taxId, value.country) : undefined,
+})).superRefine((value, ctx) => {
+  if (!value.taxId) return;
+  if (isEuCountry(value.country)) {
+    if (!looksLikeEuVatId(value.taxId, value.country)) ctx.addIssue({ code: "custom", path: ["taxId"], message: vatIdInvalid(value.country) });
+  } else if (!/^[0-9A-Z][0-9A-Z .\-/]{2,28}[0-9A-Z]$/.test(value.taxId)) {
+    ctx.addIssue({ code: "custom", path: ["taxId"], message: TAX_ID_INVALID });
+  }
+});
 
 export type BillingDetailsInput = z.output<typeof BillingDetailsSchema>;
 

@@ -60,7 +60,7 @@ beforeAll(async () => {
   extras = ["/auth?mode=signup", `/reset-password?token=${encodeURIComponent(resetToken)}`];
 }, 120_000);
 
-type Page = { path: string; forms: string[] };
+type Page = { path: string; status: number; forms: string[] };
 
 /** The HTML page at `path` as `who` sees it, and its <form> start tags. */
 async function formsOn(path: string, who: Who): Promise<Page> {
@@ -68,7 +68,7 @@ async function formsOn(path: string, who: Who): Promise<Page> {
   if (cookies[who]) headers.set("Cookie", cookies[who]!);
   const response = await sendToApp(path, { headers });
   const html = (response.headers.get("content-type") ?? "").startsWith("text/html") ? response.body.toString() : "";
-  return { path, forms: [...html.matchAll(/<form\b[^>]*>/gi)].map((match) => match[0]) };
+  return { path, status: response.status, forms: [...html.matchAll(/<form\b[^>]*>/gi)].map((match) => match[0]) };
 }
 
 /** React writes the attribute as `noValidate=""`; HTML's attribute names are case-insensitive. */
@@ -94,6 +94,14 @@ describe("every form the server renders leaves checking to the app (novalidate)"
     it(`every form has novalidate, as ${who}`, () => {
       const missing = rendered[who].flatMap(({ path, forms }) => forms.filter((tag) => !NOVALIDATE.test(tag)).map((tag) => `${path}: ${tag}`));
       expect(missing).toEqual([]);
+    });
+  }
+
+  // A page whose render throws shows the error page, with no form to check: a walk that passed
+  // over it would prove nothing about its forms.
+  for (const who of WHO) {
+    it(`every page renders (no 5xx), as ${who}`, () => {
+      expect(rendered[who].filter(({ status }) => status >= 500).map(({ path }) => path)).toEqual([]);
     });
   }
 

@@ -86,6 +86,10 @@ describe("an invoice for every payment", () => {
       total: 99,
       taxNote: null,
     });
+    const billing = await sendToApp("/billing", { headers: new Headers({ Cookie: cookie }) });
+    expect(billing.status).toBe(200);
+    expect(billing.body.toString("utf8")).toContain(`Invoice ${invoice!.number}`);
+    expect(billing.body.toString("utf8")).toContain('value="Klinik am See GmbH"');
     const page = await callRoute(invoicePage, `/billing/invoices/${invoice!.id}`, { cookie });
     expect(page.body.seller).toEqual(["Medanim Test GmbH", "Invalidenstrasse 1", "10115 Berlin", "VAT / Tax ID: DE811111111"]);
 

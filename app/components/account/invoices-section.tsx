@@ -7,7 +7,7 @@ import { Section } from "~/components/ui/section.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatDate } from "~/lib/format.ts";
-import { BillingDetailsSchema } from "~/validation/invoicing.ts";
+import { BillingDetailsFields, BillingDetailsSchema } from "~/validation/invoicing.ts";
 
 // Billing's invoices and credit notes, and who the next ones are made out to (decision 029).
 
@@ -55,7 +55,7 @@ export function BillingDetailsSection({ details, lastResult }: { details: Detail
     id: "billing-details",
     lastResult,
     defaultValue: details ? { ...details, taxId: details.taxId ?? "", billingEmail: details.billingEmail ?? "" } : undefined,
-    constraint: getZodConstraint(BillingDetailsSchema),
+    constraint: getZodConstraint(BillingDetailsFields),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BillingDetailsSchema }),
