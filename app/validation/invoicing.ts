@@ -3,6 +3,8 @@ import { z } from "zod";
 // Who invoices are made out to (the member's billing details) and the seller's side (settings):
 // the shapes a tax id and a rate table must have, shared by the forms, the /api and the service.
 
+export const INVOICE_NOT_FOUND = "Invoice not found";
+
 /** EU member states with the prefix their VAT numbers carry (Greece's is EL). */
 export const EU_VAT_PREFIX: Record<string, string> = {
   AT: "AT",

@@ -8,7 +8,8 @@ import { parseParams } from "~/lib/params.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { invoiceMoney, invoiceTermsLine, invoiceTotals, partyLines } from "~/services/commerce/invoice-pdf.server.ts";
-import { getInvoice, INVOICE_NOT_FOUND } from "~/services/commerce/invoices.server.ts";
+import { getInvoice } from "~/services/commerce/invoices.server.ts";
+import { INVOICE_NOT_FOUND } from "~/validation/invoicing.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { Route } from "./+types/invoice";
 

@@ -1,6 +1,7 @@
 import { apiRoute } from "~/lib/api-route.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getInvoice, INVOICE_NOT_FOUND } from "~/services/commerce/invoices.server.ts";
+import { getInvoice } from "~/services/commerce/invoices.server.ts";
+import { INVOICE_NOT_FOUND } from "~/validation/invoicing.ts";
 import { InvoiceDetail } from "~/validation/api-responses.ts";
 
 export const loader = apiRoute({

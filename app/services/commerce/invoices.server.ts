@@ -2,7 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
-import { type BillingDetailsInput, isEuCountry, looksLikeEuVatId, parseTaxRates } from "~/validation/invoicing.ts";
+import { type BillingDetailsInput, INVOICE_NOT_FOUND, isEuCountry, looksLikeEuVatId, parseTaxRates } from "~/validation/invoicing.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { SETTING_DEFAULTS } from "../site/settings.server.ts";
 
@@ -13,8 +13,6 @@ import { SETTING_DEFAULTS } from "../site/settings.server.ts";
 // Prices are what the buyer pays, tax included: the invoice splits them into net and tax.
 
 type Tx = Prisma.TransactionClient;
-
-export const INVOICE_NOT_FOUND = "Invoice not found";
 
 const SERIES = { invoice: "INV", credit_note: "CN" } as const;
 
