@@ -52,7 +52,7 @@ export function InvoicesSection({ invoices }: { invoices: InvoiceRow[] }) {
 /** The form of who invoices are made out to; saved details apply to invoices issued afterwards. */
 export function BillingDetailsSection({ details, lastResult }: { details: Details; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useForm({
-    id: "billing-details",
+    id: "billing-details-form",
     lastResult,
     defaultValue: details ? { ...details, taxId: details.taxId ?? "", billingEmail: details.billingEmail ?? "" } : undefined,
     constraint: getZodConstraint(BillingDetailsFields),
