@@ -1,5 +1,26 @@
 import { expect, test } from "@playwright/test";
-import { expectToast, MEMBER, signIn } from "./helpers.ts";
+import { aYearFromToday, expectToast, MEMBER, signIn, signUp } from "./helpers.ts";
+
+const RHINOPLASTY = "open_rhinoplasty_reshaping_the_nasal_framework";
+
+test("the checkout says, beside the pay button, when the term renews, at what price and where to turn it off", async ({ page }) => {
+  await signUp(page);
+  const disclosure = new RegExp(`^Renews automatically on ${aYearFromToday()} at \\$\\d+/year until you turn it off in Billing → Auto-renew\\.$`);
+
+  await page.goto(`/purchase/individual/${RHINOPLASTY}`);
+  const main = page.getByRole("main");
+  await expect(main.getByText(disclosure)).toBeVisible();
+  await expect(main.getByRole("link", { name: "Billing → Auto-renew" })).toHaveAttribute("href", "/billing");
+
+  // Premium's plan page, then the screen that takes the payment (with JavaScript the embedded
+  // step, without it the test mode's hosted page).
+  await page.goto("/premium");
+  await expect(main.getByText(disclosure)).toBeVisible();
+  await page.getByRole("button", { name: "Get Premium Access" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
+  await expect(main.getByText(disclosure)).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Pay \$\d+/ })).toBeVisible();
+});
 
 // On /billing the demo member turns auto-renew off, then back on (plain POST forms,
 // so the same steps work with JavaScript off and on). The two projects may run at the same
