@@ -64,6 +64,38 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     variables: ["firstName", "itemName", "endDate", "renewUrl"],
   },
   {
+    name: "renewal_upcoming",
+    subject: "Your {{itemName}} renews on {{renewalDate}}",
+    htmlContent: wrap(
+      `<h1>Your subscription renews in {{days}} days</h1><p>Hello {{firstName}},</p><p>Your <strong>{{itemName}}</strong> renews automatically on <strong>{{renewalDate}}</strong>: we will charge <strong>{{amount}}</strong> to your payment method on file for one more year.</p><p>To keep it, there is nothing to do. To stop the renewal, turn it off on your billing page (Billing → Auto-renew) before that date: <a href="{{billingUrl}}">{{billingUrl}}</a>. Your access then continues until {{renewalDate}}.</p><p>You receive this reminder because renewal reminders are on in your notification settings.</p>`,
+    ),
+    variables: ["firstName", "itemName", "renewalDate", "amount", "days", "billingUrl"],
+  },
+  {
+    name: "renewal_receipt",
+    subject: "Your {{platformName}} renewal receipt: {{itemName}}",
+    htmlContent: wrap(
+      `<h1>Your subscription was renewed</h1><p>Hello {{firstName}},</p><p>Your <strong>{{itemName}}</strong> renewed on {{date}}. We charged <strong>{{amount}}</strong>, and your access now runs until <strong>{{endDate}}</strong>.</p><p><a href="{{receiptUrl}}">View or download your receipt</a></p><p>Or paste this link into your browser: {{receiptUrl}}</p><p>To stop next year's renewal, turn it off on your billing page (Billing → Auto-renew): <a href="{{billingUrl}}">{{billingUrl}}</a>. Refunds are available within 30 days of a payment.</p>`,
+    ),
+    variables: ["firstName", "itemName", "amount", "date", "endDate", "receiptUrl", "billingUrl"],
+  },
+  {
+    name: "auto_renew_off",
+    subject: "Auto-renew is off: {{itemName}} ends on {{endDate}}",
+    htmlContent: wrap(
+      `<h1>Auto-renew is off</h1><p>Hello {{firstName}},</p><p>Auto-renew is now off for your <strong>{{itemName}}</strong>. It will not renew and nothing more will be charged for it: your access continues until <strong>{{endDate}}</strong>.</p><p>Changed your mind? Turn auto-renew back on on your billing page before that date: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+    variables: ["firstName", "itemName", "endDate", "billingUrl"],
+  },
+  {
+    name: "auto_renew_on",
+    subject: "Auto-renew is on: {{itemName}} renews on {{endDate}}",
+    htmlContent: wrap(
+      `<h1>Auto-renew is on</h1><p>Hello {{firstName}},</p><p>Auto-renew is now on for your <strong>{{itemName}}</strong>. It renews on <strong>{{endDate}}</strong> at <strong>{{amount}}</strong> for one more year, charged to your payment method on file.</p><p>To stop the renewal, turn it off on your billing page (Billing → Auto-renew): <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+    variables: ["firstName", "itemName", "endDate", "amount", "billingUrl"],
+  },
+  {
     name: "refund_request_received",
     subject: "We received your refund request",
     htmlContent: wrap(

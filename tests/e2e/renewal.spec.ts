@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { aYearFromToday, expectToast, MEMBER, signIn, signUp } from "./helpers.ts";
+import { outboxMails } from "../helpers/mail-parse.ts";
+import { aYearFromToday, DATA_DIR, expectToast, MEMBER, signIn, signUp } from "./helpers.ts";
 
 const RHINOPLASTY = "open_rhinoplasty_reshaping_the_nasal_framework";
 
@@ -22,11 +23,12 @@ test("the checkout says, beside the pay button, when the term renews, at what pr
   await expect(page.getByRole("button", { name: /^Pay \$\d+/ })).toBeVisible();
 });
 
-// On /billing the demo member turns auto-renew off, then back on (plain POST forms,
-// so the same steps work with JavaScript off and on). The two projects may run at the same
-// time against the same member, so each toggles a different subscription.
+// On /billing the demo member turns auto-renew off, then back on (plain POST forms, so the same
+// steps work with JavaScript off and on), and each change is confirmed by e-mail. The two
+// projects may run at the same time against the same member, so each toggles a different
+// subscription.
 
-test("the demo member turns auto-renew off, then back on", async ({ page }, testInfo) => {
+test("the demo member turns auto-renew off, then back on, and is sent a confirmation of each", async ({ page }, testInfo) => {
   await signIn(page, MEMBER.email, MEMBER.password);
   await page.goto("/billing");
 
@@ -36,6 +38,8 @@ test("the demo member turns auto-renew off, then back on", async ({ page }, test
     .getByRole("listitem")
     .filter({ has: page.getByText(label) });
   await expect(card).toHaveCount(1);
+  const item = await card.getByText(label).innerText();
+  const confirmations = (state: "off" | "on") => outboxMails(DATA_DIR, MEMBER.email).filter((m) => m.subject.startsWith(`Auto-renew is ${state}: ${item} `));
   // Test mode has no billing portal to offer.
   await expect(page.getByRole("button", { name: "Manage payment method" })).toHaveCount(0);
 
@@ -46,16 +50,23 @@ test("the demo member turns auto-renew off, then back on", async ({ page }, test
   }
   await expect(card.getByText("Auto-renew is on")).toBeVisible();
 
+  const offBefore = confirmations("off").length;
   await card.getByRole("button", { name: "Turn off auto-renew" }).click();
   await expect(page).toHaveURL(/\/billing$/);
   await expectToast(page, "Auto-renew turned off");
   await expect(page.getByRole("region", { name: "Notification" }).getByText(/^Your access continues until \w+ \d{1,2}, \d{4}\.$/)).toBeVisible();
   await expect(card.getByText("Auto-renew is off")).toBeVisible();
   await expect(card.getByText(/access ends on/)).toBeVisible();
+  await expect.poll(() => confirmations("off").length).toBe(offBefore + 1);
+  expect(confirmations("off").at(-1)!.text).toMatch(
+    /It will not renew and nothing more will be charged for it: your access continues until \w+ \d{1,2}, \d{4}\./,
+  );
 
+  const onBefore = confirmations("on").length;
   await card.getByRole("button", { name: "Turn auto-renew back on" }).click();
   await expect(page).toHaveURL(/\/billing$/);
   await expectToast(page, "Auto-renew turned back on");
   await expect(card.getByText("Auto-renew is on")).toBeVisible();
   await expect(card.getByRole("button", { name: "Turn off auto-renew" })).toBeVisible();
+  await expect.poll(() => confirmations("on").length).toBe(onBefore + 1);
 });

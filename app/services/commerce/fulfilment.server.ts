@@ -3,10 +3,11 @@ import { Prisma } from "~/generated/prisma/client.ts";
 import { formatLongDate, formatMoney } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { metrics } from "~/lib/metrics.server.ts";
-import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
+import { appUrl } from "~/lib/mail.server.ts";
 import type { PaymentEvent, ProviderName } from "~/lib/payments/provider.server.ts";
 import { completeRefund } from "./refunds.server.ts";
-import { syncAccountType } from "./subscriptions.server.ts";
+import { autoRenewChangedMail, sendSubscriptionMail, type SubscriptionMail } from "./subscription-mail.server.ts";
+import { describeSubscription, syncAccountType } from "./subscriptions.server.ts";
 
 // Fulfilment, exactly once (docs/architecture.md, "Payments"; decision 007): every PaymentEvent — a
 // Stripe webhook, a client-side confirmation, a test-mode button — goes through applyPaymentEvent.
@@ -15,7 +16,7 @@ import { syncAccountType } from "./subscriptions.server.ts";
 // provider's payment id, so the webhook and the confirmation of one payment make one payment.
 
 type Tx = Prisma.TransactionClient;
-type Mail = Parameters<typeof sendTemplatedEmail>[0] & { userId: string };
+type Mail = SubscriptionMail;
 
 /** One year on, by the calendar (a leap day lands on 1 March). */
 export function oneYearAfter(date: Date) {
@@ -58,7 +59,7 @@ export async function applyPaymentEvent(event: PaymentEvent, provider: ProviderN
   }
   counted("applied");
   // Mail leaves after commit: a rolled-back event never told anyone it was paid.
-  for (const mail of mails) await sendIfWanted(mail);
+  for (const mail of mails) await sendSubscriptionMail(mail);
   return { applied: true };
 }
 
@@ -81,11 +82,8 @@ async function apply(tx: Tx, event: Exclude<PaymentEvent, { kind: "ignored" }>, 
       return event.reason === "first" ? applyFirstPayment(tx, event, provider, now, mails) : applyRenewal(tx, event, now, mails);
     case "payment.failed":
       return applyFailure(tx, event, mails);
-    case "subscription.renewal_changed": {
-      const updated = await tx.subscription.updateMany({ where: { stripeSubscriptionId: event.providerSubscriptionId }, data: { autoRenew: event.autoRenew } });
-      if (updated.count === 0) await remember(tx, pendingRenewalKey(event.providerSubscriptionId), provider, event.autoRenew ? "renewal:on" : "renewal:off");
-      return;
-    }
+    case "subscription.renewal_changed":
+      return applyRenewalSwitch(tx, event, provider, now, mails);
     case "subscription.ended": {
       const subscription = await tx.subscription.findFirst({ where: { stripeSubscriptionId: event.providerSubscriptionId }, select: { id: true } });
       if (!subscription) return remember(tx, pendingEndKey(event.providerSubscriptionId), provider, "subscription.ended");
@@ -109,6 +107,35 @@ async function endSubscription(tx: Tx, subscriptionId: string, now: Date) {
     await tx.subscription.update({ where: { id: subscriptionId }, data: { status: ended, autoRenew: false } });
   }
   await syncAccountType(tx, subscription.userId, now);
+}
+
+/**
+ * The renewal switch changed at the provider (our own /billing call, or its portal). The member
+ * is told only when our row changes here: when /billing made the change, whichever of its update
+ * and this webhook comes second finds the row already switched, so one confirmation goes out.
+ */
+async function applyRenewalSwitch(
+  tx: Tx,
+  event: Extract<PaymentEvent, { kind: "subscription.renewal_changed" }>,
+  provider: ProviderName,
+  now: Date,
+  mails: Mail[],
+) {
+  const subscription = await tx.subscription.findFirst({
+    where: { stripeSubscriptionId: event.providerSubscriptionId },
+    include: { user: true, category: true, animation: true },
+  });
+  if (!subscription) return remember(tx, pendingRenewalKey(event.providerSubscriptionId), provider, event.autoRenew ? "renewal:on" : "renewal:off");
+  const { count } = await tx.subscription.updateMany({ where: { id: subscription.id, autoRenew: !event.autoRenew }, data: { autoRenew: event.autoRenew } });
+  if (count === 1 && subscription.status === "active" && subscription.endDate && subscription.endDate > now) {
+    mails.push(
+      autoRenewChangedMail(
+        subscription.user,
+        { itemName: describeSubscription(subscription), endDate: subscription.endDate, price: subscription.price },
+        event.autoRenew,
+      ),
+    );
+  }
 }
 
 type Succeeded = Extract<PaymentEvent, { kind: "payment.succeeded" }>;
@@ -199,7 +226,7 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
   const endDate = event.periodEnd ?? oneYearAfter(from);
   const amount = new Prisma.Decimal(event.amountCents).div(100);
   const description = `Renewal: ${itemName(subscription)}`;
-  await tx.subscription.update({ where: { id: subscription.id }, data: { status: "active", endDate, renewalReminderAt: null } });
+  await tx.subscription.update({ where: { id: subscription.id }, data: { status: "active", endDate, renewalReminderAt: null, renewalNoticeDays: null } });
   const payment = await tx.payment.create({
     data: {
       userId: subscription.userId,
@@ -215,17 +242,17 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
   });
   await syncAccountType(tx, subscription.userId, now);
   mails.push({
-    template: "purchase_receipt",
+    template: "renewal_receipt",
     to: subscription.user.email,
     userId: subscription.userId,
     variables: {
       firstName: subscription.user.firstName,
-      itemName: description,
-      description,
+      itemName: itemName(subscription),
       amount: formatMoney(amount),
       date: formatLongDate(now),
       endDate: formatLongDate(endDate),
       receiptUrl: `${appUrl()}/billing/receipts/${payment.id}`,
+      billingUrl: `${appUrl()}/billing`,
     },
   });
 }
@@ -259,16 +286,4 @@ async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "paymen
     userId: subscription.userId,
     variables: { firstName: subscription.user.firstName, itemName: itemName(subscription), message: event.message, billingUrl: `${appUrl()}/billing` },
   });
-}
-
-/** Subscription mail respects NotificationPreferences.emailSubscriptionUpdates (on when unset). */
-async function sendIfWanted(mail: Mail) {
-  try {
-    const preferences = await prisma.notificationPreferences.findUnique({ where: { userId: mail.userId }, select: { emailSubscriptionUpdates: true } });
-    if (preferences && !preferences.emailSubscriptionUpdates) return;
-    await sendTemplatedEmail(mail);
-  } catch (error) {
-    // The payment is committed; a mail failure must not turn it into a 5xx and a retry.
-    logger.error({ err: error, template: mail.template }, "payment mail failed after commit");
-  }
 }
