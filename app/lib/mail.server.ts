@@ -112,6 +112,7 @@ export const SYSTEM_TEMPLATES = [
   "renewal_reminder",
   "renewal_upcoming",
   "renewal_receipt",
+  "renewal_ended_unpaid",
   "auto_renew_off",
   "auto_renew_on",
   "refund_request_received",

@@ -51,9 +51,17 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     name: "payment_failed",
     subject: "Your payment for {{itemName}} did not go through",
     htmlContent: wrap(
-      `<h1>Your payment did not go through</h1><p>Hello {{firstName}},</p><p>We could not take the payment for <strong>{{itemName}}</strong>. The payment provider said: {{message}}</p><p>Nothing was charged for this attempt. If this was a renewal, your current access continues until the end of the period you have already paid for.</p><p>Please check your card or choose another payment method on your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+      `<h1>Your payment did not go through</h1><p>Hello {{firstName}},</p><p>We could not take the renewal payment of <strong>{{amount}}</strong> for <strong>{{itemName}}</strong>. The payment provider said: {{message}}</p><p>We'll retry on <strong>{{retryDate}}</strong>, and your access continues until then. If the last retry fails too, your access ends.</p><p>Please check your card or replace it on your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
     ),
-    variables: ["firstName", "itemName", "message", "billingUrl"],
+    variables: ["firstName", "itemName", "amount", "message", "retryDate", "billingUrl"],
+  },
+  {
+    name: "renewal_ended_unpaid",
+    subject: "Your {{itemName}} ended after failed payments",
+    htmlContent: wrap(
+      `<h1>Your access has ended</h1><p>Hello {{firstName}},</p><p>We could not take the renewal payment of <strong>{{amount}}</strong> for <strong>{{itemName}}</strong>, and the last retry failed too. The payment provider said: {{message}}</p><p>Your <strong>{{itemName}}</strong> has ended after failed payments, and nothing more will be charged for it. You keep everything you have downloaded.</p><p>To get access again, buy it anew; your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+    variables: ["firstName", "itemName", "amount", "message", "billingUrl"],
   },
   {
     name: "renewal_reminder",
@@ -136,11 +144,18 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
 ];
 
 /**
- * Earlier seeded versions that no code ever sent, replaced when their variables changed (issue
- * 10). A row still holding one of them word for word was never edited by an admin, so it is
- * brought up to date; an edited row is left as the admin wrote it.
+ * Earlier seeded versions, replaced when their variables or their meaning changed (the failed
+ * payment now names its retry). A row still holding one of them word for word was never edited
+ * by an admin, so it is brought up to date; an edited row is left as the admin wrote it.
  */
 const SUPERSEDED: Array<Pick<TemplateSeed, "name" | "subject" | "htmlContent">> = [
+  {
+    name: "payment_failed",
+    subject: "Your payment for {{itemName}} did not go through",
+    htmlContent: wrap(
+      `<h1>Your payment did not go through</h1><p>Hello {{firstName}},</p><p>We could not take the payment for <strong>{{itemName}}</strong>. The payment provider said: {{message}}</p><p>Nothing was charged for this attempt. If this was a renewal, your current access continues until the end of the period you have already paid for.</p><p>Please check your card or choose another payment method on your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+  },
   {
     name: "purchase_receipt",
     subject: "Your {{platformName}} receipt: {{description}}",

@@ -17,6 +17,7 @@ export function useFakeProvider(methods: Partial<PaymentProvider> & Pick<Payment
     refund: unused("refund"),
     setAutoRenew: unused("setAutoRenew"),
     cancelNow: unused("cancelNow"),
+    chargeRenewal: unused("chargeRenewal"),
     billingPortalUrl: async () => null,
     parseWebhook: unused("parseWebhook"),
     ...methods,

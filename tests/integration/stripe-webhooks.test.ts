@@ -183,6 +183,57 @@ describe("POST /api/webhooks/stripe", () => {
     expect(confirmations()).toHaveLength(2);
   });
 
+  it("a renewal refused: retried on Stripe's schedule with access kept, one mail per failure however often delivered, ended after the last", async () => {
+    const p = await startedPurchase();
+    await deliver(eventObject("invoice.paid", p.invoice));
+    const before = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    const failed = (nextAttempt: Date | null) =>
+      eventObject("invoice.payment_failed", {
+        ...invoiceObject({
+          customer: p.customer,
+          subscription: p.subscription,
+          subscriptionMetadata: p.metadata,
+          amount: 9900,
+          billingReason: "subscription_cycle",
+          status: "open",
+        }),
+        next_payment_attempt: nextAttempt ? Math.floor(nextAttempt.getTime() / 1000) : null,
+      });
+    const failures = () => mail.to(p.user.email).filter((m) => m.subject.includes("did not go through") || m.subject.includes("after failed payments"));
+
+    const retryAt = new Date(before.endDate!.getTime() + 3 * 24 * 60 * 60 * 1000);
+    const first = failed(retryAt);
+    await Promise.all([deliver(first), deliver(first)]);
+    await deliver(first);
+    const retrying = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    expect(retrying).toMatchObject({ status: "active", failedRenewalAttempts: 1, renewalDueAt: before.endDate });
+    expect(retrying.nextRenewalAttemptAt!.getTime()).toBe(Math.floor(retryAt.getTime() / 1000) * 1000);
+    expect(retrying.endDate!.getTime()).toBeGreaterThan(retrying.nextRenewalAttemptAt!.getTime());
+    await vi.waitFor(() => expect(failures()).toHaveLength(1));
+
+    await deliver(failed(null));
+    const ended = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    expect(ended).toMatchObject({ status: "expired", endedAfterFailedPayments: true, nextRenewalAttemptAt: null, failedRenewalAttempts: 2 });
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: p.user.id } })).accountType).toBe("free");
+    await vi.waitFor(() =>
+      expect(failures().map((m) => m.subject)).toEqual([expect.any(String), "Your Premium yearly subscription ended after failed payments"]),
+    );
+
+    // Stripe then cancels the subscription for the failed payments: already ended, nothing more.
+    const deleted = subscriptionObject({ id: p.subscription, customer: p.customer, metadata: p.metadata, status: "canceled" });
+    expect((await deliver(eventObject("customer.subscription.deleted", { ...deleted, cancellation_details: { reason: "payment_failed" } }))).status).toBe(200);
+    expect(await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).toMatchObject({ status: "expired", endedAfterFailedPayments: true });
+  });
+
+  it("a subscription Stripe cancels or marks unpaid after failed payments ends at once, marked so", async () => {
+    const p = await startedPurchase();
+    await deliver(eventObject("invoice.paid", p.invoice));
+    const unpaid = subscriptionObject({ id: p.subscription, customer: p.customer, metadata: p.metadata, status: "unpaid" });
+    expect((await deliver(eventObject("customer.subscription.updated", unpaid))).status).toBe(200);
+    expect(await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).toMatchObject({ status: "expired", endedAfterFailedPayments: true });
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: p.user.id } })).accountType).toBe("free");
+  });
+
   it("answers 200 to a type it does not act on, changing nothing", async () => {
     const res = await deliver(eventObject("customer.created", { id: "cus_1Created0000000000000", object: "customer" }));
     expect(res.status).toBe(200);

@@ -152,6 +152,7 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
             checkoutId: subscription.metadata.checkoutId ?? null,
             providerSubscriptionId: subscription.id,
             message: intent.last_payment_error?.message ?? PAYMENT_FAILED_FALLBACK,
+            nextAttemptAt: null,
           },
         ];
       }),
@@ -166,6 +167,9 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
       asProviderError(async () => {
         await stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: !autoRenew }, { idempotencyKey });
       }),
+
+    // Stripe charges renewals itself and reports them by webhook (invoice.paid, invoice.payment_failed).
+    chargeRenewal: async () => null,
 
     cancelNow: (providerSubscriptionId, idempotencyKey) =>
       asProviderError(async () => {
@@ -245,10 +249,16 @@ export function eventFromWebhook(event: Stripe.Event): PaymentEvent {
         checkoutId: invoice.billing_reason === "subscription_create" ? (subscription.metadata.checkoutId ?? null) : null,
         providerSubscriptionId: subscription.id,
         message: attemptErrorMessage(invoice) ?? PAYMENT_FAILED_FALLBACK,
+        // Smart Retries (or the dashboard's schedule) set the next try; null after the last.
+        nextAttemptAt: invoice.next_payment_attempt ? new Date(invoice.next_payment_attempt * 1000) : null,
       };
     }
     case "customer.subscription.updated": {
       const subscription = event.data.object;
+      // "Mark the subscription as unpaid" after the last retry: Stripe will not charge it again.
+      if (subscription.status === "unpaid") {
+        return { kind: "subscription.ended", eventId: event.id, providerSubscriptionId: subscription.id, afterFailedPayments: true };
+      }
       return {
         kind: "subscription.renewal_changed",
         eventId: event.id,
@@ -256,8 +266,16 @@ export function eventFromWebhook(event: Stripe.Event): PaymentEvent {
         autoRenew: !subscription.cancel_at_period_end,
       };
     }
-    case "customer.subscription.deleted":
-      return { kind: "subscription.ended", eventId: event.id, providerSubscriptionId: event.data.object.id };
+    case "customer.subscription.deleted": {
+      const subscription = event.data.object;
+      return {
+        kind: "subscription.ended",
+        eventId: event.id,
+        providerSubscriptionId: subscription.id,
+        // "Cancel the subscription" after the last retry.
+        afterFailedPayments: subscription.cancellation_details?.reason === "payment_failed",
+      };
+    }
     case "charge.refunded": {
       const charge = event.data.object;
       const paymentIntentId = idOf(charge.payment_intent);

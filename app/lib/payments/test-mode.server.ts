@@ -1,5 +1,5 @@
 import { prisma } from "../db.server.ts";
-import { type PaymentEvent, type PaymentProvider, WebhookSignatureError } from "./provider.server.ts";
+import { type PaymentEvent, type PaymentProvider, type RenewalCharge, WebhookSignatureError } from "./provider.server.ts";
 
 // The local test mode (no STRIPE_SECRET_KEY: the embedded default of `npm start`). Nothing is
 // charged. The "hosted page" is our own /checkout/test/{checkoutId} with Pay and Decline
@@ -35,6 +35,7 @@ export function testModeEvents(checkout: { id: string; amountCents: number; user
         checkoutId: checkout.id,
         providerSubscriptionId: null,
         message: TEST_DECLINE_MESSAGE,
+        nextAttemptAt: null,
       },
     ];
   }
@@ -50,6 +51,29 @@ export function testModeEvents(checkout: { id: string; amountCents: number; user
       amountCents: checkout.amountCents,
       reason: "first",
       periodEnd: null,
+    },
+  ];
+}
+
+/**
+ * Test mode's renewal charge: paid, as Stripe's invoice.paid of a `subscription_cycle` would be.
+ * The ids are the subscription and the term it renews, so a sweep run twice, or on two
+ * instances, pays once.
+ */
+export function testModeRenewalEvents(renewal: RenewalCharge): PaymentEvent[] {
+  const term = renewal.term.getTime();
+  return [
+    {
+      kind: "payment.succeeded",
+      eventId: `test_evt_renewal_${renewal.subscriptionId}_${term}`,
+      checkoutId: null,
+      paymentId: `test_in_${renewal.subscriptionId}_${term}`,
+      paymentIntentId: `test_pi_${renewal.subscriptionId}_${term}`,
+      providerSubscriptionId: renewal.providerSubscriptionId,
+      providerCustomerId: null,
+      amountCents: renewal.amountCents,
+      reason: "renewal",
+      periodEnd: renewal.periodEnd,
     },
   ];
 }
@@ -80,6 +104,9 @@ export function createTestModeProvider(appUrl: () => string): PaymentProvider {
     },
     async setAutoRenew() {},
     async cancelNow() {},
+    async chargeRenewal(renewal) {
+      return testModeRenewalEvents(renewal);
+    },
     async billingPortalUrl() {
       return null;
     },

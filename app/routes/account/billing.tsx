@@ -15,7 +15,13 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTotalSpent, listPaymentsWithRefunds } from "~/services/commerce/payments.server.ts";
 import { REFUND_WINDOW_DAYS } from "~/services/commerce/refunds.server.ts";
-import { getBillingPortalUrl, hasBillingPortal, listActiveSubscriptions, setAutoRenew } from "~/services/commerce/subscriptions.server.ts";
+import {
+  getBillingPortalUrl,
+  hasBillingPortal,
+  listActiveSubscriptions,
+  listEndedAfterFailedPayments,
+  setAutoRenew,
+} from "~/services/commerce/subscriptions.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/billing";
 import { readFormData } from "~/lib/form.server.ts";
@@ -25,8 +31,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }, N
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const now = new Date();
-  const [subscriptions, payments, totalSpent, billingPortal] = await Promise.all([
+  const [subscriptions, endedUnpaid, payments, totalSpent, billingPortal] = await Promise.all([
     listActiveSubscriptions(user.id, now),
+    listEndedAfterFailedPayments(user.id),
     listPaymentsWithRefunds(user.id),
     getTotalSpent(user.id),
     hasBillingPortal(user.id),
@@ -34,6 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const windowStart = now.getTime() - REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
   return {
     subscriptions,
+    endedUnpaid,
     payments: payments.map((p) => ({ ...p, inRefundWindow: new Date(p.createdAt).getTime() >= windowStart })),
     totalSpent,
     billingPortal,
@@ -87,7 +95,7 @@ const STATUS_STYLE: Record<string, string> = {
 
 const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category license", individual: "Individual license" };
 
-export default function Billing({ loaderData: { subscriptions, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
+export default function Billing({ loaderData: { subscriptions, endedUnpaid, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
   // Several cards share the same intents: only the card whose form is submitting shows it.
   const navigation = useNavigation();
   const togglingId = navigation.state === "submitting" ? navigation.formData?.get("subscriptionId") : null;
@@ -142,7 +150,12 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
                 ) : null}
                 <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
                   <p className="text-sm" data-testid="renewal-state">
-                    {!s.renewable ? (
+                    {s.paymentRetryAt ? (
+                      <>
+                        <span className="font-medium text-red-800">Payment failed — we&apos;ll retry on {formatDate(s.paymentRetryAt)}</span>
+                        <span className="text-slate-600"> · access continues until then</span>
+                      </>
+                    ) : !s.renewable ? (
                       <>
                         <span className="font-medium text-slate-800">Does not renew</span>
                         <span className="text-slate-600"> · access ends on {formatDate(s.endDate)}</span>
@@ -196,6 +209,18 @@ export default function Billing({ loaderData: { subscriptions, payments, totalSp
           />
         )}
       </Section>
+
+      {endedUnpaid.length ? (
+        <Section id="ended-unpaid" title="Ended after failed payments" className="mt-10">
+          <ul className="mt-4 grid gap-2 text-sm">
+            {endedUnpaid.map((s) => (
+              <li key={s.id} className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-900">
+                <span className="font-medium">{s.label}</span> · ended after failed payments on {formatDate(s.endDate)}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
 
       <Section id="payment-history" title="Payment History" className="mt-10">
         {payments.length ? (

@@ -17,40 +17,52 @@ const YEAR_MS = 365 * DAY_MS;
 /** Reminder e-mails 30 and 7 days before the renewal of an auto-renewing term, largest first. */
 export const RENEWAL_NOTICE_DAYS = [30, 7] as const;
 
+/** Test mode's dunning: a failed renewal is tried again 1, 3 and 5 days after the term's end, then ends. */
+export const RENEWAL_RETRY_DAYS = [1, 3, 5] as const;
+
 /**
- * Test mode stands in for Stripe's yearly charge: a test-mode subscription that still renews
- * when its term ends is renewed through the same fulfilment as Stripe's `invoice.paid`
- * (a payment row, the end date a year on). The payment id is the subscription and the end of
- * the term it pays for, so a sweep run twice, or on two instances, renews once.
+ * Test mode stands in for Stripe's yearly charge: a test-mode subscription that still renews is
+ * charged when its term ends, and again on each retry after a failure (RENEWAL_RETRY_DAYS), by
+ * the provider's chargeRenewal, whose events go through the same fulfilment as Stripe's
+ * webhooks (a payment row and the end date a year on; or dunning). Two sweeps at once may both
+ * ask for an attempt (test mode charges nothing); its events are keyed by the subscription, the
+ * term it renews and the attempt, so each attempt has one effect.
  */
 export async function renewTestModeSubscriptions(now = new Date()) {
-  if (getPaymentProvider().name !== "test") return { renewed: 0 };
+  const provider = getPaymentProvider();
+  if (provider.name !== "test") return { renewed: 0 };
   let renewed = 0;
+  const seen = new Set<string>();
   for (;;) {
     const due = await prisma.subscription.findMany({
-      where: lapsedWhere(now, { autoRenew: true, stripeSubscriptionId: { startsWith: "test_sub_" } }),
+      where: {
+        autoRenew: true,
+        stripeSubscriptionId: { startsWith: "test_sub_" },
+        id: seen.size ? { notIn: [...seen] } : undefined,
+        // A term that has just ended, or a failed renewal whose retry is due.
+        OR: [lapsedWhere(now, { nextRenewalAttemptAt: null }), { status: "active", nextRenewalAttemptAt: { lte: now } }],
+      },
       orderBy: { endDate: "asc" },
       take: BATCH,
-      select: { id: true, price: true, endDate: true, stripeSubscriptionId: true },
+      select: { id: true, price: true, endDate: true, renewalDueAt: true, failedRenewalAttempts: true, stripeSubscriptionId: true },
     });
     for (const subscription of due) {
-      const term = subscription.endDate!.getTime();
-      const { applied } = await applyPaymentEvent(
-        {
-          kind: "payment.succeeded",
-          eventId: `test_evt_renewal_${subscription.id}_${term}`,
-          checkoutId: null,
-          paymentId: `test_in_${subscription.id}_${term}`,
-          paymentIntentId: `test_pi_${subscription.id}_${term}`,
-          providerSubscriptionId: subscription.stripeSubscriptionId,
-          providerCustomerId: null,
-          amountCents: Math.round(Number(subscription.price) * 100),
-          reason: "renewal",
-          periodEnd: new Date(term + YEAR_MS),
-        },
-        "test",
-      );
-      if (applied) renewed += 1;
+      seen.add(subscription.id);
+      const term = subscription.renewalDueAt ?? subscription.endDate!;
+      const retryDays = RENEWAL_RETRY_DAYS[subscription.failedRenewalAttempts];
+      const events = await provider.chargeRenewal({
+        subscriptionId: subscription.id,
+        term,
+        providerSubscriptionId: subscription.stripeSubscriptionId!,
+        amountCents: Math.round(Number(subscription.price) * 100),
+        attempt: subscription.failedRenewalAttempts + 1,
+        nextAttemptAt: retryDays === undefined ? null : new Date(term.getTime() + retryDays * DAY_MS),
+        periodEnd: new Date(term.getTime() + YEAR_MS),
+      });
+      for (const event of events ?? []) {
+        const { applied } = await applyPaymentEvent(event, "test");
+        if (applied && event.kind === "payment.succeeded") renewed += 1;
+      }
     }
     if (due.length < BATCH) break;
   }

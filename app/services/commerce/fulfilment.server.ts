@@ -81,13 +81,13 @@ async function apply(tx: Tx, event: Exclude<PaymentEvent, { kind: "ignored" }>, 
     case "payment.succeeded":
       return event.reason === "first" ? applyFirstPayment(tx, event, provider, now, mails) : applyRenewal(tx, event, now, mails);
     case "payment.failed":
-      return applyFailure(tx, event, mails);
+      return applyFailure(tx, event, now, mails);
     case "subscription.renewal_changed":
       return applyRenewalSwitch(tx, event, provider, now, mails);
     case "subscription.ended": {
       const subscription = await tx.subscription.findFirst({ where: { stripeSubscriptionId: event.providerSubscriptionId }, select: { id: true } });
       if (!subscription) return remember(tx, pendingEndKey(event.providerSubscriptionId), provider, "subscription.ended");
-      return endSubscription(tx, subscription.id, now);
+      return endSubscription(tx, subscription.id, now, event.afterFailedPayments === true);
     }
     case "payment.refunded":
       await completeRefund(tx, event.paymentIntentId, now);
@@ -99,12 +99,20 @@ async function remember(tx: Tx, id: string, provider: string, type: string) {
   await tx.processedEvent.upsert({ where: { id }, create: { id, provider, type }, update: { type } });
 }
 
-/** Ended by the provider: canceled when before its end date, expired at or after it. */
-async function endSubscription(tx: Tx, subscriptionId: string, now: Date) {
+/**
+ * Ended by the provider: canceled when before its end date, expired at or after it. After failed
+ * payments (the provider gave up on the renewal) it ends now, marked so, whatever grace was left.
+ */
+async function endSubscription(tx: Tx, subscriptionId: string, now: Date, afterFailedPayments = false) {
   const subscription = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { userId: true, status: true, endDate: true } });
   if (subscription.status === "active" || subscription.status === "pending") {
-    const ended = subscription.endDate && subscription.endDate.getTime() <= now.getTime() ? "expired" : "canceled";
-    await tx.subscription.update({ where: { id: subscriptionId }, data: { status: ended, autoRenew: false } });
+    const ended = afterFailedPayments || (subscription.endDate && subscription.endDate.getTime() <= now.getTime()) ? "expired" : "canceled";
+    await tx.subscription.update({
+      where: { id: subscriptionId },
+      data: afterFailedPayments
+        ? { status: ended, autoRenew: false, nextRenewalAttemptAt: null, endedAfterFailedPayments: true, endDate: now }
+        : { status: ended, autoRenew: false },
+    });
   }
   await syncAccountType(tx, subscription.userId, now);
 }
@@ -222,11 +230,24 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
     logger.error({ paymentId: event.paymentId, providerSubscriptionId: event.providerSubscriptionId }, "a renewal for an unknown subscription was not applied");
     return;
   }
-  const from = subscription.endDate && subscription.endDate > now ? subscription.endDate : now;
+  // A retried renewal pays from the end of the term it renews, not from the grace it was given.
+  const due = subscription.renewalDueAt ?? subscription.endDate;
+  const from = due && due > now ? due : now;
   const endDate = event.periodEnd ?? oneYearAfter(from);
   const amount = new Prisma.Decimal(event.amountCents).div(100);
   const description = `Renewal: ${itemName(subscription)}`;
-  await tx.subscription.update({ where: { id: subscription.id }, data: { status: "active", endDate, renewalReminderAt: null, renewalNoticeDays: null } });
+  await tx.subscription.update({
+    where: { id: subscription.id },
+    data: {
+      status: "active",
+      endDate,
+      renewalReminderAt: null,
+      renewalNoticeDays: null,
+      renewalDueAt: null,
+      failedRenewalAttempts: 0,
+      nextRenewalAttemptAt: null,
+    },
+  });
   const payment = await tx.payment.create({
     data: {
       userId: subscription.userId,
@@ -263,7 +284,13 @@ function itemName(s: { type: string; category: { name: string } | null; animatio
   return `Individual license: ${s.animation?.title ?? "deleted animation"}`;
 }
 
-async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "payment.failed" }>, mails: Mail[]) {
+/**
+ * A renewal's grace while its payment is retried: access runs to a day past the next try, so
+ * the try (Stripe's, or the hourly billing sweep's) and its webhook land before access would end.
+ */
+const RETRY_GRACE_MS = 24 * 60 * 60 * 1000;
+
+async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "payment.failed" }>, now: Date, mails: Mail[]) {
   if (event.checkoutId) {
     // A first payment refused: the attempt is declined and nothing is granted. A checkout that
     // was paid meanwhile (a retry with another card succeeded) stays completed.
@@ -278,12 +305,38 @@ async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "paymen
     where: { stripeSubscriptionId: event.providerSubscriptionId },
     include: { user: true, category: true, animation: true },
   });
-  // A renewal refused: access is kept until endDate (the provider retries, then ends it).
-  if (!subscription) return;
-  mails.push({
-    template: "payment_failed",
-    to: subscription.user.email,
-    userId: subscription.userId,
-    variables: { firstName: subscription.user.firstName, itemName: itemName(subscription), message: event.message, billingUrl: `${appUrl()}/billing` },
+  if (!subscription || subscription.status !== "active" || !subscription.endDate) return;
+  const variables = {
+    firstName: subscription.user.firstName,
+    itemName: itemName(subscription),
+    amount: formatMoney(subscription.price),
+    message: event.message,
+    billingUrl: `${appUrl()}/billing`,
+  };
+  const dunning = {
+    renewalDueAt: subscription.renewalDueAt ?? subscription.endDate,
+    failedRenewalAttempts: subscription.failedRenewalAttempts + 1,
+  };
+  if (event.nextAttemptAt) {
+    // Dunning: the provider tries again; access continues until a day past that try.
+    const graceEnd = new Date(event.nextAttemptAt.getTime() + RETRY_GRACE_MS);
+    await tx.subscription.update({
+      where: { id: subscription.id },
+      data: { ...dunning, nextRenewalAttemptAt: event.nextAttemptAt, endDate: graceEnd > subscription.endDate ? graceEnd : subscription.endDate },
+    });
+    mails.push({
+      template: "payment_failed",
+      to: subscription.user.email,
+      userId: subscription.userId,
+      variables: { ...variables, retryDate: formatLongDate(event.nextAttemptAt) },
+    });
+    return;
+  }
+  // The last try failed: the licence ends now, and nothing renews it any more.
+  await tx.subscription.update({
+    where: { id: subscription.id },
+    data: { ...dunning, nextRenewalAttemptAt: null, status: "expired", autoRenew: false, endDate: now, endedAfterFailedPayments: true },
   });
+  await syncAccountType(tx, subscription.userId, now);
+  mails.push({ template: "renewal_ended_unpaid", to: subscription.user.email, userId: subscription.userId, variables });
 }

@@ -74,16 +74,29 @@ export async function listActiveSubscriptions(userId: string, now = new Date()) 
     where: activeWhere(userId, now),
     orderBy: [{ endDate: "asc" }, { id: "asc" }],
     take: HISTORY_LIMIT,
-    select: { ...subscriptionSelect, stripeSubscriptionId: true },
+    select: { ...subscriptionSelect, stripeSubscriptionId: true, nextRenewalAttemptAt: true },
   });
-  return rows.map(({ stripeSubscriptionId, ...s }) => ({
+  return rows.map(({ stripeSubscriptionId, nextRenewalAttemptAt, ...s }) => ({
     ...toSubscriptionJson(s),
     autoRenew: s.autoRenew,
+    // Set while a failed renewal payment is retried ("Payment failed — we'll retry on …").
+    paymentRetryAt: nextRenewalAttemptAt,
     // Only a subscription some provider renews has a renewal switch (seeded history and an
     // admin-reactivated term simply end).
     renewable: stripeSubscriptionId !== null,
     label: describeSubscription(s),
   }));
+}
+
+/** The member's terms that ended after failed renewal payments, newest first (a few: /billing says so). */
+export async function listEndedAfterFailedPayments(userId: string) {
+  const rows = await prisma.subscription.findMany({
+    where: { userId, endedAfterFailedPayments: true },
+    orderBy: [{ endDate: "desc" }, { id: "desc" }],
+    take: 10,
+    select: subscriptionSelect,
+  });
+  return rows.map((s) => ({ id: s.id, label: describeSubscription(s), endDate: s.endDate }));
 }
 
 /**
