@@ -70,3 +70,26 @@ test("the demo member turns auto-renew off, then back on, and is sent a confirma
   await expect(card.getByRole("button", { name: "Turn off auto-renew" })).toBeVisible();
   await expect.poll(() => confirmations("on").length).toBe(onBefore + 1);
 });
+
+// Test mode's card page stands in for Stripe's: plain forms, so the same steps work with
+// JavaScript off and on.
+test("a member adds a card on /billing through the test card page, then replaces it", async ({ page }) => {
+  await signUp(page);
+  await page.goto("/billing");
+  const section = page.getByRole("region", { name: "Card on file" });
+  await expect(section.getByText("No card recorded yet.", { exact: false })).toBeVisible();
+
+  await section.getByRole("button", { name: "Add a card" }).click();
+  await expect(page).toHaveURL(/\/checkout\/test\/card\/[0-9a-f-]{36}$/);
+  await expect(page.getByText("Test mode — no real payments")).toBeVisible();
+  await page.getByRole("button", { name: "Save Visa ending in 4242 (pays)" }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+  await expectToast(page, "Card replaced");
+  const expiry = `12/${new Date().getUTCFullYear() + 4}`;
+  await expect(section.getByText(`Visa ending in 4242 · expires ${expiry}`)).toBeVisible();
+
+  await section.getByRole("button", { name: "Replace card" }).click();
+  await page.getByRole("button", { name: "Save Visa ending in 0341 (renewals are declined)" }).click();
+  await expectToast(page, "Card replaced");
+  await expect(section.getByText(`Visa ending in 0341 · expires ${expiry}`)).toBeVisible();
+});

@@ -18,6 +18,8 @@ export function useFakeProvider(methods: Partial<PaymentProvider> & Pick<Payment
     setAutoRenew: unused("setAutoRenew"),
     cancelNow: unused("cancelNow"),
     chargeRenewal: unused("chargeRenewal"),
+    startCardSetup: unused("startCardSetup"),
+    completeCardSetup: unused("completeCardSetup"),
     billingPortalUrl: async () => null,
     parseWebhook: unused("parseWebhook"),
     ...methods,

@@ -78,6 +78,18 @@ export type PaymentEvent =
   /** A type we do not act on: answered 200, changes nothing. */
   | { kind: "ignored"; eventId: string; type: string };
 
+/** A card as the provider describes it: never its number, only what /billing shows. */
+export type Card = { brand: string; last4: string; expMonth: number; expYear: number };
+
+export type StartCardSetupInput = {
+  /** Our CardSetup id: names the attempt at the provider and on the way back. */
+  setupId: string;
+  customer: Customer;
+  /** Absolute URLs: where the hosted page returns after saving a card, or after giving up. */
+  successUrl: string;
+  cancelUrl: string;
+};
+
 export type RenewalCharge = {
   /** Our Subscription id and the end of the term being renewed: together they key the payment. */
   subscriptionId: string;
@@ -113,6 +125,17 @@ export interface PaymentProvider {
    * own schedule and reports them by webhook (Stripe).
    */
   chargeRenewal(renewal: RenewalCharge): Promise<PaymentEvent[] | null>;
+  /**
+   * Starts replacing the customer's card on the provider's hosted page (no JavaScript needed):
+   * where to send the member (Stripe: a Checkout Session in setup mode, which makes a SetupIntent).
+   */
+  startCardSetup(input: StartCardSetupInput, idempotencyKey: string): Promise<{ providerSetupId: string; url: string; providerCustomerId?: string }>;
+  /**
+   * Back from the hosted page: the card saved, made the default of the customer and of the given
+   * provider subscriptions (their renewals are charged to it); null when none was saved. Test
+   * mode's page saves the card itself and answers null here.
+   */
+  completeCardSetup(providerSetupId: string, providerSubscriptionIds: string[], idempotencyKey: string): Promise<Card | null>;
   /** The provider's page to manage payment methods, or null when it has none (test mode). */
   billingPortalUrl(providerCustomerId: string, returnUrl: string): Promise<string | null>;
   /**

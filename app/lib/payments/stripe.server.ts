@@ -176,6 +176,51 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
         await stripe.subscriptions.cancel(providerSubscriptionId, {}, { idempotencyKey });
       }),
 
+    startCardSetup: (input, idempotencyKey) =>
+      asProviderError(async () => {
+        const customer = input.customer.providerCustomerId
+          ? { id: input.customer.providerCustomerId, created: false }
+          : {
+              id: (
+                await stripe.customers.create(
+                  { email: input.customer.email, name: input.customer.name, metadata: { userId: input.customer.userId } },
+                  { idempotencyKey: `${idempotencyKey}:customer` },
+                )
+              ).id,
+              created: true,
+            };
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: "setup",
+            currency: "usd",
+            customer: customer.id,
+            client_reference_id: input.setupId,
+            metadata: { setupId: input.setupId, userId: input.customer.userId },
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+          },
+          { idempotencyKey: `${idempotencyKey}:session` },
+        );
+        if (!session.url) throw new Error(`Stripe returned setup session ${session.id} without a URL`);
+        return { providerSetupId: session.id, url: session.url, ...(customer.created ? { providerCustomerId: customer.id } : {}) };
+      }),
+
+    completeCardSetup: (providerSetupId, providerSubscriptionIds, idempotencyKey) =>
+      asProviderError(async () => {
+        const session = await stripe.checkout.sessions.retrieve(providerSetupId, { expand: ["setup_intent.payment_method"] });
+        const intent = session.setup_intent;
+        if (!intent || typeof intent === "string" || intent.status !== "succeeded") return null;
+        const method = intent.payment_method;
+        const customer = idOf(session.customer);
+        if (!method || typeof method === "string" || !method.card || !customer) return null;
+        // Invoices are charged to the subscription's default, else the customer's: both move.
+        await stripe.customers.update(customer, { invoice_settings: { default_payment_method: method.id } }, { idempotencyKey: `${idempotencyKey}:customer` });
+        for (const subscription of providerSubscriptionIds) {
+          await stripe.subscriptions.update(subscription, { default_payment_method: method.id }, { idempotencyKey: `${idempotencyKey}:${subscription}` });
+        }
+        return { brand: method.card.brand, last4: method.card.last4, expMonth: method.card.exp_month, expYear: method.card.exp_year };
+      }),
+
     billingPortalUrl: (providerCustomerId, returnUrl) =>
       asProviderError(async () => {
         // A portal session is made per visit: the key only makes the SDK's own retries safe.

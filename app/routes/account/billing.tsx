@@ -14,6 +14,7 @@ import { appUrl } from "~/lib/mail.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTotalSpent, listPaymentsWithRefunds } from "~/services/commerce/payments.server.ts";
+import { getCardOnFile, startCardReplacement } from "~/services/commerce/payment-methods.server.ts";
 import { REFUND_WINDOW_DAYS } from "~/services/commerce/refunds.server.ts";
 import {
   getBillingPortalUrl,
@@ -31,9 +32,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }, N
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const now = new Date();
-  const [subscriptions, endedUnpaid, payments, totalSpent, billingPortal] = await Promise.all([
+  const [subscriptions, endedUnpaid, card, payments, totalSpent, billingPortal] = await Promise.all([
     listActiveSubscriptions(user.id, now),
     listEndedAfterFailedPayments(user.id),
+    getCardOnFile(user.id),
     listPaymentsWithRefunds(user.id),
     getTotalSpent(user.id),
     hasBillingPortal(user.id),
@@ -42,6 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     subscriptions,
     endedUnpaid,
+    card,
     payments: payments.map((p) => ({ ...p, inRefundWindow: new Date(p.createdAt).getTime() >= windowStart })),
     totalSpent,
     billingPortal,
@@ -54,6 +57,15 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const formData = await readFormData(request);
   const intent = String(formData.get("intent") ?? "");
+
+  if (intent === "replace-card") {
+    try {
+      return redirect((await startCardReplacement(user)).url, 303);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return redirectWithToast("/billing", { title: "Error", description: error.message, type: "error" });
+    }
+  }
 
   if (intent === "manage-payment-method") {
     const url = await getBillingPortalUrl(user.id, `${appUrl()}/billing`).catch((error: unknown) => {
@@ -95,7 +107,7 @@ const STATUS_STYLE: Record<string, string> = {
 
 const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category license", individual: "Individual license" };
 
-export default function Billing({ loaderData: { subscriptions, endedUnpaid, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
+export default function Billing({ loaderData: { subscriptions, endedUnpaid, card, payments, totalSpent, billingPortal } }: Route.ComponentProps) {
   // Several cards share the same intents: only the card whose form is submitting shows it.
   const navigation = useNavigation();
   const togglingId = navigation.state === "submitting" ? navigation.formData?.get("subscriptionId") : null;
@@ -208,6 +220,31 @@ export default function Billing({ loaderData: { subscriptions, endedUnpaid, paym
             }
           />
         )}
+      </Section>
+
+      <Section
+        id="card-on-file"
+        title="Card on file"
+        className="mt-10"
+        action={
+          // The provider's card page: a POST, then a 303 to it (test mode: its own test page).
+          <Form method="post">
+            <SubmitButton name="intent" value="replace-card" variant="secondary" size="sm" pendingText="Opening...">
+              {card ? "Replace card" : "Add a card"}
+            </SubmitButton>
+          </Form>
+        }
+      >
+        <p className="mt-4 text-sm text-slate-700">
+          {card ? (
+            <>
+              <span className="font-medium capitalize">{card.brand}</span> ending in {card.last4} · expires {String(card.expMonth).padStart(2, "0")}/
+              {card.expYear}
+            </>
+          ) : (
+            "No card recorded yet. Renewals are charged to the card you paid with."
+          )}
+        </p>
       </Section>
 
       {endedUnpaid.length ? (
