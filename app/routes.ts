@@ -52,6 +52,7 @@ export default [
   route("dashboard", "routes/account/dashboard.tsx"),
   route("my-animations", "routes/account/my-animations.tsx"),
   route("billing", "routes/account/billing.tsx"),
+  route("billing/card", "routes/account/billing-card.ts"),
   route("billing/receipts/:paymentId", "routes/account/receipt.tsx"),
   route("billing/receipts/:paymentId/pdf", "routes/account/receipt-pdf.ts"),
   route("billing/invoices/:invoiceId", "routes/account/invoice.tsx"),
@@ -69,6 +70,7 @@ export default [
   route("watch/:id", "routes/account/watch.tsx"),
   route("purchase/individual/:idOrSlug", "routes/account/purchase.tsx", { id: "purchase-individual" }),
   route("purchase/category/:slugOrId", "routes/account/purchase.tsx", { id: "purchase-category" }),
+  route("checkout/test/card/:setupId", "routes/checkout/test-card.tsx"),
   route("checkout/test/:checkoutId", "routes/checkout/test.tsx"),
   route("checkout/return", "routes/checkout/return.tsx"),
 

@@ -119,6 +119,11 @@ export const SYSTEM_TEMPLATES = [
   "purchase_receipt",
   "payment_failed",
   "renewal_reminder",
+  "renewal_upcoming",
+  "renewal_receipt",
+  "renewal_ended_unpaid",
+  "auto_renew_off",
+  "auto_renew_on",
   "refund_request_received",
   "refund_decision",
   "contact_message",
@@ -137,14 +142,26 @@ export type TemplatedEmail = {
   userId?: string | null;
   /** Files sent with it (a receipt's invoice PDF). */
   attachments?: MailAttachment[];
+  /** A mail the recipient may turn off: its one-click link, added below the template's text. */
+  unsubscribeUrl?: string;
 };
+
+/** The footer of every mail a recipient may turn off (campaigns, reminders): an admin's template edit cannot drop it. */
+export function unsubscribeFooter(link: string) {
+  return `<hr><p style="font-size:12px;color:#64748b">You receive this because of your e-mail preferences. <a href="${escapeHtml(link)}">Unsubscribe</a> from this kind of mail.</p>`;
+}
+
+/** RFC 8058: mail clients offer their own unsubscribe button and POST to the link. */
+export function unsubscribeHeaders(link: string) {
+  return { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
 
 /**
  * Renders a database template and sends it, recording an EmailLog row either way. Returns
  * whether it was sent; a failure is logged, never thrown, so a mail outage cannot undo the
  * action that triggered it.
  */
-export async function sendTemplatedEmail({ template, to, variables, userId, attachments }: TemplatedEmail) {
+export async function sendTemplatedEmail({ template, to, variables, userId, attachments, unsubscribeUrl }: TemplatedEmail) {
   const row = await prisma.emailTemplate.findUnique({
     where: { name: template },
     include: { senderAddress: true },
@@ -161,11 +178,13 @@ export async function sendTemplatedEmail({ template, to, variables, userId, atta
     return false;
   }
   const subject = renderTemplate(row.subject, vars, false);
-  const html = renderTemplate(row.htmlContent, vars, true);
-  const text = row.textContent ? renderTemplate(row.textContent, vars, false) : htmlToText(html);
+  const body = renderTemplate(row.htmlContent, vars, true);
+  const bodyText = row.textContent ? renderTemplate(row.textContent, vars, false) : htmlToText(body);
+  const html = unsubscribeUrl ? `${body}${unsubscribeFooter(unsubscribeUrl)}` : body;
+  const text = unsubscribeUrl ? `${bodyText}\n\nUnsubscribe: ${unsubscribeUrl}` : bodyText;
   const from = row.senderAddress?.isActive ? `${row.senderAddress.name ?? platformName} <${row.senderAddress.address}>` : undefined;
   try {
-    await deliver({ to, subject, html, text, from, attachments });
+    await deliver({ to, subject, html, text, from, attachments, ...(unsubscribeUrl ? { headers: unsubscribeHeaders(unsubscribeUrl) } : {}) });
     await prisma.emailLog.create({
       data: { toEmail: to, subject, status: "sent", templateId: row.id, userId: userId ?? null },
     });

@@ -71,6 +71,11 @@ export const CAMPAIGN_KIND_LABELS: Record<CampaignKind, string> = {
   new_animations: "New animations",
 };
 
+/** What an unsubscribe link turns off: a campaign's kind, or the reminders of a subscription's renewal or end. */
+export const UNSUBSCRIBE_KINDS = [...CAMPAIGN_KINDS, "renewal_reminders"] as const;
+export type UnsubscribeKind = (typeof UNSUBSCRIBE_KINDS)[number];
+export const UNSUBSCRIBE_KIND_LABELS: Record<UnsubscribeKind, string> = { ...CAMPAIGN_KIND_LABELS, renewal_reminders: "Renewal reminder" };
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const RECIPIENTS_INVALID = "Recipients must be user ids separated by commas";
 const userIds = z.preprocess(

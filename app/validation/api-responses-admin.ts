@@ -62,6 +62,8 @@ export const AdminSubscription = named(
     price: money,
     startDate: isoDate.nullable(),
     endDate: isoDate.nullable(),
+    paymentRetryAt: isoDate.nullable().describe("While a failed renewal payment is retried: when the next try is (access continues until then)"),
+    endedAfterFailedPayments: z.boolean().describe("Ended because the renewal's last payment retry failed"),
   }),
 );
 

@@ -51,9 +51,17 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     name: "payment_failed",
     subject: "Your payment for {{itemName}} did not go through",
     htmlContent: wrap(
-      `<h1>Your payment did not go through</h1><p>Hello {{firstName}},</p><p>We could not take the payment for <strong>{{itemName}}</strong>. The payment provider said: {{message}}</p><p>Nothing was charged for this attempt. If this was a renewal, your current access continues until the end of the period you have already paid for.</p><p>Please check your card or choose another payment method on your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+      `<h1>Your payment did not go through</h1><p>Hello {{firstName}},</p><p>We could not take the renewal payment of <strong>{{amount}}</strong> for <strong>{{itemName}}</strong>. The payment provider said: {{message}}</p><p>We'll retry on <strong>{{retryDate}}</strong>, and your access continues until then. If the last retry fails too, your access ends.</p><p>Please check your card or replace it on your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
     ),
-    variables: ["firstName", "itemName", "message", "billingUrl"],
+    variables: ["firstName", "itemName", "amount", "message", "retryDate", "billingUrl"],
+  },
+  {
+    name: "renewal_ended_unpaid",
+    subject: "Your {{itemName}} ended after failed payments",
+    htmlContent: wrap(
+      `<h1>Your access has ended</h1><p>Hello {{firstName}},</p><p>We could not take the renewal payment of <strong>{{amount}}</strong> for <strong>{{itemName}}</strong>, and the last retry failed too. The payment provider said: {{message}}</p><p>Your <strong>{{itemName}}</strong> has ended after failed payments, and nothing more will be charged for it. You keep everything you have downloaded.</p><p>To get access again, buy it anew; your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+    variables: ["firstName", "itemName", "amount", "message", "billingUrl"],
   },
   {
     name: "renewal_reminder",
@@ -62,6 +70,38 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
       `<h1>Your access ends in 7 days</h1><p>Hello {{firstName}},</p><p>Your <strong>{{itemName}}</strong> ends on <strong>{{endDate}}</strong> and will not renew automatically.</p><p>To keep your access, renew from your billing page: <a href="{{renewUrl}}">{{renewUrl}}</a></p><p>If you let it end, you keep everything you have downloaded; premium playback and new downloads stop on that date.</p><p>You receive this reminder because renewal reminders are on in your notification settings.</p>`,
     ),
     variables: ["firstName", "itemName", "endDate", "renewUrl"],
+  },
+  {
+    name: "renewal_upcoming",
+    subject: "Your {{itemName}} renews on {{renewalDate}}",
+    htmlContent: wrap(
+      `<h1>Your subscription renews in {{days}} days</h1><p>Hello {{firstName}},</p><p>Your <strong>{{itemName}}</strong> renews automatically on <strong>{{renewalDate}}</strong>: we will charge <strong>{{amount}}</strong> to your payment method on file for one more year.</p><p>To keep it, there is nothing to do. To stop the renewal, turn it off on your billing page (Billing → Auto-renew) before that date: <a href="{{billingUrl}}">{{billingUrl}}</a>. Your access then continues until {{renewalDate}}.</p><p>You receive this reminder because renewal reminders are on in your notification settings.</p>`,
+    ),
+    variables: ["firstName", "itemName", "renewalDate", "amount", "days", "billingUrl"],
+  },
+  {
+    name: "renewal_receipt",
+    subject: "Your {{platformName}} renewal receipt: {{itemName}}",
+    htmlContent: wrap(
+      `<h1>Your subscription was renewed</h1><p>Hello {{firstName}},</p><p>Your <strong>{{itemName}}</strong> renewed on {{date}}. We charged <strong>{{amount}}</strong>, and your access now runs until <strong>{{endDate}}</strong>.</p><p><a href="{{receiptUrl}}">View or download your receipt</a></p><p>Or paste this link into your browser: {{receiptUrl}}</p><p>To stop next year's renewal, turn it off on your billing page (Billing → Auto-renew): <a href="{{billingUrl}}">{{billingUrl}}</a>. Refunds are available within 30 days of a payment.</p>`,
+    ),
+    variables: ["firstName", "itemName", "amount", "date", "endDate", "receiptUrl", "billingUrl"],
+  },
+  {
+    name: "auto_renew_off",
+    subject: "Auto-renew is off: {{itemName}} ends on {{endDate}}",
+    htmlContent: wrap(
+      `<h1>Auto-renew is off</h1><p>Hello {{firstName}},</p><p>Auto-renew is now off for your <strong>{{itemName}}</strong>. It will not renew and nothing more will be charged for it: your access continues until <strong>{{endDate}}</strong>.</p><p>Changed your mind? Turn auto-renew back on on your billing page before that date: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+    variables: ["firstName", "itemName", "endDate", "billingUrl"],
+  },
+  {
+    name: "auto_renew_on",
+    subject: "Auto-renew is on: {{itemName}} renews on {{endDate}}",
+    htmlContent: wrap(
+      `<h1>Auto-renew is on</h1><p>Hello {{firstName}},</p><p>Auto-renew is now on for your <strong>{{itemName}}</strong>. It renews on <strong>{{endDate}}</strong> at <strong>{{amount}}</strong> for one more year, charged to your payment method on file.</p><p>To stop the renewal, turn it off on your billing page (Billing → Auto-renew): <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+    variables: ["firstName", "itemName", "endDate", "amount", "billingUrl"],
   },
   {
     name: "refund_request_received",
@@ -104,11 +144,18 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
 ];
 
 /**
- * Earlier seeded versions that no code ever sent, replaced when their variables changed (issue
- * 10). A row still holding one of them word for word was never edited by an admin, so it is
- * brought up to date; an edited row is left as the admin wrote it.
+ * Earlier seeded versions, replaced when their variables or their meaning changed (the failed
+ * payment now names its retry). A row still holding one of them word for word was never edited
+ * by an admin, so it is brought up to date; an edited row is left as the admin wrote it.
  */
 const SUPERSEDED: Array<Pick<TemplateSeed, "name" | "subject" | "htmlContent">> = [
+  {
+    name: "payment_failed",
+    subject: "Your payment for {{itemName}} did not go through",
+    htmlContent: wrap(
+      `<h1>Your payment did not go through</h1><p>Hello {{firstName}},</p><p>We could not take the payment for <strong>{{itemName}}</strong>. The payment provider said: {{message}}</p><p>Nothing was charged for this attempt. If this was a renewal, your current access continues until the end of the period you have already paid for.</p><p>Please check your card or choose another payment method on your billing page: <a href="{{billingUrl}}">{{billingUrl}}</a></p>`,
+    ),
+  },
   {
     name: "purchase_receipt",
     subject: "Your {{platformName}} receipt: {{description}}",

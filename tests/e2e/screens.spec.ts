@@ -183,7 +183,7 @@ test("member screens reached by id: a receipt and a watch page", async ({ browse
   await context.close();
 });
 
-test("checkout screens reached by id: the test mode's hosted page and the confirmation", async ({ browser }, info) => {
+test("checkout screens reached by id: the test mode's hosted page, the confirmation and the test card page", async ({ browser }, info) => {
   const { context, page } = await openPage(browser, info);
   await signUp(page);
   const started = await page.request.post("/purchase/category/rhinoplasty", { form: { intent: "checkout" }, maxRedirects: 0 });
@@ -194,6 +194,10 @@ test("checkout screens reached by id: the test mode's hosted page and the confir
   const confirmation = paid.headers().location;
   expect(confirmation).toMatch(/^\/checkout\/return\?checkout=[0-9a-f-]{36}$/);
   await checkScreen(page, confirmation!);
+  const card = await page.request.post("/billing", { form: { intent: "replace-card" }, maxRedirects: 0 });
+  const cardPage = card.headers().location;
+  expect(cardPage).toMatch(/\/checkout\/test\/card\/[0-9a-f-]{36}$/);
+  await checkScreen(page, cardPage!);
   await context.close();
 });
 

@@ -7,10 +7,14 @@ import * as purchase from "~/routes/account/purchase.tsx";
 import * as checkoutReturn from "~/routes/checkout/return.tsx";
 import * as testPage from "~/routes/checkout/test.tsx";
 import * as premium from "~/routes/public/premium.tsx";
+import { formatLongDate } from "~/lib/format.ts";
+import { runBillingSweep } from "~/services/commerce/billing-sweep.server.ts";
 import { ALREADY_LICENSED, ALREADY_PREMIUM } from "~/services/commerce/checkout.server.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { createCatalogue, grant } from "../helpers/catalogue.ts";
 import { callRoute } from "../helpers/route.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 let c: Awaited<ReturnType<typeof createCatalogue>>;
 let cookie: string;
@@ -139,6 +143,27 @@ describe("buying without JavaScript (test mode)", () => {
     expect(Number((await prisma.checkoutSession.findUniqueOrThrow({ where: { id: nextId } })).amount)).toBe(149);
     expect(Number((await prisma.subscription.findUniqueOrThrow({ where: { id: sub.id } })).price)).toBe(99);
     await prisma.appSetting.delete({ where: { key: "global_subscription_yearly_price" } });
+  });
+
+  it("every checkout screen states the renewal it will make, and the renewal comes on that date at that price", async () => {
+    const buyer = await newBuyer();
+    const page = await category("facial-procedures", { cookie: buyer.cookie });
+    const until = formatLongDate(new Date(Date.now() + 365 * DAY_MS));
+    expect(page.body).toMatchObject({ price: 199, until, renewal: { on: until, price: 199 } });
+    expect((await callRoute(premium, "/premium", { cookie: buyer.cookie })).body).toMatchObject({ renewal: { on: until, price: 99 } });
+
+    const checkoutId = checkoutIdOf((await buyPremium(buyer.cookie)).location)!;
+    const hosted = await callRoute(testPage, `/checkout/test/${checkoutId}`, { params: { checkoutId }, cookie: buyer.cookie });
+    expect(hosted.body.term).toEqual({ until, renewal: { on: until, price: 99 } });
+
+    await press(checkoutId, "pay", buyer.cookie);
+    const sub = await prisma.subscription.findFirstOrThrow({ where: { userId: buyer.id } });
+    expect(formatLongDate(sub.endDate)).toBe(until);
+    const renewals = () => prisma.payment.findMany({ where: { subscriptionId: sub.id, description: { startsWith: "Renewal" } } });
+    await runBillingSweep(new Date(sub.endDate!.getTime() - DAY_MS));
+    expect(await renewals()).toHaveLength(0);
+    await runBillingSweep(new Date(sub.endDate!.getTime() + 60_000));
+    expect((await renewals()).map((p) => Number(p.amount))).toEqual([99]);
   });
 
   it("Decline shows 'Payment Failed' with the provider's message and grants nothing", async () => {

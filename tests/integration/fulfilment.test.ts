@@ -194,6 +194,7 @@ describe("applyPaymentEvent", () => {
         checkoutId: first.checkoutId,
         providerSubscriptionId: null,
         message: "Your card has insufficient funds.",
+        nextAttemptAt: null,
       },
       "stripe",
     );
@@ -206,7 +207,14 @@ describe("applyPaymentEvent", () => {
     const renewing = await checkoutFor();
     await applyPaymentEvent(renewing.paid("evt_ok"), "stripe");
     await applyPaymentEvent(
-      { kind: "payment.failed", eventId: "evt_fail_2", checkoutId: null, providerSubscriptionId: renewing.ids.sub, message: "Your card was declined." },
+      {
+        kind: "payment.failed",
+        eventId: "evt_fail_2",
+        checkoutId: null,
+        providerSubscriptionId: renewing.ids.sub,
+        message: "Your card was declined.",
+        nextAttemptAt: new Date(Date.now() + 3 * 24 * 60 * 60 * 1000),
+      },
       "stripe",
     );
     expect(await prisma.subscription.findFirstOrThrow({ where: { userId: renewing.user.id } })).toMatchObject({ status: "active" });

@@ -254,6 +254,7 @@ describe("confirmPayment", () => {
         checkoutId: CHECKOUT_ID,
         providerSubscriptionId: subscription,
         message: "Your card was declined.",
+        nextAttemptAt: null,
       },
     ]);
   });
@@ -487,7 +488,11 @@ describe("parseWebhook", () => {
       checkoutId: null,
       providerSubscriptionId: subscription,
       message: "Your card has expired.",
+      nextAttemptAt: null,
     });
+    // Stripe's next try of a renewal (Smart Retries) travels with the failure.
+    const retried = eventObject("invoice.payment_failed", { ...failedWithError, next_payment_attempt: 1_900_000_000 });
+    expect(await parse(retried)).toMatchObject({ kind: "payment.failed", nextAttemptAt: new Date(1_900_000_000_000) });
 
     const plain = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_create", status: "open" });
     expect(await parse(eventObject("invoice.payment_failed", plain))).toMatchObject({
@@ -509,7 +514,7 @@ describe("parseWebhook", () => {
     );
     expect(await parse(on)).toMatchObject({ kind: "subscription.renewal_changed", autoRenew: true });
     const deleted = eventObject("customer.subscription.deleted", subscriptionObject({ id: subscription, customer, metadata, status: "canceled" }));
-    expect(await parse(deleted)).toEqual({ kind: "subscription.ended", eventId: deleted.id, providerSubscriptionId: subscription });
+    expect(await parse(deleted)).toEqual({ kind: "subscription.ended", eventId: deleted.id, providerSubscriptionId: subscription, afterFailedPayments: false });
   });
 
   it("charge.refunded is payment.refunded by payment intent and amount refunded", async () => {

@@ -9,6 +9,9 @@ import { chargeObject, checkoutSessionObject, eventObject, invoiceObject, invoic
 import { createUser } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { failNextCommit } from "../helpers/db-failure.ts";
+import { sessionCookieFor } from "../helpers/factories.ts";
+import { useMailCapture } from "../helpers/mail-capture.ts";
+import * as billingPage from "~/routes/account/billing.tsx";
 
 // POST /api/webhooks/stripe end to end: the real route, the real Stripe adapter (signature
 // checked by the SDK, the payment intent asked of Stripe's HTTP edge through msw) and the real
@@ -16,6 +19,7 @@ import { failNextCommit } from "../helpers/db-failure.ts";
 
 const WEBHOOK_SECRET = "whsec_test_medanim_webhooks_0123456789";
 const { mock: stripeMock } = useStripeMock();
+const mail = useMailCapture();
 
 beforeEach(() =>
   setPaymentProvider(
@@ -150,6 +154,84 @@ describe("POST /api/webhooks/stripe", () => {
     expect((await deliver(refunded)).status).toBe(200);
     expect((await prisma.payment.findFirstOrThrow({ where: { stripePaymentIntentId: "pi_1RenewalWebhook00000000" } })).status).toBe("refunded");
     expect((await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).status).toBe("canceled");
+  });
+
+  it("auto-renew switched at Stripe (its portal, or /billing's own call) is confirmed by e-mail once, however often the webhook comes", async () => {
+    const p = await startedPurchase();
+    await deliver(eventObject("invoice.paid", p.invoice));
+    const confirmations = () => mail.to(p.user.email).filter((m) => m.subject.startsWith("Auto-renew is"));
+    const switched = (cancelAtPeriodEnd: boolean) =>
+      eventObject("customer.subscription.updated", subscriptionObject({ id: p.subscription, customer: p.customer, metadata: p.metadata, cancelAtPeriodEnd }));
+
+    const off = switched(true);
+    await Promise.all([deliver(off), deliver(off)]);
+    await deliver(off);
+    await vi.waitFor(() => expect(confirmations().map((m) => m.subject)).toEqual([expect.stringMatching(/^Auto-renew is off: /)]));
+    expect((await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).autoRenew).toBe(false);
+
+    // Back on from /billing: Stripe is told, then its webhook of the same change arrives.
+    const subscription = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    const res = await callRoute(billingPage, "/billing", {
+      cookie: await sessionCookieFor(p.user.id),
+      form: { intent: "auto-renew-on", subscriptionId: subscription.id },
+    });
+    expect(res.status).toBe(302);
+    await deliver(switched(false));
+    await vi.waitFor(() => expect(confirmations()).toHaveLength(2));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(confirmations()[1]!.subject).toMatch(/^Auto-renew is on: /);
+    expect(confirmations()).toHaveLength(2);
+  });
+
+  it("a renewal refused: retried on Stripe's schedule with access kept, one mail per failure however often delivered, ended after the last", async () => {
+    const p = await startedPurchase();
+    await deliver(eventObject("invoice.paid", p.invoice));
+    const before = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    const failed = (nextAttempt: Date | null) =>
+      eventObject("invoice.payment_failed", {
+        ...invoiceObject({
+          customer: p.customer,
+          subscription: p.subscription,
+          subscriptionMetadata: p.metadata,
+          amount: 9900,
+          billingReason: "subscription_cycle",
+          status: "open",
+        }),
+        next_payment_attempt: nextAttempt ? Math.floor(nextAttempt.getTime() / 1000) : null,
+      });
+    const failures = () => mail.to(p.user.email).filter((m) => m.subject.includes("did not go through") || m.subject.includes("after failed payments"));
+
+    const retryAt = new Date(before.endDate!.getTime() + 3 * 24 * 60 * 60 * 1000);
+    const first = failed(retryAt);
+    await Promise.all([deliver(first), deliver(first)]);
+    await deliver(first);
+    const retrying = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    expect(retrying).toMatchObject({ status: "active", failedRenewalAttempts: 1, renewalDueAt: before.endDate });
+    expect(retrying.nextRenewalAttemptAt!.getTime()).toBe(Math.floor(retryAt.getTime() / 1000) * 1000);
+    expect(retrying.endDate!.getTime()).toBeGreaterThan(retrying.nextRenewalAttemptAt!.getTime());
+    await vi.waitFor(() => expect(failures()).toHaveLength(1));
+
+    await deliver(failed(null));
+    const ended = await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } });
+    expect(ended).toMatchObject({ status: "expired", endedAfterFailedPayments: true, nextRenewalAttemptAt: null, failedRenewalAttempts: 2 });
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: p.user.id } })).accountType).toBe("free");
+    await vi.waitFor(() =>
+      expect(failures().map((m) => m.subject)).toEqual([expect.any(String), "Your Premium yearly subscription ended after failed payments"]),
+    );
+
+    // Stripe then cancels the subscription for the failed payments: already ended, nothing more.
+    const deleted = subscriptionObject({ id: p.subscription, customer: p.customer, metadata: p.metadata, status: "canceled" });
+    expect((await deliver(eventObject("customer.subscription.deleted", { ...deleted, cancellation_details: { reason: "payment_failed" } }))).status).toBe(200);
+    expect(await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).toMatchObject({ status: "expired", endedAfterFailedPayments: true });
+  });
+
+  it("a subscription Stripe cancels or marks unpaid after failed payments ends at once, marked so", async () => {
+    const p = await startedPurchase();
+    await deliver(eventObject("invoice.paid", p.invoice));
+    const unpaid = subscriptionObject({ id: p.subscription, customer: p.customer, metadata: p.metadata, status: "unpaid" });
+    expect((await deliver(eventObject("customer.subscription.updated", unpaid))).status).toBe(200);
+    expect(await prisma.subscription.findFirstOrThrow({ where: { userId: p.user.id } })).toMatchObject({ status: "expired", endedAfterFailedPayments: true });
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: p.user.id } })).accountType).toBe("free");
   });
 
   it("answers 200 to a type it does not act on, changing nothing", async () => {

@@ -46,6 +46,36 @@ export function customerObject(params: { id?: string; email?: string | null; nam
   };
 }
 
+/** A Checkout Session in setup mode once the member saved a card, its SetupIntent and card expanded. */
+export function setupSessionObject(params: { id: string; customer: string; card: { brand: string; last4: string; expMonth: number; expYear: number } | null }) {
+  const paymentMethod = params.card && {
+    id: stripeId("pm"),
+    object: "payment_method",
+    card: {
+      brand: params.card.brand,
+      last4: params.card.last4,
+      exp_month: params.card.expMonth,
+      exp_year: params.card.expYear,
+      funding: "credit",
+      country: "US",
+    },
+    customer: params.customer,
+    type: "card",
+  };
+  return {
+    ...checkoutSessionObject({ id: params.id, customer: params.customer, amountTotal: 0, metadata: {}, clientReferenceId: null, status: "complete" }),
+    mode: "setup",
+    setup_intent: {
+      id: stripeId("seti"),
+      object: "setup_intent",
+      customer: params.customer,
+      payment_method: paymentMethod,
+      status: paymentMethod ? "succeeded" : "requires_payment_method",
+      usage: "off_session",
+    },
+  };
+}
+
 export function checkoutSessionObject(params: {
   id?: string;
   customer: string;
@@ -354,6 +384,8 @@ export function createStripeMock() {
   const requests: StripeRequest[] = [];
   const paymentIntents = new Map<string, Json>();
   const invoicePayments: Json[] = [];
+  /** Checkout Sessions as a retrieve answers them (a test puts a setup session with its SetupIntent). */
+  const checkoutSessions = new Map<string, Json>();
   const failures = new Map<string, Response>();
   const state = { refundStatus: "succeeded" as "succeeded" | "pending" };
 
@@ -418,6 +450,17 @@ export function createStripeMock() {
           }),
         );
       }),
+    ),
+    http.get(
+      `${STRIPE_API}/v1/checkout/sessions/:id`,
+      handle((_entry, { id }) => {
+        const session = checkoutSessions.get(id!);
+        return session ? ok(session) : notFound("checkout.session", id!);
+      }),
+    ),
+    http.post(
+      `${STRIPE_API}/v1/customers/:id`,
+      handle((_entry, { id }) => (id!.startsWith("cus_") ? ok(customerObject({ id })) : notFound("customer", id!))),
     ),
     http.post(
       `${STRIPE_API}/v1/products`,
@@ -553,6 +596,7 @@ export function createStripeMock() {
     requests,
     paymentIntents,
     invoicePayments,
+    checkoutSessions,
     state,
     /** The next `${method} ${path}` request gets this response instead (e.g. a declined card). */
     failNext(method: string, path: string, response: Response) {
@@ -562,6 +606,7 @@ export function createStripeMock() {
       requests.length = 0;
       paymentIntents.clear();
       invoicePayments.length = 0;
+      checkoutSessions.clear();
       failures.clear();
       state.refundStatus = "succeeded";
     },

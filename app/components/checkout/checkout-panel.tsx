@@ -7,6 +7,7 @@ import { Form } from "~/components/ui/form.tsx";
 import { formatPrice } from "~/lib/format.ts";
 import { readMessage, confirmOnServer, type Outcome } from "./client.ts";
 import { type CheckoutProduct, CheckoutScreen } from "./checkout-screen.tsx";
+import { RenewalDisclosure } from "./renewal-disclosure.tsx";
 
 // The buying flow of /premium and /purchase/*. Without JavaScript the buy button is a plain POST
 // form (the page's action answers 303 to the hosted checkout, which comes back to
@@ -113,13 +114,20 @@ export function CheckoutPanel({ product, details, api, startLabel, testMode, pub
       </Button>
     </Form>
   );
-  if (intro) return intro(startForm);
+  if (intro)
+    return intro(
+      <>
+        {startForm}
+        <RenewalDisclosure renewal={product.renewal} />
+      </>,
+    );
   return (
     <CheckoutScreen
       product={product}
       testMode={testMode}
       details={details}
       pay={held ?? startForm}
+      renews={!held}
       formError={formError}
       back={
         <Link to={backTo} className={buttonClass({ variant: "secondary" })}>

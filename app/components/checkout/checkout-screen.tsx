@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "~/components/ui/link.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { formatPrice } from "~/lib/format.ts";
+import { type Renewal, RenewalDisclosure } from "./renewal-disclosure.tsx";
 import { TestModeBanner } from "./test-mode-banner.tsx";
 
 // The one checkout screen of all three products (premium, individual and category licenses) and
@@ -16,6 +17,7 @@ export type CheckoutProduct = {
   price: number;
   /** The end of the year a payment made now would buy, already formatted. */
   until: string;
+  renewal: Renewal;
 };
 
 export function CheckoutScreen({
@@ -23,6 +25,7 @@ export function CheckoutScreen({
   testMode,
   details,
   pay,
+  renews = true,
   formError,
   back,
   takeFocus = false,
@@ -32,6 +35,8 @@ export function CheckoutScreen({
   /** What the product gives (a benefit list, a better-buy note). */
   details?: ReactNode;
   pay: ReactNode;
+  /** Off when `pay` offers no payment (already held, already paid). */
+  renews?: boolean;
   formError?: string | null;
   back: ReactNode;
   /** Set when the screen replaces, in place, the page whose button opened it: focus would be lost. */
@@ -70,6 +75,7 @@ export function CheckoutScreen({
       </Section>
       <div className="mt-6">
         {pay}
+        {renews ? <RenewalDisclosure renewal={product.renewal} /> : null}
         {formError ? (
           <p role="alert" className="mt-3 text-sm text-red-700">
             {formError}

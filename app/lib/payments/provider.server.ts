@@ -62,12 +62,46 @@ export type PaymentEvent =
       /** End of the term this payment pays for, when the provider says (else one year on). */
       periodEnd: Date | null;
     }
-  | { kind: "payment.failed"; eventId: string; checkoutId: string | null; providerSubscriptionId: string | null; message: string }
+  | {
+      kind: "payment.failed";
+      eventId: string;
+      checkoutId: string | null;
+      providerSubscriptionId: string | null;
+      message: string;
+      /** A renewal's payment: when the provider tries again, null after its last try. */
+      nextAttemptAt: Date | null;
+    }
   | { kind: "subscription.renewal_changed"; eventId: string; providerSubscriptionId: string; autoRenew: boolean }
-  | { kind: "subscription.ended"; eventId: string; providerSubscriptionId: string }
+  /** `afterFailedPayments`: the provider gave up on a renewal's payment (its last retry failed). */
+  | { kind: "subscription.ended"; eventId: string; providerSubscriptionId: string; afterFailedPayments?: boolean }
   | { kind: "payment.refunded"; eventId: string; paymentIntentId: string; amountCents: number }
   /** A type we do not act on: answered 200, changes nothing. */
   | { kind: "ignored"; eventId: string; type: string };
+
+/** A card as the provider describes it: never its number, only what /billing shows. */
+export type Card = { brand: string; last4: string; expMonth: number; expYear: number };
+
+export type StartCardSetupInput = {
+  /** Our CardSetup id: names the attempt at the provider and on the way back. */
+  setupId: string;
+  customer: Customer;
+  /** Absolute URLs: where the hosted page returns after saving a card, or after giving up. */
+  successUrl: string;
+  cancelUrl: string;
+};
+
+export type RenewalCharge = {
+  /** Our Subscription id and the end of the term being renewed: together they key the payment. */
+  subscriptionId: string;
+  term: Date;
+  providerSubscriptionId: string;
+  amountCents: number;
+  /** 1 for the charge at the end of the term, then one more per retry. */
+  attempt: number;
+  /** When the next try would be if this one fails, null when it is the last. */
+  nextAttemptAt: Date | null;
+  periodEnd: Date;
+};
 
 export interface PaymentProvider {
   readonly name: ProviderName;
@@ -85,6 +119,23 @@ export interface PaymentProvider {
   setAutoRenew(providerSubscriptionId: string, autoRenew: boolean, idempotencyKey: string): Promise<void>;
   /** Ends the provider's subscription now (admin cancel): no further renewals. */
   cancelNow(providerSubscriptionId: string, idempotencyKey: string): Promise<void>;
+  /**
+   * One attempt at a renewal's payment, for a provider that leaves charging to us (test mode, run
+   * by the billing sweep): the events it makes. Null for a provider that charges renewals on its
+   * own schedule and reports them by webhook (Stripe).
+   */
+  chargeRenewal(renewal: RenewalCharge): Promise<PaymentEvent[] | null>;
+  /**
+   * Starts replacing the customer's card on the provider's hosted page (no JavaScript needed):
+   * where to send the member (Stripe: a Checkout Session in setup mode, which makes a SetupIntent).
+   */
+  startCardSetup(input: StartCardSetupInput, idempotencyKey: string): Promise<{ providerSetupId: string; url: string; providerCustomerId?: string }>;
+  /**
+   * Back from the hosted page: the card saved, made the default of the customer and of the given
+   * provider subscriptions (their renewals are charged to it); null when none was saved. Test
+   * mode's page saves the card itself and answers null here.
+   */
+  completeCardSetup(providerSetupId: string, providerSubscriptionIds: string[], idempotencyKey: string): Promise<Card | null>;
   /** The provider's page to manage payment methods, or null when it has none (test mode). */
   billingPortalUrl(providerCustomerId: string, returnUrl: string): Promise<string | null>;
   /**

@@ -152,6 +152,7 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
             checkoutId: subscription.metadata.checkoutId ?? null,
             providerSubscriptionId: subscription.id,
             message: intent.last_payment_error?.message ?? PAYMENT_FAILED_FALLBACK,
+            nextAttemptAt: null,
           },
         ];
       }),
@@ -167,9 +168,57 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
         await stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: !autoRenew }, { idempotencyKey });
       }),
 
+    // Stripe charges renewals itself and reports them by webhook (invoice.paid, invoice.payment_failed).
+    chargeRenewal: async () => null,
+
     cancelNow: (providerSubscriptionId, idempotencyKey) =>
       asProviderError(async () => {
         await stripe.subscriptions.cancel(providerSubscriptionId, {}, { idempotencyKey });
+      }),
+
+    startCardSetup: (input, idempotencyKey) =>
+      asProviderError(async () => {
+        const customer = input.customer.providerCustomerId
+          ? { id: input.customer.providerCustomerId, created: false }
+          : {
+              id: (
+                await stripe.customers.create(
+                  { email: input.customer.email, name: input.customer.name, metadata: { userId: input.customer.userId } },
+                  { idempotencyKey: `${idempotencyKey}:customer` },
+                )
+              ).id,
+              created: true,
+            };
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: "setup",
+            currency: "usd",
+            customer: customer.id,
+            client_reference_id: input.setupId,
+            metadata: { setupId: input.setupId, userId: input.customer.userId },
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+          },
+          { idempotencyKey: `${idempotencyKey}:session` },
+        );
+        if (!session.url) throw new Error(`Stripe returned setup session ${session.id} without a URL`);
+        return { providerSetupId: session.id, url: session.url, ...(customer.created ? { providerCustomerId: customer.id } : {}) };
+      }),
+
+    completeCardSetup: (providerSetupId, providerSubscriptionIds, idempotencyKey) =>
+      asProviderError(async () => {
+        const session = await stripe.checkout.sessions.retrieve(providerSetupId, { expand: ["setup_intent.payment_method"] });
+        const intent = session.setup_intent;
+        if (!intent || typeof intent === "string" || intent.status !== "succeeded") return null;
+        const method = intent.payment_method;
+        const customer = idOf(session.customer);
+        if (!method || typeof method === "string" || !method.card || !customer) return null;
+        // Invoices are charged to the subscription's default, else the customer's: both move.
+        await stripe.customers.update(customer, { invoice_settings: { default_payment_method: method.id } }, { idempotencyKey: `${idempotencyKey}:customer` });
+        for (const subscription of providerSubscriptionIds) {
+          await stripe.subscriptions.update(subscription, { default_payment_method: method.id }, { idempotencyKey: `${idempotencyKey}:${subscription}` });
+        }
+        return { brand: method.card.brand, last4: method.card.last4, expMonth: method.card.exp_month, expYear: method.card.exp_year };
       }),
 
     billingPortalUrl: (providerCustomerId, returnUrl) =>
@@ -245,10 +294,16 @@ export function eventFromWebhook(event: Stripe.Event): PaymentEvent {
         checkoutId: invoice.billing_reason === "subscription_create" ? (subscription.metadata.checkoutId ?? null) : null,
         providerSubscriptionId: subscription.id,
         message: attemptErrorMessage(invoice) ?? PAYMENT_FAILED_FALLBACK,
+        // Smart Retries (or the dashboard's schedule) set the next try; null after the last.
+        nextAttemptAt: invoice.next_payment_attempt ? new Date(invoice.next_payment_attempt * 1000) : null,
       };
     }
     case "customer.subscription.updated": {
       const subscription = event.data.object;
+      // "Mark the subscription as unpaid" after the last retry: Stripe will not charge it again.
+      if (subscription.status === "unpaid") {
+        return { kind: "subscription.ended", eventId: event.id, providerSubscriptionId: subscription.id, afterFailedPayments: true };
+      }
       return {
         kind: "subscription.renewal_changed",
         eventId: event.id,
@@ -256,8 +311,16 @@ export function eventFromWebhook(event: Stripe.Event): PaymentEvent {
         autoRenew: !subscription.cancel_at_period_end,
       };
     }
-    case "customer.subscription.deleted":
-      return { kind: "subscription.ended", eventId: event.id, providerSubscriptionId: event.data.object.id };
+    case "customer.subscription.deleted": {
+      const subscription = event.data.object;
+      return {
+        kind: "subscription.ended",
+        eventId: event.id,
+        providerSubscriptionId: subscription.id,
+        // "Cancel the subscription" after the last retry.
+        afterFailedPayments: subscription.cancellation_details?.reason === "payment_failed",
+      };
+    }
     case "charge.refunded": {
       const charge = event.data.object;
       const paymentIntentId = idOf(charge.payment_intent);

@@ -1,5 +1,5 @@
 import { prisma } from "../db.server.ts";
-import { type PaymentEvent, type PaymentProvider, WebhookSignatureError } from "./provider.server.ts";
+import { type Card, type PaymentEvent, type PaymentProvider, type RenewalCharge, WebhookSignatureError } from "./provider.server.ts";
 
 // The local test mode (no STRIPE_SECRET_KEY: the embedded default of `npm start`). Nothing is
 // charged. The "hosted page" is our own /checkout/test/{checkoutId} with Pay and Decline
@@ -8,6 +8,22 @@ import { type PaymentEvent, type PaymentProvider, WebhookSignatureError } from "
 // test_sub_…), so a button pressed twice, or a confirmation after the button, is one payment.
 
 export const TEST_DECLINE_MESSAGE = "Your card was declined. (Test mode: the Decline button was pressed.)";
+export const TEST_RENEWAL_DECLINE_MESSAGE = "Your card was declined. (Test mode: the card on file ends in 0341.)";
+
+/**
+ * The cards test mode's page offers, after Stripe's own test cards: 4242 pays, 0341 is saved but
+ * every charge to it is declined, so a renewal goes through dunning.
+ */
+export const TEST_CARDS = {
+  "4242": { brand: "Visa", last4: "4242", label: "Visa ending in 4242 (pays)" },
+  "0341": { brand: "Visa", last4: "0341", label: "Visa ending in 0341 (renewals are declined)" },
+} as const;
+export type TestCardNumber = keyof typeof TEST_CARDS;
+
+/** A test card saved today expires in December four years on. */
+export function testCard(number: TestCardNumber, now = new Date()): Card {
+  return { brand: TEST_CARDS[number].brand, last4: TEST_CARDS[number].last4, expMonth: 12, expYear: now.getUTCFullYear() + 4 };
+}
 
 export const testIds = (checkoutId: string) => ({
   sessionId: `test_cs_${checkoutId}`,
@@ -35,6 +51,7 @@ export function testModeEvents(checkout: { id: string; amountCents: number; user
         checkoutId: checkout.id,
         providerSubscriptionId: null,
         message: TEST_DECLINE_MESSAGE,
+        nextAttemptAt: null,
       },
     ];
   }
@@ -50,6 +67,29 @@ export function testModeEvents(checkout: { id: string; amountCents: number; user
       amountCents: checkout.amountCents,
       reason: "first",
       periodEnd: null,
+    },
+  ];
+}
+
+/**
+ * Test mode's renewal charge: paid, as Stripe's invoice.paid of a `subscription_cycle` would be.
+ * The ids are the subscription and the term it renews, so a sweep run twice, or on two
+ * instances, pays once.
+ */
+export function testModeRenewalEvents(renewal: RenewalCharge): PaymentEvent[] {
+  const term = renewal.term.getTime();
+  return [
+    {
+      kind: "payment.succeeded",
+      eventId: `test_evt_renewal_${renewal.subscriptionId}_${term}`,
+      checkoutId: null,
+      paymentId: `test_in_${renewal.subscriptionId}_${term}`,
+      paymentIntentId: `test_pi_${renewal.subscriptionId}_${term}`,
+      providerSubscriptionId: renewal.providerSubscriptionId,
+      providerCustomerId: null,
+      amountCents: renewal.amountCents,
+      reason: "renewal",
+      periodEnd: renewal.periodEnd,
     },
   ];
 }
@@ -80,6 +120,26 @@ export function createTestModeProvider(appUrl: () => string): PaymentProvider {
     },
     async setAutoRenew() {},
     async cancelNow() {},
+    async chargeRenewal(renewal) {
+      const owner = await prisma.subscription.findUnique({ where: { id: renewal.subscriptionId }, select: { user: { select: { cardLast4: true } } } });
+      if (owner?.user.cardLast4 !== TEST_CARDS["0341"].last4) return testModeRenewalEvents(renewal);
+      return [
+        {
+          kind: "payment.failed",
+          eventId: `test_evt_renewal_failed_${renewal.subscriptionId}_${renewal.term.getTime()}_${renewal.attempt}`,
+          checkoutId: null,
+          providerSubscriptionId: renewal.providerSubscriptionId,
+          message: TEST_RENEWAL_DECLINE_MESSAGE,
+          nextAttemptAt: renewal.nextAttemptAt,
+        },
+      ];
+    },
+    async startCardSetup(input) {
+      return { providerSetupId: `test_seti_${input.setupId}`, url: `${appUrl()}/checkout/test/card/${input.setupId}` };
+    },
+    async completeCardSetup() {
+      return null;
+    },
     async billingPortalUrl() {
       return null;
     },

@@ -15,13 +15,20 @@ import { appUrl } from "~/lib/mail.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getTotalSpent, listPaymentsWithRefunds } from "~/services/commerce/payments.server.ts";
+import { getCardOnFile, startCardReplacement } from "~/services/commerce/payment-methods.server.ts";
 import { REFUND_WINDOW_DAYS } from "~/services/commerce/refunds.server.ts";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { BillingDetailsSection, InvoicesSection } from "~/components/account/invoices-section.tsx";
 import { formError } from "~/lib/form.server.ts";
 import { getBillingDetails, listInvoices, saveBillingDetails } from "~/services/commerce/invoices.server.ts";
 import { BillingDetailsSchema } from "~/validation/invoicing.ts";
-import { getBillingPortalUrl, hasBillingPortal, listActiveSubscriptions, setAutoRenew } from "~/services/commerce/subscriptions.server.ts";
+import {
+  getBillingPortalUrl,
+  hasBillingPortal,
+  listActiveSubscriptions,
+  listEndedAfterFailedPayments,
+  setAutoRenew,
+} from "~/services/commerce/subscriptions.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/billing";
 import { readFormData } from "~/lib/form.server.ts";
@@ -31,8 +38,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }, N
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const now = new Date();
-  const [subscriptions, payments, totalSpent, billingPortal, invoices, billingDetails] = await Promise.all([
+  const [subscriptions, endedUnpaid, card, payments, totalSpent, billingPortal, invoices, billingDetails] = await Promise.all([
     listActiveSubscriptions(user.id, now),
+    listEndedAfterFailedPayments(user.id),
+    getCardOnFile(user.id),
     listPaymentsWithRefunds(user.id),
     getTotalSpent(user.id),
     hasBillingPortal(user.id),
@@ -42,6 +51,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const windowStart = now.getTime() - REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
   return {
     subscriptions,
+    endedUnpaid,
+    card,
     payments: payments.map((p) => ({ ...p, inRefundWindow: new Date(p.createdAt).getTime() >= windowStart })),
     totalSpent,
     billingPortal,
@@ -62,6 +73,15 @@ export async function action({ request }: Route.ActionArgs) {
     if (submission.status !== "success") return formError(submission);
     await saveBillingDetails(user, submission.value);
     return redirectWithToast("/billing#billing-details", { title: "Invoice details saved", description: "Invoices issued from now on are made out to them." });
+  }
+
+  if (intent === "replace-card") {
+    try {
+      return redirect((await startCardReplacement(user)).url, 303);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return redirectWithToast("/billing", { title: "Error", description: error.message, type: "error" });
+    }
   }
 
   if (intent === "manage-payment-method") {
@@ -105,7 +125,7 @@ const STATUS_STYLE: Record<string, string> = {
 const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category license", individual: "Individual license" };
 
 export default function Billing({
-  loaderData: { subscriptions, payments, totalSpent, billingPortal, invoices, billingDetails },
+  loaderData: { subscriptions, endedUnpaid, card, payments, totalSpent, billingPortal, invoices, billingDetails },
   actionData,
 }: Route.ComponentProps) {
   // Several cards share the same intents: only the card whose form is submitting shows it.
@@ -162,7 +182,12 @@ export default function Billing({
                 ) : null}
                 <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
                   <p className="text-sm" data-testid="renewal-state">
-                    {!s.renewable ? (
+                    {s.paymentRetryAt ? (
+                      <>
+                        <span className="font-medium text-red-800">Payment failed — we&apos;ll retry on {formatDate(s.paymentRetryAt)}</span>
+                        <span className="text-slate-600"> · access continues until then</span>
+                      </>
+                    ) : !s.renewable ? (
                       <>
                         <span className="font-medium text-slate-800">Does not renew</span>
                         <span className="text-slate-600"> · access ends on {formatDate(s.endDate)}</span>
@@ -216,6 +241,43 @@ export default function Billing({
           />
         )}
       </Section>
+
+      <Section
+        id="card-on-file"
+        title="Card on file"
+        className="mt-10"
+        action={
+          // The provider's card page: a POST, then a 303 to it (test mode: its own test page).
+          <Form method="post">
+            <SubmitButton name="intent" value="replace-card" variant="secondary" size="sm" pendingText="Opening...">
+              {card ? "Replace card" : "Add a card"}
+            </SubmitButton>
+          </Form>
+        }
+      >
+        <p className="mt-4 text-sm text-slate-700">
+          {card ? (
+            <>
+              <span className="font-medium capitalize">{card.brand}</span> ending in {card.last4} · expires {String(card.expMonth).padStart(2, "0")}/
+              {card.expYear}
+            </>
+          ) : (
+            "No card recorded yet. Renewals are charged to the card you paid with."
+          )}
+        </p>
+      </Section>
+
+      {endedUnpaid.length ? (
+        <Section id="ended-unpaid" title="Ended after failed payments" className="mt-10">
+          <ul className="mt-4 grid gap-2 text-sm">
+            {endedUnpaid.map((s) => (
+              <li key={s.id} className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-900">
+                <span className="font-medium">{s.label}</span> · ended after failed payments on {formatDate(s.endDate)}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
 
       <Section id="payment-history" title="Payment History" className="mt-10">
         {payments.length ? (

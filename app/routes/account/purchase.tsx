@@ -4,7 +4,6 @@ import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { BenefitList, CheaperCategoryNote } from "~/components/marketing.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
-import { formatLongDate } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
 import { getViewerAccess, holdsLicence } from "~/services/licensing/access.server.ts";
@@ -15,7 +14,7 @@ import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/purchase";
 import { invariantResponse } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
-import { type CheckoutItem, productName, untilIfPaidNow } from "~/services/commerce/checkout.server.ts";
+import { type CheckoutItem, productName, termIfPaidNow } from "~/services/commerce/checkout.server.ts";
 import { getCurrentLicenceTerms } from "~/services/licensing/licence-terms.server.ts";
 import { LICENCE_TERMS_PATH } from "~/services/licensing/licence-terms-text.ts";
 
@@ -31,12 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const access = await getViewerAccess(request);
   const provider = getPaymentProvider();
   const terms = await getCurrentLicenceTerms();
-  const payment = {
-    testMode: provider.name === "test",
-    publishableKey: provider.publishableKey,
-    until: formatLongDate(untilIfPaidNow()),
-    termsVersion: terms.version,
-  };
+  const payment = { testMode: provider.name === "test", publishableKey: provider.publishableKey, termsVersion: terms.version };
   const p = params;
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
@@ -49,6 +43,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       title: productName.individual(animation.title),
       itemHref: `/animations/${animation.slug}`,
       price: animation.price,
+      ...termIfPaidNow(animation.price),
       // Where one animation costs as much as its whole category, the page says so.
       betterBuy: animation.cheaperCategory,
       // This animation's own files: a claim only for what it has.
@@ -69,6 +64,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     title: productName.category(category.name),
     itemHref: `/category/${category.slug}`,
     price: category.price,
+    ...termIfPaidNow(category.price),
     betterBuy: null,
     media: { resolution, formats },
     held,
@@ -84,10 +80,10 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, title, itemHref, price, until, betterBuy, media, held, testMode, publishableKey, itemId, termsVersion } = loaderData;
+  const { kind, title, itemHref, price, until, renewal, betterBuy, media, held, testMode, publishableKey, itemId, termsVersion } = loaderData;
   return (
     <CheckoutPanel
-      product={{ name: title, href: itemHref, price, until }}
+      product={{ name: title, href: itemHref, price, until, renewal }}
       details={
         <>
           <BenefitList

@@ -106,7 +106,19 @@ export default function AdminSubscriptions({ loaderData }: Route.ComponentProps)
           },
           { header: "Type", cell: (row) => label(row.type) },
           { header: "Category or animation", cell: item },
-          { header: "Status", cell: (row) => <Badge tone={STATUS_TONES[row.status]}>{label(row.status)}</Badge> },
+          {
+            header: "Status",
+            cell: (row) => (
+              <div>
+                <Badge tone={STATUS_TONES[row.status]}>{label(row.status)}</Badge>
+                {row.paymentRetryAt ? (
+                  <p className="mt-1 text-xs text-red-800">Payment failed — we&apos;ll retry on {formatDate(row.paymentRetryAt)}</p>
+                ) : row.endedAfterFailedPayments ? (
+                  <p className="mt-1 text-xs text-red-800">ended after failed payments</p>
+                ) : null}
+              </div>
+            ),
+          },
           { header: "Price", cell: (row) => formatMoney(row.price), className: "text-right whitespace-nowrap" },
           { header: "Start", cell: (row) => formatDate(row.startDate), className: "whitespace-nowrap" },
           { header: "End", cell: (row) => formatDate(row.endDate), className: "whitespace-nowrap" },

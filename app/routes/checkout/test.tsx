@@ -5,10 +5,10 @@ import { CheckoutScreen } from "~/components/checkout/checkout-screen.tsx";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { buttonClass } from "~/components/ui/button.tsx";
 import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
-import { formatLongDate, formatPrice } from "~/lib/format.ts";
+import { formatPrice } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
-import { getTestCheckout, payTestCheckout, untilIfPaidNow } from "~/services/commerce/checkout.server.ts";
+import { getTestCheckout, payTestCheckout, termIfPaidNow } from "~/services/commerce/checkout.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/test";
 import { readFormData } from "~/lib/form.server.ts";
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const checkout = await getTestCheckout(user, params.checkoutId).catch(asRouteError);
-  return { checkout: { ...checkout, until: formatLongDate(untilIfPaidNow()) } };
+  return { checkout, term: termIfPaidNow(checkout.amount) };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -33,11 +33,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   return redirect(`/checkout/return?checkout=${params.checkoutId}`, 303);
 }
 
-export default function TestCheckout({ loaderData: { checkout } }: Route.ComponentProps) {
+export default function TestCheckout({ loaderData: { checkout, term } }: Route.ComponentProps) {
   return (
     <CheckoutScreen
-      product={{ name: checkout.description, price: checkout.amount, until: checkout.until }}
+      product={{ name: checkout.description, price: checkout.amount, ...term }}
       testMode
+      renews={checkout.status !== "completed"}
       pay={
         checkout.status === "completed" ? (
           <p role="status" className="text-emerald-800">

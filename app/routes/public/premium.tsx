@@ -4,7 +4,7 @@ import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { formatLongDate, formatPrice } from "~/lib/format.ts";
+import { formatPrice } from "~/lib/format.ts";
 import { getAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/site/content.server.ts";
@@ -12,7 +12,7 @@ import { getUser, requireUser } from "~/services/auth/guards.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { getIndividualLicenceFromPrice, getPremiumPrice } from "~/services/commerce/offers.server.ts";
 import { goToHostedCheckout } from "~/routes/checkout/hosted-checkout.server.ts";
-import { productName, untilIfPaidNow } from "~/services/commerce/checkout.server.ts";
+import { productName, termIfPaidNow } from "~/services/commerce/checkout.server.ts";
 import type { CatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import type { PageHandle } from "~/lib/page-handle.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
@@ -51,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     testMode: provider.name === "test",
     publishableKey: provider.publishableKey,
     product: productName.global(),
-    until: formatLongDate(untilIfPaidNow()),
+    ...termIfPaidNow(price.yearly),
   };
 }
 
@@ -61,7 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function PremiumPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { price, product, until, individualPrice, individualPriceVaries, claims, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
+  const { price, product, until, renewal, individualPrice, individualPriceVaries, claims, signedIn, alreadyPremium, testMode, publishableKey } = loaderData;
   if (alreadyPremium) return <AlreadyPremium />;
   const yearly = formatPrice(price.yearly);
   const monthly = formatPrice(price.monthly);
@@ -118,7 +118,7 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
   }
   return (
     <CheckoutPanel
-      product={{ name: product, price: price.yearly, until }}
+      product={{ name: product, price: price.yearly, until, renewal }}
       details={<BenefitList items={benefits(claims)} />}
       api={{ path: "/api/subscriptions/global", body: { priceType: "yearly" } }}
       startLabel="Get Premium Access"

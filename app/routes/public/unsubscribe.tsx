@@ -3,7 +3,7 @@ import { Form } from "~/components/ui/form.tsx";
 import { AccountScreen } from "~/components/account/account-screen.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { readUnsubscribeLink, unsubscribe } from "~/services/admin/email-campaigns.server.ts";
-import { CAMPAIGN_KIND_LABELS } from "~/validation/admin-email.ts";
+import { UNSUBSCRIBE_KIND_LABELS } from "~/validation/admin-email.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
 import type { Route } from "./+types/unsubscribe";
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     robots: "noindex",
   });
 
-// The unsubscribe link of every campaign mail (?u=user&k=kind&t=signature). It works without
+// The unsubscribe link of every campaign and renewal-reminder mail (?u=user&k=kind&t=signature). It works without
 // signing in: the signature names the user and the kind of mail. Opening the link only asks
 // (mail scanners follow links); the button, or the mail provider's RFC 8058 one-click POST
 // (body "List-Unsubscribe=One-Click" to the same URL), turns that preference off.
@@ -30,7 +30,7 @@ const noStore = { "Cache-Control": "no-store" };
 
 export async function loader({ url }: Route.LoaderArgs) {
   const link = readUnsubscribeLink(url.searchParams);
-  return data(link ? { state: "ask" as const, label: CAMPAIGN_KIND_LABELS[link.kind] } : { state: "invalid" as const }, { headers: noStore, status: link ? 200 : 400 });
+  return data(link ? { state: "ask" as const, label: UNSUBSCRIBE_KIND_LABELS[link.kind] } : { state: "invalid" as const }, { headers: noStore, status: link ? 200 : 400 });
 }
 
 export async function action({ url }: Route.ActionArgs) {

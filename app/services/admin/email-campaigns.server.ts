@@ -4,12 +4,19 @@ import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { appUrl, deliver, type MailMessage, openMailBurst, renderTemplate } from "~/lib/mail.server.ts";
-import { escapeHtml } from "~/lib/sanitize.server.ts";
+import { appUrl, deliver, type MailMessage, openMailBurst, renderTemplate, unsubscribeFooter, unsubscribeHeaders } from "~/lib/mail.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
-import { type Audience, type BulkEmailInput, CAMPAIGN_KIND_LABELS, CAMPAIGN_KINDS, type CampaignKind, plainTextFromHtml } from "~/validation/admin-email.ts";
+import {
+  type Audience,
+  type BulkEmailInput,
+  type CampaignKind,
+  plainTextFromHtml,
+  UNSUBSCRIBE_KIND_LABELS,
+  UNSUBSCRIBE_KINDS,
+  type UnsubscribeKind,
+} from "~/validation/admin-email.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
 
 // Bulk e-mail campaigns. Starting one resolves its recipients once, in the same
@@ -29,34 +36,35 @@ export const CANCELED_BEFORE_SENDING = "Campaign canceled before this message wa
 export const CAMPAIGN_OVER = "This campaign has already ended";
 
 /** The notification preference each kind of campaign honours, and its default for users without a row. */
-const PREFERENCE: Record<CampaignKind, { column: string; byDefault: boolean }> = {
+const PREFERENCE: Record<UnsubscribeKind, { column: string; byDefault: boolean }> = {
   newsletter: { column: "emailNewsletter", byDefault: true },
   promotions: { column: "emailPromotions", byDefault: false },
   new_animations: { column: "emailNewAnimations", byDefault: true },
+  renewal_reminders: { column: "emailRenewalReminders", byDefault: true },
 };
 
 // ---- unsubscribe links ----
 
-function unsubscribeSignature(userId: string, kind: CampaignKind) {
+function unsubscribeSignature(userId: string, kind: UnsubscribeKind) {
   return signValue(`unsubscribe:${userId}:${kind}`, getEnv().SESSION_SECRET);
 }
 
-/** The one-click link of a campaign's mail: it works without signing in, for this user and kind only. */
-export function unsubscribeUrl(userId: string, kind: CampaignKind) {
+/** The one-click link of a campaign's or reminder's mail: it works without signing in, for this user and kind only. */
+export function unsubscribeUrl(userId: string, kind: UnsubscribeKind) {
   const params = new URLSearchParams({ u: userId, k: kind, t: unsubscribeSignature(userId, kind) });
   return `${appUrl()}/unsubscribe?${params}`;
 }
 
-export type UnsubscribeLink = { userId: string; kind: CampaignKind };
+export type UnsubscribeLink = { userId: string; kind: UnsubscribeKind };
 
 /** The user and kind a link names, or null when it was not made by us (or was altered). */
 export function readUnsubscribeLink(params: URLSearchParams): UnsubscribeLink | null {
   const userId = params.get("u") ?? "";
   const kind = params.get("k") ?? "";
   const signature = params.get("t") ?? "";
-  if (!UUID_RE.test(userId) || !(CAMPAIGN_KINDS as readonly string[]).includes(kind)) return null;
+  if (!UUID_RE.test(userId) || !(UNSUBSCRIBE_KINDS as readonly string[]).includes(kind)) return null;
   if (!signatureMatches(`unsubscribe:${userId}:${kind}`, signature, getEnv().SESSION_SECRET)) return null;
-  return { userId, kind: kind as CampaignKind };
+  return { userId, kind: kind as UnsubscribeKind };
 }
 
 /** Turns the matching preference off (RFC 8058 one-click, or the page's button). Idempotent. */
@@ -69,16 +77,13 @@ export async function unsubscribe({ userId, kind }: UnsubscribeLink) {
     create: { userId, [column]: false },
     update: { [column]: false },
   });
-  return { email: user.email, label: CAMPAIGN_KIND_LABELS[kind] };
+  return { email: user.email, label: UNSUBSCRIBE_KIND_LABELS[kind] };
 }
 
 // ---- composing ----
 
 function campaignHtml(html: string, link: string | null) {
-  const footer = link
-    ? `<hr><p style="font-size:12px;color:#64748b">You receive this because of your e-mail preferences. <a href="${escapeHtml(link)}">Unsubscribe</a> from this kind of mail.</p>`
-    : "";
-  return `${html}${footer}`;
+  return link ? `${html}${unsubscribeFooter(link)}` : html;
 }
 
 function recipientVariables(recipient: { email: string; firstName?: string | null; lastName?: string | null }) {
@@ -275,8 +280,7 @@ async function sendOne(
       subject: renderTemplate(campaign.subject, variables, false),
       html: campaignHtml(body, link),
       text: `${plainTextFromHtml(body)}\n\nUnsubscribe: ${link}`,
-      // RFC 8058: mail clients offer their own unsubscribe button and POST to the link.
-      headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      headers: unsubscribeHeaders(link),
     });
     return { status: "sent" };
   } catch (error) {

@@ -1,5 +1,6 @@
 import { prisma } from "~/lib/db.server.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { formatLongDate } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { ProviderDeclinedError } from "~/lib/payments/provider.server.ts";
@@ -76,9 +77,15 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
   };
 }
 
-/** The end of the term a first payment made now buys: what the checkout screen promises. */
-export function untilIfPaidNow(now = new Date()) {
-  return oneYearAfter(now);
+/**
+ * The term a first payment of `amount` made now buys, and its renewal, as the checkout screen
+ * states them: fulfilment grants one year from the payment, and at its end the renewal charges
+ * the same amount again (Stripe: the subscription's yearly price made from the checkout's amount;
+ * test mode: the billing sweep charges the subscription's price, which is that amount).
+ */
+export function termIfPaidNow(amount: number, now = new Date()) {
+  const until = formatLongDate(oneYearAfter(now));
+  return { until, renewal: { on: until, price: amount } };
 }
 
 const returnUrl = (checkoutId: string, canceled = false) => `${appUrl()}/checkout/return?checkout=${checkoutId}${canceled ? "&canceled=1" : ""}`;

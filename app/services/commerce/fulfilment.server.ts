@@ -3,12 +3,12 @@ import { Prisma } from "~/generated/prisma/client.ts";
 import { formatLongDate, formatMoney } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { metrics } from "~/lib/metrics.server.ts";
-import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
+import { appUrl } from "~/lib/mail.server.ts";
 import type { PaymentEvent, ProviderName } from "~/lib/payments/provider.server.ts";
-import { invoiceFilename, renderInvoicePdf } from "./invoice-pdf.server.ts";
-import { issueInvoice, readInvoice } from "./invoices.server.ts";
+import { issueInvoice } from "./invoices.server.ts";
 import { completeRefund } from "./refunds.server.ts";
-import { syncAccountType } from "./subscriptions.server.ts";
+import { autoRenewChangedMail, sendSubscriptionMail, type SubscriptionMail } from "./subscription-mail.server.ts";
+import { describeSubscription, syncAccountType } from "./subscriptions.server.ts";
 
 // Fulfilment, exactly once (docs/architecture.md, "Payments"; decision 007): every PaymentEvent — a
 // Stripe webhook, a client-side confirmation, a test-mode button — goes through applyPaymentEvent.
@@ -17,8 +17,7 @@ import { syncAccountType } from "./subscriptions.server.ts";
 // provider's payment id, so the webhook and the confirmation of one payment make one payment.
 
 type Tx = Prisma.TransactionClient;
-/** A mail to send after commit; `invoiceId`: the invoice PDF goes with it. */
-type Mail = Parameters<typeof sendTemplatedEmail>[0] & { userId: string; invoiceId?: string };
+type Mail = SubscriptionMail;
 
 /** One year on, by the calendar (a leap day lands on 1 March). */
 export function oneYearAfter(date: Date) {
@@ -61,7 +60,7 @@ export async function applyPaymentEvent(event: PaymentEvent, provider: ProviderN
   }
   counted("applied");
   // Mail leaves after commit: a rolled-back event never told anyone it was paid.
-  for (const mail of mails) await sendIfWanted(mail);
+  for (const mail of mails) await sendSubscriptionMail(mail);
   return { applied: true };
 }
 
@@ -83,16 +82,13 @@ async function apply(tx: Tx, event: Exclude<PaymentEvent, { kind: "ignored" }>, 
     case "payment.succeeded":
       return event.reason === "first" ? applyFirstPayment(tx, event, provider, now, mails) : applyRenewal(tx, event, now, mails);
     case "payment.failed":
-      return applyFailure(tx, event, mails);
-    case "subscription.renewal_changed": {
-      const updated = await tx.subscription.updateMany({ where: { stripeSubscriptionId: event.providerSubscriptionId }, data: { autoRenew: event.autoRenew } });
-      if (updated.count === 0) await remember(tx, pendingRenewalKey(event.providerSubscriptionId), provider, event.autoRenew ? "renewal:on" : "renewal:off");
-      return;
-    }
+      return applyFailure(tx, event, now, mails);
+    case "subscription.renewal_changed":
+      return applyRenewalSwitch(tx, event, provider, now, mails);
     case "subscription.ended": {
       const subscription = await tx.subscription.findFirst({ where: { stripeSubscriptionId: event.providerSubscriptionId }, select: { id: true } });
       if (!subscription) return remember(tx, pendingEndKey(event.providerSubscriptionId), provider, "subscription.ended");
-      return endSubscription(tx, subscription.id, now);
+      return endSubscription(tx, subscription.id, now, event.afterFailedPayments === true);
     }
     case "payment.refunded":
       await completeRefund(tx, event.paymentIntentId, now);
@@ -104,14 +100,51 @@ async function remember(tx: Tx, id: string, provider: string, type: string) {
   await tx.processedEvent.upsert({ where: { id }, create: { id, provider, type }, update: { type } });
 }
 
-/** Ended by the provider: canceled when before its end date, expired at or after it. */
-async function endSubscription(tx: Tx, subscriptionId: string, now: Date) {
+/**
+ * Ended by the provider: canceled when before its end date, expired at or after it. After failed
+ * payments (the provider gave up on the renewal) it ends now, marked so, whatever grace was left.
+ */
+async function endSubscription(tx: Tx, subscriptionId: string, now: Date, afterFailedPayments = false) {
   const subscription = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { userId: true, status: true, endDate: true } });
   if (subscription.status === "active" || subscription.status === "pending") {
-    const ended = subscription.endDate && subscription.endDate.getTime() <= now.getTime() ? "expired" : "canceled";
-    await tx.subscription.update({ where: { id: subscriptionId }, data: { status: ended, autoRenew: false } });
+    const ended = afterFailedPayments || (subscription.endDate && subscription.endDate.getTime() <= now.getTime()) ? "expired" : "canceled";
+    await tx.subscription.update({
+      where: { id: subscriptionId },
+      data: afterFailedPayments
+        ? { status: ended, autoRenew: false, nextRenewalAttemptAt: null, endedAfterFailedPayments: true, endDate: now }
+        : { status: ended, autoRenew: false },
+    });
   }
   await syncAccountType(tx, subscription.userId, now);
+}
+
+/**
+ * The renewal switch changed at the provider (our own /billing call, or its portal). The member
+ * is told only when our row changes here: when /billing made the change, whichever of its update
+ * and this webhook comes second finds the row already switched, so one confirmation goes out.
+ */
+async function applyRenewalSwitch(
+  tx: Tx,
+  event: Extract<PaymentEvent, { kind: "subscription.renewal_changed" }>,
+  provider: ProviderName,
+  now: Date,
+  mails: Mail[],
+) {
+  const subscription = await tx.subscription.findFirst({
+    where: { stripeSubscriptionId: event.providerSubscriptionId },
+    include: { user: true, category: true, animation: true },
+  });
+  if (!subscription) return remember(tx, pendingRenewalKey(event.providerSubscriptionId), provider, event.autoRenew ? "renewal:on" : "renewal:off");
+  const { count } = await tx.subscription.updateMany({ where: { id: subscription.id, autoRenew: !event.autoRenew }, data: { autoRenew: event.autoRenew } });
+  if (count === 1 && subscription.status === "active" && subscription.endDate && subscription.endDate > now) {
+    mails.push(
+      autoRenewChangedMail(
+        subscription.user,
+        { itemName: describeSubscription(subscription), endDate: subscription.endDate, price: subscription.price },
+        event.autoRenew,
+      ),
+    );
+  }
 }
 
 type Succeeded = Extract<PaymentEvent, { kind: "payment.succeeded" }>;
@@ -202,11 +235,24 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
     logger.error({ paymentId: event.paymentId, providerSubscriptionId: event.providerSubscriptionId }, "a renewal for an unknown subscription was not applied");
     return;
   }
-  const from = subscription.endDate && subscription.endDate > now ? subscription.endDate : now;
+  // A retried renewal pays from the end of the term it renews, not from the grace it was given.
+  const due = subscription.renewalDueAt ?? subscription.endDate;
+  const from = due && due > now ? due : now;
   const endDate = event.periodEnd ?? oneYearAfter(from);
   const amount = new Prisma.Decimal(event.amountCents).div(100);
   const description = `Renewal: ${itemName(subscription)}`;
-  await tx.subscription.update({ where: { id: subscription.id }, data: { status: "active", endDate, renewalReminderAt: null } });
+  await tx.subscription.update({
+    where: { id: subscription.id },
+    data: {
+      status: "active",
+      endDate,
+      renewalReminderAt: null,
+      renewalNoticeDays: null,
+      renewalDueAt: null,
+      failedRenewalAttempts: 0,
+      nextRenewalAttemptAt: null,
+    },
+  });
   const payment = await tx.payment.create({
     data: {
       userId: subscription.userId,
@@ -223,18 +269,18 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
   await syncAccountType(tx, subscription.userId, now);
   const invoice = await issueInvoice(tx, payment.id, now);
   mails.push({
-    template: "purchase_receipt",
+    template: "renewal_receipt",
     to: subscription.user.email,
     userId: subscription.userId,
     invoiceId: invoice.id,
     variables: {
       firstName: subscription.user.firstName,
-      itemName: description,
-      description,
+      itemName: itemName(subscription),
       amount: formatMoney(amount),
       date: formatLongDate(now),
       endDate: formatLongDate(endDate),
       receiptUrl: `${appUrl()}/billing/receipts/${payment.id}`,
+      billingUrl: `${appUrl()}/billing`,
     },
   });
 }
@@ -245,7 +291,13 @@ function itemName(s: { type: string; category: { name: string } | null; animatio
   return `Individual license: ${s.animation?.title ?? "deleted animation"}`;
 }
 
-async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "payment.failed" }>, mails: Mail[]) {
+/**
+ * A renewal's grace while its payment is retried: access runs to a day past the next try, so
+ * the try (Stripe's, or the hourly billing sweep's) and its webhook land before access would end.
+ */
+const RETRY_GRACE_MS = 24 * 60 * 60 * 1000;
+
+async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "payment.failed" }>, now: Date, mails: Mail[]) {
   if (event.checkoutId) {
     // A first payment refused: the attempt is declined and nothing is granted. A checkout that
     // was paid meanwhile (a retry with another card succeeded) stays completed.
@@ -260,30 +312,38 @@ async function applyFailure(tx: Tx, event: Extract<PaymentEvent, { kind: "paymen
     where: { stripeSubscriptionId: event.providerSubscriptionId },
     include: { user: true, category: true, animation: true },
   });
-  // A renewal refused: access is kept until endDate (the provider retries, then ends it).
-  if (!subscription) return;
-  mails.push({
-    template: "payment_failed",
-    to: subscription.user.email,
-    userId: subscription.userId,
-    variables: { firstName: subscription.user.firstName, itemName: itemName(subscription), message: event.message, billingUrl: `${appUrl()}/billing` },
-  });
-}
-
-/** Subscription mail respects NotificationPreferences.emailSubscriptionUpdates (on when unset). */
-async function sendIfWanted(mail: Mail) {
-  try {
-    const preferences = await prisma.notificationPreferences.findUnique({ where: { userId: mail.userId }, select: { emailSubscriptionUpdates: true } });
-    if (preferences && !preferences.emailSubscriptionUpdates) return;
-    const { invoiceId, ...message } = mail;
-    await sendTemplatedEmail({ ...message, attachments: invoiceId ? [await invoiceAttachment(invoiceId)] : undefined });
-  } catch (error) {
-    // The payment is committed; a mail failure must not turn it into a 5xx and a retry.
-    logger.error({ err: error, template: mail.template }, "payment mail failed after commit");
+  if (!subscription || subscription.status !== "active" || !subscription.endDate) return;
+  const variables = {
+    firstName: subscription.user.firstName,
+    itemName: itemName(subscription),
+    amount: formatMoney(subscription.price),
+    message: event.message,
+    billingUrl: `${appUrl()}/billing`,
+  };
+  const dunning = {
+    renewalDueAt: subscription.renewalDueAt ?? subscription.endDate,
+    failedRenewalAttempts: subscription.failedRenewalAttempts + 1,
+  };
+  if (event.nextAttemptAt) {
+    // Dunning: the provider tries again; access continues until a day past that try.
+    const graceEnd = new Date(event.nextAttemptAt.getTime() + RETRY_GRACE_MS);
+    await tx.subscription.update({
+      where: { id: subscription.id },
+      data: { ...dunning, nextRenewalAttemptAt: event.nextAttemptAt, endDate: graceEnd > subscription.endDate ? graceEnd : subscription.endDate },
+    });
+    mails.push({
+      template: "payment_failed",
+      to: subscription.user.email,
+      userId: subscription.userId,
+      variables: { ...variables, retryDate: formatLongDate(event.nextAttemptAt) },
+    });
+    return;
   }
-}
-
-async function invoiceAttachment(invoiceId: string) {
-  const invoice = (await readInvoice(invoiceId))!;
-  return { filename: invoiceFilename(invoice), content: Buffer.from(await renderInvoicePdf(invoice)), contentType: "application/pdf" };
+  // The last try failed: the licence ends now, and nothing renews it any more.
+  await tx.subscription.update({
+    where: { id: subscription.id },
+    data: { ...dunning, nextRenewalAttemptAt: null, status: "expired", autoRenew: false, endDate: now, endedAfterFailedPayments: true },
+  });
+  await syncAccountType(tx, subscription.userId, now);
+  mails.push({ template: "renewal_ended_unpaid", to: subscription.user.email, userId: subscription.userId, variables });
 }

@@ -16,6 +16,8 @@ const adminRowSelect = {
   startDate: true,
   endDate: true,
   createdAt: true,
+  nextRenewalAttemptAt: true,
+  endedAfterFailedPayments: true,
   user: { select: { id: true, username: true, firstName: true, lastName: true, email: true } },
   category: { select: { name: true } },
   animation: { select: { title: true } },
@@ -39,6 +41,8 @@ function toAdminRow(row: AdminRow) {
     price: Number(row.price),
     startDate: row.startDate,
     endDate: row.endDate,
+    paymentRetryAt: row.nextRenewalAttemptAt,
+    endedAfterFailedPayments: row.endedAfterFailedPayments,
   };
 }
 

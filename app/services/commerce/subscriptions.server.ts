@@ -5,8 +5,10 @@ import { formatLongDate } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
+import { unsubscribeUrl } from "../admin/email-campaigns.server.ts";
 import { activeLicenceWhere, activeWhere, lapsedWhere } from "../licensing/access.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
+import { autoRenewChangedMail, sendSubscriptionMail } from "./subscription-mail.server.ts";
 
 // A user's subscriptions: their rows as the /api and the account screens show them, and which
 // count as active (docs/architecture.md, "Access rules"). Granting, extending and
@@ -72,16 +74,29 @@ export async function listActiveSubscriptions(userId: string, now = new Date()) 
     where: activeWhere(userId, now),
     orderBy: [{ endDate: "asc" }, { id: "asc" }],
     take: HISTORY_LIMIT,
-    select: { ...subscriptionSelect, stripeSubscriptionId: true },
+    select: { ...subscriptionSelect, stripeSubscriptionId: true, nextRenewalAttemptAt: true },
   });
-  return rows.map(({ stripeSubscriptionId, ...s }) => ({
+  return rows.map(({ stripeSubscriptionId, nextRenewalAttemptAt, ...s }) => ({
     ...toSubscriptionJson(s),
     autoRenew: s.autoRenew,
+    // Set while a failed renewal payment is retried ("Payment failed — we'll retry on …").
+    paymentRetryAt: nextRenewalAttemptAt,
     // Only a subscription some provider renews has a renewal switch (seeded history and an
     // admin-reactivated term simply end).
     renewable: stripeSubscriptionId !== null,
     label: describeSubscription(s),
   }));
+}
+
+/** The member's terms that ended after failed renewal payments, newest first (a few: /billing says so). */
+export async function listEndedAfterFailedPayments(userId: string) {
+  const rows = await prisma.subscription.findMany({
+    where: { userId, endedAfterFailedPayments: true },
+    orderBy: [{ endDate: "desc" }, { id: "desc" }],
+    take: 10,
+    select: subscriptionSelect,
+  });
+  return rows.map((s) => ({ id: s.id, label: describeSubscription(s), endDate: s.endDate }));
 }
 
 /**
@@ -113,7 +128,10 @@ const managedSelect = {
   id: true,
   userId: true,
   type: true,
-  user: { select: { email: true } },
+  price: true,
+  user: { select: { id: true, email: true, firstName: true } },
+  category: { select: { name: true } },
+  animation: { select: { title: true } },
   status: true,
   endDate: true,
   autoRenew: true,
@@ -154,10 +172,15 @@ export async function setAutoRenew(user: { id: string }, subscriptionId: string,
     }
   }
   // Turned back on, the term has a renewal again: a later "off" earns a fresh reminder.
-  await prisma.subscription.updateMany({
-    where: { id: row.id, userId: user.id },
+  // Conditional on the old state: the provider's webhook for this change may have switched the
+  // row first, and then it sent the confirmation (fulfilment.server.ts).
+  const { count } = await prisma.subscription.updateMany({
+    where: { id: row.id, userId: user.id, autoRenew: !autoRenew },
     data: autoRenew ? { autoRenew: true, renewalReminderAt: null } : { autoRenew: false },
   });
+  if (count === 1) {
+    await sendSubscriptionMail(autoRenewChangedMail(row.user, { itemName: describeSubscription(row), endDate: row.endDate, price: row.price }, autoRenew));
+  }
   return { id: row.id, autoRenew, endDate: row.endDate };
 }
 
@@ -282,13 +305,33 @@ export async function expireEndedSubscriptions(now = new Date()) {
 const ITEM_SELECT = { type: true, category: { select: { name: true } }, animation: { select: { title: true } } } as const;
 
 /**
+ * Which terms renew by themselves: auto-renew on, and a subscription the running mode renews
+ * (test mode: its test_sub_… ids, through billing-sweep.server.ts; Stripe: its own ids). The
+ * other kind, and rows with none (seeded history, an admin-reactivated term), simply end.
+ */
+export function renewalScopes(testMode: boolean): { renews: Prisma.SubscriptionWhereInput; willNotRenew: Prisma.SubscriptionWhereInput } {
+  return testMode
+    ? {
+        renews: { autoRenew: true, stripeSubscriptionId: { startsWith: "test_sub_" } },
+        willNotRenew: { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { NOT: { stripeSubscriptionId: { startsWith: "test_sub_" } } }] },
+      }
+    : {
+        renews: { autoRenew: true, AND: [{ stripeSubscriptionId: { not: null } }, { NOT: { stripeSubscriptionId: { startsWith: "test_sub_" } } }] },
+        willNotRenew: { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { stripeSubscriptionId: { startsWith: "test_sub_" } }] },
+      };
+}
+
+/** The owners who get renewal reminders: active accounts with emailRenewalReminders on (the default). */
+export const WANTS_RENEWAL_REMINDERS = {
+  isActive: true,
+  OR: [{ notificationPreferences: { is: null } }, { notificationPreferences: { is: { emailRenewalReminders: true } } }],
+} satisfies Prisma.UserWhereInput;
+
+/**
  * The renewal reminder ("7 days before the end of subscriptions that will not renew",
- * respecting emailRenewalReminders). "Will not renew" is: auto-renew off, or nothing at a
- * provider that could renew it — a row without a provider subscription (seeded history, an
- * admin-canceled and reactivated term) or one of the other mode's (a test_sub_… id while Stripe
- * is configured, a Stripe id in test mode). Those terms simply end, so their owners are told;
- * an auto-renewing subscription of the running mode renews by itself (test mode: through
- * billing-sweep.server.ts) and gets no mail.
+ * respecting emailRenewalReminders). "Will not renew" is the complement of renewalScopes'
+ * `renews`: those terms simply end, so their owners are told; a term that renews by itself gets
+ * the notices of its renewal instead (sendRenewalNotices in billing-sweep.server.ts).
  *
  * Exactly once per term: each row is claimed with a conditional update of renewalReminderAt
  * (null → now) before the mail goes, so two instances sweeping at once send one mail. A mail
@@ -296,12 +339,7 @@ const ITEM_SELECT = { type: true, category: { select: { name: true } }, animatio
  */
 export async function sendRenewalReminders(now = new Date()) {
   const horizon = new Date(now.getTime() + RENEWAL_REMINDER_DAYS * DAY_MS);
-  const testMode = getPaymentProvider().name === "test";
-  // Each mode renews its own kind of subscription (test mode: test_sub_… through the billing
-  // sweep; Stripe: its own ids); the other kind, and rows with none, simply end.
-  const willNotRenew: Prisma.SubscriptionWhereInput = testMode
-    ? { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { NOT: { stripeSubscriptionId: { startsWith: "test_sub_" } } }] }
-    : { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { stripeSubscriptionId: { startsWith: "test_sub_" } }] };
+  const { willNotRenew } = renewalScopes(getPaymentProvider().name === "test");
   let sent = 0;
   const skipped = new Set<string>();
   for (;;) {
@@ -311,7 +349,7 @@ export async function sendRenewalReminders(now = new Date()) {
         id: skipped.size ? { notIn: [...skipped] } : undefined,
         AND: [activeLicenceWhere(now), { endDate: { lte: horizon } }],
         renewalReminderAt: null,
-        user: { isActive: true, OR: [{ notificationPreferences: { is: null } }, { notificationPreferences: { is: { emailRenewalReminders: true } } }] },
+        user: WANTS_RENEWAL_REMINDERS,
       },
       orderBy: { endDate: "asc" },
       take: SWEEP_BATCH,
@@ -331,6 +369,7 @@ export async function sendRenewalReminders(now = new Date()) {
           endDate: formatLongDate(s.endDate),
           renewUrl: `${appUrl()}/billing`,
         },
+        unsubscribeUrl: unsubscribeUrl(s.user.id, "renewal_reminders"),
       });
       if (ok) sent += 1;
       else {
