@@ -9,10 +9,10 @@ import {
   cancelSubscription,
   expireEndedSubscriptions,
   reactivateSubscription,
-  runSubscriptionSweep,
-  sendRenewalReminders,
   setAutoRenew,
 } from "~/services/commerce/subscriptions.server.ts";
+import { runBillingSweep } from "~/services/commerce/billing-sweep.server.ts";
+import { sendRenewalReminders } from "~/services/commerce/renewal-reminders.server.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { DAY_MS, useMailCapture } from "./account-helpers.ts";
@@ -313,7 +313,7 @@ describe("renewal reminders", () => {
 
     const [one, two] = await Promise.all([sendRenewalReminders(), sendRenewalReminders()]);
     expect(one.sent + two.sent).toBe(1);
-    await runSubscriptionSweep();
+    await runBillingSweep();
     await settle();
     const mails = remindersTo(user.email);
     expect(mails).toHaveLength(1);

@@ -3,10 +3,8 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { formatLongDate } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
-import { unsubscribeUrl } from "../admin/email-campaigns.server.ts";
-import { activeLicenceWhere, activeWhere, lapsedWhere } from "../licensing/access.server.ts";
+import { activeWhere, lapsedWhere } from "../licensing/access.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { autoRenewChangedMail, sendSubscriptionMail } from "./subscription-mail.server.ts";
 
@@ -110,11 +108,9 @@ export async function syncAccountType(tx: Prisma.TransactionClient, userId: stri
   await tx.user.update({ where: { id: userId }, data: { accountType: active ? "premium" : "free" } });
 }
 
-// ---- after the purchase: renewal switch, admin cancel / reactivate, expiry and reminders ----
+// ---- after the purchase: renewal switch, admin cancel / reactivate, expiry ----
+// (The reminders before an end or a renewal are in renewal-reminders.server.ts.)
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** "Renewal reminders 7 days before the end of subscriptions that will not renew". */
-export const RENEWAL_REMINDER_DAYS = 7;
 /** Sweeps work in bounded batches, so one run never loads an unbounded set of rows. */
 export const SWEEP_BATCH = 100;
 
@@ -300,94 +296,6 @@ export async function expireEndedSubscriptions(now = new Date()) {
     if (batch.length < SWEEP_BATCH) break;
   }
   return { expired };
-}
-
-const ITEM_SELECT = { type: true, category: { select: { name: true } }, animation: { select: { title: true } } } as const;
-
-/**
- * Which terms renew by themselves: auto-renew on, and a subscription the running mode renews
- * (test mode: its test_sub_… ids, through billing-sweep.server.ts; Stripe: its own ids). The
- * other kind, and rows with none (seeded history, an admin-reactivated term), simply end.
- */
-export function renewalScopes(testMode: boolean): { renews: Prisma.SubscriptionWhereInput; willNotRenew: Prisma.SubscriptionWhereInput } {
-  return testMode
-    ? {
-        renews: { autoRenew: true, stripeSubscriptionId: { startsWith: "test_sub_" } },
-        willNotRenew: { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { NOT: { stripeSubscriptionId: { startsWith: "test_sub_" } } }] },
-      }
-    : {
-        renews: { autoRenew: true, AND: [{ stripeSubscriptionId: { not: null } }, { NOT: { stripeSubscriptionId: { startsWith: "test_sub_" } } }] },
-        willNotRenew: { OR: [{ autoRenew: false }, { stripeSubscriptionId: null }, { stripeSubscriptionId: { startsWith: "test_sub_" } }] },
-      };
-}
-
-/** The owners who get renewal reminders: active accounts with emailRenewalReminders on (the default). */
-export const WANTS_RENEWAL_REMINDERS = {
-  isActive: true,
-  OR: [{ notificationPreferences: { is: null } }, { notificationPreferences: { is: { emailRenewalReminders: true } } }],
-} satisfies Prisma.UserWhereInput;
-
-/**
- * The renewal reminder ("7 days before the end of subscriptions that will not renew",
- * respecting emailRenewalReminders). "Will not renew" is the complement of renewalScopes'
- * `renews`: those terms simply end, so their owners are told; a term that renews by itself gets
- * the notices of its renewal instead (sendRenewalNotices in billing-sweep.server.ts).
- *
- * Exactly once per term: each row is claimed with a conditional update of renewalReminderAt
- * (null → now) before the mail goes, so two instances sweeping at once send one mail. A mail
- * that could not be sent gives the claim back, so the next sweep tries again.
- */
-export async function sendRenewalReminders(now = new Date()) {
-  const horizon = new Date(now.getTime() + RENEWAL_REMINDER_DAYS * DAY_MS);
-  const { willNotRenew } = renewalScopes(getPaymentProvider().name === "test");
-  let sent = 0;
-  const skipped = new Set<string>();
-  for (;;) {
-    const batch = await prisma.subscription.findMany({
-      where: {
-        ...willNotRenew,
-        id: skipped.size ? { notIn: [...skipped] } : undefined,
-        AND: [activeLicenceWhere(now), { endDate: { lte: horizon } }],
-        renewalReminderAt: null,
-        user: WANTS_RENEWAL_REMINDERS,
-      },
-      orderBy: { endDate: "asc" },
-      take: SWEEP_BATCH,
-      select: { id: true, endDate: true, ...ITEM_SELECT, user: { select: { id: true, email: true, firstName: true } } },
-    });
-    if (!batch.length) break;
-    for (const s of batch) {
-      const claim = await prisma.subscription.updateMany({ where: { id: s.id, renewalReminderAt: null }, data: { renewalReminderAt: now } });
-      if (claim.count !== 1) continue;
-      const ok = await sendTemplatedEmail({
-        template: "renewal_reminder",
-        to: s.user.email,
-        userId: s.user.id,
-        variables: {
-          firstName: s.user.firstName,
-          itemName: describeSubscription(s),
-          endDate: formatLongDate(s.endDate),
-          renewUrl: `${appUrl()}/billing`,
-        },
-        unsubscribeUrl: unsubscribeUrl(s.user.id, "renewal_reminders"),
-      });
-      if (ok) sent += 1;
-      else {
-        await prisma.subscription.updateMany({ where: { id: s.id, renewalReminderAt: now }, data: { renewalReminderAt: null } });
-        // Not again in this run: the next sweep retries it.
-        skipped.add(s.id);
-      }
-    }
-    if (batch.length < SWEEP_BATCH) break;
-  }
-  return { sent };
-}
-
-/** The hourly sweep: expiry first, so a term that has ended gets no reminder. */
-export async function runSubscriptionSweep(now = new Date()) {
-  const { expired } = await expireEndedSubscriptions(now);
-  const { sent } = await sendRenewalReminders(now);
-  return { expired, reminders: sent };
 }
 
 /**
