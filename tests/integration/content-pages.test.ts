@@ -112,6 +112,8 @@ describe("/premium", () => {
       testimonial: null,
       product: "Premium yearly subscription",
       until: expect.any(String),
+      // The renewal the buy button states: a year on, at the price paid now.
+      renewal: { on: expect.any(String), price: 99 },
     });
   });
 
@@ -130,6 +132,7 @@ describe("/premium", () => {
       testimonial: null,
       product: "Premium yearly subscription",
       until: expect.any(String),
+      renewal: { on: expect.any(String), price: 120 },
     });
     await prisma.appSetting.delete({ where: { key: "global_subscription_yearly_price" } });
   });
