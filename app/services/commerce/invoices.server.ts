@@ -4,7 +4,7 @@ import { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { type BillingDetailsInput, INVOICE_NOT_FOUND, isEuCountry, looksLikeEuVatId, parseTaxRates } from "~/validation/invoicing.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
-import { SETTING_DEFAULTS } from "../site/settings.server.ts";
+import { readSettings } from "../site/settings.server.ts";
 
 // Tax invoices and credit notes (decision 029). Each completed payment gets an invoice and each
 // refund a credit note, issued in the transaction that records the payment or the refund. A
@@ -52,20 +52,14 @@ export function splitTotal(total: Prisma.Decimal, rate: number) {
   return { net, tax: total.minus(net) };
 }
 
-const SELLER_KEYS = ["platform_name", "seller_legal_name", "seller_address", "seller_tax_id", "seller_country", "tax_rates"] as const;
-
-/**
- * The seller's settings as the issuing transaction sees them: read through `tx`, not the shared
- * settings cache, whose refill would wait on this transaction's own connection (one on PGlite).
- */
+/** The seller's side of an invoice, read through the issuing transaction (readSettings says why). */
 async function seller(tx: Tx) {
-  const rows = await tx.appSetting.findMany({ where: { key: { in: [...SELLER_KEYS] } }, select: { key: true, value: true } });
-  const value = (key: (typeof SELLER_KEYS)[number]) => rows.find((row) => row.key === key)?.value ?? SETTING_DEFAULTS[key];
+  const settings = await readSettings(tx);
   return {
-    name: value("seller_legal_name") || value("platform_name"),
-    address: value("seller_address"),
-    taxId: value("seller_tax_id"),
-    rule: { sellerCountry: value("seller_country"), rates: parseTaxRates(value("tax_rates")) ?? new Map<string, number>() },
+    name: settings.seller_legal_name || settings.platform_name,
+    address: settings.seller_address,
+    taxId: settings.seller_tax_id,
+    rule: { sellerCountry: settings.seller_country, rates: parseTaxRates(settings.tax_rates) ?? new Map<string, number>() },
   };
 }
 

@@ -1,4 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
 import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { isEditableSettingKey, SETTING_VALUE_RULES, type EditableSettingKey } from "~/validation/admin-settings.ts";
@@ -50,12 +51,21 @@ export const LAYOUT_CACHE_KEY = "layout";
 /** The rows are kept for sharedCacheMs; a write to them drops the copy (cache-registry.server.ts). */
 const SETTINGS_CACHE_KEY = "settings";
 
+type Settings = Record<SettingKey, string> & Record<string, string>;
+
 /** Every setting, defaults filled in: one query for all of them, shared by every page. */
-export function getSettings(): Promise<Record<SettingKey, string> & Record<string, string>> {
-  return memo(SETTINGS_CACHE_KEY, sharedCacheMs(), async () => {
-    const rows = await prisma.appSetting.findMany({ select: { key: true, value: true } });
-    return { ...SETTING_DEFAULTS, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
-  });
+export function getSettings(): Promise<Settings> {
+  return memo(SETTINGS_CACHE_KEY, sharedCacheMs(), () => readSettings());
+}
+
+/**
+ * The settings as `db` sees them, not kept. Inside a transaction, pass its client: the shared
+ * copy may have been dropped by the transaction's own writes, and refilling it through the pool
+ * would wait for the transaction's connection (PGlite has one) until the transaction timed out.
+ */
+export async function readSettings(db: Pick<Prisma.TransactionClient, "appSetting"> = prisma): Promise<Settings> {
+  const rows = await db.appSetting.findMany({ select: { key: true, value: true } });
+  return { ...SETTING_DEFAULTS, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
 }
 
 export async function getSetting(key: SettingKey): Promise<string> {
