@@ -1,15 +1,9 @@
-import type PDFKitDocument from "pdfkit";
 import { formatDate } from "~/lib/format.ts";
+import { amountRow, INK, itemTable, MUTED, openPdf, rule } from "~/lib/pdf.server.ts";
 import type { InvoiceDocument } from "./invoices.server.ts";
 
 // The invoice or credit note as an A4 PDF, from what the Invoice row holds (nothing is looked up
-// again: an invoice prints what it was issued with). pdfkit's built-in fonts, no files to ship.
-
-type Doc = InstanceType<typeof PDFKitDocument>;
-
-const INK = "#0f172a";
-const MUTED = "#475569";
-const RULE = "#cbd5e1";
+// again: an invoice prints what it was issued with), in the blocks of lib/pdf.server.ts.
 
 export function invoiceFilename(invoice: Pick<InvoiceDocument, "number">) {
   return `medanim-${invoice.number.toLowerCase()}.pdf`;
@@ -42,38 +36,19 @@ export function invoiceTotals(invoice: InvoiceDocument): [string, string][] {
 }
 
 export async function renderInvoicePdf(invoice: InvoiceDocument, { compress = true }: { compress?: boolean } = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const PDFDocument = (await import("pdfkit")).default;
-  const doc: Doc = new PDFDocument({
+  const { doc, bytes, x, width } = await openPdf({
     size: "A4",
     margin: 56,
     compress,
     info: { Title: `${invoice.title} ${invoice.number}`, Author: invoice.seller.name, Subject: invoice.description },
   });
-  const done = new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on("error", reject);
-  });
-  const x = doc.page.margins.left;
-  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
   const half = (width - 24) / 2;
-  const rule = () => {
-    doc.moveDown(0.5);
-    doc
-      .moveTo(x, doc.y)
-      .lineTo(x + width, doc.y)
-      .lineWidth(0.75)
-      .strokeColor(RULE)
-      .stroke();
-    doc.moveDown(0.8);
-  };
 
   doc.font("Helvetica-Bold").fontSize(20).fillColor(INK).text(invoice.title, x, doc.y);
   doc.font("Helvetica").fontSize(11).fillColor(INK).text(`Number ${invoice.number}`);
   doc.text(`Issued ${formatDate(invoice.issuedAt)}`);
   if (invoice.credits) doc.text(`Credits invoice ${invoice.credits}`);
-  rule();
+  rule(doc, x, width);
 
   // Seller and buyer side by side.
   const top = doc.y;
@@ -86,36 +61,11 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { compress = tr
   const sellerEnd = party("Seller", partyLines(invoice.seller), x);
   const buyerEnd = party("Billed to", partyLines(invoice.buyer), x + half + 24);
   doc.y = Math.max(sellerEnd, buyerEnd);
-  rule();
+  rule(doc, x, width);
 
-  const amountWidth = 130;
-  let y = doc.y;
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(10)
-    .fillColor(MUTED)
-    .text("Item", x, y, { width: width - amountWidth });
-  doc.text("Net", x + width - amountWidth, y, { width: amountWidth, align: "right" });
-  doc.moveDown(0.6);
-  y = doc.y;
-  doc
-    .font("Helvetica")
-    .fontSize(11)
-    .fillColor(INK)
-    .text(invoice.description, x, y, { width: width - amountWidth - 12 });
-  const afterItem = doc.y;
-  doc.text(invoiceMoney(invoice.net, invoice.currency), x + width - amountWidth, y, { width: amountWidth, align: "right" });
-  doc.y = Math.max(afterItem, doc.y);
-  rule();
+  itemTable(doc, x, width, "Net", invoice.description, invoiceMoney(invoice.net, invoice.currency));
   for (const [label, value] of invoiceTotals(invoice)) {
-    y = doc.y;
-    const bold = label === "Total";
-    doc
-      .font(bold ? "Helvetica-Bold" : "Helvetica")
-      .fontSize(bold ? 13 : 11)
-      .fillColor(INK)
-      .text(label, x, y, { width: width - amountWidth });
-    doc.text(value, x + width - amountWidth, y, { width: amountWidth, align: "right" });
+    amountRow(doc, x, width, label, value, { total: label === "Total" });
     doc.moveDown(0.3);
   }
   doc.moveDown(1);
@@ -124,5 +74,5 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { compress = tr
   if (invoice.paymentReference) doc.text(`Payment reference: ${invoice.paymentReference}`, x, doc.y, { width });
   if (invoice.licenceTermsVersion) doc.text(invoiceTermsLine(invoice.licenceTermsVersion), x, doc.y, { width });
   doc.end();
-  return done;
+  return bytes;
 }

@@ -1,6 +1,6 @@
-import type PDFKitDocument from "pdfkit";
 import { formatDate, formatMoney, pluralize } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
+import { amountRow, BRAND, fieldRows, INK, itemTable, MUTED, openPdf, RULE, rule } from "~/lib/pdf.server.ts";
 import { formatMedicalReview } from "../catalogue/medical-review-claim.ts";
 import { type Certificate, licenceFacts, RECEIPT_STATUS_LABEL, type Receipt } from "./documents.server.ts";
 // The PDF layouts of receipts and licence certificates: they lay out only what documents.server.ts
@@ -34,54 +34,9 @@ type PdfOptions = {
   compress?: boolean;
 };
 
-type Doc = InstanceType<typeof PDFKitDocument>;
-
-// pdfkit is loaded on the first PDF: importing it cost about 0.4 s at every start.
-const loadPdfKit = async () => (await import("pdfkit")).default;
-
-function collect(doc: Doc): Promise<Uint8Array<ArrayBuffer>> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on("error", reject);
-  });
-}
-
-const INK = "#0f172a";
-const MUTED = "#475569";
-const BRAND = "#1d4ed8";
-const RULE = "#cbd5e1";
-
-/** Two columns of label and value, each value wrapping within its column. */
-function fieldRows(doc: Doc, rows: [string, string][], x: number, width: number, labelWidth = 140) {
-  for (const [label, value] of rows) {
-    const y = doc.y;
-    doc.font("Helvetica").fontSize(10).fillColor(MUTED).text(label, x, y, { width: labelWidth });
-    doc
-      .font("Helvetica")
-      .fontSize(11)
-      .fillColor(INK)
-      .text(value, x + labelWidth, y, { width: width - labelWidth });
-    doc.moveDown(0.5);
-  }
-}
-
-function rule(doc: Doc, x: number, width: number) {
-  doc.moveDown(0.5);
-  doc
-    .moveTo(x, doc.y)
-    .lineTo(x + width, doc.y)
-    .lineWidth(0.75)
-    .strokeColor(RULE)
-    .stroke();
-  doc.moveDown(0.8);
-}
-
 /** The receipt as an A4 PDF: heading, seller, buyer, the line item, the total and the status. */
 export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const PDFDocument = await loadPdfKit();
-  const doc = new PDFDocument({
+  const { doc, bytes, x, width } = await openPdf({
     size: "A4",
     margin: 56,
     compress: options.compress ?? true,
@@ -91,9 +46,6 @@ export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {
       Subject: "Payment receipt",
     },
   });
-  const done = collect(doc);
-  const x = doc.page.margins.left;
-  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
   const amount = formatMoney(receipt.amount);
 
   doc.font("Helvetica-Bold").fontSize(22).fillColor(INK).text(receipt.platformName, x, doc.y);
@@ -120,33 +72,8 @@ export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {
   );
   rule(doc, x, width);
 
-  // The line item and the total, the amount aligned right.
-  const amountWidth = 120;
-  let y = doc.y;
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(10)
-    .fillColor(MUTED)
-    .text("Item", x, y, { width: width - amountWidth });
-  doc.text("Amount", x + width - amountWidth, y, { width: amountWidth, align: "right" });
-  doc.moveDown(0.6);
-  y = doc.y;
-  doc
-    .font("Helvetica")
-    .fontSize(11)
-    .fillColor(INK)
-    .text(receipt.description, x, y, { width: width - amountWidth - 12 });
-  const afterItem = doc.y;
-  doc.text(amount, x + width - amountWidth, y, { width: amountWidth, align: "right" });
-  doc.y = Math.max(afterItem, doc.y);
-  rule(doc, x, width);
-  y = doc.y;
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(13)
-    .fillColor(INK)
-    .text("Total", x, y, { width: width - amountWidth });
-  doc.text(`${amount} ${receipt.currency}`, x + width - amountWidth, y, { width: amountWidth, align: "right" });
+  itemTable(doc, x, width, "Amount", receipt.description, amount);
+  amountRow(doc, x, width, "Total", `${amount} ${receipt.currency}`, { total: true });
   doc.moveDown(1.5);
 
   if (receipt.status === "refunded") {
@@ -160,13 +87,12 @@ export async function renderReceiptPdf(receipt: Receipt, options: PdfOptions = {
     .text(`Keep this receipt for your records. Questions about a payment: ${appUrl()}/contact`, x, doc.y, { width });
 
   doc.end();
-  return done;
+  return bytes;
 }
 
 /** The certificate as a landscape A4 PDF: framed, titled "Licence Certificate", with a verify link. */
 export async function renderCertificatePdf(certificate: Certificate, options: PdfOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const PDFDocument = await loadPdfKit();
-  const doc = new PDFDocument({
+  const { doc, bytes } = await openPdf({
     size: "A4",
     layout: "landscape",
     margin: 60,
@@ -177,7 +103,6 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
       Subject: `${certificate.typeLabel} ${certificate.id}`,
     },
   });
-  const done = collect(doc);
   const { width: pageWidth, height: pageHeight } = doc.page;
   doc
     .rect(24, 24, pageWidth - 48, pageHeight - 48)
@@ -263,5 +188,5 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
   });
 
   doc.end();
-  return done;
+  return bytes;
 }
