@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { GeneralErrorBoundary, ErrorScreen } from "~/components/error-boundary.tsx";
-import { buttonClass } from "~/components/ui/button.tsx";
-import { TextLink } from "~/components/ui/text-link.tsx";
+import { ItemTable, PrintedDocument } from "~/components/account/printed-document.tsx";
 import { asRouteError } from "~/lib/errors.server.ts";
 import { formatDate } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
@@ -37,69 +36,31 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private
 /** An invoice or credit note meant to be printed as it is. */
 export default function Invoice({ loaderData: { invoice, seller, buyer, netText, totals, terms } }: Route.ComponentProps) {
   return (
-    <main className="mx-auto max-w-2xl px-4 py-10 print:max-w-none print:p-0">
-      <p className="text-sm print:hidden">
-        <TextLink to="/billing#invoices">← Back to Billing</TextLink>
-      </p>
-      <article className="mt-4 rounded-2xl border border-slate-200 bg-white p-8 shadow-sm print:border-0 print:shadow-none">
-        <header>
-          <h1 className="text-2xl font-bold">{invoice.title}</h1>
-          <p className="text-sm text-slate-700">{`Number ${invoice.number}`}</p>
-          <p className="text-sm text-slate-700">{`Issued ${formatDate(invoice.issuedAt)}`}</p>
-          {invoice.credits ? <p className="text-sm text-slate-700">{`Credits invoice ${invoice.credits}`}</p> : null}
-        </header>
-        <div className="mt-6 grid gap-6 text-sm sm:grid-cols-2">
-          {(
-            [
-              ["Seller", seller],
-              ["Billed to", buyer],
-            ] as const
-          ).map(([heading, lines]) => (
-            <section key={heading}>
-              <h2 className="font-semibold text-slate-600">{heading}</h2>
-              <p className="mt-1 break-words whitespace-pre-line text-slate-900">{lines.join("\n")}</p>
-            </section>
-          ))}
-        </div>
-        <table className="mt-8 w-full text-left text-sm">
-          <thead className="border-b border-slate-200 text-slate-600">
-            <tr>
-              <th scope="col" className="py-2 font-medium">
-                Item
-              </th>
-              <th scope="col" className="py-2 text-right font-medium">
-                Net
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr className="border-b border-slate-200">
-              <td className="py-3">{invoice.description}</td>
-              <td className="py-3 text-right whitespace-nowrap">{netText}</td>
-            </tr>
-          </tbody>
-          <tfoot>
-            {totals.map(([label, value]) => (
-              <tr key={label} className={label === "Total" ? "text-base font-bold" : ""}>
-                <th scope="row" className="pt-3 font-medium">
-                  {label}
-                </th>
-                <td className="pt-3 text-right whitespace-nowrap">{value}</td>
-              </tr>
-            ))}
-          </tfoot>
-        </table>
-        {invoice.taxNote ? <p className="mt-6 text-sm text-slate-700">{invoice.taxNote}</p> : null}
-        {invoice.paymentReference ? <p className="mt-2 text-sm break-all text-slate-700">{`Payment reference: ${invoice.paymentReference}`}</p> : null}
-        {terms ? <p className="mt-2 text-sm text-slate-700">{terms}</p> : null}
-      </article>
-      <p className="mt-6 flex flex-wrap gap-3 print:hidden">
-        {/* A plain link: the PDF is a file from the server, not a page of the app. */}
-        <a href={`/billing/invoices/${invoice.id}/pdf`} download className={buttonClass()}>
-          Download PDF
-        </a>
-      </p>
-    </main>
+    <PrintedDocument back="/billing#invoices" pdfHref={`/billing/invoices/${invoice.id}/pdf`}>
+      <header>
+        <h1 className="text-2xl font-bold">{invoice.title}</h1>
+        <p className="text-sm text-slate-700">{`Number ${invoice.number}`}</p>
+        <p className="text-sm text-slate-700">{`Issued ${formatDate(invoice.issuedAt)}`}</p>
+        {invoice.credits ? <p className="text-sm text-slate-700">{`Credits invoice ${invoice.credits}`}</p> : null}
+      </header>
+      <div className="mt-6 grid gap-6 text-sm sm:grid-cols-2">
+        {(
+          [
+            ["Seller", seller],
+            ["Billed to", buyer],
+          ] as const
+        ).map(([heading, lines]) => (
+          <section key={heading}>
+            <h2 className="font-semibold text-slate-600">{heading}</h2>
+            <p className="mt-1 break-words whitespace-pre-line text-slate-900">{lines.join("\n")}</p>
+          </section>
+        ))}
+      </div>
+      <ItemTable amountLabel="Net" item={invoice.description} amount={netText} rows={totals} />
+      {invoice.taxNote ? <p className="mt-6 text-sm text-slate-700">{invoice.taxNote}</p> : null}
+      {invoice.paymentReference ? <p className="mt-2 text-sm break-all text-slate-700">{`Payment reference: ${invoice.paymentReference}`}</p> : null}
+      {terms ? <p className="mt-2 text-sm text-slate-700">{terms}</p> : null}
+    </PrintedDocument>
   );
 }
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { GeneralErrorBoundary, ErrorScreen } from "~/components/error-boundary.tsx";
-import { buttonClass } from "~/components/ui/button.tsx";
-import { TextLink } from "~/components/ui/text-link.tsx";
+import { ItemTable, PrintedDocument } from "~/components/account/printed-document.tsx";
 import { asRouteError } from "~/lib/errors.server.ts";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { parseParams } from "~/lib/params.server.ts";
@@ -43,72 +42,34 @@ export default function Receipt({ loaderData: { receipt } }: Route.ComponentProp
     ...(receipt.licenceTerms ? ([["Accepted", receipt.licenceTerms]] as [string, string][]) : []),
   ];
   return (
-    <main className="mx-auto max-w-2xl px-4 py-10 print:max-w-none print:p-0">
-      <p className="text-sm print:hidden">
-        <TextLink to="/billing">← Back to Billing</TextLink>
-      </p>
-      <article className="mt-4 rounded-2xl border border-slate-200 bg-white p-8 shadow-sm print:border-0 print:shadow-none">
-        <header className="flex flex-wrap items-start justify-between gap-4">
-          <div>
-            <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{receipt.platformName}</p>
-            <h1 className="mt-1 text-2xl font-bold">Receipt</h1>
-            <p className="text-sm text-slate-600">{`Receipt number ${receipt.number}`}</p>
+    <PrintedDocument back="/billing" pdfHref={`/billing/receipts/${receipt.paymentId}/pdf`}>
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{receipt.platformName}</p>
+          <h1 className="mt-1 text-2xl font-bold">Receipt</h1>
+          <p className="text-sm text-slate-600">{`Receipt number ${receipt.number}`}</p>
+        </div>
+        <span
+          className={`rounded-full px-3 py-1 text-sm font-semibold ${receipt.status === "completed" ? "bg-green-100 text-green-800" : receipt.status === "refunded" ? "bg-slate-100 text-slate-700" : "bg-amber-100 text-amber-900"}`}
+        >
+          {receipt.statusText}
+        </span>
+      </header>
+
+      <dl className="mt-6 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-slate-600">{label}</dt>
+            <dd className="break-all text-slate-900">{value}</dd>
           </div>
-          <span
-            className={`rounded-full px-3 py-1 text-sm font-semibold ${receipt.status === "completed" ? "bg-green-100 text-green-800" : receipt.status === "refunded" ? "bg-slate-100 text-slate-700" : "bg-amber-100 text-amber-900"}`}
-          >
-            {receipt.statusText}
-          </span>
-        </header>
+        ))}
+      </dl>
 
-        <dl className="mt-6 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
-          {rows.map(([label, value]) => (
-            <div key={label} className="contents">
-              <dt className="text-slate-600">{label}</dt>
-              <dd className="break-all text-slate-900">{value}</dd>
-            </div>
-          ))}
-        </dl>
-
-        <table className="mt-8 w-full text-left text-sm">
-          <thead className="border-b border-slate-200 text-slate-600">
-            <tr>
-              <th scope="col" className="py-2 font-medium">
-                Item
-              </th>
-              <th scope="col" className="py-2 text-right font-medium">
-                Amount
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr className="border-b border-slate-200">
-              <td className="py-3">{receipt.description}</td>
-              <td className="py-3 text-right whitespace-nowrap">{receipt.amountText}</td>
-            </tr>
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" className="pt-3 text-base font-bold">
-                Total
-              </th>
-              <td className="pt-3 text-right text-base font-bold whitespace-nowrap">
-                {receipt.amountText} {receipt.currency}
-              </td>
-            </tr>
-          </tfoot>
-        </table>
-        {receipt.status === "refunded" ? (
-          <p className="mt-6 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">This payment was refunded: {receipt.amountText} returned to the buyer.</p>
-        ) : null}
-      </article>
-      <p className="mt-6 flex flex-wrap gap-3 print:hidden">
-        {/* A plain link: the PDF is a file from the server, not a page of the app. */}
-        <a href={`/billing/receipts/${receipt.paymentId}/pdf`} download className={buttonClass()}>
-          Download PDF
-        </a>
-      </p>
-    </main>
+      <ItemTable amountLabel="Amount" item={receipt.description} amount={receipt.amountText} rows={[["Total", `${receipt.amountText} ${receipt.currency}`]]} />
+      {receipt.status === "refunded" ? (
+        <p className="mt-6 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">This payment was refunded: {receipt.amountText} returned to the buyer.</p>
+      ) : null}
+    </PrintedDocument>
   );
 }
 
