@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import * as billingPage from "~/routes/account/billing.tsx";
+import * as settingsPage from "~/routes/admin/settings.tsx";
 import * as invoicePdf from "~/routes/account/invoice-pdf.ts";
 import * as invoicePage from "~/routes/account/invoice.tsx";
 import * as refundDecision from "~/routes/api/admin/refund-requests.decide.ts";
@@ -11,7 +12,7 @@ import * as testPage from "~/routes/checkout/test.tsx";
 import * as premium from "~/routes/public/premium.tsx";
 import * as purchase from "~/routes/account/purchase.tsx";
 import { REVERSE_CHARGE_NOTE } from "~/services/commerce/invoices.server.ts";
-import { vatIdInvalid } from "~/validation/invoicing.ts";
+import { TAX_RATES_INVALID, vatIdInvalid } from "~/validation/invoicing.ts";
 import { createCatalogue } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { sendToApp } from "../helpers/app.ts";
@@ -25,17 +26,23 @@ import { callRoute } from "../helpers/route.ts";
 
 const mail = useMailCapture();
 
-async function setSettings(values: Record<string, string>) {
-  for (const [key, value] of Object.entries(values)) await prisma.appSetting.upsert({ where: { key }, update: { value }, create: { key, value } });
+const SELLER = {
+  sellerLegalName: "Medanim Test GmbH",
+  sellerAddress: "Invalidenstrasse 1\n10115 Berlin",
+  sellerTaxId: "de811111111",
+  sellerCountry: "de",
+  taxRates: "DE=19, FR=20",
+};
+
+/** The seller's details, as the owner saves them on /admin/settings → Invoices. */
+async function saveSeller(values: Record<string, string> = SELLER) {
+  const admin = await createUser({ role: "admin" });
+  return callRoute(settingsPage, "/admin/settings", { form: { intent: "invoicing", ...values }, cookie: await sessionCookieFor(admin.id) });
 }
 
-const SELLER = {
-  seller_legal_name: "Medanim Test GmbH",
-  seller_address: "Invalidenstrasse 1\n10115 Berlin",
-  seller_tax_id: "DE811111111",
-  seller_country: "DE",
-  tax_rates: "DE=19, FR=20",
-};
+async function setSettings(values: Record<string, string>) {
+  expect((await saveSeller(values)).location).toBe("/admin/settings");
+}
 
 async function buyer() {
   const user = await createUser();
@@ -187,6 +194,23 @@ describe("a licence's invoice", () => {
     expect((await callRoute(invoiceApi, `/api/invoices/${invoice!.id}`, { token })).body.licenceTermsVersion).toBe(version);
     const pdf = await sendToApp(`/billing/invoices/${invoice!.id}/pdf`, { headers: new Headers({ Cookie: cookie }) });
     expect(pdfText(pdf.body)).toContain(`License terms accepted: version ${version}`);
+  });
+});
+
+describe("the seller's details", () => {
+  it("are refused with the reason when a rate table or a country is malformed, and change nothing", async () => {
+    const refused = await saveSeller({ ...SELLER, sellerLegalName: "Someone Else Ltd", sellerCountry: "Germany", taxRates: "DE 19 percent" });
+    expect(refused.status).toBe(400);
+    const text = JSON.stringify(refused.body);
+    expect(text).toContain("Choose the country as a two-letter code, such as DE or US");
+    expect(text).toContain(TAX_RATES_INVALID);
+    expect(await prisma.appSetting.findUnique({ where: { key: "seller_legal_name" } })).not.toMatchObject({ value: "Someone Else Ltd" });
+  });
+
+  it("are the owner's to set: a member posting the form is sent away", async () => {
+    const member = await buyer();
+    const answer = await callRoute(settingsPage, "/admin/settings", { form: { intent: "invoicing", ...SELLER }, cookie: member.cookie });
+    expect(answer.location).toBe("/");
   });
 });
 
