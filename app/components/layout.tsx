@@ -137,6 +137,7 @@ function ProfileMenu({ user }: { user: NonNullable<HeaderUser> }) {
         <ul className="py-1 text-sm">
           <MenuLink to="/my-animations">My Animations</MenuLink>
           <MenuLink to="/dashboard">Dashboard</MenuLink>
+          <MenuLink to="/practice">Practice</MenuLink>
           <MenuLink to="/profile">Profile Settings</MenuLink>
           {user.role === "admin" ? <MenuLink to="/admin">Admin Panel</MenuLink> : null}
         </ul>

@@ -36,7 +36,7 @@ type Fact = (typeof FACTS)[keyof typeof FACTS];
 /** The public catalogue as pages show it: what an animation card, page or category tree reads. */
 const CATALOGUE = ["Animation", "Category", "Doctor", "AnimationDoctor", "MediaSet", "MediaRendition", "AnimationCaption"] as const;
 /** Who a signed-in caller is and what they hold. */
-const CALLER = ["User", "Session", "RefreshToken", "Subscription"] as const;
+const CALLER = ["User", "Session", "RefreshToken", "Subscription", "PracticeMember"] as const;
 
 /**
  * The registry. The name is the cache's; the test generated from it
@@ -66,7 +66,7 @@ export const CACHES = {
   /** A media set's animation (media/media-urls.server.ts). */
   mediaSetOwners: { tables: ["MediaSet", "Animation", "Category"] },
   /** A member's rights for /media (media/media-urls.server.ts). */
-  mediaAccess: { tables: ["User", "Subscription"], deletesOf: ["Animation", "Category"] },
+  mediaAccess: { tables: ["User", "Subscription", "PracticeMember"], deletesOf: ["Animation", "Category"] },
   /** A stored object's metadata (storage.server.ts). */
   storedObjectInfo: { tables: ["StoredObject"], facts: [FACTS.storedObjectRemoved] },
 } as const satisfies Record<string, Dependencies>;

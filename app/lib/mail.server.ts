@@ -128,6 +128,7 @@ export const SYSTEM_TEMPLATES = [
   "refund_decision",
   "contact_message",
   "security_alert",
+  "practice_invitation",
 ] as const;
 export type SystemTemplate = (typeof SYSTEM_TEMPLATES)[number];
 

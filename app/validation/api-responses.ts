@@ -405,3 +405,38 @@ export const OEmbed = named(
     height: z.number().int(),
   }),
 );
+
+// ---- practices (decision 030) ----
+
+const practiceRole = z.enum(["owner", "manager", "viewer"]);
+
+export const PracticeSummary = named(
+  "PracticeSummary",
+  z.object({ id: z.string(), legalName: z.string(), role: practiceRole.describe("The caller's role") }),
+);
+
+export const PracticeInvitation = named(
+  "PracticeInvitation",
+  z.object({ id: z.string(), email: z.string(), role: practiceRole, expiresAt: isoDate, createdAt: isoDate }),
+);
+
+export const Practice = named(
+  "Practice",
+  z.object({
+    id: z.string(),
+    legalName: z.string(),
+    address: z.string(),
+    country: z.string(),
+    taxId: z.string().nullable(),
+    billingEmail: z.string().nullable(),
+    createdAt: isoDate,
+    role: practiceRole.describe("The caller's role"),
+    members: z.array(z.object({ userId: z.string(), name: z.string(), email: z.string(), role: practiceRole, since: isoDate })),
+    invitations: z.array(PracticeInvitation).describe("Open invitations (owners only; empty for other roles)"),
+    seats: z.object({
+      limit: z.number().int().nullable().describe("People the practice's active licenses cover (the fewest seats of any); null while it holds none"),
+      taken: z.number().int().describe("Members and open invitations"),
+    }),
+    activeLicenses: z.number().int(),
+  }),
+);

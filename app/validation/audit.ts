@@ -16,6 +16,8 @@ export const AUDIT_ENTITY_TYPES = [
   "email_campaign",
   // Second factors, step-ups and ended sessions of any account.
   "security",
+  // A practice, its members and invitations (the members' own changes are recorded too).
+  "practice",
 ] as const;
 
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

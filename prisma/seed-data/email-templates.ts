@@ -104,6 +104,14 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     variables: ["firstName", "itemName", "endDate", "amount", "billingUrl"],
   },
   {
+    name: "practice_invitation",
+    subject: "{{inviterName}} invited you to {{practiceName}} on {{platformName}}",
+    htmlContent: wrap(
+      `<h1>Join {{practiceName}}</h1><p>Hello,</p><p>{{inviterName}} invited you to join <strong>{{practiceName}}</strong> on {{platformName}} as <strong>{{role}}</strong>. Members use the practice's licensed animations: they watch and download them, and see their certificates.</p><p><a href="{{acceptUrl}}">Accept the invitation</a></p><p>Or paste this link into your browser: {{acceptUrl}}</p><p>You need an account with this e-mail address to accept. The invitation works until {{expiresDate}}; if you did not expect it, ignore this e-mail.</p>`,
+    ),
+    variables: ["practiceName", "inviterName", "role", "acceptUrl", "expiresDate"],
+  },
+  {
     name: "refund_request_received",
     subject: "We received your refund request",
     htmlContent: wrap(

@@ -51,8 +51,44 @@ export function InvoicesSection({ invoices }: { invoices: InvoiceRow[] }) {
 
 /** The form of who invoices are made out to; saved details apply to invoices issued afterwards. */
 export function BillingDetailsSection({ details, lastResult }: { details: Details; lastResult: SubmissionResult<string[]> | undefined }) {
+  return (
+    <Section id="billing-details" title="Invoice details" className="mt-10">
+      <p className="mt-2 text-sm text-slate-700">
+        Invoices are made out to these details. Changes apply to invoices issued from now on; issued invoices keep what they say.
+      </p>
+      <PartyDetailsForm
+        id="billing-details-form"
+        intent="billing-details"
+        details={details}
+        lastResult={lastResult}
+        legalNameHint="Your practice or company, or your own name"
+        submitLabel="Save invoice details"
+      />
+    </Section>
+  );
+}
+
+/**
+ * A legal name, address, country, VAT or tax id and billing e-mail: a member's invoice details
+ * and a practice's (decision 030) follow the same rules and read the same.
+ */
+export function PartyDetailsForm({
+  id,
+  intent,
+  details,
+  lastResult,
+  legalNameHint,
+  submitLabel,
+}: {
+  id: string;
+  intent: string;
+  details: Details;
+  lastResult: SubmissionResult<string[]> | undefined;
+  legalNameHint: string;
+  submitLabel: string;
+}) {
   const [form, fields] = useForm({
-    id: "billing-details-form",
+    id,
     lastResult,
     defaultValue: details ? { ...details, taxId: details.taxId ?? "", billingEmail: details.billingEmail ?? "" } : undefined,
     constraint: getZodConstraint(BillingDetailsFields),
@@ -61,37 +97,27 @@ export function BillingDetailsSection({ details, lastResult }: { details: Detail
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BillingDetailsSchema }),
   });
   return (
-    <Section id="billing-details" title="Invoice details" className="mt-10">
-      <p className="mt-2 text-sm text-slate-700">
-        Invoices are made out to these details. Changes apply to invoices issued from now on; issued invoices keep what they say.
-      </p>
-      <Form method="post" {...getFormProps(form)} className="mt-4 grid max-w-xl gap-4">
-        <input type="hidden" name="intent" value="billing-details" />
-        <Field
-          label="Legal name"
-          hint="Your practice or company, or your own name"
-          {...getInputProps(fields.legalName, { type: "text" })}
-          errors={fields.legalName.errors}
-        />
-        <TextareaField label="Address" {...getTextareaProps(fields.address)} rows={3} errors={fields.address.errors} />
-        <Field label="Country" hint="Two letters, such as DE or US" {...getInputProps(fields.country, { type: "text" })} errors={fields.country.errors} />
-        <Field
-          label="VAT / Tax ID (optional)"
-          hint="EU businesses: with the country prefix, such as DE123456789"
-          {...getInputProps(fields.taxId, { type: "text" })}
-          errors={fields.taxId.errors}
-        />
-        <Field
-          label="Billing email (optional)"
-          hint="Printed on invoices instead of your account's"
-          {...getInputProps(fields.billingEmail, { type: "email" })}
-          errors={fields.billingEmail.errors}
-        />
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <div>
-          <SubmitButton pendingText="Saving...">Save invoice details</SubmitButton>
-        </div>
-      </Form>
-    </Section>
+    <Form method="post" {...getFormProps(form)} className="mt-4 grid max-w-xl gap-4">
+      <input type="hidden" name="intent" value={intent} />
+      <Field label="Legal name" hint={legalNameHint} {...getInputProps(fields.legalName, { type: "text" })} errors={fields.legalName.errors} />
+      <TextareaField label="Address" {...getTextareaProps(fields.address)} rows={3} errors={fields.address.errors} />
+      <Field label="Country" hint="Two letters, such as DE or US" {...getInputProps(fields.country, { type: "text" })} errors={fields.country.errors} />
+      <Field
+        label="VAT / Tax ID (optional)"
+        hint="EU businesses: with the country prefix, such as DE123456789"
+        {...getInputProps(fields.taxId, { type: "text" })}
+        errors={fields.taxId.errors}
+      />
+      <Field
+        label="Billing email (optional)"
+        hint="Printed on invoices instead of the account's"
+        {...getInputProps(fields.billingEmail, { type: "email" })}
+        errors={fields.billingEmail.errors}
+      />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <div>
+        <SubmitButton pendingText="Saving...">{submitLabel}</SubmitButton>
+      </div>
+    </Form>
   );
 }

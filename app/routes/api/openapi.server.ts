@@ -209,6 +209,7 @@ function tagOf(path: string) {
     webhooks: "Payments",
     invoices: "Payments",
     "billing-details": "Payments",
+    practices: "Practices",
     refunds: "Account",
     dashboard: "Account",
     notifications: "Account",

@@ -15,9 +15,20 @@ export function activeLicenceWhere(now: Date, scope: Prisma.SubscriptionWhereInp
   return { ...scope, status: "active", endDate: { gt: now } };
 }
 
-/** A user's licences that count now. */
+/**
+ * A user's own licences that count now: those they bought for themselves. They make the account
+ * premium (syncAccountType) and are what the personal billing lists; a practice's are not theirs.
+ */
 export function activeWhere(userId: string, now: Date): Prisma.SubscriptionWhereInput {
-  return activeLicenceWhere(now, { userId });
+  return activeLicenceWhere(now, { userId, practiceId: null });
+}
+
+/**
+ * The licences a user holds: their own, and those of the practice they belong to now (decision
+ * 030). Membership is read in the same query, so leaving or removal ends access at once.
+ */
+export function heldWhere(userId: string): Prisma.SubscriptionWhereInput {
+  return { OR: [{ userId, practiceId: null }, { practice: { members: { some: { userId } } } }] };
 }
 
 /**
@@ -65,7 +76,7 @@ export async function getAccess(user: AccessUser | null, now = new Date()): Prom
 
 function activeSubscriptions(userId: string, now: Date): Promise<ActiveSubscription[]> {
   return prisma.subscription.findMany({
-    where: activeWhere(userId, now),
+    where: activeLicenceWhere(now, heldWhere(userId)),
     select: { id: true, type: true, animationId: true, categoryId: true, endDate: true },
   });
 }
