@@ -24,6 +24,7 @@ const price = z
 export const SETTING_VALUE_RULES = {
   platform_name: text("Platform name", 60),
   global_subscription_yearly_price: price,
+  practice_seat_price: price,
   homepage_animations_per_page: z
     .string()
     .trim()

@@ -410,10 +410,7 @@ export const OEmbed = named(
 
 const practiceRole = z.enum(["owner", "manager", "viewer"]);
 
-export const PracticeSummary = named(
-  "PracticeSummary",
-  z.object({ id: z.string(), legalName: z.string(), role: practiceRole.describe("The caller's role") }),
-);
+export const PracticeSummary = named("PracticeSummary", z.object({ id: z.string(), legalName: z.string(), role: practiceRole.describe("The caller's role") }));
 
 export const PracticeInvitation = named(
   "PracticeInvitation",

@@ -15,6 +15,10 @@ export type EmbedLicenceView = {
   type: "individual" | "category";
   endDate: string | Date | null;
   title: string;
+  /** The practice it belongs to (null: the member's own). */
+  practice: string | null;
+  /** Whether this member may add and remove its sites (a practice's viewer may not). */
+  managesSites: boolean;
   domains: { id: string; host: string }[];
   plays: { host: string; plays: number; animationTitle: string }[];
   totalPlays: number;
@@ -78,6 +82,7 @@ function EmbedLicence({
         {licence.title}{" "}
         <span className="text-sm font-normal text-slate-600">
           ({licence.type === "individual" ? "individual license" : "category license"}
+          {licence.practice ? ` of ${licence.practice}` : ""}
           {licence.endDate ? `, until ${formatDate(licence.endDate)}` : ""})
         </span>
       </h3>
@@ -89,20 +94,24 @@ function EmbedLicence({
               {licence.domains.map((domain) => (
                 <li key={domain.id} className="flex items-center justify-between gap-3 rounded-lg bg-slate-50 px-3 py-1.5 text-sm">
                   <code>{domain.host}</code>
-                  <Form method="post">
-                    <input type="hidden" name="licenceId" value={licence.id} />
-                    <input type="hidden" name="domainId" value={domain.id} />
-                    <SubmitButton name="intent" value="remove-domain" variant="secondary" size="sm" pendingText="Removing...">
-                      Remove<span className="sr-only"> {domain.host}</span>
-                    </SubmitButton>
-                  </Form>
+                  {licence.managesSites ? (
+                    <Form method="post">
+                      <input type="hidden" name="licenceId" value={licence.id} />
+                      <input type="hidden" name="domainId" value={domain.id} />
+                      <SubmitButton name="intent" value="remove-domain" variant="secondary" size="sm" pendingText="Removing...">
+                        Remove<span className="sr-only"> {domain.host}</span>
+                      </SubmitButton>
+                    </Form>
+                  ) : null}
                 </li>
               ))}
             </ul>
           ) : (
             <p className="mt-2 text-sm text-slate-600">No site yet: the embed shows nowhere until you add one.</p>
           )}
-          {licence.domains.length < MAX_EMBED_DOMAINS ? (
+          {!licence.managesSites ? (
+            <p className="mt-3 text-sm text-slate-600">The practice's owners and managers add and remove its sites.</p>
+          ) : licence.domains.length < MAX_EMBED_DOMAINS ? (
             // Keyed by the sites' count: after an add the form starts empty again (with JavaScript the
             // redirect back keeps the page mounted, and the field its typed value).
             <AddDomainForm key={licence.domains.length} licenceId={licence.id} lastResult={lastResult} />

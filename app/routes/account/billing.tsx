@@ -27,9 +27,11 @@ import {
   hasBillingPortal,
   listActiveSubscriptions,
   listEndedAfterFailedPayments,
+  listPracticeSubscriptions,
   setAutoRenew,
 } from "~/services/commerce/subscriptions.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
+import { canManage, getMembership } from "~/services/practices/practices.server.ts";
 import type { Route } from "./+types/billing";
 import { readFormData } from "~/lib/form.server.ts";
 
@@ -38,7 +40,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Billing | Medanim" }, N
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const now = new Date();
-  const [subscriptions, endedUnpaid, card, payments, totalSpent, billingPortal, invoices, billingDetails] = await Promise.all([
+  const membership = await getMembership(user.id);
+  // The practice's licences for its owners and managers (decision 030); viewers see no billing.
+  const practice = membership && canManage(membership.role) ? membership.practice : null;
+  const [subscriptions, endedUnpaid, card, payments, totalSpent, billingPortal, invoices, billingDetails, practiceSubscriptions] = await Promise.all([
     listActiveSubscriptions(user.id, now),
     listEndedAfterFailedPayments(user.id),
     getCardOnFile(user.id),
@@ -47,6 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     hasBillingPortal(user.id),
     listInvoices(user.id),
     getBillingDetails(user.id),
+    practice ? listPracticeSubscriptions(practice.id, now) : Promise.resolve([]),
   ]);
   const windowStart = now.getTime() - REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
   return {
@@ -58,6 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     billingPortal,
     invoices,
     billingDetails,
+    practice: practice && { name: practice.legalName, subscriptions: practiceSubscriptions },
   };
 }
 
@@ -125,7 +132,7 @@ const STATUS_STYLE: Record<string, string> = {
 const TYPE_LABEL: Record<string, string> = { global: "Premium", category: "Category license", individual: "Individual license" };
 
 export default function Billing({
-  loaderData: { subscriptions, endedUnpaid, card, payments, totalSpent, billingPortal, invoices, billingDetails },
+  loaderData: { subscriptions, endedUnpaid, card, payments, totalSpent, billingPortal, invoices, billingDetails, practice },
   actionData,
 }: Route.ComponentProps) {
   // Several cards share the same intents: only the card whose form is submitting shows it.
@@ -157,76 +164,7 @@ export default function Billing({
         {subscriptions.length ? (
           <ul className="mt-4 grid gap-4 md:grid-cols-2">
             {subscriptions.map((s) => (
-              <li key={s.id} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-                <div className="flex items-start justify-between gap-3">
-                  <div>
-                    <p className="font-semibold">{s.label}</p>
-                    <p className="text-sm text-slate-600">{TYPE_LABEL[s.type]}</p>
-                  </div>
-                  <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-medium text-green-800 capitalize">{s.status}</span>
-                </div>
-                <p className="mt-3 text-sm text-slate-600">
-                  {formatMoney(s.price)} / year · {formatDate(s.startDate)} – {formatDate(s.endDate)}
-                </p>
-                {s.type !== "global" ? (
-                  <p className="mt-2 text-sm">
-                    <a href={`/licences/${s.id}/certificate`} download className="font-medium text-brand-700 hover:underline">
-                      Certificate<span className="sr-only"> for {s.label}</span> (PDF)
-                    </a>
-                    {" · "}
-                    {/* The licence's embed sites, snippet and plays live on My Animations. */}
-                    <a href={`/my-animations#embed-${s.id}`} className="font-medium text-brand-700 hover:underline">
-                      Embed on your website<span className="sr-only"> ({s.label})</span>
-                    </a>
-                  </p>
-                ) : null}
-                <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
-                  <p className="text-sm" data-testid="renewal-state">
-                    {s.paymentRetryAt ? (
-                      <>
-                        <span className="font-medium text-red-800">Payment failed — we&apos;ll retry on {formatDate(s.paymentRetryAt)}</span>
-                        <span className="text-slate-600"> · access continues until then</span>
-                      </>
-                    ) : !s.renewable ? (
-                      <>
-                        <span className="font-medium text-slate-800">Does not renew</span>
-                        <span className="text-slate-600"> · access ends on {formatDate(s.endDate)}</span>
-                      </>
-                    ) : s.autoRenew ? (
-                      <>
-                        <span className="font-medium text-green-800">Auto-renew is on</span>
-                        <span className="text-slate-600"> · renews on {formatDate(s.endDate)}</span>
-                      </>
-                    ) : (
-                      <>
-                        <span className="font-medium text-amber-900">Auto-renew is off</span>
-                        <span className="text-slate-600"> · access ends on {formatDate(s.endDate)}</span>
-                      </>
-                    )}
-                  </p>
-                  {s.renewable ? (
-                    <Form method="post">
-                      <input type="hidden" name="subscriptionId" value={s.id} />
-                      {s.autoRenew ? (
-                        <SubmitButton
-                          name="intent"
-                          value="auto-renew-off"
-                          variant="secondary"
-                          size="sm"
-                          pending={togglingId === s.id}
-                          pendingText="Turning off..."
-                        >
-                          Turn off auto-renew
-                        </SubmitButton>
-                      ) : (
-                        <SubmitButton name="intent" value="auto-renew-on" size="sm" pending={togglingId === s.id} pendingText="Turning on...">
-                          Turn auto-renew back on
-                        </SubmitButton>
-                      )}
-                    </Form>
-                  ) : null}
-                </div>
-              </li>
+              <SubscriptionCard key={s.id} s={s} togglingId={togglingId} />
             ))}
           </ul>
         ) : (
@@ -241,6 +179,24 @@ export default function Billing({
           />
         )}
       </Section>
+
+      {practice ? (
+        <Section id="practice-billing" title={`Licenses of ${practice.name}`} className="mt-10">
+          <p className="mt-2 text-sm text-slate-700">
+            Every member of the practice uses these. Their invoices are made out to the practice&apos;s details, which you change on the{" "}
+            <TextLink to="/practice#practice-details">practice page</TextLink>.
+          </p>
+          {practice.subscriptions.length ? (
+            <ul className="mt-4 grid gap-4 md:grid-cols-2">
+              {practice.subscriptions.map((s) => (
+                <SubscriptionCard key={s.id} s={s} togglingId={togglingId} />
+              ))}
+            </ul>
+          ) : (
+            <EmptyState className="mt-4" title="The practice holds no active license yet." />
+          )}
+        </Section>
+      ) : null}
 
       <Section
         id="card-on-file"
@@ -357,4 +313,76 @@ export default function Billing({
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
+}
+
+type SubscriptionView = Route.ComponentProps["loaderData"]["subscriptions"][number] & { seats?: number };
+
+/** One active subscription: its term, its documents and its renewal switch. */
+function SubscriptionCard({ s, togglingId }: { s: SubscriptionView; togglingId: unknown }) {
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex items-start justify-between gap-3">
+        <div>
+          <p className="font-semibold">{s.label}</p>
+          <p className="text-sm text-slate-600">{TYPE_LABEL[s.type]}</p>
+        </div>
+        <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-xs font-medium text-green-800 capitalize">{s.status}</span>
+      </div>
+      <p className="mt-3 text-sm text-slate-600">
+        {formatMoney(s.price)} / year · {formatDate(s.startDate)} – {formatDate(s.endDate)}
+        {s.seats ? ` · ${s.seats} seats` : ""}
+      </p>
+      {s.type !== "global" ? (
+        <p className="mt-2 text-sm">
+          <a href={`/licences/${s.id}/certificate`} download className="font-medium text-brand-700 hover:underline">
+            Certificate<span className="sr-only"> for {s.label}</span> (PDF)
+          </a>
+          {" · "}
+          {/* The licence's embed sites, snippet and plays live on My Animations. */}
+          <a href={`/my-animations#embed-${s.id}`} className="font-medium text-brand-700 hover:underline">
+            Embed on your website<span className="sr-only"> ({s.label})</span>
+          </a>
+        </p>
+      ) : null}
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+        <p className="text-sm" data-testid="renewal-state">
+          {s.paymentRetryAt ? (
+            <>
+              <span className="font-medium text-red-800">Payment failed — we&apos;ll retry on {formatDate(s.paymentRetryAt)}</span>
+              <span className="text-slate-600"> · access continues until then</span>
+            </>
+          ) : !s.renewable ? (
+            <>
+              <span className="font-medium text-slate-800">Does not renew</span>
+              <span className="text-slate-600"> · access ends on {formatDate(s.endDate)}</span>
+            </>
+          ) : s.autoRenew ? (
+            <>
+              <span className="font-medium text-green-800">Auto-renew is on</span>
+              <span className="text-slate-600"> · renews on {formatDate(s.endDate)}</span>
+            </>
+          ) : (
+            <>
+              <span className="font-medium text-amber-900">Auto-renew is off</span>
+              <span className="text-slate-600"> · access ends on {formatDate(s.endDate)}</span>
+            </>
+          )}
+        </p>
+        {s.renewable ? (
+          <Form method="post">
+            <input type="hidden" name="subscriptionId" value={s.id} />
+            {s.autoRenew ? (
+              <SubmitButton name="intent" value="auto-renew-off" variant="secondary" size="sm" pending={togglingId === s.id} pendingText="Turning off...">
+                Turn off auto-renew
+              </SubmitButton>
+            ) : (
+              <SubmitButton name="intent" value="auto-renew-on" size="sm" pending={togglingId === s.id} pendingText="Turning on...">
+                Turn auto-renew back on
+              </SubmitButton>
+            )}
+          </Form>
+        ) : null}
+      </div>
+    </li>
+  );
 }

@@ -14,7 +14,10 @@ import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/purchase";
 import { invariantResponse } from "~/lib/errors.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
-import { type CheckoutItem, productName, termIfPaidNow } from "~/services/commerce/checkout.server.ts";
+import { type CheckoutItem, practiceHolds, practiceOffer, productName, termIfPaidNow } from "~/services/commerce/checkout.server.ts";
+import { canManage, getMembership } from "~/services/practices/practices.server.ts";
+import { INCLUDED_SEATS } from "~/validation/practices.ts";
+import { formatMoney } from "~/lib/format.ts";
 import { getCurrentLicenceTerms } from "~/services/licensing/licence-terms.server.ts";
 import { LICENCE_TERMS_PATH } from "~/services/licensing/licence-terms-text.ts";
 
@@ -25,8 +28,25 @@ import { LICENCE_TERMS_PATH } from "~/services/licensing/licence-terms-text.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Checkout") }, NOINDEX];
 
+/** `?for=practice`: the licence is bought for the buyer's practice (decision 030). */
+function buysForPractice(request: Request) {
+  return new URL(request.url).searchParams.get("for") === "practice";
+}
+
+/**
+ * Who may be named as the buyer: the member, or their practice when they own or manage it. For
+ * the practice: its seats and the price with the extra seats, and whether it holds the licence.
+ */
+async function practiceChoice(userId: string, request: Request, price: number, item: { type: "individual"; id: string } | { type: "category"; id: string }) {
+  const membership = await getMembership(userId);
+  if (!membership || !canManage(membership.role)) return null;
+  const offer = await practiceOffer(membership.practiceId, price);
+  const held = await practiceHolds(membership.practiceId, item);
+  return { name: membership.practice.legalName, chosen: buysForPractice(request), held, ...offer };
+}
+
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const access = await getViewerAccess(request);
   const provider = getPaymentProvider();
   const terms = await getCurrentLicenceTerms();
@@ -35,15 +55,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (p.idOrSlug !== undefined) {
     const animation = await findLicensableAnimation(p.idOrSlug);
     invariantResponse(animation, "Animation not found", { status: 404 });
-    const held = holdsLicence(access, { type: "individual", animationId: animation.id });
+    const practice = await practiceChoice(user.id, request, animation.price, { type: "individual", id: animation.id });
+    const held = practice?.chosen ? practice.held : holdsLicence(access, { type: "individual", animationId: animation.id });
+    const price = practice?.chosen ? practice.amount : animation.price;
     return {
       kind: "individual" as const,
+      practice,
       ...payment,
       itemId: animation.id,
       title: productName.individual(animation.title),
       itemHref: `/animations/${animation.slug}`,
-      price: animation.price,
-      ...termIfPaidNow(animation.price),
+      price,
+      ...termIfPaidNow(price),
       // Where one animation costs as much as its whole category, the page says so.
       betterBuy: animation.cheaperCategory,
       // This animation's own files: a claim only for what it has.
@@ -55,16 +78,19 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   invariantResponse(found, "Category not found", { status: 404 });
   if (found.main) throw data({ message: mainCategoryNotSold(found.main.name), chooseSpecialty: true }, { status: 404 });
   const category = found.category;
-  const held = holdsLicence(access, { type: "category", categoryId: category.id });
+  const practice = await practiceChoice(user.id, request, category.price, { type: "category", id: category.id });
+  const held = practice?.chosen ? practice.held : holdsLicence(access, { type: "category", categoryId: category.id });
+  const price = practice?.chosen ? practice.amount : category.price;
   const { resolution, formats } = await getCatalogueClaims({ categoryIds: [category.id] });
   return {
     kind: "category" as const,
+    practice,
     ...payment,
     itemId: category.id,
     title: productName.category(category.name),
     itemHref: `/category/${category.slug}`,
-    price: category.price,
-    ...termIfPaidNow(category.price),
+    price,
+    ...termIfPaidNow(price),
     betterBuy: null,
     media: { resolution, formats },
     held,
@@ -76,16 +102,19 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const item: CheckoutItem =
     params.idOrSlug !== undefined ? { type: "individual", animation: params.idOrSlug } : { type: "category", category: params.slugOrId ?? "" };
-  return goToHostedCheckout(user, item);
+  return goToHostedCheckout(user, item, { forPractice: buysForPractice(request) });
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, title, itemHref, price, until, renewal, betterBuy, media, held, testMode, publishableKey, itemId, termsVersion } = loaderData;
+  const { kind, title, itemHref, price, until, renewal, betterBuy, media, held, testMode, publishableKey, itemId, termsVersion, practice } = loaderData;
+  const forPractice = Boolean(practice?.chosen);
+  const name = practice?.chosen ? `${title}, for ${practice.name} (${practice.seats} seats)` : title;
   return (
     <CheckoutPanel
-      product={{ name: title, href: itemHref, price, until, renewal }}
+      product={{ name, href: itemHref, price, until, renewal }}
       details={
         <>
+          {practice ? <BuyerChoice practice={practice} /> : null}
           <BenefitList
             items={[
               kind === "individual"
@@ -93,7 +122,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 : `Every animation in the category${media.resolution ? `, in up to ${media.resolution}` : ""}`,
               media.formats ? `Download of the files (${media.formats})` : "Download of the files",
               "Commercial usage rights",
-              "Premium Access included: stream the whole library",
+              forPractice
+                ? `Used by everyone in the practice: ${practice!.seats} seats (${INCLUDED_SEATS} included${practice!.extraSeats > 0 ? `, ${practice!.extraSeats} more at ${formatMoney(practice!.perSeat)} each` : ""})`
+                : "Premium Access included: stream the whole library",
               "One year, with a 30-day money-back guarantee",
             ]}
           />
@@ -109,8 +140,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       }
       api={
         kind === "individual"
-          ? { path: "/api/subscriptions/individual", body: { animationId: itemId } }
-          : { path: "/api/subscriptions/category", body: { categoryId: itemId } }
+          ? { path: "/api/subscriptions/individual", body: { animationId: itemId, ...(forPractice ? { forPractice: "true" } : {}) } }
+          : { path: "/api/subscriptions/category", body: { categoryId: itemId, ...(forPractice ? { forPractice: "true" } : {}) } }
       }
       startLabel="Continue to Payment"
       testMode={testMode}
@@ -121,7 +152,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       held={
         held ? (
           <p role="status" className="rounded-xl bg-emerald-50 p-4 text-emerald-900">
-            You already hold this license. Find it under{" "}
+            {forPractice ? "Your practice already holds this license" : "You already hold this license"}. Find it under{" "}
             <Link to="/my-animations" className="font-semibold underline">
               My Animations
             </Link>
@@ -130,6 +161,34 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         ) : undefined
       }
     />
+  );
+}
+
+/**
+ * Whom the licence is for: two links (a GET each, so the choice works without JavaScript), the
+ * chosen one marked. The price, the seats and the invoice follow the choice.
+ */
+function BuyerChoice({ practice }: { practice: { name: string; chosen: boolean; seats: number } }) {
+  const option = (chosen: boolean, to: string, label: string) => (
+    <Link
+      to={to}
+      replace
+      preventScrollReset
+      aria-current={chosen ? "true" : undefined}
+      className={`rounded-lg px-3 py-2 text-sm font-medium ring-1 ${chosen ? "bg-brand-50 text-brand-800 ring-brand-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}
+    >
+      {label}
+    </Link>
+  );
+  return (
+    <div className="mb-4" data-testid="buyer-choice">
+      <p className="text-sm font-semibold text-slate-800">License for</p>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {option(!practice.chosen, "?", "Myself")}
+        {option(practice.chosen, "?for=practice", `${practice.name} (${practice.seats} seats)`)}
+      </div>
+      {practice.chosen ? <p className="mt-2 text-sm text-slate-600">Its members use it, and the invoice is made out to the practice.</p> : null}
+    </div>
   );
 }
 

@@ -1,11 +1,14 @@
 import { prisma } from "~/lib/db.server.ts";
-import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { conflict, forbidden, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { formatLongDate } from "~/lib/format.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { ProviderDeclinedError } from "~/lib/payments/provider.server.ts";
 import { checkoutIdFromTestId, testModeEvents } from "~/lib/payments/test-mode.server.ts";
-import { getAccess, hasGlobalAccess, holdsLicence } from "../licensing/access.server.ts";
+import { activeLicenceWhere, getAccess, hasGlobalAccess, holdsLicence, type LicenceItem } from "../licensing/access.server.ts";
+import { canManage, getMembership, seatsNeeded } from "../practices/practices.server.ts";
+import { getSetting, settingNumber } from "../site/settings.server.ts";
+import { INCLUDED_SEATS, MANAGERS_ONLY, PRACTICE_NOT_FOUND } from "~/validation/practices.ts";
 import { getCurrentLicenceTerms } from "../licensing/licence-terms.server.ts";
 import type { PublicUser } from "../auth/credentials.server.ts";
 import { applyPaymentEvent, oneYearAfter } from "./fulfilment.server.ts";
@@ -18,6 +21,8 @@ import { UUID_RE } from "~/validation/account.ts";
 // provider says it is paid. Nothing here grants anything: it only starts, shows and confirms.
 
 export type CheckoutItem = { type: "global" } | { type: "individual"; animation: string } | { type: "category"; category: string };
+/** Who a licence is bought for: the buyer (as ever), or the practice the buyer manages (decision 030). */
+export type CheckoutBuyer = { forPractice?: boolean };
 export type CheckoutMode = "hosted" | "embedded";
 
 /** The premium page's own words for someone who already has it. */
@@ -40,10 +45,23 @@ type ResolvedItem = {
   categoryId: string | null;
   amount: number;
   description: string;
+  practiceId?: string;
+  seats?: number;
 };
 
-async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<ResolvedItem> {
+async function resolveItem(
+  user: PublicUser,
+  item: CheckoutItem,
+  buyer: CheckoutBuyer & { held?: (licence: LicenceItem) => boolean } = {},
+): Promise<ResolvedItem> {
+  if (buyer.forPractice) {
+    if (item.type === "global") throw new ServiceError(PREMIUM_IS_PERSONAL, 400);
+    // What the buyer holds themselves does not matter: the practice's own licences are checked.
+    const personal = await resolveItem(user, item, { held: () => false });
+    return { ...personal, ...(await practiceTerms(user, personal)) };
+  }
   const access = await getAccess(user);
+  const held = buyer.held ?? ((licence: LicenceItem) => holdsLicence(access, licence));
   if (item.type === "global") {
     // Every item sold includes premium access, so any active subscription already gives it.
     if (hasGlobalAccess(access) || access.subscriptions.length > 0) throw conflict(ALREADY_PREMIUM);
@@ -53,7 +71,7 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
   if (item.type === "individual") {
     const animation = await findLicensableAnimation(item.animation);
     if (!animation) throw notFound("Animation not found");
-    if (holdsLicence(access, { type: "individual", animationId: animation.id })) throw conflict(ALREADY_LICENSED);
+    if (held({ type: "individual", animationId: animation.id })) throw conflict(ALREADY_LICENSED);
     return {
       type: "individual",
       animationId: animation.id,
@@ -67,7 +85,7 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
   if (!found) throw notFound("Category not found");
   if (found.main) throw notFound(mainCategoryNotSold(found.main.name));
   const category = found.category;
-  if (holdsLicence(access, { type: "category", categoryId: category.id })) throw conflict(ALREADY_LICENSED);
+  if (held({ type: "category", categoryId: category.id })) throw conflict(ALREADY_LICENSED);
   return {
     type: "category",
     animationId: null,
@@ -75,6 +93,54 @@ async function resolveItem(user: PublicUser, item: CheckoutItem): Promise<Resolv
     amount: category.price,
     description: productName.category(category.name),
   };
+}
+
+export const PREMIUM_IS_PERSONAL = "Premium access is personal: buy a license for the practice instead.";
+
+/**
+ * A licence bought for the caller's practice: owners and managers only, not one it holds, with
+ * a seat for everyone counted now (at least the included three), each further seat at the
+ * settings' price.
+ */
+async function practiceTerms(user: PublicUser, personal: ResolvedItem) {
+  const membership = await getMembership(user.id);
+  if (!membership) throw notFound(PRACTICE_NOT_FOUND);
+  if (!canManage(membership.role)) throw forbidden(MANAGERS_ONLY);
+  const item =
+    personal.type === "individual" ? { type: "individual" as const, id: personal.animationId! } : { type: "category" as const, id: personal.categoryId! };
+  if (await practiceHolds(membership.practiceId, item)) throw conflict(ALREADY_LICENSED);
+  const offer = await practiceOffer(membership.practiceId, personal.amount);
+  return {
+    practiceId: membership.practiceId,
+    seats: offer.seats,
+    amount: offer.amount,
+    description: practiceProductName(personal.description, membership.practice.legalName, offer.seats),
+  };
+}
+
+/** Whether the practice holds this very licence now (its checkout does not sell it twice). */
+export async function practiceHolds(practiceId: string, item: { type: "individual" | "category"; id: string }) {
+  const held = await prisma.subscription.findFirst({
+    where: activeLicenceWhere(new Date(), {
+      practiceId,
+      ...(item.type === "individual" ? { type: "individual", animationId: item.id } : { type: "category", categoryId: item.id }),
+    }),
+    select: { id: true },
+  });
+  return held !== null;
+}
+
+/** What a practice pays for a licence of `price`: its seats, and the price with the extra seats. */
+export async function practiceOffer(practiceId: string, price: number) {
+  const [seats, seatPrice] = await Promise.all([seatsNeeded(practiceId, INCLUDED_SEATS), getSetting("practice_seat_price")]);
+  const perSeat = settingNumber(seatPrice, 49);
+  const extraSeats = seats - INCLUDED_SEATS;
+  return { seats, extraSeats, perSeat, amount: Math.round((price + extraSeats * perSeat) * 100) / 100 };
+}
+
+/** A practice licence's name on its checkout, payment, invoice and receipt. */
+export function practiceProductName(name: string, practiceName: string, seats: number) {
+  return `${name}, for ${practiceName} (${seats} seats)`;
 }
 
 /**
@@ -95,8 +161,8 @@ const returnUrl = (checkoutId: string, canceled = false) => `${appUrl()}/checkou
  * touch it), refused when already held (409), then handed to the provider. Returns where to pay:
  * a hosted page's `url`, or a `clientSecret` for the embedded form.
  */
-export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: CheckoutMode) {
-  const resolved = await resolveItem(user, item);
+export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: CheckoutMode, buyer: CheckoutBuyer = {}) {
+  const resolved = await resolveItem(user, item, buyer);
   const provider = getPaymentProvider();
   // A licence is bought under the terms in effect as the buyer goes on to pay (the version the
   // checkout screen names); premium is streaming, not a licence, and accepts none.
@@ -111,6 +177,8 @@ export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: 
       description: resolved.description,
       provider: provider.name,
       licenceTermsVersion: terms?.version ?? null,
+      practiceId: resolved.practiceId ?? null,
+      seats: resolved.seats ?? 1,
     },
     select: { id: true },
   });
@@ -128,6 +196,7 @@ export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: 
           type: resolved.type,
           ...(resolved.animationId ? { animationId: resolved.animationId } : {}),
           ...(resolved.categoryId ? { categoryId: resolved.categoryId } : {}),
+          ...(resolved.practiceId ? { practiceId: resolved.practiceId, seats: String(resolved.seats) } : {}),
         },
         mode,
         successUrl: returnUrl(checkout.id),

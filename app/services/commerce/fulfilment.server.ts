@@ -174,6 +174,8 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
       animationId: checkout.animationId,
       categoryId: checkout.categoryId,
       stripeSubscriptionId: event.providerSubscriptionId,
+      practiceId: checkout.practiceId,
+      seats: checkout.seats,
     },
     select: { id: true },
   });
@@ -190,6 +192,7 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
       description: checkout.description,
       // The terms its checkout named: accepted by paying, printed on its receipt and certificate.
       licenceTermsVersion: checkout.licenceTermsVersion,
+      practiceId: checkout.practiceId,
     },
     select: { id: true },
   });
@@ -263,6 +266,7 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
       stripePaymentIntentId: event.paymentIntentId,
       stripeInvoiceId: event.paymentId,
       description,
+      practiceId: subscription.practiceId,
     },
     select: { id: true },
   });

@@ -5,6 +5,7 @@ import { UUID_RE } from "~/validation/account.ts";
 import { type BillingDetailsInput, INVOICE_NOT_FOUND, isEuCountry, looksLikeEuVatId, parseTaxRates } from "~/validation/invoicing.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { readSettings } from "../site/settings.server.ts";
+import { canManage, getMembership } from "../practices/practices.server.ts";
 
 // Tax invoices and credit notes (decision 029). Each completed payment gets an invoice and each
 // refund a credit note, issued in the transaction that records the payment or the refund. A
@@ -90,10 +91,13 @@ export async function issueInvoice(tx: Tx, paymentId: string, now = new Date()) 
       stripePaymentIntentId: true,
       stripeInvoiceId: true,
       licenceTermsVersion: true,
+      practiceId: true,
+      // A practice's purchase is made out to the practice (decision 030), anyone else's to their billing details.
+      practice: { select: { legalName: true, address: true, country: true, taxId: true, billingEmail: true } },
       user: { select: { firstName: true, lastName: true, email: true, billingDetails: true } },
     },
   });
-  const details = payment.user.billingDetails;
+  const details = payment.practice ?? payment.user.billingDetails;
   const from = await seller(tx);
   const tax = taxFor(from.rule, { country: details?.country ?? null, taxId: details?.taxId ?? null });
   const { net, tax: taxAmount } = splitTotal(payment.amount, tax.rate);
@@ -104,6 +108,7 @@ export async function issueInvoice(tx: Tx, paymentId: string, now = new Date()) 
       number: await nextNumber(tx, SERIES.invoice),
       issuedAt: now,
       userId: payment.userId,
+      practiceId: payment.practiceId,
       paymentId: payment.id,
       description: payment.description ?? "Payment",
       currency: payment.currency,
@@ -184,13 +189,31 @@ function toSummary(row: Prisma.InvoiceGetPayload<{ select: typeof listSelect }>)
   };
 }
 
-/** The member's invoices and credit notes, newest first (bounded: a year of renewals is one row). */
+/**
+ * The member's invoices and credit notes, and their practice's when they are its owner or
+ * manager (decision 030), newest first (bounded: a year of renewals is one row).
+ */
 export async function listInvoices(userId: string, take = 100) {
-  const rows = await prisma.invoice.findMany({ where: { userId }, orderBy: [{ issuedAt: "desc" }, { number: "desc" }], take, select: listSelect });
+  const membership = await getMembership(userId);
+  const practiceId = membership && canManage(membership.role) ? membership.practiceId : null;
+  const rows = await prisma.invoice.findMany({
+    where: { OR: [{ userId, practiceId: null }, ...(practiceId ? [{ practiceId }] : [])] },
+    orderBy: [{ issuedAt: "desc" }, { number: "desc" }],
+    take,
+    select: listSelect,
+  });
   return rows.map(toSummary);
 }
 
-export type InvoiceDocument = Omit<NonNullable<Awaited<ReturnType<typeof readInvoice>>>, "userId">;
+/** A practice's invoice is read by its owners and managers; anyone else's by its buyer alone. */
+async function mayReadInvoice(viewer: Viewer, invoice: { userId: string | null; practiceId: string | null }) {
+  if (viewer.role === "admin") return true;
+  if (!invoice.practiceId) return invoice.userId === viewer.id;
+  const membership = await getMembership(viewer.id);
+  return membership?.practiceId === invoice.practiceId && canManage(membership.role);
+}
+
+export type InvoiceDocument = Omit<NonNullable<Awaited<ReturnType<typeof readInvoice>>>, "userId" | "practiceId">;
 
 type Viewer = { id: string; role: "user" | "admin" };
 
@@ -198,8 +221,8 @@ type Viewer = { id: string; role: "user" | "admin" };
 export async function getInvoice(viewer: Viewer, invoiceId: string) {
   const invoice = UUID_RE.test(invoiceId) ? await readInvoice(invoiceId) : null;
   // Someone else's answers exactly like a missing one.
-  if (!invoice || (invoice.userId !== viewer.id && viewer.role !== "admin")) throw notFound(INVOICE_NOT_FOUND);
-  const { userId: _userId, ...document } = invoice;
+  if (!invoice || !(await mayReadInvoice(viewer, invoice))) throw notFound(INVOICE_NOT_FOUND);
+  const { userId: _userId, practiceId: _practiceId, ...document } = invoice;
   return document;
 }
 
@@ -210,6 +233,7 @@ export async function readInvoice(invoiceId: string) {
   return {
     ...toSummary(row),
     userId: row.userId,
+    practiceId: row.practiceId,
     title: row.kind === "invoice" ? "Invoice" : "Credit note",
     credits: row.credited ? invoiceCode(row.credited) : null,
     seller: { name: row.sellerName, address: row.sellerAddress, taxId: row.sellerTaxId },

@@ -4,7 +4,8 @@ import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { formatLongDate } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
-import { activeWhere, lapsedWhere } from "../licensing/access.server.ts";
+import { activeLicenceWhere, activeWhere, lapsedWhere } from "../licensing/access.server.ts";
+import { canManage, getMembership } from "../practices/practices.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { autoRenewChangedMail, sendSubscriptionMail } from "./subscription-mail.server.ts";
 
@@ -123,6 +124,7 @@ export const ONLY_CANCELED_CAN_BE_REACTIVATED = "Only canceled subscriptions can
 const managedSelect = {
   id: true,
   userId: true,
+  practiceId: true,
   type: true,
   price: true,
   user: { select: { id: true, email: true, firstName: true } },
@@ -149,9 +151,34 @@ const providerSubscriptionId = (stripeSubscriptionId: string | null) =>
  * customer.subscription.updated webhook brings the row to the same state. Calling it twice with
  * the same flag changes nothing the second time (and does not call the provider again).
  */
+/** A personal subscription's payer, or an owner or manager of the practice it belongs to (decision 030). */
+async function managesBilling(userId: string, row: { userId: string; practiceId: string | null }) {
+  if (!row.practiceId) return row.userId === userId;
+  const membership = await getMembership(userId);
+  return membership?.practiceId === row.practiceId && canManage(membership.role);
+}
+
+/** The practice's active licences as billing lists them, for its owners and managers (decision 030). */
+export async function listPracticeSubscriptions(practiceId: string, now = new Date()) {
+  const rows = await prisma.subscription.findMany({
+    where: activeLicenceWhere(now, { practiceId }),
+    orderBy: [{ endDate: "asc" }, { id: "asc" }],
+    take: HISTORY_LIMIT,
+    select: { ...subscriptionSelect, seats: true, stripeSubscriptionId: true, nextRenewalAttemptAt: true },
+  });
+  return rows.map(({ stripeSubscriptionId, nextRenewalAttemptAt, seats, ...s }) => ({
+    ...toSubscriptionJson(s),
+    autoRenew: s.autoRenew,
+    paymentRetryAt: nextRenewalAttemptAt,
+    renewable: stripeSubscriptionId !== null,
+    label: describeSubscription(s),
+    seats,
+  }));
+}
+
 export async function setAutoRenew(user: { id: string }, subscriptionId: string, autoRenew: boolean, now = new Date()) {
   const row = await prisma.subscription.findUnique({ where: { id: subscriptionId }, select: managedSelect }).catch(() => null);
-  if (!row || row.userId !== user.id || row.status !== "active" || !row.endDate || row.endDate <= now) {
+  if (!row || !(await managesBilling(user.id, row)) || row.status !== "active" || !row.endDate || row.endDate <= now) {
     throw notFound(SUBSCRIPTION_NOT_FOUND);
   }
   if (row.autoRenew === autoRenew) return { id: row.id, autoRenew, endDate: row.endDate };
@@ -171,7 +198,7 @@ export async function setAutoRenew(user: { id: string }, subscriptionId: string,
   // Conditional on the old state: the provider's webhook for this change may have switched the
   // row first, and then it sent the confirmation (fulfilment.server.ts).
   const { count } = await prisma.subscription.updateMany({
-    where: { id: row.id, userId: user.id, autoRenew: !autoRenew },
+    where: { id: row.id, autoRenew: !autoRenew },
     data: autoRenew ? { autoRenew: true, renewalReminderAt: null } : { autoRenew: false },
   });
   if (count === 1) {

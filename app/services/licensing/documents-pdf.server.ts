@@ -117,7 +117,7 @@ export async function renderCertificatePdf(certificate: Certificate, options: Pd
 
   const x = 80;
   const width = pageWidth - 160;
-  const name = `${certificate.licensee.firstName} ${certificate.licensee.lastName}`.trim();
+  const name = certificate.licensee;
 
   doc.font("Helvetica-Bold").fontSize(12).fillColor(BRAND).text(certificate.platformName.toUpperCase(), x, 64, { width, align: "center", characterSpacing: 2 });
   doc.moveDown(0.6);

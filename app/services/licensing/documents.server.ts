@@ -4,7 +4,8 @@ import { notFound } from "~/lib/errors.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { formatDate, pluralize, withArticle } from "~/lib/format.ts";
-import { coveredByCategoryWhere, getAccess } from "./access.server.ts";
+import { coveredByCategoryWhere, isActive } from "./access.server.ts";
+import { canManage, getMembership } from "../practices/practices.server.ts";
 import { formatLicenceTermsTitle } from "./licence-terms-text.ts";
 import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
@@ -56,6 +57,7 @@ export async function getReceipt(user: Viewer, paymentId: string): Promise<Recei
     select: {
       id: true,
       userId: true,
+      practiceId: true,
       amount: true,
       currency: true,
       status: true,
@@ -66,16 +68,19 @@ export async function getReceipt(user: Viewer, paymentId: string): Promise<Recei
       createdAt: true,
       licenceTerms: { select: { version: true, effectiveFrom: true } },
       user: { select: { firstName: true, lastName: true, email: true } },
+      practice: { select: { legalName: true, billingEmail: true } },
     },
   });
   // Someone else's payment answers exactly like a missing one: ids are not confirmed to strangers.
-  if (!payment || (payment.userId !== user.id && user.role !== "admin")) throw notFound(PAYMENT_NOT_FOUND);
+  if (!payment || !(await mayRead(user, payment, "billing"))) throw notFound(PAYMENT_NOT_FOUND);
   return {
     paymentId: payment.id,
     number: receiptNumber(payment.id),
     date: payment.createdAt,
     platformName: await getSetting("platform_name"),
-    buyer: { name: `${payment.user.firstName} ${payment.user.lastName}`.trim(), email: payment.user.email },
+    buyer: payment.practice
+      ? { name: payment.practice.legalName, email: payment.practice.billingEmail ?? payment.user.email }
+      : { name: `${payment.user.firstName} ${payment.user.lastName}`.trim(), email: payment.user.email },
     description: payment.description ?? (payment.subscriptionType ? SUBSCRIPTION_TYPE_LABEL[payment.subscriptionType] : "Payment"),
     amount: Number(payment.amount),
     currency: payment.currency.toUpperCase(),
@@ -106,6 +111,9 @@ const LICENCE_RIGHTS = [
   "Premium access: streaming of every animation in the library",
 ] as const;
 
+/** A practice's licence gives its members the licensed animations; premium streaming stays personal (decision 030). */
+const PRACTICE_LICENCE_RIGHTS = LICENCE_RIGHTS.slice(0, 2);
+
 const LICENCE_TYPE_LABEL = { individual: "Individual license", category: "Category license" } as const;
 
 /** A certificate names at most this many animations; the verify page it links to lists them all. */
@@ -119,7 +127,10 @@ export type Licence = {
   id: string;
   type: "individual" | "category";
   typeLabel: string;
-  licensee: { firstName: string; lastName: string };
+  /** The practice it was bought for, or the person who bought it. */
+  licensee: string;
+  /** How many people may use it (1: a person's own). */
+  seats: number;
   /** What was licensed: the animation, or the category. */
   item: string;
   /** "holds an individual license for": the sentence a certificate opens with. */
@@ -159,12 +170,27 @@ const licenceSelect = {
   endDate: true,
   price: true,
   categoryId: true,
+  seats: true,
+  practiceId: true,
+  practice: { select: { legalName: true } },
   user: { select: { id: true, role: true, accountType: true, firstName: true, lastName: true } },
   animation: { select: { id: true, title: true, ...medicalReviewSelect } },
   category: { select: { name: true } },
   embedDomains: { orderBy: { host: "asc" }, select: { host: true } },
   payments: { where: { status: "refunded" }, select: { id: true }, take: 1 },
 } satisfies Prisma.SubscriptionSelect;
+
+/**
+ * Whether a viewer may read a licence's certificate or a payment's receipt: its payer's own (a
+ * personal one), every member of the practice it was bought for (a receipt: its owners and
+ * managers, who see billing; decision 030), or an admin.
+ */
+async function mayRead(viewer: Viewer, row: { userId: string; practiceId: string | null }, need: "use" | "billing" = "use") {
+  if (viewer.role === "admin") return true;
+  if (!row.practiceId) return row.userId === viewer.id;
+  const membership = await getMembership(viewer.id);
+  return membership?.practiceId === row.practiceId && (need === "use" || canManage(membership.role));
+}
 
 export function verifyUrl(licenceId: string) {
   return `${appUrl()}/licences/${licenceId}/verify`;
@@ -187,8 +213,8 @@ type LicenceRow = NonNullable<Awaited<ReturnType<typeof findLicence>>>;
  * expired (marked so, or past its end date before the daily job has marked it).
  */
 async function licenceState(row: LicenceRow, now: Date): Promise<LicenceState> {
-  const access = await getAccess(row.user, now);
-  if (access.subscriptions.some((s) => s.id === row.id)) return "valid";
+  // The rule itself, not the payer's access: a practice's licence stays valid when its payer leaves.
+  if (isActive(row, now)) return "valid";
   if (row.payments.length > 0) return "refunded";
   if (row.status === "canceled") return "canceled";
   if (row.status === "pending") return "pending";
@@ -246,7 +272,8 @@ async function toLicence(row: LicenceRow, now: Date, { limit, animationId }: { l
     id: row.id,
     type,
     typeLabel: LICENCE_TYPE_LABEL[type],
-    licensee: { firstName: row.user.firstName, lastName: row.user.lastName },
+    licensee: row.practice?.legalName ?? `${row.user.firstName} ${row.user.lastName}`.trim(),
+    seats: row.seats,
     item:
       type === "individual"
         ? (row.animation?.title ?? "Animation no longer in the library")
@@ -258,7 +285,7 @@ async function toLicence(row: LicenceRow, now: Date, { limit, animationId }: { l
     terms,
     startDate: row.startDate,
     endDate: row.endDate,
-    rights: LICENCE_RIGHTS,
+    rights: row.practiceId ? PRACTICE_LICENCE_RIGHTS : LICENCE_RIGHTS,
     state,
     verifyUrl: verifyUrl(row.id),
     medicalReview: type === "individual" && row.animation ? currentMedicalReview(row.animation, now) : null,
@@ -272,8 +299,9 @@ async function toLicence(row: LicenceRow, now: Date, { limit, animationId }: { l
 export function licenceFacts(licence: Licence): [string, string][] {
   const covers = licence.type === "individual" ? licence.item : `${licence.item}: ${pluralize(licence.animations.total, "animation")} on the day of issue`;
   return [
-    ["Licensee", `${licence.licensee.firstName} ${licence.licensee.lastName}`.trim()],
+    ["Licensee", licence.licensee],
     ["License type", licence.typeLabel],
+    ["Seats", licence.seats === 1 ? "1 (the licensee alone)" : `${licence.seats} people of the practice`],
     ["Covers", covers],
     ["Valid", `${formatDate(licence.startDate)} to ${formatDate(licence.endDate)}`],
     ["Embed sites", licence.embedSites.length ? licence.embedSites.join(", ") : "None registered"],
@@ -293,7 +321,7 @@ export async function getCertificate(
   { animationId, now = new Date() }: { animationId?: string; now?: Date } = {},
 ): Promise<Certificate> {
   const row = await findLicence(subscriptionId);
-  if (!row || (row.userId !== user.id && user.role !== "admin")) throw notFound(LICENCE_NOT_FOUND);
+  if (!row || !(await mayRead(user, row))) throw notFound(LICENCE_NOT_FOUND);
   const [licence, platformName] = await Promise.all([toLicence(row, now, { limit: CERTIFICATE_ANIMATION_LIMIT, animationId }), getSetting("platform_name")]);
   return { ...licence, platformName, price: Number(row.price) };
 }

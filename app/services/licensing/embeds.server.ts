@@ -1,7 +1,7 @@
 import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
-import { conflict, notFound, ServiceError } from "~/lib/errors.server.ts";
+import { conflict, forbidden, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { memo } from "~/lib/memo.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { EMBED_DOMAIN_MESSAGES, frameAncestorSources, hostMatches, MAX_EMBED_DOMAINS, normaliseEmbedHost } from "~/validation/embed-domains.ts";
@@ -9,7 +9,9 @@ import type { AccessTarget } from "./access.server.ts";
 import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { cached } from "../catalogue/categories.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
-import { activeLicenceWhere, coveredByCategoryWhere, hasCategoryLicence, hasIndividualLicence, isActive, type Access } from "./access.server.ts";
+import { canManage, getMembership } from "../practices/practices.server.ts";
+import { MANAGERS_ONLY } from "~/validation/practices.ts";
+import { activeLicenceWhere, heldWhere, coveredByCategoryWhere, hasCategoryLicence, hasIndividualLicence, isActive, type Access } from "./access.server.ts";
 
 // Licensed embeds (one owner, with embed-media.server.ts for the player's signed media URLs and
 // play counters): the sites a licence may be framed by, which licence an embed plays under, what
@@ -52,11 +54,20 @@ export function covers(licence: Licence, animation: AccessTarget) {
 
 // ---- domains (the licensee's own) ----
 
-async function requireOwnLicence(userId: string, licenceId: string) {
+/**
+ * A licence the user holds (their own, or their practice's), for reading its sites; with
+ * `manage`, one whose sites they may change: their own, or their practice's when they are its
+ * owner or manager (decision 030). A viewer is refused with the reason.
+ */
+async function requireOwnLicence(userId: string, licenceId: string, manage = false) {
   const licence = await prisma.subscription
-    .findFirst({ where: { id: licenceId, userId, type: { in: ["individual", "category"] } }, select: licenceSelect })
+    .findFirst({
+      where: { AND: [{ id: licenceId, type: { in: ["individual", "category"] } }, heldWhere(userId)] },
+      select: { ...licenceSelect, practiceId: true },
+    })
     .catch(() => null); // a malformed id is simply not found
   if (!licence) throw notFound(LICENCE_NOT_FOUND);
+  if (manage && licence.practiceId && !canManage((await getMembership(userId))?.role)) throw forbidden(MANAGERS_ONLY);
   return licence;
 }
 
@@ -73,7 +84,7 @@ export async function listEmbedDomains(userId: string, licenceId: string) {
 export async function addEmbedDomain(userId: string, licenceId: string, input: string) {
   const normalised = normaliseEmbedHost(input);
   if (!normalised.ok) throw new ServiceError(normalised.message, 400, "host");
-  await requireOwnLicence(userId, licenceId);
+  await requireOwnLicence(userId, licenceId, true);
   const added = await prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM "Subscription" WHERE id = ${licenceId}::uuid FOR UPDATE`;
     const existing = await tx.licenceEmbedDomain.findMany({ where: { subscriptionId: licenceId }, select: { host: true } });
@@ -85,7 +96,7 @@ export async function addEmbedDomain(userId: string, licenceId: string, input: s
 }
 
 export async function removeEmbedDomain(userId: string, licenceId: string, domainId: string) {
-  await requireOwnLicence(userId, licenceId);
+  await requireOwnLicence(userId, licenceId, true);
   const { count } = await prisma.licenceEmbedDomain.deleteMany({ where: { id: domainId, subscriptionId: licenceId } }).catch(() => ({ count: 0 }));
   if (count === 0) throw notFound(DOMAIN_NOT_FOUND);
 }
@@ -152,17 +163,21 @@ const CATEGORY_CHOICES = 200;
  * them, the first by title otherwise.
  */
 export async function listEmbedLicences(userId: string, now = new Date(), chosen?: { licenceId?: string; animationId?: string }) {
-  const licences = await prisma.subscription.findMany({
-    where: activeLicenceWhere(now, { userId, type: { in: ["individual", "category"] } }),
-    orderBy: [{ endDate: "asc" }, { id: "asc" }],
-    select: {
-      ...licenceSelect,
-      animation: { select: snippetAnimationSelect },
-      category: { select: { id: true, name: true } },
-      embedDomains: { orderBy: { createdAt: "asc" }, select: { id: true, host: true } },
-      embedPlays: { orderBy: [{ plays: "desc" }, { host: "asc" }], select: { host: true, plays: true, animation: { select: { title: true } } } },
-    },
-  });
+  const [licences, membership] = await Promise.all([
+    prisma.subscription.findMany({
+      where: activeLicenceWhere(now, { AND: [heldWhere(userId), { type: { in: ["individual", "category"] } }] }),
+      orderBy: [{ endDate: "asc" }, { id: "asc" }],
+      select: {
+        ...licenceSelect,
+        practice: { select: { legalName: true } },
+        animation: { select: snippetAnimationSelect },
+        category: { select: { id: true, name: true } },
+        embedDomains: { orderBy: { createdAt: "asc" }, select: { id: true, host: true } },
+        embedPlays: { orderBy: [{ plays: "desc" }, { host: "asc" }], select: { host: true, plays: true, animation: { select: { title: true } } } },
+      },
+    }),
+    getMembership(userId),
+  ]);
   return Promise.all(
     licences.map(async (l) => {
       const choices = l.categoryId
@@ -180,6 +195,10 @@ export async function listEmbedLicences(userId: string, now = new Date(), chosen
         type: l.type as "individual" | "category",
         endDate: l.endDate,
         title: l.animation?.title ?? l.category?.name ?? "License",
+        /** The practice it belongs to (null: the member's own). */
+        practice: l.practice?.legalName ?? null,
+        /** Whether this member may add and remove its sites (a practice's viewer may not). */
+        managesSites: !l.practice || canManage(membership?.role),
         domains: l.embedDomains,
         plays: l.embedPlays.map((p) => ({ host: p.host, plays: p.plays, animationTitle: p.animation.title })),
         totalPlays: l.embedPlays.reduce((sum, p) => sum + p.plays, 0),

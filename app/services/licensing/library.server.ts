@@ -1,7 +1,7 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { getTotalSpent } from "../commerce/payments.server.ts";
-import { activeLicenceWhere, activeWhere } from "./access.server.ts";
+import { activeLicenceWhere, heldWhere } from "./access.server.ts";
 
 // The member's library (the animations their licences cover) and the dashboard's figures
 // (decision 004). Read-only: the rows it reads are written by subscriptions and payments.
@@ -14,7 +14,7 @@ import { activeLicenceWhere, activeWhere } from "./access.server.ts";
  */
 async function activeLicences(userId: string, now: Date) {
   return prisma.subscription.findMany({
-    where: activeLicenceWhere(now, { userId, type: { in: ["individual", "category"] } }),
+    where: activeLicenceWhere(now, { AND: [heldWhere(userId), { type: { in: ["individual", "category"] } }] }),
     select: { id: true, type: true, animationId: true, categoryId: true, endDate: true },
   });
 }
@@ -108,7 +108,7 @@ export async function getLibrary(userId: string, options: { q?: string; page?: n
 export async function getDashboardStats(userId: string, now = new Date()) {
   const [totalSpent, activeSubscriptions, library] = await Promise.all([
     getTotalSpent(userId),
-    prisma.subscription.count({ where: activeWhere(userId, now) }),
+    prisma.subscription.count({ where: activeLicenceWhere(now, heldWhere(userId)) }),
     getLibrary(userId, { pageSize: 3, now }),
   ]);
   return {

@@ -9,6 +9,8 @@ import { type Actor, recordAudit } from "../admin/audit.server.ts";
 export const SETTING_DEFAULTS = {
   platform_name: "Medanim",
   global_subscription_yearly_price: "99",
+  // Each seat of a practice's licence beyond the included three, per year (decision 030).
+  practice_seat_price: "49",
   homepage_animations_per_page: "6",
   support_email: "support@medanim.com",
   support_phone: "+1 (555) 010-2040",
@@ -84,6 +86,7 @@ export const SETTING_NOT_FOUND = "Setting not found";
 const DESCRIPTIONS: Record<EditableSettingKey, string> = {
   platform_name: "The name shown in the header, the footer and e-mails",
   global_subscription_yearly_price: "Premium yearly price in USD (new subscriptions only)",
+  practice_seat_price: "Yearly price in USD of each seat of a practice's license beyond the 3 included (new purchases only)",
   homepage_animations_per_page: "Animations per page on the home page",
   support_email: "Support e-mail shown on the contact page",
   support_phone: "Support phone shown on the contact page",
