@@ -88,6 +88,7 @@ export default [
     route("admin/categories/new", "routes/admin/category-form.tsx", { id: "admin-category-new" }),
     route("admin/categories/:id", "routes/admin/category-form.tsx"),
     route("admin/users", "routes/admin/users.tsx"),
+    route("admin/practices", "routes/admin/practices.tsx"),
     route("admin/users/:id/email", "routes/admin/user-email.tsx"),
     route("admin/doctors", "routes/admin/doctors.tsx"),
     route("admin/doctors/new", "routes/admin/doctor-form.tsx", { id: "admin-doctor-new" }),

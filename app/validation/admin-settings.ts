@@ -58,6 +58,8 @@ export const SettingUpdateSchema = z.object({
 export const SettingsFormSchema = z.object({
   platformName: SETTING_VALUE_RULES.platform_name,
   annualPrice: z.preprocess((v) => (typeof v === "string" ? v.replace(/^\$/, "") : v), price),
+  /** Each practice seat beyond the three included; left empty, the price stays as it is. */
+  seatPrice: z.preprocess((v) => (typeof v === "string" ? v.replace(/^\$/, "") : v), price).optional(),
   /** A checkbox: sent as "on" when ticked, absent when not. */
   requireMedicalReview: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
 });

@@ -8,6 +8,7 @@ import { CACHES, type CacheName, cachesDroppedBy, FACTS, registerCache, tableWri
 import { getDb, prisma } from "~/lib/db.server.ts";
 import { deleteObject, saveObject } from "~/lib/storage.server.ts";
 import * as myAnimations from "~/routes/account/my-animations.tsx";
+import * as practicePage from "~/routes/account/practice.tsx";
 import * as purchase from "~/routes/account/purchase.tsx";
 import * as medicalScreen from "~/routes/admin/animation-medical.tsx";
 import * as animationsScreen from "~/routes/admin/animations.tsx";
@@ -163,6 +164,15 @@ const WRITERS: Record<string, (world: World) => Promise<unknown>> = {
       data: { name: `Registry ${crypto.randomBytes(3).toString("hex")}`, slug: `registry-${crypto.randomBytes(3).toString("hex")}` },
     }),
   Subscription: async ({ catalogue }) => buy((await member()).cookie, catalogue.rhinoplasty.slug),
+  // Founding a practice makes its owner a member (joining, leaving and removal write the same row).
+  PracticeMember: async () => {
+    const { cookie } = await member();
+    const founded = await callRoute(practicePage, "/practice", {
+      form: { intent: "create", legalName: `Registry Clinic ${crypto.randomBytes(3).toString("hex")}`, address: "1 Main St", country: "US" },
+      cookie,
+    });
+    expect(founded.status).toBe(302);
+  },
   // A new version of the licence terms has no screen yet (decision 028): written as its migration would.
   LicenceTerms: async () => {
     const latest = await prisma.licenceTerms.findFirstOrThrow({ orderBy: { version: "desc" } });

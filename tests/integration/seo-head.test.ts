@@ -3,6 +3,7 @@ import { createRouteTable } from "~/lib/route-table.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { DESCRIPTION_MAX } from "~/lib/seo.ts";
 import { ROUTE_RULES } from "~/route-rules.ts";
+import { hashToken } from "~/lib/crypto.server.ts";
 import { unsubscribeUrl } from "~/services/admin/email-campaigns.server.ts";
 import { sendToApp, testApp } from "../helpers/app.ts";
 import { createAnimation, createCatalogue } from "../helpers/catalogue.ts";
@@ -23,6 +24,7 @@ type Sample = { path: () => string; canonical: () => string; robots: Robots };
 let c: Awaited<ReturnType<typeof createCatalogue>>;
 let licenceId = "";
 let unsubscribePath = "";
+let invitationPath = "";
 let adminHeaders = new Headers();
 
 const page = (path: string, robots: Robots = "index", canonical = path): Sample => ({ path: () => path, canonical: () => canonical, robots });
@@ -49,6 +51,8 @@ const SAMPLES: Record<string, Sample> = {
   "/unsubscribe": { path: () => unsubscribePath, canonical: () => "/unsubscribe", robots: "noindex" },
   "/forgot-password": page("/forgot-password", "noindex"),
   "/reset-password": page("/reset-password", "noindex"),
+  // An invitation's e-mailed link: anyone holding it sees the practice and the role, never indexed.
+  "/practice/invitations/:token": { path: () => invitationPath, canonical: () => invitationPath, robots: "noindex" },
   "/licences/:id/verify": { path: () => `/licences/${licenceId}/verify`, canonical: () => `/licences/${licenceId}/verify`, robots: "noindex" },
 };
 
@@ -61,6 +65,7 @@ const PRIVATE = [
   /^\/admin(\/|$)/,
   /^\/auth\/step-up$/,
   /^\/(dashboard|my-animations|billing|profile|notifications|refund)(\/|$)/,
+  /^\/practice$/,
   /^\/(watch|purchase|checkout)\//,
 ];
 
@@ -83,6 +88,13 @@ beforeAll(async () => {
   licenceId = (await createPaidSubscription(user.id, { type: "individual", animationId: c.rhinoplasty.id })).subscription.id;
   const link = new URL(unsubscribeUrl(user.id, "newsletter"));
   unsubscribePath = `${link.pathname}${link.search}`;
+  // An invitation as its e-mail carries it (its token's hash is what the row keeps).
+  const practice = await prisma.practice.create({ data: { legalName: "Klinik am See", address: "Seestrasse 5", country: "DE" } });
+  const token = "seo-head-invitation-token-0123456789";
+  await prisma.practiceInvitation.create({
+    data: { practiceId: practice.id, email: "invitee@example.com", role: "viewer", tokenHash: hashToken(token), expiresAt: new Date(Date.now() + 86_400_000) },
+  });
+  invitationPath = `/practice/invitations/${token}`;
 });
 
 // ---- reading the head ----

@@ -7,7 +7,7 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formatLongDate } from "~/lib/format.ts";
 import { readFormData } from "~/lib/form.server.ts";
-import { NOINDEX } from "~/lib/seo.ts";
+import { pageHead, siteOf } from "~/lib/seo.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getUser, requireUser } from "~/services/auth/guards.server.ts";
 import { acceptInvitation, describeInvitation } from "~/services/practices/practices.server.ts";
@@ -17,7 +17,15 @@ import type { Route } from "./+types/practice-invitation";
 // /practice/invitations/{token}: the link of an invitation e-mail. Anyone with the link sees the
 // practice and the role; accepting needs the account of the address it was sent to.
 
-export const meta: Route.MetaFunction = () => [{ title: "Invitation | Medanim" }, NOINDEX, { name: "referrer", content: "no-referrer" }];
+// No "no-referrer" policy here: browsers would then post the Accept form with "Origin: null",
+// which the CSRF guard refuses (see reset-password.tsx); the site-wide policy sends only the origin.
+export const meta: Route.MetaFunction = ({ matches, data, location }) =>
+  pageHead(siteOf(matches), {
+    title: data && "practiceName" in data ? `Join ${data.practiceName}` : "Invitation",
+    description: "An invitation to join a practice: its members use the practice's licensed animations.",
+    canonicalPath: location.pathname,
+    robots: "noindex",
+  });
 
 async function describe(token: string) {
   try {

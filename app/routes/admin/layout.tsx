@@ -14,6 +14,7 @@ const SIDEBAR = [
   { to: "/admin/animations", label: "Animations" },
   { to: "/admin/categories", label: "Categories" },
   { to: "/admin/users", label: "Users" },
+  { to: "/admin/practices", label: "Practices" },
   { to: "/admin/doctors", label: "Doctors" },
   { to: "/admin/subscriptions", label: "Subscriptions" },
   { to: "/admin/email-manager", label: "Email Manager" },

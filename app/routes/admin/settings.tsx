@@ -26,6 +26,7 @@ export async function loader() {
     platformName: value("platform_name"),
     licenceTerms: formatLicenceTermsTitle(terms),
     annualPrice: value("global_subscription_yearly_price"),
+    seatPrice: value("practice_seat_price"),
     requireMedicalReview: value("require_medical_review") === "true" ? "on" : undefined,
     publicDetails: {
       supportEmail: value("support_email"),
@@ -58,6 +59,7 @@ export async function action({ request }: Route.ActionArgs) {
       { key: "platform_name", value: submission.value.platformName },
       { key: "global_subscription_yearly_price", value: submission.value.annualPrice },
       { key: "require_medical_review", value: String(submission.value.requireMedicalReview) },
+      ...(submission.value.seatPrice ? [{ key: "practice_seat_price", value: submission.value.seatPrice }] : []),
     ]);
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error);
@@ -138,6 +140,13 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               {rounded ? `Premium: $${rounded} per year` : "Enter a price to see the preview"}
             </p>
           </div>
+          <Field
+            label="Practice seat price (USD a year)"
+            hint="Each seat of a practice's license beyond the 3 included: a practice of 5 pays for 2 more."
+            {...getInputProps(fields.seatPrice, { type: "text" })}
+            inputMode="decimal"
+            errors={fields.seatPrice.errors}
+          />
           <ul className="list-disc space-y-1 pl-5 text-sm text-slate-600">
             <li>Changes apply immediately to new subscriptions.</li>
             <li>Existing active subscriptions keep their original price.</li>

@@ -10,6 +10,8 @@ import { requireAdminStepUp } from "~/services/auth/step-up.server.ts";
 import { getAdminUser, listUsers, setUserBlocked, setUserRole } from "~/services/admin/user-admin.server.ts";
 import { USER_INTENTS, UserListQuerySchema, userStatus, type UserIntent } from "~/validation/admin-users.ts";
 import { NOINDEX } from "~/lib/seo.ts";
+import { practicesOf } from "~/services/practices/practices.server.ts";
+import { ROLE_LABEL } from "~/validation/practices.ts";
 import type { Route } from "./+types/users";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users | Admin" }, NOINDEX];
@@ -19,8 +21,14 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   const query = UserListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const list = await listUsers(query, { withTotal: false });
   const target = confirmTarget(url, USER_INTENTS);
-  const user = target ? await getAdminUser(target.id) : null;
-  return { ...list, search: query.search ?? "", selfId: admin.id, confirm: user && target ? { user, intent: target.intent } : null };
+  const [user, practices] = await Promise.all([target ? getAdminUser(target.id) : null, practicesOf(list.users.map((u) => u.id))]);
+  return {
+    ...list,
+    users: list.users.map((u) => ({ ...u, practice: practices.get(u.id) ?? null })),
+    search: query.search ?? "",
+    selfId: admin.id,
+    confirm: user && target ? { user, intent: target.intent } : null,
+  };
 }
 
 // Failure toasts: "Failed to update user", "Failed to block user", "Failed to unblock user".
@@ -109,6 +117,18 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
             ),
           },
           { header: "Role", cell: (user) => <Badge tone={user.role === "admin" ? "blue" : "grey"}>{user.role}</Badge> },
+          {
+            header: "Practice",
+            cell: (user) =>
+              user.practice ? (
+                <Link to={`/admin/practices?search=${encodeURIComponent(user.email)}`} className="font-medium text-brand-700 hover:underline">
+                  {user.practice.name}
+                  <span className="block text-xs font-normal text-slate-600">{ROLE_LABEL[user.practice.role]}</span>
+                </Link>
+              ) : (
+                <span className="text-slate-500">—</span>
+              ),
+          },
           { header: "Account", cell: (user) => <Badge tone={user.accountType === "premium" ? "yellow" : "grey"}>{user.accountType}</Badge> },
           {
             header: "Status",

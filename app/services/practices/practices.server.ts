@@ -402,6 +402,15 @@ export async function getPractice(user: Actor, practiceId: string, now = new Dat
 
 // ---- the back office ----
 
+/** The practice and role of each of these users (one query for an admin list's page). */
+export async function practicesOf(userIds: string[]) {
+  const rows = await prisma.practiceMember.findMany({
+    where: { userId: { in: userIds } },
+    select: { userId: true, role: true, practice: { select: { legalName: true } } },
+  });
+  return new Map(rows.map((r) => [r.userId, { name: r.practice.legalName, role: r.role }]));
+}
+
 export const ADMIN_PRACTICES_PAGE_SIZE = 25;
 
 /** /admin/practices: newest first, by name, tax id or a member's e-mail; bounded per page. */

@@ -13,6 +13,8 @@ const PRIVATE_PATHS = [
   "/dashboard",
   "/my-animations",
   "/billing",
+  // A member's practice, and its e-mailed invitation links.
+  "/practice",
   "/profile",
   "/notifications",
   "/refund",
