@@ -162,6 +162,23 @@ describe("a practice of three", () => {
   });
 });
 
+describe("seats", () => {
+  it("a practice of four pays for a fourth seat at the settings' price, and its licence covers four", async () => {
+    const people = [await person(), await person(), await person(), await person()];
+    const [owner, ...others] = people;
+    await foundPractice(owner!, { ...DETAILS, legalName: "Praxis Vier", taxId: "" });
+    // Without a licence yet, nothing limits the members: the first licence is sized to them.
+    for (const other of others) await join(owner!, other, "viewer");
+    const checkout = await page(`/purchase/category/${catalogue.body.slug}?for=practice`, owner!);
+    // Body Contouring at the default 299, and one seat beyond the three included at 49.
+    expect(checkout.html).toContain("4 seats (3 included, 1 more at $49.00 each)");
+    expect(checkout.html).toContain("$348");
+    const licence = await buyForPractice(owner!, catalogue.body.slug);
+    expect(licence).toMatchObject({ seats: 4 });
+    expect(Number(licence.price)).toBe(348);
+  });
+});
+
 describe("managing the members", () => {
   it("hands the practice over, and never leaves it without an owner", async () => {
     const [owner, colleague] = [await person(), await person()];

@@ -159,6 +159,8 @@ export default function PracticePage({ loaderData, actionData }: Route.Component
   const { practice, role, members, invitations, seats, activeLicences, userId } = loaderData;
   const isOwner = role === "owner";
   const manages = role === "owner" || role === "manager";
+  // The last owner can neither leave nor step down: the controls that would be refused are not offered.
+  const soleOwner = isOwner && members.filter((m) => m.role === "owner").length === 1;
   return (
     <AccountPage title={practice.legalName} wide>
       <p className="mt-2 text-slate-700" data-testid="practice-role">
@@ -186,7 +188,7 @@ export default function PracticePage({ loaderData, actionData }: Route.Component
                 <span className="text-slate-600">{` · ${member.email} · since ${formatDate(member.since)}`}</span>
               </span>
               <span className="flex flex-wrap items-center gap-2">
-                {isOwner ? (
+                {isOwner && !(soleOwner && member.userId === userId) ? (
                   <Form method="post" className="flex items-center gap-2">
                     <input type="hidden" name="intent" value="role" />
                     <input type="hidden" name="userId" value={member.userId} />
@@ -205,7 +207,7 @@ export default function PracticePage({ loaderData, actionData }: Route.Component
                 ) : (
                   <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{ROLE_LABEL[member.role]}</span>
                 )}
-                {isOwner || member.userId === userId ? (
+                {(isOwner || member.userId === userId) && !(soleOwner && member.userId === userId) ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="remove" />
                     <input type="hidden" name="userId" value={member.userId} />
@@ -243,7 +245,11 @@ export default function PracticePage({ loaderData, actionData }: Route.Component
             </ul>
           </>
         ) : null}
-        {isOwner ? <InviteForm lastResult={resultFor(data, "invite")} /> : null}
+        {soleOwner && members.length > 1 ? (
+          <p className="mt-2 text-sm text-slate-600">You are the practice&apos;s only owner: make another member an owner before you leave.</p>
+        ) : null}
+        {/* Keyed by the invitations: after one is sent the form starts empty again (with JavaScript the page stays mounted). */}
+        {isOwner ? <InviteForm key={invitations.length} lastResult={resultFor(data, "invite")} /> : null}
       </Section>
 
       {manages ? (

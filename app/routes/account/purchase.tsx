@@ -123,7 +123,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               media.formats ? `Download of the files (${media.formats})` : "Download of the files",
               "Commercial usage rights",
               forPractice
-                ? `Used by everyone in the practice: ${practice!.seats} seats (${INCLUDED_SEATS} included${practice!.extraSeats > 0 ? `, ${practice!.extraSeats} more at ${formatMoney(practice!.perSeat)} each` : ""})`
+                ? `Used by everyone in the practice: ${practice!.seats} seats (${practice!.extraSeats > 0 ? `${INCLUDED_SEATS} included, ${practice!.extraSeats} more at ${formatMoney(practice!.perSeat)} each` : "included in the price"})`
                 : "Premium Access included: stream the whole library",
               "One year, with a 30-day money-back guarantee",
             ]}
@@ -181,7 +181,7 @@ function BuyerChoice({ practice }: { practice: { name: string; chosen: boolean; 
     </Link>
   );
   return (
-    <div className="mb-4" data-testid="buyer-choice">
+    <div className="mt-2 mb-4" data-testid="buyer-choice">
       <p className="text-sm font-semibold text-slate-800">License for</p>
       <div className="mt-2 flex flex-wrap gap-2">
         {option(!practice.chosen, "?", "Myself")}
