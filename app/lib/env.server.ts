@@ -80,6 +80,13 @@ const EnvSchema = z
     STRIPE_SECRET_KEY: optionalKey(/^(sk|rk)_(test|live)_/, "expected a Stripe secret key (sk_test_… or sk_live_…)"),
     STRIPE_PUBLISHABLE_KEY: optionalKey(/^pk_(test|live)_/, "expected a Stripe publishable key (pk_test_… or pk_live_…)"),
     STRIPE_WEBHOOK_SECRET: optionalKey(/^whsec_/, "expected a webhook signing secret (whsec_…)"),
+    // With Stripe: let Stripe Tax compute each purchase's tax (prices stay tax-inclusive) and the
+    // invoice print Stripe's amounts. Needs Stripe Tax set up in the dashboard (origin address,
+    // registrations). Off: the tax_rates setting's table decides, as in test mode.
+    STRIPE_TAX: z
+      .enum(["true", "false", "1", "0", ""])
+      .default("false")
+      .transform((v) => v === "true" || v === "1"),
     // Whose X-Forwarded-* headers Express believes (its `trust proxy`): unset trusts nobody and
     // the client address is the socket's; a hop count ("1"), "true", or addresses/subnets.
     TRUST_PROXY: z

@@ -7,6 +7,8 @@ import { getToast } from "~/lib/toast.server.ts";
 import * as billingPage from "~/routes/account/billing.tsx";
 import * as cardReturn from "~/routes/account/billing-card.ts";
 import * as testCardPage from "~/routes/checkout/test-card.tsx";
+import * as testCheckout from "~/routes/checkout/test.tsx";
+import * as premiumPage from "~/routes/public/premium.tsx";
 import { runBillingSweep } from "~/services/commerce/billing-sweep.server.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
@@ -60,6 +62,14 @@ describe("in test mode", () => {
     await page(setupId, cookie, { card: "0341" });
     expect((await billing(cookie)).card).toMatchObject({ last4: "4242" });
     expect(await prisma.cardSetup.count({ where: { userId: user.id } })).toBe(1);
+  });
+
+  it("the card a first purchase is paid with is the card on file", async () => {
+    const { cookie } = await member();
+    const started = await callRoute(premiumPage, "/premium", { form: { intent: "checkout" }, cookie });
+    const checkoutId = /\/checkout\/test\/([0-9a-f-]{36})$/.exec(started.location ?? "")![1]!;
+    expect((await callRoute(testCheckout, `/checkout/test/${checkoutId}`, { form: { intent: "pay" }, params: { checkoutId }, cookie })).status).toBe(303);
+    expect((await billing(cookie)).card).toEqual({ brand: "Visa", last4: "4242", expMonth: 12, expYear: new Date().getUTCFullYear() + 4 });
   });
 
   it("renewals are charged to the card on file: a declining one sends the renewal into dunning, a new card pays the retry", async () => {

@@ -210,7 +210,8 @@ describe("confirmPayment", () => {
     const { intent, invoice, periodEnd } = putPayment("succeeded");
     const events = await provider.confirmPayment(intent.id);
 
-    only("GET", `/v1/payment_intents/${intent.id}`);
+    // Asked with its payment method expanded: the card it paid with becomes the card on file.
+    expect(only("GET", `/v1/payment_intents/${intent.id}`).form.get("expand[0]")).toBe("payment_method");
     const list = only("GET", "/v1/invoice_payments").form;
     expect(list.get("payment[type]")).toBe("payment_intent");
     expect(list.get("payment[payment_intent]")).toBe(intent.id);
@@ -228,6 +229,8 @@ describe("confirmPayment", () => {
         amountCents: 9900,
         reason: "first",
         periodEnd: new Date(periodEnd * 1000),
+        card: { brand: "visa", last4: "4242", expMonth: 12, expYear: 2034 },
+        tax: null,
       },
     ]);
   });
@@ -389,6 +392,8 @@ describe("parseWebhook", () => {
       amountCents: 9900,
       reason: "first",
       periodEnd: null,
+      // No payment intent found for the invoice: no card to read.
+      card: null,
     });
   });
 
@@ -421,6 +426,8 @@ describe("parseWebhook", () => {
       amountCents: 9900,
       reason: "first",
       periodEnd: new Date(periodEnd * 1000),
+      card: null,
+      tax: null,
     });
 
     const renewal = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_cycle", periodEnd });

@@ -5,12 +5,22 @@ import { setPaymentProvider } from "~/lib/payments/index.server.ts";
 import { createStripeProvider } from "~/lib/payments/stripe.server.ts";
 import * as webhook from "~/routes/api/webhooks.stripe.ts";
 import { startCheckout } from "~/services/commerce/checkout.server.ts";
-import { chargeObject, checkoutSessionObject, eventObject, invoiceObject, invoicePaymentObject, subscriptionObject, useStripeMock } from "../mocks/stripe.ts";
+import {
+  chargeObject,
+  checkoutSessionObject,
+  eventObject,
+  invoiceObject,
+  invoicePaymentObject,
+  paymentIntentObject,
+  subscriptionObject,
+  useStripeMock,
+} from "../mocks/stripe.ts";
 import { createUser } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { failNextCommit } from "../helpers/db-failure.ts";
 import { sessionCookieFor } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
+import { REVERSE_CHARGE_NOTE } from "~/services/commerce/invoices.server.ts";
 import * as billingPage from "~/routes/account/billing.tsx";
 
 // POST /api/webhooks/stripe end to end: the real route, the real Stripe adapter (signature
@@ -52,6 +62,7 @@ async function startedPurchase() {
   const invoice = invoiceObject({ customer, subscription, subscriptionMetadata: metadata, amount: 9900, billingReason: "subscription_create" });
   const paymentIntent = `pi_1Webhook${checkoutId.replace(/-/g, "").slice(0, 15)}`;
   stripeMock.invoicePayments.push(invoicePaymentObject({ invoice, paymentIntent, amount: 9900, status: "paid" }));
+  stripeMock.paymentIntents.set(paymentIntent, paymentIntentObject({ id: paymentIntent, amount: 9900, status: "succeeded", customer }));
   return { user, checkout, customer, subscription, metadata, invoice, paymentIntent };
 }
 
@@ -70,6 +81,60 @@ describe("POST /api/webhooks/stripe", () => {
     expect(subscription).toMatchObject({ type: "global", status: "active", stripeSubscriptionId: p.subscription });
     expect((await prisma.user.findUniqueOrThrow({ where: { id: p.user.id } })).accountType).toBe("premium");
     expect((await prisma.checkoutSession.findUniqueOrThrow({ where: { id: p.checkout.id } })).status).toBe("completed");
+    // The card it was paid with, asked of Stripe, is the card on file.
+    expect(await prisma.user.findUniqueOrThrow({ where: { id: p.user.id }, select: { cardBrand: true, cardLast4: true, cardExpYear: true } })).toEqual({
+      cardBrand: "visa",
+      cardLast4: "4242",
+      cardExpYear: 2034,
+    });
+  });
+
+  it("with Stripe Tax, the invoice prints the tax Stripe computed, and a reverse charge its statement", async () => {
+    setPaymentProvider(
+      createStripeProvider({
+        secretKey: "sk_test_medanim_webhooks",
+        publishableKey: "pk_test_medanim_webhooks",
+        webhookSecret: WEBHOOK_SECRET,
+        automaticTax: true,
+      }),
+    );
+    for (const [taxes, expected] of [
+      [[{ amount: 1581, taxability_reason: "standard_rated" }], { netAmount: "83.19", taxAmount: "15.81", taxRate: "19", taxNote: null }],
+      [[{ amount: 0, taxability_reason: "reverse_charge" }], { netAmount: "99", taxAmount: "0", taxRate: "0", taxNote: REVERSE_CHARGE_NOTE }],
+    ] as const) {
+      const p = await startedPurchase();
+      // The hosted page asked Stripe to tax it, prices including the tax.
+      const created = stripeMock.requests.find((r) => r.path === "/v1/checkout/sessions" && r.form.get("metadata[checkoutId]") === p.checkout.id)!;
+      expect(created.form.get("automatic_tax[enabled]")).toBe("true");
+      expect(created.form.get("line_items[0][price_data][tax_behavior]")).toBe("inclusive");
+      // Its own completion event leaves the grant to invoice.paid, which carries the tax.
+      const session = checkoutSessionObject({
+        customer: p.customer,
+        amountTotal: 9900,
+        metadata: p.metadata,
+        clientReferenceId: p.checkout.id,
+        status: "complete",
+        paymentStatus: "paid",
+        invoice: p.invoice.id,
+        subscription: p.subscription,
+      });
+      expect((await deliver(eventObject("checkout.session.completed", { ...session, automatic_tax: { enabled: true, status: "complete" } }))).status).toBe(200);
+      expect(await paymentsOf(p.user.id)).toHaveLength(0);
+      const taxed = {
+        ...p.invoice,
+        automatic_tax: { enabled: true, status: "complete" },
+        total_taxes: taxes.map((t) => ({ ...t, tax_behavior: "inclusive", tax_rate_details: null, taxable_amount: 9900 - t.amount, type: "tax_rate_details" })),
+      };
+      expect((await deliver(eventObject("invoice.paid", taxed))).status).toBe(200);
+      const invoice = await prisma.invoice.findFirstOrThrow({ where: { userId: p.user.id } });
+      expect({
+        netAmount: invoice.netAmount.toString(),
+        taxAmount: invoice.taxAmount.toString(),
+        taxRate: invoice.taxRate.toString(),
+        taxNote: invoice.taxNote,
+      }).toEqual(expected);
+      expect(invoice.totalAmount.toString()).toBe("99");
+    }
   });
 
   it("replayed, concurrent, and the session's own completion event make one payment", async () => {

@@ -46,6 +46,14 @@ export function customerObject(params: { id?: string; email?: string | null; nam
   };
 }
 
+/** Stripe's test card that pays, as an expanded payment method. */
+export const TEST_CARD_METHOD = {
+  id: "pm_card_visa",
+  object: "payment_method",
+  card: { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034, funding: "credit", country: "US" },
+  type: "card",
+};
+
 /** A Checkout Session in setup mode once the member saved a card, its SetupIntent and card expanded. */
 export function setupSessionObject(params: { id: string; customer: string; card: { brand: string; last4: string; expMonth: number; expYear: number } | null }) {
   const paymentMethod = params.card && {
@@ -528,9 +536,12 @@ export function createStripeMock() {
     ),
     http.get(
       `${STRIPE_API}/v1/payment_intents/:id`,
-      handle((_entry, { id }) => {
+      handle(({ form }, { id }) => {
         const intent = paymentIntents.get(id!);
-        return intent ? ok(intent) : notFound("payment_intent", id!);
+        if (!intent) return notFound("payment_intent", id!);
+        // Expanded, its payment method is Stripe's test card that pays (4242).
+        const expanded = [...form.entries()].some(([key, value]) => key.startsWith("expand[") && value === "payment_method");
+        return ok(expanded ? { ...intent, payment_method: TEST_CARD_METHOD } : intent);
       }),
     ),
     http.get(

@@ -32,5 +32,6 @@ function createConfiguredProvider(): PaymentProvider {
     secretKey: env.STRIPE_SECRET_KEY,
     publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+    automaticTax: env.STRIPE_TAX,
   });
 }

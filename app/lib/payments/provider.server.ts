@@ -22,6 +22,8 @@ export type StartCheckoutInput = {
   item: { name: string; description: string; amountCents: number; currency: "usd" };
   /** Names the buyer and the item for the provider's own dashboard (userId, type, animationId…). */
   metadata: Record<string, string>;
+  /** Where the buyer is taxed, from their invoice details (a practice's, or their own); null when they gave none. */
+  taxLocation?: { country: string; address: string } | null;
   /** "hosted": the provider's page (no JavaScript needed); "embedded": a client secret for a form on our page. */
   mode: "hosted" | "embedded";
   /** Absolute URLs: where the hosted page returns after paying, or after giving up. */
@@ -61,6 +63,10 @@ export type PaymentEvent =
       reason: "first" | "renewal";
       /** End of the term this payment pays for, when the provider says (else one year on). */
       periodEnd: Date | null;
+      /** The card a first payment was made with, when the provider says: it becomes the card on file. */
+      card?: Card | null;
+      /** The tax the provider computed in the amount (Stripe Tax); absent when it computed none. */
+      tax?: ProviderTax | null;
     }
   | {
       kind: "payment.failed";
@@ -77,6 +83,9 @@ export type PaymentEvent =
   | { kind: "payment.refunded"; eventId: string; paymentIntentId: string; amountCents: number }
   /** A type we do not act on: answered 200, changes nothing. */
   | { kind: "ignored"; eventId: string; type: string };
+
+/** Tax the provider computed inside a payment's amount (Stripe Tax), in cents, and whether it was a reverse charge. */
+export type ProviderTax = { amountCents: number; reverseCharge: boolean };
 
 /** A card as the provider describes it: never its number, only what /billing shows. */
 export type Card = { brand: string; last4: string; expMonth: number; expYear: number };

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
+import { logger } from "../logger.server.ts";
 import {
+  type Card,
   ProviderDeclinedError,
   type PaymentEvent,
   type PaymentProvider,
+  type ProviderTax,
   type StartCheckoutInput,
   type StartCheckoutResult,
   WebhookSignatureError,
@@ -28,9 +31,11 @@ export type StripeProviderConfig = {
   secretKey: string;
   publishableKey: string | null;
   webhookSecret: string;
+  /** STRIPE_TAX: Stripe Tax computes the tax inside each (tax-inclusive) price. */
+  automaticTax?: boolean;
 };
 
-export function createStripeProvider({ secretKey, publishableKey, webhookSecret }: StripeProviderConfig): PaymentProvider {
+export function createStripeProvider({ secretKey, publishableKey, webhookSecret, automaticTax = false }: StripeProviderConfig): PaymentProvider {
   const stripe = new Stripe(secretKey, {
     // A buyer waits on these calls: two quick retries (safe, every write carries an idempotency
     // key) and a bounded wait, instead of the SDK's 80 s default.
@@ -63,9 +68,19 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
               unit_amount: input.item.amountCents,
               recurring: { interval: "year" },
               product_data: { name: input.item.name, description: input.item.description, metadata: input.metadata },
+              ...(automaticTax ? { tax_behavior: "inclusive" as const } : {}),
             },
           },
         ],
+        // Stripe Tax: the page asks for the billing address (and a business's tax id) it needs.
+        ...(automaticTax
+          ? {
+              automatic_tax: { enabled: true },
+              billing_address_collection: "required" as const,
+              customer_update: { address: "auto" as const, name: "auto" as const },
+              tax_id_collection: { enabled: true },
+            }
+          : {}),
         metadata,
         // The subscription's metadata is copied onto each of its invoices, so invoice.paid
         // names the checkout too.
@@ -86,15 +101,32 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
       { name: input.item.name, description: input.item.description, metadata: input.metadata },
       { idempotencyKey: `${idempotencyKey}:product` },
     );
+    // Stripe Tax needs the customer's location: the invoice details' country and address. Without
+    // them the embedded form is sold as before and the invoice uses the tax_rates table.
+    const taxed = automaticTax && Boolean(input.taxLocation);
+    if (taxed) {
+      await stripe.customers.update(
+        customerId,
+        { address: { country: input.taxLocation!.country, line1: input.taxLocation!.address.split("\n")[0] } },
+        { idempotencyKey: `${idempotencyKey}:tax-location` },
+      );
+    }
     const subscription = await stripe.subscriptions.create(
       {
         customer: customerId,
         items: [
           {
             quantity: 1,
-            price_data: { currency: input.item.currency, product: product.id, unit_amount: input.item.amountCents, recurring: { interval: "year" } },
+            price_data: {
+              currency: input.item.currency,
+              product: product.id,
+              unit_amount: input.item.amountCents,
+              recurring: { interval: "year" },
+              ...(taxed ? { tax_behavior: "inclusive" as const } : {}),
+            },
           },
         ],
+        ...(taxed ? { automatic_tax: { enabled: true } } : {}),
         // The first invoice waits for the Payment Element to confirm its payment intent.
         payment_behavior: "default_incomplete",
         payment_settings: { save_default_payment_method: "on_subscription" },
@@ -135,7 +167,7 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
 
     confirmPayment: (paymentIntentId) =>
       asProviderError(async () => {
-        const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
+        const intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["payment_method"] });
         if (intent.status !== "succeeded" && intent.status !== "requires_payment_method" && intent.status !== "canceled") return [];
         const invoice = await invoiceOfPaymentIntent(intent.id);
         // A payment intent that pays none of our invoices is not a purchase of ours.
@@ -143,7 +175,8 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
         const subscription = subscriptionOf(invoice);
         if (intent.status === "succeeded") {
           const event = paidInvoiceEvent(invoice, `confirm_${invoice.id}`, intent.id);
-          return event.kind === "ignored" ? [] : [event];
+          if (event.kind === "ignored") return [];
+          return [event.kind === "payment.succeeded" && event.reason === "first" ? { ...event, card: cardOf(intent.payment_method) } : event];
         }
         return [
           {
@@ -218,7 +251,7 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
         for (const subscription of providerSubscriptionIds) {
           await stripe.subscriptions.update(subscription, { default_payment_method: method.id }, { idempotencyKey: `${idempotencyKey}:${subscription}` });
         }
-        return { brand: method.card.brand, last4: method.card.last4, expMonth: method.card.exp_month, expYear: method.card.exp_year };
+        return cardOf(method);
       }),
 
     billingPortalUrl: (providerCustomerId, returnUrl) =>
@@ -241,14 +274,29 @@ export function createStripeProvider({ secretKey, publishableKey, webhookSecret 
         throw error;
       }
       const parsed = eventFromWebhook(event);
+      if (parsed.kind !== "payment.succeeded") return parsed;
       // Invoice payloads do not carry their payment intent unless expanded; refunds (ours and
       // charge.refunded) find the payment by it, so it is asked for once here.
-      if (parsed.kind === "payment.succeeded" && !parsed.paymentIntentId) {
-        return { ...parsed, paymentIntentId: await asProviderError(() => paymentIntentOfInvoiceId(parsed.paymentId)) };
-      }
-      return parsed;
+      const paymentIntentId = parsed.paymentIntentId ?? (await asProviderError(() => paymentIntentOfInvoiceId(parsed.paymentId)));
+      // A first payment's card becomes the card on file /billing shows.
+      const card = parsed.reason === "first" && paymentIntentId ? await cardOfPaymentIntent(paymentIntentId) : null;
+      return { ...parsed, paymentIntentId, card };
     },
   };
+
+  /**
+   * The card a payment intent was paid with. Only shown on /billing: a failure to read it is
+   * logged and the payment is recorded without it (the card page can still set it).
+   */
+  async function cardOfPaymentIntent(paymentIntentId: string): Promise<Card | null> {
+    try {
+      const intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["payment_method"] });
+      return cardOf(intent.payment_method);
+    } catch (error) {
+      logger.warn({ err: error, paymentIntentId }, "the card of a first payment could not be read");
+      return null;
+    }
+  }
 
   /** The payment intent that paid an invoice, through its invoice payments. */
   async function paymentIntentOfInvoiceId(invoiceId: string) {
@@ -266,6 +314,8 @@ export function eventFromWebhook(event: Stripe.Event): PaymentEvent {
       const session = event.data.object;
       // Asynchronous payment methods complete the session unpaid; invoice.paid follows later.
       if (session.mode !== "subscription" || session.payment_status !== "paid") return ignored;
+      // Taxed by Stripe Tax: its invoice.paid carries the tax the invoice must print, so that event grants it.
+      if (session.automatic_tax?.enabled) return { ...ignored, type: "checkout.session.completed (taxed: granted by its invoice.paid)" };
       const invoiceId = idOf(session.invoice);
       if (!invoiceId) return ignored;
       return {
@@ -352,6 +402,17 @@ function paidInvoiceEvent(invoice: Stripe.Invoice, eventId: string, paymentInten
     amountCents: invoice.amount_paid,
     reason,
     periodEnd: periodEnd ? new Date(periodEnd * 1000) : null,
+    tax: taxOfInvoice(invoice),
+  };
+}
+
+/** The tax Stripe Tax computed inside an invoice's amount; null when it computed none. */
+function taxOfInvoice(invoice: Stripe.Invoice): ProviderTax | null {
+  if (!invoice.automatic_tax?.enabled) return null;
+  const taxes = invoice.total_taxes ?? [];
+  return {
+    amountCents: taxes.reduce((sum, tax) => sum + tax.amount, 0),
+    reverseCharge: taxes.some((tax) => tax.taxability_reason === "reverse_charge"),
   };
 }
 
@@ -372,6 +433,12 @@ function attemptErrorMessage(invoice: Stripe.Invoice) {
     if (intent && typeof intent === "object" && intent.last_payment_error?.message) return intent.last_payment_error.message;
   }
   return invoice.last_finalization_error?.message ?? null;
+}
+
+/** A payment method, when expanded and a card, as /billing shows it. */
+function cardOf(method: string | Stripe.PaymentMethod | null): Card | null {
+  if (!method || typeof method === "string" || !method.card) return null;
+  return { brand: method.card.brand, last4: method.card.last4, expMonth: method.card.exp_month, expYear: method.card.exp_year };
 }
 
 function idOf(value: string | { id: string } | null | undefined) {

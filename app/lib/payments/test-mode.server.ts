@@ -67,6 +67,8 @@ export function testModeEvents(checkout: { id: string; amountCents: number; user
       amountCents: checkout.amountCents,
       reason: "first",
       periodEnd: null,
+      // Test mode's Pay button stands for Stripe's card that pays.
+      card: testCard("4242"),
     },
   ];
 }

@@ -182,7 +182,14 @@ export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: 
     },
     select: { id: true },
   });
-  const stored = await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { stripeCustomerId: true } });
+  const stored = await prisma.user.findUniqueOrThrow({
+    where: { id: user.id },
+    select: { stripeCustomerId: true, billingDetails: { select: { country: true, address: true } } },
+  });
+  // Who the invoice will be made out to is where the buyer is taxed (Stripe Tax reads it).
+  const invoiced = resolved.practiceId
+    ? await prisma.practice.findUnique({ where: { id: resolved.practiceId }, select: { country: true, address: true } })
+    : stored.billingDetails;
   let started;
   try {
     started = await provider.startCheckout(
@@ -198,6 +205,7 @@ export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: 
           ...(resolved.categoryId ? { categoryId: resolved.categoryId } : {}),
           ...(resolved.practiceId ? { practiceId: resolved.practiceId, seats: String(resolved.seats) } : {}),
         },
+        taxLocation: invoiced,
         mode,
         successUrl: returnUrl(checkout.id),
         cancelUrl: returnUrl(checkout.id, true),

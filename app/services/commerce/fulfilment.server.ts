@@ -200,6 +200,11 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
   if (event.providerCustomerId && !checkout.user.stripeCustomerId && provider === "stripe") {
     await tx.user.update({ where: { id: checkout.userId }, data: { stripeCustomerId: event.providerCustomerId } });
   }
+  // The card it was paid with renews it: /billing shows it as the card on file.
+  if (event.card) {
+    const { brand, last4, expMonth, expYear } = event.card;
+    await tx.user.update({ where: { id: checkout.userId }, data: { cardBrand: brand, cardLast4: last4, cardExpMonth: expMonth, cardExpYear: expYear } });
+  }
 
   if (event.providerSubscriptionId) {
     const renewal = await tx.processedEvent.findUnique({ where: { id: pendingRenewalKey(event.providerSubscriptionId) } });
@@ -208,7 +213,7 @@ async function applyFirstPayment(tx: Tx, event: Succeeded, provider: ProviderNam
     if (ended) await endSubscription(tx, subscription.id, now);
   }
   await syncAccountType(tx, checkout.userId, now);
-  const invoice = await issueInvoice(tx, payment.id, now);
+  const invoice = await issueInvoice(tx, payment.id, now, event.tax ?? null);
 
   mails.push({
     template: "purchase_receipt",
@@ -271,7 +276,7 @@ async function applyRenewal(tx: Tx, event: Succeeded, now: Date, mails: Mail[]) 
     select: { id: true },
   });
   await syncAccountType(tx, subscription.userId, now);
-  const invoice = await issueInvoice(tx, payment.id, now);
+  const invoice = await issueInvoice(tx, payment.id, now, event.tax ?? null);
   mails.push({
     template: "renewal_receipt",
     to: subscription.user.email,

@@ -1,6 +1,7 @@
 import { prisma } from "~/lib/db.server.ts";
 import { notFound } from "~/lib/errors.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
+import type { ProviderTax } from "~/lib/payments/provider.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { type BillingDetailsInput, INVOICE_NOT_FOUND, isEuCountry, looksLikeEuVatId, parseTaxRates } from "~/validation/invoicing.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
@@ -53,6 +54,14 @@ export function splitTotal(total: Prisma.Decimal, rate: number) {
   return { net, tax: total.minus(net) };
 }
 
+/** A total split as the provider taxed it: its tax, the rest net, the rate as the two make it (percent, 2 decimals). */
+export function fromProvider(total: Prisma.Decimal, providerTax: ProviderTax) {
+  const taxAmount = new Prisma.Decimal(providerTax.amountCents).div(100);
+  const net = total.minus(taxAmount);
+  const rate = net.greaterThan(0) ? taxAmount.div(net).times(100).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP).toNumber() : 0;
+  return { tax: { rate, note: providerTax.reverseCharge ? REVERSE_CHARGE_NOTE : null }, net, taxAmount };
+}
+
 /** The seller's side of an invoice, read through the issuing transaction (readSettings says why). */
 async function seller(tx: Tx) {
   const settings = await readSettings(tx);
@@ -77,7 +86,7 @@ async function nextNumber(tx: Tx, series: string) {
  * (or the member's name and e-mail). Once per payment. Call it last in the payment's transaction:
  * the series' counter stays locked until the transaction ends.
  */
-export async function issueInvoice(tx: Tx, paymentId: string, now = new Date()) {
+export async function issueInvoice(tx: Tx, paymentId: string, now = new Date(), providerTax: ProviderTax | null = null) {
   const existing = await tx.invoice.findFirst({ where: { paymentId, kind: "invoice" }, select: { id: true } });
   if (existing) return existing;
   const payment = await tx.payment.findUniqueOrThrow({
@@ -99,8 +108,14 @@ export async function issueInvoice(tx: Tx, paymentId: string, now = new Date()) 
   });
   const details = payment.practice ?? payment.user.billingDetails;
   const from = await seller(tx);
-  const tax = taxFor(from.rule, { country: details?.country ?? null, taxId: details?.taxId ?? null });
-  const { net, tax: taxAmount } = splitTotal(payment.amount, tax.rate);
+  // Stripe Tax's own amounts when it computed them (STRIPE_TAX); otherwise the rate table's.
+  const { tax, net, taxAmount } = providerTax
+    ? fromProvider(payment.amount, providerTax)
+    : (() => {
+        const tax = taxFor(from.rule, { country: details?.country ?? null, taxId: details?.taxId ?? null });
+        const split = splitTotal(payment.amount, tax.rate);
+        return { tax, net: split.net, taxAmount: split.tax };
+      })();
   return tx.invoice.create({
     data: {
       kind: "invoice",

@@ -7,7 +7,7 @@ import type { Card } from "~/lib/payments/provider.server.ts";
 import { type TestCardNumber, testCard } from "~/lib/payments/test-mode.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import type { PublicUser } from "../auth/credentials.server.ts";
-import { activeWhere } from "../licensing/access.server.ts";
+import { activeLicenceWhere } from "../licensing/access.server.ts";
 
 // The member's card on file: what /billing shows, and replacing it on the provider's hosted page
 // (Stripe: a Checkout Session in setup mode; test mode: /checkout/test/card/{id}), so renewals
@@ -87,7 +87,8 @@ export async function finishCardReplacement(user: { id: string }, setupId: strin
     throw new ServiceError(CARD_NOT_SAVED, 409);
   }
   const renewing = await prisma.subscription.findMany({
-    where: { ...activeWhere(user.id, new Date()), autoRenew: true, stripeSubscriptionId: { not: null } },
+    // Every renewing term this member pays for, their own and those they bought for a practice.
+    where: activeLicenceWhere(new Date(), { userId: user.id, autoRenew: true, stripeSubscriptionId: { not: null } }),
     select: { stripeSubscriptionId: true },
   });
   const ids = renewing.map((s) => s.stripeSubscriptionId!).filter((id) => !id.startsWith("test_sub_"));
