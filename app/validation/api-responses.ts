@@ -198,6 +198,11 @@ export const Checkout = named(
     checkoutId: z.string(),
     provider: z.enum(["test", "stripe"]),
     clientSecret: z.string().optional().describe("for the embedded payment form"),
+    licenseTermsVersion: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The license terms version paying accepts (the Terms of Service page, /terms-of-service, states it); null for premium, which is not a license"),
     url: z.string().optional().describe("the hosted payment page"),
   }),
 );

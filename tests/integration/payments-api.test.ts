@@ -37,9 +37,18 @@ describe("POST /api/subscriptions/global|individual|category", () => {
     const b = await buyer();
     const res = await callRoute(subGlobal, "/api/subscriptions/global", { json: { priceType: "yearly" }, token: b.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ checkoutId: expect.stringMatching(UUID), provider: "test", clientSecret: `test_secret_${res.body.checkoutId}` });
+    expect(res.body).toEqual({
+      checkoutId: expect.stringMatching(UUID),
+      provider: "test",
+      clientSecret: `test_secret_${res.body.checkoutId}`,
+      // Premium is not a licence: it accepts no terms.
+      licenseTermsVersion: null,
+    });
     const one = await callRoute(subIndividual, "/api/subscriptions/individual", { json: { animationId: c.rhinoplasty.slug }, cookie: b.cookie });
-    expect(one.body).toMatchObject({ provider: "test", clientSecret: expect.stringMatching(/^test_secret_/) });
+    // A licence names the terms version paying accepts, the one its checkout records.
+    const terms = await prisma.licenceTerms.findFirstOrThrow({ orderBy: { version: "desc" } });
+    expect(one.body).toMatchObject({ provider: "test", clientSecret: expect.stringMatching(/^test_secret_/), licenseTermsVersion: terms.version });
+    expect((await prisma.checkoutSession.findUniqueOrThrow({ where: { id: one.body.checkoutId } })).licenceTermsVersion).toBe(terms.version);
     const cat = await callRoute(subCategory, "/api/subscriptions/category", { json: { categoryId: c.facial.id }, cookie: b.cookie });
     expect(Number((await prisma.checkoutSession.findUniqueOrThrow({ where: { id: cat.body.checkoutId } })).amount)).toBe(199);
   });

@@ -224,6 +224,7 @@ export async function startCheckout(user: PublicUser, item: CheckoutItem, mode: 
   return {
     checkoutId: checkout.id,
     provider: provider.name,
+    licenseTermsVersion: terms?.version ?? null,
     ...(started.url ? { url: started.url } : {}),
     ...(started.clientSecret ? { clientSecret: started.clientSecret } : {}),
   };
