@@ -12,7 +12,9 @@ import * as premiumPage from "~/routes/public/premium.tsx";
 import { runBillingSweep } from "~/services/commerce/billing-sweep.server.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
-import { setupSessionObject, useStripeMock } from "../mocks/stripe.ts";
+import { eventObject, setupSessionObject, useStripeMock } from "../mocks/stripe.ts";
+import * as webhook from "~/routes/api/webhooks.stripe.ts";
+import Stripe from "stripe";
 import { DAY_MS, useMailCapture } from "./account-helpers.ts";
 
 // The card on file on /billing and replacing it: in the local test mode through its own card
@@ -137,6 +139,33 @@ describe("in Stripe mode", () => {
     const asked = stripeMock.requests.length;
     expect((await callRoute(cardReturn, `/billing/card?setup=${setup.id}`, { cookie })).location).toBe("/billing");
     expect(stripeMock.requests.length).toBe(asked);
+  });
+
+  it("a card saved on Stripe's page is recorded from the webhook when the member never comes back, and once", async () => {
+    useStripe();
+    const { user, cookie } = await member();
+    await prisma.user.update({ where: { id: user.id }, data: { stripeCustomerId: "cus_1CardLeaver00000000000" } });
+    await replace(cookie);
+    const setup = await prisma.cardSetup.findFirstOrThrow({ where: { userId: user.id } });
+    const session = setupSessionObject({
+      id: setup.providerSetupId!,
+      customer: "cus_1CardLeaver00000000000",
+      card: { brand: "visa", last4: "1881", expMonth: 8, expYear: 2030 },
+    });
+    stripeMock.checkoutSessions.set(setup.providerSetupId!, session);
+    const payload = JSON.stringify(eventObject("checkout.session.completed", { ...session, metadata: { setupId: setup.id, userId: user.id } }));
+    const deliver = () =>
+      callRoute(webhook, "/api/webhooks/stripe", {
+        method: "POST",
+        body: payload,
+        headers: { "Content-Type": "application/json", "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_cards" }) },
+      });
+    expect((await deliver()).status).toBe(200);
+    expect((await billing(cookie)).card).toEqual({ brand: "visa", last4: "1881", expMonth: 8, expYear: 2030 });
+    // Delivered again, and the member coming back after all: recorded once.
+    expect((await deliver()).status).toBe(200);
+    expect((await callRoute(cardReturn, `/billing/card?setup=${setup.id}`, { cookie })).status).toBe(302);
+    expect(stripeMock.requests.filter((r) => r.method === "POST" && r.path === "/v1/customers/cus_1CardLeaver00000000000")).toHaveLength(1);
   });
 
   it("a page left without saving a card, or someone else's attempt, changes nothing", async () => {

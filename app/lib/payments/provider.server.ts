@@ -81,6 +81,8 @@ export type PaymentEvent =
   /** `afterFailedPayments`: the provider gave up on a renewal's payment (its last retry failed). */
   | { kind: "subscription.ended"; eventId: string; providerSubscriptionId: string; afterFailedPayments?: boolean }
   | { kind: "payment.refunded"; eventId: string; paymentIntentId: string; amountCents: number }
+  /** A card saved on the provider's card page (our CardSetup id), reported even when the member never came back. */
+  | { kind: "card.saved"; eventId: string; setupId: string }
   /** A type we do not act on: answered 200, changes nothing. */
   | { kind: "ignored"; eventId: string; type: string };
 

@@ -312,6 +312,11 @@ export function eventFromWebhook(event: Stripe.Event): PaymentEvent {
   switch (event.type) {
     case "checkout.session.completed": {
       const session = event.data.object;
+      // The card page (setup mode): the card is recorded here too, in case the member never returns.
+      if (session.mode === "setup") {
+        const setupId = session.metadata?.setupId ?? session.client_reference_id;
+        return setupId ? { kind: "card.saved", eventId: event.id, setupId } : ignored;
+      }
       // Asynchronous payment methods complete the session unpaid; invoice.paid follows later.
       if (session.mode !== "subscription" || session.payment_status !== "paid") return ignored;
       // Taxed by Stripe Tax: its invoice.paid carries the tax the invoice must print, so that event grants it.

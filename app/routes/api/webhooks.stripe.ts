@@ -13,7 +13,7 @@ export const loader = apiRoute({
   POST: endpoint({
     summary: "Stripe's webhook: signed payment, subscription and refund events, each with one effect",
     description:
-      "Called by Stripe, not by clients: the event is trusted only when its Stripe-Signature header verifies against STRIPE_WEBHOOK_SECRET, which stands in for authentication. Applies payments, renewals, subscription changes and refunds; each event has one effect however often it is delivered. An event we do not act on answers 200 too.",
+      "Called by Stripe, not by clients: the event is trusted only when its Stripe-Signature header verifies against STRIPE_WEBHOOK_SECRET, which stands in for authentication. Applies payments, renewals, subscription changes, refunds and cards saved on Stripe's card page; each event has one effect however often it is delivered. An event we do not act on answers 200 too.",
     auth: anyone,
     headers: { "Stripe-Signature": { required: true, description: "Stripe's signature of the raw body with STRIPE_WEBHOOK_SECRET, and its timestamp" } },
     rawBody: {

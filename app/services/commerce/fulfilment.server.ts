@@ -6,6 +6,7 @@ import { metrics } from "~/lib/metrics.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import type { PaymentEvent, ProviderName } from "~/lib/payments/provider.server.ts";
 import { issueInvoice } from "./invoices.server.ts";
+import { recordSavedCard } from "./payment-methods.server.ts";
 import { completeRefund } from "./refunds.server.ts";
 import { autoRenewChangedMail, sendSubscriptionMail, type SubscriptionMail } from "./subscription-mail.server.ts";
 import { describeSubscription, syncAccountType } from "./subscriptions.server.ts";
@@ -42,6 +43,12 @@ export async function applyPaymentEvent(event: PaymentEvent, provider: ProviderN
     counted("ignored");
     return { applied: false };
   }
+  // A saved card asks the provider what was saved before recording it, once per card setup.
+  if (event.kind === "card.saved") {
+    const applied = await recordSavedCard(event.setupId);
+    counted(applied ? "applied" : "duplicate");
+    return { applied };
+  }
   const mails: Mail[] = [];
   try {
     await prisma.$transaction(async (tx) => {
@@ -77,7 +84,7 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-async function apply(tx: Tx, event: Exclude<PaymentEvent, { kind: "ignored" }>, provider: ProviderName, now: Date, mails: Mail[]) {
+async function apply(tx: Tx, event: Exclude<PaymentEvent, { kind: "ignored" | "card.saved" }>, provider: ProviderName, now: Date, mails: Mail[]) {
   switch (event.kind) {
     case "payment.succeeded":
       return event.reason === "first" ? applyFirstPayment(tx, event, provider, now, mails) : applyRenewal(tx, event, now, mails);

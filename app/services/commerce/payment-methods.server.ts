@@ -83,9 +83,29 @@ async function recordCard(userId: string, setupId: string, card: Card) {
 export async function finishCardReplacement(user: { id: string }, setupId: string, options: { canceled?: boolean } = {}) {
   const setup = await findOwnSetup(user, setupId);
   if (setup.status === "completed") return (await getCardOnFile(user.id))!;
-  if (options.canceled || setup.status !== "open" || !setup.providerSetupId || setup.provider !== getPaymentProvider().name) {
-    throw new ServiceError(CARD_NOT_SAVED, 409);
+  if (options.canceled) throw new ServiceError(CARD_NOT_SAVED, 409);
+  const card = await completeSetup(setup);
+  if (!card) throw new ServiceError(CARD_NOT_SAVED, 409);
+  return card;
+}
+
+/**
+ * The provider's report that a card was saved on its page (Stripe: checkout.session.completed in
+ * setup mode): recorded as if the member had come back. Once, whichever comes first.
+ */
+export async function recordSavedCard(setupId: string) {
+  const setup = UUID_RE.test(setupId) ? await prisma.cardSetup.findUnique({ where: { id: setupId } }) : null;
+  if (!setup) {
+    logger.warn({ setupId }, "a saved card for an unknown card setup was not recorded");
+    return false;
   }
+  return setup.status === "open" && (await completeSetup(setup)) !== null;
+}
+
+/** Asks the provider what its page saved, makes it the renewals' card and records it; null when none was saved. */
+async function completeSetup(setup: { id: string; userId: string; status: string; provider: string; providerSetupId: string | null }) {
+  const user = { id: setup.userId };
+  if (setup.status !== "open" || !setup.providerSetupId || setup.provider !== getPaymentProvider().name) return null;
   const renewing = await prisma.subscription.findMany({
     // Every renewing term this member pays for, their own and those they bought for a practice.
     where: activeLicenceWhere(new Date(), { userId: user.id, autoRenew: true, stripeSubscriptionId: { not: null } }),
@@ -93,8 +113,7 @@ export async function finishCardReplacement(user: { id: string }, setupId: strin
   });
   const ids = renewing.map((s) => s.stripeSubscriptionId!).filter((id) => !id.startsWith("test_sub_"));
   const card = await getPaymentProvider().completeCardSetup(setup.providerSetupId, ids, `card-setup-${setup.id}`);
-  if (!card) throw new ServiceError(CARD_NOT_SAVED, 409);
-  await recordCard(user.id, setup.id, card);
+  if (card) await recordCard(user.id, setup.id, card);
   return card;
 }
 
