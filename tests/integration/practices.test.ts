@@ -154,6 +154,19 @@ describe("a practice of three", () => {
     expect((await sendToApp(`/licences/${licence.id}/certificate`, { headers: new Headers({ Cookie: viewer.cookie }) })).status).toBe(404);
     expect((await api("GET", `/api/practices/${practiceId}`, viewer)).status).toBe(404);
 
+    // The back office finds the practice by a member's e-mail, with its members, licence and invoice;
+    // its users screen names each member's practice. A member gets no back office at all.
+    const admin: Person = await (async () => {
+      const user = await createUser({ role: "admin" }, { secondFactor: true });
+      return { user, cookie: await sessionCookieFor(user.id), token: await accessTokenFor(user.id) };
+    })();
+    const list = await page(`/admin/practices?search=${encodeURIComponent(manager.user.email)}`, admin);
+    expect(list.status).toBe(200);
+    for (const text of ["Klinik am See GmbH", "DE123456789", manager.user.email, "Category: Facial Procedures · 3 seats", "INV-"])
+      expect(list.html).toContain(text);
+    expect((await page(`/admin/users?search=${encodeURIComponent(owner.user.email)}`, admin)).html).toContain("Klinik am See GmbH");
+    expect((await page("/admin/practices", owner)).location).toBe("/");
+
     // Every change is in the audit log.
     const actions = (await prisma.auditLog.findMany({ where: { entityType: "practice", entityId: practiceId }, select: { action: true } })).map(
       (a) => a.action,

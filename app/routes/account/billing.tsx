@@ -142,7 +142,11 @@ export default function Billing({
     <AccountPage title="Billing" wide>
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <StatCard label="Total Spent" value={formatMoney(totalSpent)} hint="Completed payments" />
-        <StatCard label="Active Subscriptions" value={subscriptions.length} />
+        <StatCard
+          label="Active Subscriptions"
+          value={subscriptions.length + (practice?.subscriptions.length ?? 0)}
+          hint={practice?.subscriptions.length ? `${practice.subscriptions.length} of the practice` : undefined}
+        />
         <StatCard label="Payments" value={payments.length} />
       </dl>
 
@@ -170,7 +174,7 @@ export default function Billing({
         ) : (
           <EmptyState
             className="mt-4"
-            title="No active subscriptions"
+            title={practice?.subscriptions.length ? "No subscriptions of your own: the practice's licenses are below" : "No active subscriptions"}
             action={
               <ButtonLink to="/premium" size="sm">
                 See Premium Plans
