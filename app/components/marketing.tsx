@@ -178,13 +178,14 @@ export function formatsAnswer(media: MediaClaims): string {
 }
 
 /**
- * The purchase button. Anonymous visitors go to sign in and come back here (purchase buttons
- * require sign-in); signed-in ones go to `to`.
+ * The purchase button. Signed-in buyers go to `to`. Anonymous ones go to sign in (or sign up) and
+ * then straight on to `to`, the step they asked for, with what they chose in it; only when the
+ * button leads nowhere in particular (`to` is the home page) do they come back here (`returnTo`).
  */
 export function PurchaseButton({ signedIn, returnTo, to, children }: { signedIn: boolean; returnTo: string; to: string; children: ReactNode }) {
   if (!signedIn) {
     return (
-      <ButtonLink to={`/auth?redirectTo=${encodeURIComponent(returnTo)}`} size="lg" className="w-full">
+      <ButtonLink to={`/auth?redirectTo=${encodeURIComponent(to === "/" ? returnTo : to)}`} size="lg" className="w-full">
         {children}
       </ButtonLink>
     );

@@ -172,7 +172,8 @@ test.describe("premium and licence pages", () => {
     }
     await expectOneOpenFaq(page);
     await main.getByRole("link", { name: "Get Category License" }).click();
-    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcategory-license$/);
+    // Signed in, the visitor goes on to choosing a category, the step the button leads to.
+    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fglobal-license$/);
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.goto("/category-license");
     await page.getByRole("main").getByRole("link", { name: "Get Category License" }).click();

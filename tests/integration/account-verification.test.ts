@@ -8,6 +8,7 @@ import { purgeExpiredCredentials } from "~/services/auth/credentials.server.ts";
 import { sendVerificationEmail } from "~/services/auth/verification.server.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
+import { sendToApp } from "../helpers/app.ts";
 import { DAY_MS, useMailCapture } from "./account-helpers.ts";
 
 const mail = useMailCapture();
@@ -156,6 +157,28 @@ describe("/verify-email page", () => {
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).isEmailVerified).toBe(true);
     const again = await callRoute(verifyPage, `/verify-email?token=${encodeURIComponent(token)}`);
     expect(again.body).toEqual({ ok: true, message: "Your email address is already verified. You can sign in and carry on." });
+  });
+
+  it("continues at the same-site path the sign-up started from, and only at one", async () => {
+    const user = await createUser({ isEmailVerified: false });
+    await sendVerificationEmail(user, "/purchase/category/rhinoplasty?for=practice");
+    const link = new URL(
+      mail
+        .to(user.email)
+        .at(-1)!
+        .text.match(/https?:\/\/\S*\/verify-email\?\S+/)![0],
+    );
+    expect(link.searchParams.get("next")).toBe("/purchase/category/rhinoplasty?for=practice");
+    const on = await sendToApp(`${link.pathname}${link.search}`, {});
+    expect(on.status).toBe(302);
+    expect(on.headers.get("Location")).toBe("/purchase/category/rhinoplasty?for=practice");
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).isEmailVerified).toBe(true);
+    // Another site is never a target: the page answers as it always did.
+    const { token } = await unverifiedUserWithToken();
+    for (const next of ["//evil.example/x", "https://evil.example/", "/\\evil.example"]) {
+      const res = await sendToApp(`/verify-email?token=${encodeURIComponent(token)}&next=${encodeURIComponent(next)}`, {});
+      expect(res.status, next).toBe(200);
+    }
   });
 
   it("explains a missing token", async () => {

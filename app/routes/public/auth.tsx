@@ -81,11 +81,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await enforceRateLimit(`signup:${clientAddress(context)}`, signUpRule());
     const user = await registerUser(submission.value);
-    await sendVerificationEmail(user);
+    const redirectTo = safeRedirect(submission.value.redirectTo);
+    // The verification link continues where the sign-up started (a purchase, a licence page).
+    await sendVerificationEmail(user, submission.value.redirectTo ? redirectTo : undefined);
     // The account's first device: later sign-ins from others are announced by mail.
     const cookie = await startBrowserSession(user, request, context);
     return redirectWithToast(
-      safeRedirect(submission.value.redirectTo),
+      redirectTo,
       { title: "Account Created!", description: "Please check your email to verify your account." },
       { headers: { "Set-Cookie": cookie } },
     );

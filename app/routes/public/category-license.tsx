@@ -104,7 +104,8 @@ export default function CategoryLicensePage({ loaderData }: Route.ComponentProps
           <PurchaseButton
             signedIn={signedIn}
             returnTo={returnTo}
-            to={category ? `/global-license?category=${encodeURIComponent(category.slug)}` : "/global-license"}
+            // A chosen category goes straight to its checkout; otherwise to choosing one.
+            to={category ? `/purchase/category/${encodeURIComponent(category.slug)}` : "/global-license"}
           >
             Get Category License
           </PurchaseButton>

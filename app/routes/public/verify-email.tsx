@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { Button, ButtonLink } from "~/components/ui/button.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
+import { safeRedirect } from "~/validation/auth-forms.ts";
 import { ALREADY_VERIFIED_MESSAGE, resendVerification, VERIFICATION_MAIL_FAILED, verifyEmail } from "~/services/auth/account.server.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { NO_VERIFY_TOKEN } from "~/validation/account.ts";
@@ -33,7 +34,11 @@ export async function loader({ url }: Route.LoaderArgs) {
   if (!token) return data({ ok: false, message: NO_VERIFY_TOKEN }, { headers });
   try {
     const { alreadyVerified } = await verifyEmail(token);
-    return data({ ok: true, message: alreadyVerified ? ALREADY_VERIFIED_MESSAGE : "Your email has been successfully verified!" }, { headers });
+    const message = alreadyVerified ? ALREADY_VERIFIED_MESSAGE : "Your email has been successfully verified!";
+    // Signed up from a purchase or a licence page: on to it, the result in a toast.
+    const next = safeRedirect(url.searchParams.get("next"), "");
+    if (next) return redirectWithToast(next, { title: "Email Verified", description: message });
+    return data({ ok: true, message }, { headers });
   } catch (error) {
     const message = error instanceof ServiceError ? error.message : "Email verification failed";
     return data({ ok: false, message }, { headers });

@@ -8,7 +8,11 @@ export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
  * A single-use verification link for the user's current (or new) address. Earlier unused links
  * for the same purpose stop working: only the newest mail's link counts.
  */
-export async function sendVerificationEmail(user: { id: string; email: string; firstName: string }) {
+/**
+ * Mails the verification link. `next` (a same-site path, such as the purchase the member signed
+ * up from) travels in the link: verifying then continues there.
+ */
+export async function sendVerificationEmail(user: { id: string; email: string; firstName: string }, next?: string) {
   const { token, tokenHash } = createOpaqueToken();
   await prisma.$transaction([
     prisma.oneTimeToken.deleteMany({ where: { userId: user.id, purpose: "verify_email", usedAt: null } }),
@@ -28,7 +32,7 @@ export async function sendVerificationEmail(user: { id: string; email: string; f
     userId: user.id,
     variables: {
       firstName: user.firstName,
-      verificationUrl: `${appUrl()}/verify-email?token=${encodeURIComponent(token)}`,
+      verificationUrl: `${appUrl()}/verify-email?token=${encodeURIComponent(token)}${next ? `&next=${encodeURIComponent(next)}` : ""}`,
     },
   });
 }
