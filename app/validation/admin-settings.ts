@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SELLER_SETTING_RULES } from "./invoicing.ts";
+import { SearchSynonymsRule } from "./search.ts";
 
 // /admin/settings, GET /api/admin/settings and PUT /api/settings/{key}. The rule for each
 // key's value, shared by the form and the call.
@@ -38,6 +39,7 @@ export const SETTING_VALUE_RULES = {
   testimonial_quote: z.string().trim().max(600, "Testimonial must be at most 600 characters"),
   testimonial_author: z.string().trim().max(120, "Author must be at most 120 characters"),
   ...SELLER_SETTING_RULES,
+  search_synonyms: SearchSynonymsRule,
 } as const;
 
 export const TESTIMONIAL_AUTHOR_REQUIRED = "Say who gave the testimonial";
@@ -74,6 +76,8 @@ export const PublicDetailsSchema = z
     // An empty field arrives as undefined (conform): stored as "", which shows no testimonial.
     testimonialQuote: SETTING_VALUE_RULES.testimonial_quote.optional().transform((v) => v ?? ""),
     testimonialAuthor: SETTING_VALUE_RULES.testimonial_author.optional().transform((v) => v ?? ""),
+    // Absent (an emptied field arrives so), the synonyms stay as they are.
+    searchSynonyms: SETTING_VALUE_RULES.search_synonyms.optional(),
   })
   .refine((value) => !value.testimonialQuote || value.testimonialAuthor, { path: ["testimonialAuthor"], message: TESTIMONIAL_AUTHOR_REQUIRED });
 

@@ -1,3 +1,4 @@
+import { DEFAULT_SEARCH_SYNONYMS } from "~/validation/search.ts";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import * as screen from "~/routes/admin/settings.tsx";
@@ -143,7 +144,8 @@ describe("contact details and the testimonial (from settings; the demo's marked)
     const saved = await callRoute(screen, "/admin/settings", { form: details, cookie });
     expect(saved.status).toBe(302);
     const { intent: _, ...stored } = details;
-    expect((await callRoute(screen, "/admin/settings", { cookie })).body.publicDetails).toEqual(stored);
+    // The search synonyms the form leaves out stay as they were (the default table).
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body.publicDetails).toEqual({ ...stored, searchSynonyms: DEFAULT_SEARCH_SYNONYMS });
     const contact = await html("/contact");
     expect(contact).toContain("+44 20 7946 0000");
     expect(contact).toContain("1 Harley Street, London");

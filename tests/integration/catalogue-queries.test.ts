@@ -122,7 +122,9 @@ const BOUNDS: Record<keyof typeof pages, number> = {
   home: 9,
   "home, page 3 of a category": 8,
   "home, signed in": 12,
-  search: 3,
+  // The tree, the matches, the cards; and the synonyms setting and the doctors' names the words
+  // are matched against (cache hits in production).
+  search: 5,
   // The tree, the animation, its doctors and its reviewer beside its caption tracks, then the
   // side column: more of its subcategory beside more of its first doctor, and the offers'
   // prices, which read the category tree again (a cache hit in production; these counts run

@@ -4,6 +4,8 @@ import { ANIMATIONS, animationSlug } from "../../prisma/seed-data/animations.ts"
 import { CATEGORIES } from "../../prisma/seed-data/categories.ts";
 import { DOCTORS } from "../../prisma/seed-data/doctors.ts";
 import { sendToApp } from "../helpers/app.ts";
+import { accessTokenFor, createUser } from "../helpers/factories.ts";
+import { DEFAULT_SEARCH_SYNONYMS, SYNONYMS_INVALID } from "~/validation/search.ts";
 
 // Search that forgives typos, through the front door (/search and GET /api/animations), on the
 // demo catalogue's titles, descriptions, categories and doctors (without its media files).
@@ -79,10 +81,13 @@ describe("search that forgives typos", () => {
     expect(new Set(titles(exact).slice(0, first.length))).toEqual(new Set(first));
   });
 
-  it("leaves exact terms as they were: substring matches, titles first, no suggestion", async () => {
+  it("leaves exact terms as they were: titles first, no suggestion, never fewer results than a typo of them", async () => {
     const list = await api("rhinoplasty");
     expect(list.suggestion).toBeUndefined();
-    const expected = ANIMATIONS.filter((a) => (a.isActive ?? true) && `${a.title}\n${a.description}`.toLowerCase().includes("rhinoplasty"));
+    // Every animation whose text holds the word, and those of the procedure (category) it names.
+    const expected = ANIMATIONS.filter(
+      (a) => (a.isActive ?? true) && (`${a.title}\n${a.description}`.toLowerCase().includes("rhinoplasty") || a.category === "rhinoplasty"),
+    );
     expect(list.total).toBe(expected.length);
     expect(
       titles(list)
@@ -90,6 +95,72 @@ describe("search that forgives typos", () => {
         .every((t) => t.includes("Rhinoplasty")),
     ).toBe(true);
     expect(titles(await api("Nasal Framework"))).toEqual(["Open Rhinoplasty: Reshaping the Nasal Framework"]);
+    for (const [exact, typo] of [
+      ["rhinoplasty", "rhinoplsty"],
+      ["facelift", "facelfit"],
+      ["abdominoplasty", "abdominoplsty"],
+      ["cardiac", "cardiak"],
+      ["okafor", "okafr"],
+      ["septoplasty", "septoplsty"],
+      ["blepharoplasty", "blepharoplsty"],
+    ]) {
+      const [right, wrong] = [await api(exact!), await api(typo!)];
+      expect(wrong.total, typo).toBeGreaterThan(0);
+      expect(right.total, `${exact} against ${typo}`).toBeGreaterThanOrEqual(wrong.total);
+    }
+  });
+
+  // The first result a searcher expects: exact titles, prefixes, typos and lay words.
+  it.each([
+    ["deep plane facelift", /^Deep Plane Facelift$/],
+    ["facelift", /^Deep Plane Facelift$/],
+    ["facelfit", /^Deep Plane Facelift$/],
+    ["face lift", /^Deep Plane Facelift$/],
+    ["tummy tuck", /^Abdominoplasty with Muscle Repair$/],
+    ["abdominoplasty", /^Abdominoplasty with Muscle Repair$/],
+    ["abdominoplsty", /^Abdominoplasty with Muscle Repair$/],
+    ["boob job", /^Breast Augmentation with Implants$/],
+    ["breast aug", /^Breast Augmentation with Implants$/],
+    ["nose job", /Rhinoplasty/],
+    ["septoplasty", /^Septoplasty for a Deviated Septum$/],
+    ["eyelid surgery", /^Upper and Lower Blepharoplasty$/],
+    ["lipo", /^Tumescent Liposuction$/],
+    ["pacemaker", /^Pacemaker Implantation$/],
+    ["cardiak catheterization", /^Cardiac Catheterization Explained$/],
+    ["knee replacement", /^Total Knee Replacement$/],
+    ["mohs", /^Mohs Micrographic Surgery$/],
+    ["melanoma", /^Recognising Melanoma: The ABCDE Rule$/],
+    ["slipped disc", /^Lumbar Microdiscectomy$/],
+    ["parkinson", /^Deep Brain Stimulation for Parkinson's Disease$/],
+    ["acl", /^ACL Reconstruction$/],
+    ["thrombectomy", /^Mechanical Thrombectomy$/],
+  ])("%s: first result %s", async (query, first) => {
+    expect(titles(await api(query))[0]).toMatch(first);
+  });
+
+  it("search understands the lay words an admin writes in settings; a malformed line is refused and changes nothing", async () => {
+    const admin = await createUser({ role: "admin" }, { secondFactor: true });
+    const token = await accessTokenFor(admin.id);
+    const put = (value: string) =>
+      sendToApp("/api/settings/search_synonyms", {
+        method: "PUT",
+        headers: new Headers({ Authorization: `Bearer ${token}`, "Content-Type": "application/json" }),
+        body: JSON.stringify({ value }),
+      });
+    expect((await put("crooked nose fix=septoplasty")).status).toBe(200);
+    expect(titles(await api("crooked nose fix"))[0]).toBe("Septoplasty for a Deviated Septum");
+    const refused = await put("nose job rhinoplasty");
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body.toString("utf8")).message).toBe(SYNONYMS_INVALID);
+    expect(titles(await api("crooked nose fix"))[0]).toBe("Septoplasty for a Deviated Septum");
+    expect((await put(DEFAULT_SEARCH_SYNONYMS)).status).toBe(200);
+  });
+
+  it("a lay word finds every animation of its procedure, and says what it searched for", async () => {
+    const list = await api("nose job");
+    expect(list.suggestion).toBe("rhinoplasty");
+    expect(titles(list)).toEqual(expect.arrayContaining(["Closed Rhinoplasty and Tip Refinement", "Open Rhinoplasty: Reshaping the Nasal Framework"]));
+    expect(list.total).toBe((await api("rhinoplasty")).total);
   });
 
   it("takes several words sensibly: a word that matches nothing does not empty the list", async () => {

@@ -34,6 +34,7 @@ export async function loader() {
       supportAddress: value("support_address"),
       testimonialQuote: value("testimonial_quote"),
       testimonialAuthor: value("testimonial_author"),
+      searchSynonyms: value("search_synonyms"),
     },
     invoicing: {
       sellerLegalName: value("seller_legal_name"),
@@ -80,6 +81,7 @@ async function savePublicDetails(admin: PublicUser, formData: FormData) {
       { key: "support_address", value: value.supportAddress },
       { key: "testimonial_quote", value: value.testimonialQuote },
       { key: "testimonial_author", value: value.testimonialAuthor },
+      ...(value.searchSynonyms !== undefined ? [{ key: "search_synonyms", value: value.searchSynonyms }] : []),
     ]);
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error, { intent: "public-details" as const });
@@ -196,7 +198,7 @@ function PublicDetailsForm({
   });
   return (
     <Panel>
-      <h2 className="mb-4 text-lg font-semibold">Contact details and testimonial</h2>
+      <h2 className="mb-4 text-lg font-semibold">Contact details, testimonial and search</h2>
       <Form method="post" {...getFormProps(form)} className="max-w-xl space-y-5">
         <input type="hidden" name="intent" value="public-details" />
         <Field label="Support Email" {...getInputProps(fields.supportEmail, { type: "email" })} errors={fields.supportEmail.errors} />
@@ -210,6 +212,13 @@ function PublicDetailsForm({
           errors={fields.testimonialQuote.errors}
         />
         <Field label="Testimonial Author" {...getInputProps(fields.testimonialAuthor, { type: "text" })} errors={fields.testimonialAuthor.errors} />
+        <TextareaField
+          label="Search synonyms"
+          hint="Lay words search understands, one per line as lay words=medical term: nose job=rhinoplasty."
+          {...getTextareaProps(fields.searchSynonyms)}
+          rows={6}
+          errors={fields.searchSynonyms.errors}
+        />
         <ErrorList id={form.errorId} errors={form.errors} />
         <SubmitButton pendingText="Saving...">Save Contact Details</SubmitButton>
       </Form>

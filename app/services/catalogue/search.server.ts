@@ -1,6 +1,8 @@
 import { prisma } from "~/lib/db.server.ts";
 import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
+import { applySynonyms, parseSynonyms } from "~/validation/search.ts";
+import { getSettings } from "../site/settings.server.ts";
 import { cached, type CategoryTree } from "./categories.server.ts";
 
 // Catalogue search that forgives typos. The term as typed is matched first, exactly as before
@@ -196,21 +198,45 @@ async function similarWords(words: string[]): Promise<Set<string>> {
 }
 
 /**
- * One page of the animations matching `term`, best first. The term as typed first: titles
- * holding it before descriptions, newest first among equals. When it matches nothing, its words:
- * every word must match (or, when no animation matches them all, as many as possible), titles
- * holding more of them first. `suggestion` is the term with its misspellings corrected, given
- * when a correction found the results.
+ * One page of the animations matching `term`, best first. Lay words are first put in the
+ * catalogue's terms (the search_synonyms setting: "nose job" → rhinoplasty). Then the term as
+ * typed: an animation matches when its text holds the whole term, or when each of its words is
+ * in its title or description, its category's name or a doctor's (the same match a corrected
+ * word gets, so the exact term never finds fewer than its misspelling). Ranked: the title equal
+ * to the term, then starting with it, then holding it, then the text holding it, then titles
+ * holding more of the words; newest first among equals. When nothing matches, its words are
+ * corrected or matched by similarity: every word must match (or, when no animation matches them
+ * all, as many as possible). `suggestion` is the term as searched when it differs from the
+ * one typed (a synonym or a correction found the results).
  */
-export async function searchAnimations(term: string, filter: Filter, tree: CategoryTree, skip: number, take: number): Promise<SearchHits> {
+export async function searchAnimations(typed: string, filter: Filter, tree: CategoryTree, skip: number, take: number): Promise<SearchHits> {
+  const synonyms = parseSynonyms((await getSettings()).search_synonyms) ?? [];
+  const term = applySynonyms(typed, synonyms);
+  const translated = term !== typed ? term : undefined;
   const pattern = likePattern(term);
+  const scope = Prisma.sql`a."isActive" ${categoryFilter(filter)}`;
+  const typedWords = searchWords(term);
+  const doctors = typedWords.length ? await getDoctorNames() : [];
+  const allWords = typedWords.length
+    ? Prisma.sql`OR (${Prisma.join(
+        typedWords.map((w) => wordMatch(w, false, tree, doctors)),
+        " AND ",
+      )})`
+    : Prisma.empty;
+  const wordsInTitle = typedWords.length
+    ? Prisma.join(
+        typedWords.map((w) => Prisma.sql`(lower(a."title") LIKE ${likePattern(w)})::int`),
+        " + ",
+      )
+    : null;
   const exact = await rankedPage(
-    Prisma.sql`a."isActive" AND a."searchText" LIKE lower(${pattern}) ${categoryFilter(filter)}`,
-    Prisma.sql`(lower(a."title") LIKE lower(${pattern})) DESC`,
+    Prisma.sql`${scope} AND (a."searchText" LIKE lower(${pattern}) ${allWords})`,
+    Prisma.sql`(lower(a."title") = lower(${term})) DESC, (lower(a."title") LIKE lower(${`${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})) DESC,
+      (lower(a."title") LIKE lower(${pattern})) DESC, (a."searchText" LIKE lower(${pattern})) DESC${wordsInTitle ? Prisma.sql`, ${wordsInTitle} DESC` : Prisma.empty}`,
     skip,
     take,
   );
-  if (exact.total > 0) return exact;
+  if (exact.total > 0) return translated ? { ...exact, suggestion: translated } : exact;
 
   const words = searchWords(term);
   const literal = await literalWords(words);
@@ -228,13 +254,12 @@ export async function searchAnimations(term: string, filter: Filter, tree: Categ
     .map((w) => ({ word: corrections.get(w) ?? w, fuzzy: similar.has(w) }));
   if (!searched.length) return { ids: [], total: 0 };
 
-  const doctors = await getDoctorNames();
-  const matches = searched.map(({ word, fuzzy }) => wordMatch(word, fuzzy, tree, doctors));
+  const names = doctors.length ? doctors : await getDoctorNames();
+  const matches = searched.map(({ word, fuzzy }) => wordMatch(word, fuzzy, tree, names));
   const inTitle = Prisma.join(
     searched.map(({ word }) => Prisma.sql`(lower(a."title") LIKE ${likePattern(word)})::int`),
     " + ",
   );
-  const scope = Prisma.sql`a."isActive" ${categoryFilter(filter)}`;
   let hits = await rankedPage(Prisma.sql`${scope} AND ${Prisma.join(matches, " AND ")}`, Prisma.sql`${inTitle} DESC`, skip, take);
   if (hits.total === 0 && matches.length > 1) {
     const matched = Prisma.join(
@@ -243,7 +268,8 @@ export async function searchAnimations(term: string, filter: Filter, tree: Categ
     );
     hits = await rankedPage(Prisma.sql`${scope} AND (${Prisma.join(matches, " OR ")})`, Prisma.sql`${matched} DESC, ${inTitle} DESC`, skip, take);
   }
-  if (!corrections.size || hits.total === 0) return hits;
+  if (hits.total === 0) return hits;
+  if (!corrections.size) return translated ? { ...hits, suggestion: translated } : hits;
   const suggestion = term
     .toLowerCase()
     .split(/([^\p{L}\p{N}]+)/u)

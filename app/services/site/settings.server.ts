@@ -2,6 +2,7 @@ import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { memo, sharedCacheMs } from "~/lib/memo.server.ts";
 import { notFound, ServiceError } from "~/lib/errors.server.ts";
+import { DEFAULT_SEARCH_SYNONYMS } from "~/validation/search.ts";
 import { isEditableSettingKey, SETTING_VALUE_RULES, type EditableSettingKey } from "~/validation/admin-settings.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 
@@ -27,6 +28,8 @@ export const SETTING_DEFAULTS = {
   seller_tax_id: "",
   seller_country: "",
   tax_rates: "",
+  // Lay words search understands (validation/search.ts): "nose job" finds rhinoplasty.
+  search_synonyms: DEFAULT_SEARCH_SYNONYMS,
 } as const;
 
 /**
@@ -99,6 +102,7 @@ const DESCRIPTIONS: Record<EditableSettingKey, string> = {
   seller_tax_id: "The seller's VAT or tax ID printed on invoices",
   seller_country: "Where the seller is taxed (two letters): decides reverse charge for EU businesses",
   tax_rates: "Tax included in prices, per buyer country, as DE=19, FR=20 (a country not listed: no tax)",
+  search_synonyms: "Lay words search understands, one per line as lay words=medical term (nose job=rhinoplasty)",
 };
 
 /** Every editable setting with its value (defaults filled in), description and last change. */
