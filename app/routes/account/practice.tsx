@@ -27,6 +27,7 @@ import {
 } from "~/services/practices/practices.server.ts";
 import {
   INCLUDED_SEATS,
+  INVITATION_DAYS,
   InvitationSchema,
   PRACTICE_ROLES,
   PracticeSchema,
@@ -86,7 +87,10 @@ export async function action({ request }: Route.ActionArgs) {
     if (submission.status !== "success") return formError(submission, undefined, { intent });
     try {
       const invitation = await inviteMember(user, await practiceIdOf(user.id), submission.value);
-      return back({ title: "Invitation sent", description: `We e-mailed ${invitation.email} a link to join. It works for 14 days.` }, "#members");
+      return back(
+        { title: "Invitation sent", description: `We e-mailed ${invitation.email} a link to join. It works for ${INVITATION_DAYS} days.` },
+        "#members",
+      );
     } catch (error) {
       return formError(submission, error, { intent });
     }
@@ -299,7 +303,7 @@ function InviteForm({ lastResult }: { lastResult: SubmissionResult<string[]> | u
   return (
     <div className="mt-6 rounded-xl border border-slate-200 bg-white p-4">
       <h3 className="font-semibold">Invite a colleague</h3>
-      <p className="mt-1 text-sm text-slate-600">They get an e-mail with a link that works for 14 days, and need an account with that address to accept.</p>
+      <p className="mt-1 text-sm text-slate-600">{`They get an e-mail with a link that works for ${INVITATION_DAYS} days, and need an account with that address to accept.`}</p>
       <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
         <input type="hidden" name="intent" value="invite" />
         <Field label="Email" {...getInputProps(fields.email, { type: "email" })} errors={fields.email.errors} />
