@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { Router, type Request, type Response } from "express";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media/delivery.server.ts";
 import { logger } from "~/lib/logger.server.ts";
@@ -13,12 +15,16 @@ import {
   readS3ObjectHead,
   storageBackend,
 } from "~/lib/storage.server.ts";
-import { localSetFile, mediaType, presignedSetFileUrl, readSetText } from "~/lib/media-store.server.ts";
+import { bucketPackageUrl, localSetFile, mediaType, presignedSetFileUrl, readSetText } from "~/lib/media-store.server.ts";
 import { decideSetFile, type SetFileDecision } from "~/services/media/media-urls.server.ts";
 import { getEmbedMediaDelivery, recordEmbedPlay } from "~/services/licensing/embed-media.server.ts";
 import { bucketRendition, isRenditionSource, renditionFile } from "~/lib/image-renditions.server.ts";
 import { parseRenditionName, RENDITION_TYPES, type RenditionSpec } from "~/lib/image-renditions.ts";
 import { receiveSignedUpload, uploadRule } from "~/lib/upload.server.ts";
+import { getEnv } from "~/lib/env.server.ts";
+import { zipRange } from "~/lib/zip-stream.server.ts";
+import { getPackageDelivery, recordDownload, type PackageDelivery } from "~/services/media/package-delivery.server.ts";
+import { openSource } from "~/services/media/packages.server.ts";
 import { ServiceError } from "~/lib/errors.server.ts";
 
 // /objects/uploads/{id}: GET and HEAD stream a stored object to whoever has the right to it
@@ -28,6 +34,9 @@ import { ServiceError } from "~/lib/errors.server.ts";
 // preview (image-renditions.ts), with the original's access rule, made on first request.
 // /embed-media/{animationId}/video and .../captions/{language}: the embed player's media, at a
 // short-lived URL signed for one licence (embeds.server.ts), streamed the same way.
+// /packages/{slug}.zip and /packages/{slug}/{file}: an animation's licence package as one ZIP
+// streamed from its files (packages.server.ts), or one file of it, for someone with the download
+// right; every download is recorded.
 
 export function mediaRouter() {
   const router = Router();
@@ -40,6 +49,12 @@ export function mediaRouter() {
   );
   router.all("/embed-media/{*rest}", (_req, res) => notFound(res));
   router.get("/media/:setId/:grant/*file", (req, res) => sendSetFile(req, res));
+  router.get("/packages/:name", (req, res) => {
+    const name = req.params.name as string;
+    return name.endsWith(".zip") ? sendPackage(req, res, name.slice(0, -4), null) : notFound(res);
+  });
+  router.get("/packages/:slug/:file", (req, res) => sendPackage(req, res, req.params.slug as string, req.params.file as string));
+  router.all("/packages/{*rest}", (_req, res) => notFound(res));
   router.all("/media/{*rest}", (_req, res) => notFound(res));
   // Anything else under /objects/ (traversal attempts, encoded or not, other ids) is not an
   // object: answered here, without a look at the file system.
@@ -322,6 +337,98 @@ async function sendSetFile(req: Request, res: Response) {
     contentDisposition,
     logId: setId,
   });
+}
+
+/**
+ * A licence package or one of its files. Local disk: streamed by the app with ranges, its length
+ * and ETag known before a byte is read. S3: the ZIP is written to the bucket once per content
+ * and, like a stored file, sent by a presigned URL; files written for the package (captions as
+ * SubRip, texts) are sent by the app.
+ */
+async function sendPackage(req: Request, res: Response, slug: string, fileName: string | null) {
+  let delivery: PackageDelivery;
+  try {
+    const origin = new URL(getEnv().APP_URL ?? `${req.protocol}://${req.get("host")}`).origin;
+    delivery = await getPackageDelivery(slug, fileName, { cookie: req.headers.cookie, authorization: req.headers.authorization }, origin);
+  } catch (error) {
+    logger.error({ err: error, slug }, "package access check failed");
+    res.status(500).set("Cache-Control", "no-store").json({ message: "Something went wrong" });
+    return;
+  }
+  if (!delivery.ok) {
+    res.status(delivery.status).set("Cache-Control", "private, no-store").json({ message: delivery.message });
+    return;
+  }
+  const { pkg, file, cacheControl } = delivery;
+  const name = file ? file.name : pkg.fileName;
+  const contentDisposition = `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}"`;
+  const record = (sent: { bytes: number; rangeStart: number | null; complete: boolean }) =>
+    void recordDownload(delivery.record, sent).catch((error) => logger.error({ err: error, slug }, "recording a download failed"));
+
+  const source = file?.source;
+  if (storageBackend() === "s3" && req.method === "GET" && !(source && "text" in source)) {
+    const url = source
+      ? "set" in source
+        ? await presignedSetFileUrl(source.set, source.file, { contentDisposition, cacheControl }, PRESIGNED_GET_SECONDS)
+        : await presignedObjectUrl(source.object, { contentDisposition, cacheControl, contentType: file!.contentType })
+      : await bucketPackageUrl(
+          `packages/${pkg.animation.id}/${pkg.contentHash}.zip`,
+          pkg.plan.size,
+          () => Readable.from(zipRange(pkg.plan, 0, pkg.plan.size - 1, (index, start, end) => openSource(pkg.files[index]!.source, start, end))),
+          { contentDisposition },
+          PRESIGNED_GET_SECONDS,
+        );
+    record({ bytes: file?.size ?? pkg.plan.size, rangeStart: null, complete: true });
+    res.set("Cache-Control", "private, no-store").redirect(302, url);
+    return;
+  }
+
+  const size = file ? file.size : pkg.plan.size;
+  const etag = file ? `"${file.sha256.slice(0, 32)}"` : pkg.etag;
+  const modified = Math.floor(pkg.modified.getTime() / 1000) * 1000;
+  const headers: Record<string, string> = {
+    ETag: etag,
+    "Last-Modified": new Date(modified).toUTCString(),
+    "Cache-Control": cacheControl,
+    "Accept-Ranges": "bytes",
+    // The whole representation's SHA-256 (RFC 9530) where it is known before sending: a single file's.
+    ...(file ? { "Repr-Digest": `sha-256=:${Buffer.from(file.sha256, "hex").toString("base64")}:` } : {}),
+  };
+  if (isNotModified(req, etag, modified)) {
+    res.writeHead(304, headers).end();
+    return;
+  }
+  const range = rangeApplies(req, etag, modified) ? parseRange(req.headers.range, size) : null;
+  if (range === "unsatisfiable") {
+    res.writeHead(416, { ...headers, "Content-Range": `bytes */${size}`, "Content-Length": "0" }).end();
+    return;
+  }
+  const start = range?.start ?? 0;
+  const end = range?.end ?? size - 1;
+  headers["Content-Type"] = file ? file.contentType : "application/zip";
+  headers["Content-Disposition"] = contentDisposition;
+  headers["Content-Length"] = String(size === 0 ? 0 : end - start + 1);
+  if (range) headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
+  res.writeHead(range ? 206 : 200, headers);
+  if (req.method === "HEAD" || size === 0) {
+    res.end();
+    return;
+  }
+  const chunks = file ? await openSource(file.source, start, end) : zipRange(pkg.plan, start, end, (index, from, to) => openSource(pkg.files[index]!.source, from, to));
+  let sent = 0;
+  const counted = async function* () {
+    for await (const chunk of chunks) {
+      sent += chunk.length;
+      yield chunk;
+    }
+  };
+  try {
+    await pipeline(Readable.from(counted()), res);
+  } catch (error) {
+    if (!res.destroyed) logger.warn({ err: error, slug }, "streaming a package failed");
+    res.destroy();
+  }
+  record({ bytes: sent, rangeStart: range ? start : null, complete: sent === end - start + 1 });
 }
 
 function isPlaybackStart(range: string | undefined) {

@@ -39,7 +39,7 @@ export async function runTranscodeBench({ seconds = 60 } = {}): Promise<Transcod
   const installed = (tool: string) => !spawnSync(tool, ["-version"], { stdio: "ignore" }).error;
   if (!installed(ffmpegPath()) || !installed(ffprobePath())) return null;
   const { chooseRungs, DEFAULT_LADDER } = await import("../app/lib/media-ladder.ts");
-  const { measureRenditions, runStep, STEP_ORDER, stepLabels } = await import("../app/services/media/transcode.server.ts");
+  const { measureRenditions, runStep, stepLabels, stepsFor } = await import("../app/services/media/transcode.server.ts");
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-bench-transcode-"));
   try {
@@ -58,7 +58,7 @@ export async function runTranscodeBench({ seconds = 60 } = {}): Promise<Transcod
     const labels = stepLabels(rungs);
     const steps: TranscodeStep[] = [];
     let previewSeconds = 0;
-    for (const step of STEP_ORDER) {
+    for (const step of stepsFor(probe)) {
       const stepBegan = performance.now();
       const cpuBefore = childrenCpuSeconds();
       await runStep(step, { input, dir: out, probe, rungs, onProgress: () => undefined });

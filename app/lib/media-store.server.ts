@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { getEnv } from "./env.server.ts";
 import { storageBackend } from "./storage.server.ts";
 
@@ -110,6 +111,29 @@ export async function presignedSetFileUrl(
   seconds: number,
 ) {
   return (await s3Store()).presignGetKey(s3Key(setId, file), { ...options, contentType: mediaType(file) }, seconds);
+}
+
+/** Bytes `start`..`end` (inclusive) of a set's file, streamed from either backend. */
+export async function setFileStream(setId: string, file: string, start: number, end: number): Promise<Readable> {
+  if (storageBackend() === "s3") return (await s3Store()).streamKey(s3Key(setId, file), start, end);
+  return fs.createReadStream(localSetFile(setId, file), { start, end });
+}
+
+/**
+ * S3 mode: a licence package is written to the bucket once, under a key naming its content
+ * (packages/{animationId}/{hash}.zip), then served by presigned URL; a package whose content
+ * changed gets a new key. `body` is only called when the key is missing.
+ */
+export async function bucketPackageUrl(
+  key: string,
+  size: number,
+  body: () => Readable,
+  options: { method?: "GET" | "HEAD"; contentDisposition: string },
+  seconds: number,
+) {
+  const store = await s3Store();
+  if (!(await store.hasKey(key))) await store.putKey(key, body(), "application/zip", size, "private, no-store");
+  return store.presignGetKey(key, { ...options, contentType: "application/zip" }, seconds);
 }
 
 /** Where the pipeline works on one job: on this instance's disk, kept across a restart so a rerun resumes. */

@@ -122,6 +122,12 @@ export function presignGetKey(key: string, options: PresignedGetOptions, expires
   return getSignedUrl(s3Client(), command, { expiresIn });
 }
 
+/** Bytes `start`..`end` (inclusive) of a key, as a stream: a package reads its files this way. */
+export async function streamKey(key: string, start: number, end: number): Promise<Readable> {
+  const got = await s3Client().send(new GetObjectCommand({ Bucket: bucket(), Key: key, Range: `bytes=${start}-${end}` }));
+  return got.Body as Readable;
+}
+
 export async function readKey(key: string): Promise<Buffer | null> {
   try {
     const got = await s3Client().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));

@@ -133,6 +133,13 @@ export async function readObjectRange(id: string, start: number, length: number)
   }
 }
 
+/** Bytes `start`..`end` (inclusive) of a stored object, streamed from either backend. */
+export async function objectStream(id: string, start: number, end: number): Promise<Readable> {
+  if (!UUID.test(id)) throw new Error("invalid object id");
+  if (storageBackend() === "s3") return (await s3Store()).streamKey(`uploads/${id}`, start, end);
+  return fs.createReadStream(localObjectFile(id), { start, end });
+}
+
 // ---- metadata ----
 
 export type StoredObjectInfo = { id: string; kind: string; contentType: string; size: number; createdAt: Date };

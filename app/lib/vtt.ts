@@ -92,3 +92,34 @@ export function parseVtt(text: string): ParsedVtt {
   }
   return { cueCount, transcript: lines.join("\n") };
 }
+
+/**
+ * The same cues as SubRip (.srt), for editing tools that read no WebVTT: numbered from 1, times
+ * as 00:01:02,500 (hours always written), settings after the timing dropped, markup other than
+ * SubRip's own <b>, <i>, <u> removed. NOTE, STYLE and REGION blocks are not cues and are left out.
+ */
+export function vttToSrt(text: string): string {
+  const body = (text.startsWith(BOM) ? text.slice(1) : text).replace(/\r\n?/g, "\n");
+  const cues: string[] = [];
+  for (const block of body.split(/\n{2,}/).slice(1)) {
+    const lines = block.split("\n").filter((line) => line.trim() !== "");
+    const timing = lines.findIndex((line) => line.includes("-->"));
+    if (timing === -1 || timing > 1) continue;
+    const [start, end] = lines[timing]!.split("-->").map((part) => srtTime(part.trim().split(/\s+/)[0]!));
+    if (!start || !end) continue;
+    const cueText = lines
+      .slice(timing + 1)
+      .map((line) => line.replace(/<(?!\/?[biu]>)[^>\n]*>/g, ""))
+      .join("\n");
+    cues.push(`${cues.length + 1}\n${start} --> ${end}\n${cueText}`);
+  }
+  return cues.length ? `${cues.join("\n\n")}\n` : "";
+}
+
+/** "01:02.500" or "1:01:02.500" as SubRip's "00:01:02,500"; null when it is not a time. */
+function srtTime(vtt: string): string | null {
+  const match = /^(?:(\d+):)?(\d{2}):(\d{2})\.(\d{3})$/.exec(vtt);
+  if (!match) return null;
+  const [, hours = "0", minutes, seconds, millis] = match;
+  return `${hours.padStart(2, "0")}:${minutes}:${seconds},${millis}`;
+}

@@ -159,7 +159,8 @@ function endRecord(count: number, directorySize: number, directoryStart: number,
 }
 
 /** Reads bytes `start`..`end` (inclusive) of entry `index`'s file. */
-export type OpenEntry = (index: number, start: number, end: number) => AsyncIterable<Buffer | Uint8Array>;
+export type OpenEntry = (index: number, start: number, end: number) => Chunks | Promise<Chunks>;
+type Chunks = AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer | Uint8Array>;
 
 /** Bytes `start`..`end` (inclusive) of the archive, reading only the entries they cover. */
 export async function* zipRange(plan: ZipPlan, start: number, end: number, open: OpenEntry): AsyncGenerator<Buffer> {
@@ -174,7 +175,7 @@ export async function* zipRange(plan: ZipPlan, start: number, end: number, open:
       continue;
     }
     let sent = 0;
-    for await (const chunk of open(part.entry, from, to)) {
+    for await (const chunk of await open(part.entry, from, to)) {
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       sent += buffer.length;
       yield buffer;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cueTextToPlain, hasWebVttHeader, hasWebVttHeaderBytes, parseVtt, TRANSCRIPT_MAX_CHARS } from "~/lib/vtt.ts";
+import { cueTextToPlain, hasWebVttHeader, hasWebVttHeaderBytes, parseVtt, TRANSCRIPT_MAX_CHARS, vttToSrt } from "~/lib/vtt.ts";
 
 describe("the WebVTT header", () => {
   it.each([
@@ -73,5 +73,12 @@ describe("parseVtt", () => {
     expect(cueCount).toBe(150);
     expect(transcript.length).toBeLessThanOrEqual(TRANSCRIPT_MAX_CHARS);
     expect(transcript.split("\n").every((l) => l.startsWith(line))).toBe(true);
+  });
+});
+
+describe("vttToSrt", () => {
+  it("numbers the cues, writes SubRip times and keeps only SubRip's markup", () => {
+    const vtt = "\uFEFFWEBVTT\r\n\r\nNOTE a note\r\n\r\nintro\r\n00:01.000 --> 00:02.500 align:start\r\n<v Dr. Lee>Hello <b>there</b></v>\r\n\r\n1:00:03.250 --> 1:00:04.000\r\nLine one\r\n<i>line two</i>\r\n";
+    expect(vttToSrt(vtt)).toBe("1\n00:00:01,000 --> 00:00:02,500\nHello <b>there</b>\n\n2\n01:00:03,250 --> 01:00:04,000\nLine one\n<i>line two</i>\n");
   });
 });

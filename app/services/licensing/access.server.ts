@@ -138,6 +138,19 @@ export function canDownload(access: Access, animation: AccessTarget) {
   return access.isAdmin || hasIndividualLicence(access, animation) || hasCategoryLicence(access, animation);
 }
 
+/**
+ * The licence a download is made under, recorded with it: the one covering the animation that
+ * lasts longest (an individual licence wins a tie). Null without one (an admin).
+ */
+export function downloadLicence(access: Access, animation: AccessTarget): ActiveSubscription | null {
+  const categories = [animation.categoryId, animation.category?.parentId].filter(Boolean);
+  const covering = access.subscriptions.filter(
+    (s) => (s.type === "individual" && s.animationId === animation.id) || (s.type === "category" && s.categoryId !== null && categories.includes(s.categoryId)),
+  );
+  const end = (s: ActiveSubscription) => s.endDate?.getTime() ?? 0;
+  return covering.sort((a, b) => end(b) - end(a) || Number(b.type === "individual") - Number(a.type === "individual"))[0] ?? null;
+}
+
 /** A licence as sold: for one animation, or for one category (as chosen, not its parent's). */
 export type LicenceItem = { type: "individual"; animationId: string } | { type: "category"; categoryId: string };
 

@@ -43,7 +43,7 @@ const VIEWER_TTL_MS = 2_000;
 const VIEWER_CACHE_MAX = 10_000;
 const viewerCache = new Map<string, { expires: number; viewer: Promise<ObjectViewer> }>();
 
-function loadViewer(credentials: MediaCredentials): () => Promise<ObjectViewer> {
+export function loadViewer(credentials: MediaCredentials): () => Promise<ObjectViewer> {
   return () => {
     if (!credentials.cookie && !credentials.authorization) return Promise.resolve(null);
     const key = crypto

@@ -11,7 +11,7 @@ import { deleteSet, mediaWorkDir, publishSet } from "~/lib/media-store.server.ts
 import { deleteObject, localObjectFile, objectIdFromPath, presignedObjectUrl, saveObject, storageBackend } from "~/lib/storage.server.ts";
 import { jobQueue, sendJob } from "~/lib/jobs.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
-import { isStepDone, measureRenditions, runStep, STEP_ORDER, stepLabels, type StepName, type StepProgress } from "./transcode.server.ts";
+import { isStepDone, measureRenditions, runStep, stepLabels, stepsFor, type StepName, type StepProgress } from "./transcode.server.ts";
 import { setFileCacheControl } from "./media-urls.server.ts";
 
 // The media pipeline's jobs (decision 017). When an animation's master video is stored, a
@@ -216,12 +216,13 @@ export async function runTranscodeJob(job: ClaimedJob, instanceId: string, signa
     const probe = await probeMedia(await sourceInput(job.sourcePath), signal);
     const rungs = chooseRungs(probe, getEnv().MEDIA_LADDER);
     const labels = stepLabels(rungs);
-    progress = STEP_ORDER.map((step) => {
+    const steps = stepsFor(probe);
+    progress = steps.map((step) => {
       const done = isStepDone(workDir, step);
       return { step, label: labels[step], status: done ? "done" : "waiting", percent: done ? 100 : 0 };
     });
     await writeProgress(true);
-    for (const step of STEP_ORDER) {
+    for (const step of steps) {
       const entry = progress.find((p) => p.step === step)!;
       entry.status = entry.status === "done" ? "done" : "running";
       await writeProgress(true);

@@ -1,5 +1,7 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { measureDuration, probeVideoSize, runFfmpeg, type MediaProbe } from "~/lib/ffmpeg.server.ts";
 import { AUDIO_KBPS, previewRung, storyboardPlan, type Rung } from "~/lib/media-ladder.ts";
 import { PREVIEW_SECONDS, previewSecondsOf } from "~/lib/preview.ts";
@@ -11,6 +13,7 @@ import { PREVIEW_SECONDS, previewSecondsOf } from "~/lib/preview.ts";
 //   progressive.mp4                     the preview rung remuxed whole, moov first (no-JS, embed)
 //   preview.mp4, preview/index.m3u8 …   the first 10 s of the preview rung, MP4 and HLS
 //   download.mp4, download.webm         H.264 and VP9 at the master's own size
+//   download-1080p.mp4, download-720p.mp4   H.264 at 1080p and 720p, made only from a larger master
 //   storyboard.jpg, storyboard.vtt      thumbnails every few seconds and their WebVTT map
 //
 // A finished step leaves a marker in .done/, so a job that is run again on the same instance
@@ -25,8 +28,17 @@ import { PREVIEW_SECONDS, previewSecondsOf } from "~/lib/preview.ts";
 export const SEGMENT_SECONDS = 2;
 const KEYFRAME_SECONDS = 2;
 
-export type StepName = "hls" | "progressive" | "preview" | "download-mp4" | "download-webm" | "storyboard";
-export const STEP_ORDER: StepName[] = ["hls", "progressive", "preview", "download-mp4", "download-webm", "storyboard"];
+/** The smaller MP4s a licence package offers beside the master's own size, when the master is larger. */
+export const DOWNLOAD_HEIGHTS = [1080, 720] as const;
+type DownloadHeight = (typeof DOWNLOAD_HEIGHTS)[number];
+
+export type StepName = "hls" | "progressive" | "preview" | "download-mp4" | `download-mp4-${DownloadHeight}p` | "download-webm" | "storyboard";
+
+/** The steps a master needs, in order: the smaller download MP4s only below its own size. */
+export function stepsFor(probe: Pick<MediaProbe, "width" | "height">): StepName[] {
+  const smaller = DOWNLOAD_HEIGHTS.filter((height) => Math.min(probe.width, probe.height) > height).map((height) => `download-mp4-${height}p` as const);
+  return ["hls", "progressive", "preview", "download-mp4", ...smaller, "download-webm", "storyboard"];
+}
 
 export type StepProgress = { step: StepName; label: string; status: "waiting" | "running" | "done" | "failed"; percent: number; error?: string };
 
@@ -37,6 +49,8 @@ export function stepLabels(rungs: readonly Rung[]): Record<StepName, string> {
     progressive: `Progressive MP4 ${preview.name}`,
     preview: `10-second preview ${preview.name}`,
     "download-mp4": "Download MP4 (H.264)",
+    "download-mp4-1080p": "Download MP4 (H.264) 1080p",
+    "download-mp4-720p": "Download MP4 (H.264) 720p",
     "download-webm": "Download WebM (VP9)",
     storyboard: "Storyboard",
   };
@@ -69,6 +83,8 @@ const STEP_OUTPUTS: Record<StepName, string[]> = {
   progressive: ["progressive.mp4"],
   preview: ["preview.mp4", "preview"],
   "download-mp4": ["download.mp4"],
+  "download-mp4-1080p": ["download-1080p.mp4"],
+  "download-mp4-720p": ["download-720p.mp4"],
   "download-webm": ["download.webm"],
   storyboard: ["storyboard.jpg", "storyboard.vtt"],
 };
@@ -77,7 +93,9 @@ const STEPS: Record<StepName, (context: StepContext) => Promise<void>> = {
   hls: encodeLadder,
   progressive: remuxProgressive,
   preview: cutPreview,
-  "download-mp4": encodeDownloadMp4,
+  "download-mp4": (context) => encodeDownloadMp4(context),
+  "download-mp4-1080p": (context) => encodeDownloadMp4(context, 1080),
+  "download-mp4-720p": (context) => encodeDownloadMp4(context, 720),
   "download-webm": encodeDownloadWebm,
   storyboard: makeStoryboard,
 };
@@ -188,8 +206,13 @@ async function cutPreview({ dir, rungs, probe, signal, onProgress }: StepContext
   onProgress(1);
 }
 
-/** What a licensee downloads: the master's own size, at a quality meant for editing, not streaming. */
-async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: StepContext) {
+/**
+ * What a licensee downloads: the master's own size (or, given `height`, scaled so its short side
+ * is that many pixels), at a quality meant for editing, not streaming.
+ */
+async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: StepContext, height?: DownloadHeight) {
+  const portrait = probe.height > probe.width;
+  const scale = height ? ["-vf", portrait ? `scale=${height}:-2` : `scale=-2:${height}`] : [];
   await runFfmpeg(
     // No forced keyframes: an editor's file needs no segment boundaries, and they cost bytes.
     // prettier-ignore
@@ -197,6 +220,7 @@ async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: Step
       "-i", input,
       "-map", "0:v:0",
       "-map", "0:a:0?",
+      ...scale,
       "-c:v", "libx264",
       "-pix_fmt", "yuv420p",
       "-profile:v", "high",
@@ -204,7 +228,7 @@ async function encodeDownloadMp4({ input, dir, probe, signal, onProgress }: Step
       "-crf", "18",
       ...AAC,
       "-movflags", "+faststart",
-      path.join(dir, "download.mp4"),
+      path.join(dir, height ? `download-${height}p.mp4` : "download.mp4"),
     ],
     { signal, onProgress: progressOver(probe.duration, onProgress) },
   );
@@ -280,6 +304,9 @@ export type MeasuredRendition = {
   codec: string;
   bytes: number;
   duration: number | null;
+  /** A download file's checksums, for its licence package; null for streaming files. */
+  sha256: string | null;
+  crc32: number | null;
 };
 
 /** What the finished steps produced, measured from the files themselves (sizes, ffprobe). */
@@ -301,21 +328,29 @@ export async function measureRenditions(dir: string, rungs: readonly Rung[], sig
       codec: codecs.get(`${rung.name}/index.m3u8`) ?? "avc1,mp4a.40.2",
       bytes,
       duration,
+      sha256: null,
+      crc32: null,
     });
   }
   const previewPlaylist = await fs.promises.readFile(path.join(dir, "preview", "index.m3u8"), "utf8");
   const previewHlsBytes = await folderBytes(path.join(dir, "preview"));
   const previewDuration = playlistDuration(previewPlaylist);
   const top = codecs.get(`${previewRung(rungs).name}/index.m3u8`) ?? "avc1,mp4a.40.2";
+  const smallerMp4s = DOWNLOAD_HEIGHTS.map((height) => `download-${height}p.mp4`).filter((file) => fs.existsSync(path.join(dir, file)));
   const files: { kind: MeasuredRendition["kind"]; file: string; codec: string }[] = [
     { kind: "progressive", file: "progressive.mp4", codec: top },
     { kind: "preview", file: "preview.mp4", codec: top },
-    { kind: "download", file: "download.mp4", codec: "h264,aac" },
+    ...["download.mp4", ...smallerMp4s].map((file) => ({ kind: "download" as const, file, codec: "h264,aac" })),
     { kind: "download", file: "download.webm", codec: "vp9,opus" },
   ];
   for (const { kind, file, codec } of files) {
     const full = path.join(dir, file);
-    const [{ size }, duration, frame] = await Promise.all([fs.promises.stat(full), measureDuration(full, signal), probeVideoSize(full, signal)]);
+    const [{ size }, duration, frame, sums] = await Promise.all([
+      fs.promises.stat(full),
+      measureDuration(full, signal),
+      probeVideoSize(full, signal),
+      kind === "download" ? checksums(fs.createReadStream(full)) : null,
+    ]);
     rows.push({
       kind,
       file,
@@ -325,6 +360,8 @@ export async function measureRenditions(dir: string, rungs: readonly Rung[], sig
       codec,
       bytes: size,
       duration,
+      sha256: sums?.sha256 ?? null,
+      crc32: sums?.crc32 ?? null,
     });
   }
   const preview = previewRung(rungs);
@@ -337,9 +374,11 @@ export async function measureRenditions(dir: string, rungs: readonly Rung[], sig
     codec: top,
     bytes: previewHlsBytes,
     duration: previewDuration,
+    sha256: null,
+    crc32: null,
   });
   const sprite = await fs.promises.stat(path.join(dir, "storyboard.jpg"));
-  rows.push({ kind: "storyboard", file: "storyboard.vtt", width: null, height: null, bitrate: null, codec: "jpeg", bytes: sprite.size, duration: null });
+  rows.push({ kind: "storyboard", file: "storyboard.vtt", width: null, height: null, bitrate: null, codec: "jpeg", bytes: sprite.size, duration: null, sha256: null, crc32: null });
   return rows;
 }
 
@@ -367,4 +406,15 @@ async function folderBytes(folder: string) {
   let total = 0;
   for (const name of await fs.promises.readdir(folder)) total += (await fs.promises.stat(path.join(folder, name))).size;
   return total;
+}
+
+/** SHA-256 (hex) and CRC-32 (signed, as stored) of a stream's bytes, in one pass. */
+export async function checksums(source: AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer | Uint8Array>) {
+  const hash = crypto.createHash("sha256");
+  let crc = 0;
+  for await (const chunk of source) {
+    hash.update(chunk);
+    crc = zlib.crc32(chunk, crc);
+  }
+  return { sha256: hash.digest("hex"), crc32: crc | 0 };
 }
