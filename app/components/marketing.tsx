@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "~/components/ui/link.tsx";
-import { formatPrice, pluralize } from "~/lib/format.ts";
-import { LICENCE_TERMS_PATH } from "~/services/licensing/licence-terms-text.ts";
+import { formatYearlyPrice, pluralize } from "~/lib/format.ts";
+import { LICENCE_TERMS_PATH, LICENCE_TERMS_SECTIONS, type LicenceTermsBody } from "~/services/licensing/licence-terms-text.ts";
+import { type Renewal, RenewalDisclosure, TermUntil } from "./checkout/renewal-disclosure.tsx";
 import { ButtonLink } from "./ui/button.tsx";
 
 // Building blocks of the premium, individual licence and category licence pages, and the
@@ -88,6 +89,58 @@ export function DemoContentLabel() {
   );
 }
 
+/**
+ * What a licence covers, in the current licence terms' own words (decision 028: nothing else words
+ * the licence), with the term a payment made now buys and its renewal (termIfPaidNow) after what
+ * the licence allows, and a link to the whole terms.
+ */
+export function LicenceCoverage({
+  title,
+  terms,
+  until,
+  renewal,
+  children,
+}: {
+  title: string;
+  terms: Pick<LicenceTermsBody, "version" | "grant" | "afterEnd" | "restrictions">;
+  until: string;
+  renewal: Renewal;
+  children?: ReactNode;
+}) {
+  const term = (
+    <>
+      <TermUntil until={until} />
+      <RenewalDisclosure renewal={renewal} className="mt-1" />
+    </>
+  );
+  // The record's sections in its order, the term right after what the licence allows.
+  const rows = LICENCE_TERMS_SECTIONS.flatMap(([key, heading]) => [
+    { key, heading, text: terms[key] as ReactNode },
+    ...(key === "grant" ? [{ key: "term", heading: "How long it runs", text: term }] : []),
+  ]);
+  return (
+    <section aria-labelledby="coverage-title" className="mx-auto mt-16 max-w-3xl">
+      <h2 id="coverage-title" className="text-center text-2xl font-bold">
+        {title}
+      </h2>
+      <dl className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
+        {rows.map((row) => (
+          <div key={row.key} className="px-5 py-4">
+            <dt className="font-semibold">{row.heading}</dt>
+            <dd className="mt-1 text-slate-600">{row.text}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-3 text-center text-sm">
+        <Link to={LICENCE_TERMS_PATH} className="text-brand-700 underline">
+          License terms, version {terms.version}
+        </Link>
+      </p>
+      {children}
+    </section>
+  );
+}
+
 export type SpecialtyGroup = {
   name: string;
   slug: string;
@@ -119,7 +172,7 @@ export function SpecialtyList({ specialties }: { specialties: SpecialtyGroup[] }
                 >
                   <span className="font-medium">{s.name}</span>
                   <span className="text-right text-sm whitespace-nowrap">
-                    <span className="block font-semibold text-brand-700">{formatPrice(s.price)}/year</span>
+                    <span className="block font-semibold text-brand-700">{formatYearlyPrice(s.price)}</span>
                     <span className="block text-slate-500">{pluralize(s.animationCount, "animation")}</span>
                   </span>
                 </Link>
@@ -143,7 +196,7 @@ export function CheaperCategoryNote({ category }: { category: { name: string; sl
       <Link to={`/purchase/category/${encodeURIComponent(category.slug)}`} className="font-semibold underline">
         {category.name} Category License
       </Link>{" "}
-      costs {formatPrice(category.price)}/year, no more than this one animation, and covers every animation in {category.name} (
+      costs {formatYearlyPrice(category.price)}, no more than this one animation, and covers every animation in {category.name} (
       {pluralize(category.animationCount, "animation")}).
     </p>
   );

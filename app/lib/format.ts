@@ -24,6 +24,14 @@ export function formatPrice(amount: number | string | { toString(): string } | n
 }
 
 /**
+ * A yearly price with its period, "$299/year": every price label of a product that runs for a
+ * year and renews says so, rather than a bare amount a buyer could read as paid once.
+ */
+export function formatYearlyPrice(amount: Parameters<typeof formatPrice>[0]): string {
+  return `${formatPrice(amount)}/year`;
+}
+
+/**
  * An integer with comma thousands separators, as en-US writes it ("12,345"). Counts are on
  * every card and detail page, and Intl.NumberFormat.format costs ~10 µs a call.
  */

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { expectFieldError, expectToast, MEMBER, signIn } from "./helpers.ts";
 
 // The public catalogue, with and without JavaScript (both projects run every test). Titles and
@@ -49,6 +49,11 @@ test.describe("home", () => {
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
     const cards = listCards(page);
     await expect(cards).toHaveCount(6);
+    // The list goes on where the New shelf stops: no animation is on the screen twice.
+    const hrefsOf = (of: Locator) => of.evaluateAll((found) => found.map((card) => card.querySelector('a[href^="/animations/"]')?.getAttribute("href")));
+    const shown = [...(await hrefsOf(page.getByTestId("new-shelf").getByTestId("animation-card"))), ...(await hrefsOf(cards))];
+    expect(shown.length).toBeGreaterThan(6);
+    expect(new Set(shown).size).toBe(shown.length);
     await expect(cards.first().getByText("Premium", { exact: true })).toBeVisible();
     await expect(cards.first().getByText("View Full Animation")).toBeVisible();
     await expect(cards.first().getByText(/^\d+s$/)).toBeVisible();
@@ -158,7 +163,7 @@ test.describe("animation detail", () => {
     await expect(page.getByRole("link", { name: "Download" })).toHaveCount(0);
     await expect(page.getByTestId("animation-duration")).toHaveText(/^\d+:\d{2}$/);
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
-    await expect(page.getByRole("link", { name: `Individual License $${api.individualPrice}`, exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: `Individual License $${api.individualPrice}/year`, exact: true })).toHaveAttribute(
       "href",
       `/individual-license?animation=${api.id}`,
     );
@@ -232,7 +237,7 @@ test.describe("animation detail", () => {
     expect(other.downloadFile).toBeNull();
     await expect(page.getByTestId("animation-video")).toHaveAttribute("src", other.fullVideo!);
     await expect(page.getByRole("heading", { name: "Add Download Rights" })).toBeVisible();
-    await expect(page.getByRole("link", { name: `Individual License $${other.individualPrice}`, exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: `Individual License $${other.individualPrice}/year`, exact: true })).toHaveAttribute(
       "href",
       `/individual-license?animation=${other.id}`,
     );
@@ -304,7 +309,8 @@ test.describe("categories", () => {
     await expect(page.getByText(/^Access all \d+ animations$/)).toBeVisible();
     const card = page.getByTestId("animation-card").first();
     await expect(card.getByText(/^\d+:\d{2}$/)).toBeVisible();
-    await expect(card.getByText(/^\$\d/)).toBeVisible();
+    // An individual licence runs for a year and renews: its price says so.
+    await expect(card.getByText(/^\$\d+\/year$/)).toBeVisible();
     const title = (await card.getByRole("heading").textContent())!;
     await card.getByRole("link", { name: `Watch: ${title}` }).click();
     await expect(page).toHaveURL(/\/category\/plastic-surgery\/[a-z-]+\/[a-z0-9_-]+$/);

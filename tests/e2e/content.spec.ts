@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, DATA_DIR, expectFieldError, MEMBER, signIn, signUp, uniqueUser, withSettingsLock } from "./helpers.ts";
+import { ADMIN, aYearFromToday, DATA_DIR, expectFieldError, MEMBER, signIn, signUp, uniqueUser, withSettingsLock } from "./helpers.ts";
 
 const LONG_US_DATE = /Last updated (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}/;
 
@@ -95,7 +95,7 @@ test.describe("premium and licence pages", () => {
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveCount(0);
   });
 
-  test("individual licence: the animation's price, benefits, 10 FAQs, the button asks a visitor to sign in", async ({ page }) => {
+  test("individual licence: the animation's price, benefits, what it covers, 10 FAQs, the button asks a visitor to sign in", async ({ page }) => {
     // An unknown animation: the price every animation starts from (each has its own).
     await page.goto("/individual-license?animation=some-animation");
     const main = page.getByRole("main");
@@ -110,6 +110,20 @@ test.describe("premium and licence pages", () => {
     ]) {
       await expect(main.getByText(benefit, { exact: true })).toBeVisible();
     }
+    // What one licence covers, from the licence terms record, and its yearly term: not the category licences' prices.
+    await expect(main.getByRole("region", { name: "Available Specialties" })).toHaveCount(0);
+    const coverage = main.getByRole("region", { name: "What an Individual License Covers" });
+    await expect(coverage.getByRole("term")).toHaveText(["While the license is active", "How long it runs", "When the license ends", "Never allowed"]);
+    await expect(coverage.getByRole("definition").first()).toContainText("An individual license covers one animation");
+    await expect(coverage.getByRole("definition").first()).toContainText("download");
+    await expect(coverage.getByRole("definition").first()).toContainText("embed them on the websites registered for the license");
+    await expect(coverage.getByText(`One year of access, until ${aYearFromToday()}`)).toBeVisible();
+    await expect(
+      coverage.getByText(/^Renews automatically on .+ at (the same price \(from )?\$\d+\/year\)? until you turn it off in Billing → Auto-renew\.$/),
+    ).toBeVisible();
+    await expect(coverage.getByRole("link", { name: /^License terms, version \d+$/ })).toHaveAttribute("href", "/terms-of-service");
+    // No animation named: the way to choose one.
+    await expect(coverage.getByRole("link", { name: "search the catalogue" })).toHaveAttribute("href", "/search");
     await expectOneOpenFaq(page);
     await main.getByRole("link", { name: "License This Animation" }).click();
     await expect(page).toHaveURL(/\/auth\?redirectTo=%2Findividual-license%3Fanimation%3Dsome-animation$/);

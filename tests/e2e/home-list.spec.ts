@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { atEachWidth } from "./helpers.ts";
 
 // The home list's pages live in the URL (?page=N renders pages 1 to N), so the list a visitor
@@ -33,6 +33,11 @@ atEachWidth(() => {
       await expect(cards).toHaveCount(12);
       await expect(page.getByRole("link", { name: "Load More Animations" })).toHaveAttribute("href", "/?page=3#page-3");
     }
+    // Page 2 goes on from page 1, which goes on from the "New" shelf: every animation once.
+    const hrefs = (of: Locator) => of.evaluateAll((found) => found.map((card) => card.querySelector('a[href^="/animations/"]')?.getAttribute("href")));
+    const shown = [...(await hrefs(page.getByTestId("new-shelf").getByTestId("animation-card"))), ...(await hrefs(cards))];
+    expect(shown.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(shown).size).toBe(shown.length);
     const firstNew = cards.nth(6);
     await expect(firstNew).toHaveAttribute("id", "page-2");
     await expect(firstNew).toBeInViewport();

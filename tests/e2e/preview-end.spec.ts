@@ -19,7 +19,7 @@ atEachWidth(({ width, height }) => {
     const player = page.getByTestId("animation-video");
     const offers = page.getByRole("region", { name: "Unlock the Full Animation" });
     await expect(offers.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
-    await expect(offers.getByRole("link", { name: /^Individual License \$\d+$/ })).toBeVisible();
+    await expect(offers.getByRole("link", { name: /^Individual License \$\d+\/year$/ })).toBeVisible();
 
     const note = page.getByTestId("preview-note");
     await expect(note).toHaveText("The preview stops at 0:10. The full animation comes with Premium or a license: see the offers.");

@@ -86,13 +86,42 @@ describe("a newer version is shown everywhere at once", () => {
 
   it("the licence FAQs answer what happens at the end with the current version", async () => {
     const individual = await callRoute(individualPage, "/individual-license");
-    expect(individual.body.licenceTerms).toEqual({ version: 2, afterEnd: VERSION_2.afterEnd });
+    expect(individual.body.licenceTerms).toEqual({ version: 2, grant: VERSION_2.grant, afterEnd: VERSION_2.afterEnd, restrictions: VERSION_2.restrictions });
     const html = render(individualPage, "/individual-license", individual.body);
     expect(html).toContain(VERSION_2.afterEnd);
     expect(html).toContain("License terms, version <!-- -->2");
     expect(html).not.toMatch(/stays yours permanently, even if you do not renew/);
     const category = await callRoute(categoryPage, "/category-license");
     expect(render(categoryPage, "/category-license", category.body)).toContain(VERSION_2.afterEnd);
+  });
+
+  it("the individual licence page lists what the licence covers in the record's words and its yearly term, not category prices", async () => {
+    const html = async (path: string) => {
+      const res = await sendToApp(path, {});
+      expect(res.status, path).toBe(200);
+      return res.body.toString("utf8").replaceAll("<!-- -->", "");
+    };
+    const coverageOf = (page: string) => /<section aria-labelledby="coverage-title"[\s\S]*?<\/section>/.exec(page)?.[0] ?? "";
+    const page = await html("/individual-license");
+    const coverage = coverageOf(page);
+    expect(coverage).toContain("What an Individual License Covers");
+    for (const text of [VERSION_2.grant, VERSION_2.afterEnd, VERSION_2.restrictions]) expect(coverage).toContain(text);
+    expect(coverage).toMatch(
+      /<dt[^>]*>How long it runs<\/dt><dd[^>]*><p>One year of access, until [A-Z][a-z]+ \d{1,2}, \d{4}<\/p><p[^>]*>Renews automatically on /,
+    );
+    expect(coverage).toMatch(/<a href="\/terms-of-service"[^>]*>License terms, version 2<\/a>/);
+    // No animation named yet: the way to one, and the renewal at the price its animation has.
+    expect(coverage).toContain('href="/search"');
+    expect(coverage).toMatch(/at (the same price \(from )?\$\d+\/year\)? until you turn it off/);
+    // What the category licences cost is the category licence page's business.
+    expect(page).not.toContain("Available Specialties");
+    expect(page).not.toContain("Facial Procedures");
+
+    // One animation named: its own price renews, and no way elsewhere.
+    const one = coverageOf(await html("/individual-license?animation=rhinoplasty"));
+    expect(one).toContain(VERSION_2.grant);
+    expect(one).toMatch(/Renews automatically on [^<]+ at \$149\/year until you turn it off/);
+    expect(one).not.toContain('href="/search"');
   });
 
   it("the Terms page's licence section and the Help Center answer render the record, not their own words", async () => {

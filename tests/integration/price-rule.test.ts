@@ -173,6 +173,21 @@ describe("the price shown is the price charged (individual licence at $149)", ()
   });
 });
 
+describe("every price label says its period", () => {
+  it("the animation page's licence buttons, a category listing's cards and headers, and Premium say /year: each renews yearly", async () => {
+    const animation = await pageHtml(`/animations/${rhinoplasty.slug}`);
+    expect(animation).toMatch(/<a [^>]*href="\/individual-license\?animation=[^"]+"[^>]*>Individual License \$149\/year<\/a>/);
+    expect(animation).toMatch(/<a [^>]*href="\/purchase\/category\/facial-procedures"[^>]*>Facial Procedures Category License \$199\/year<\/a>/);
+    const listing = await pageHtml(`/category/${facial.slug}`);
+    expect(listing).toContain("Category License: $199/year");
+    for (const price of ["$149", "$249"]) expect(listing).toMatch(new RegExp(`<span class="font-semibold">\\${price}/year</span>`));
+    expect(await pageHtml(`/category/${plastic.slug}`)).toContain("$199/year");
+    const premium = await pageHtml("/premium");
+    expect(premium).toContain("Billed annually at <strong>$99/year</strong>");
+    expect(premium).toContain("an Individual License (from $149/year)");
+  });
+});
+
 describe("the cheaper option, presented honestly", () => {
   it("where one animation costs as much as its category licence, the pages point to the category licence", async () => {
     const page = await callRoute(animationPage, `/animations/${facelift.slug}`);
@@ -196,6 +211,7 @@ describe("the cheaper option, presented honestly", () => {
     await createAnimation({ title: "Tummy Tuck", categoryId: dearer.id, individualPrice: 149 });
     const chosen = await pageHtml("/category-license?category=body-contouring");
     expect(chosen).toContain("Not in Body Contouring");
+    expect(chosen).toContain("every one here costs $149/year or more");
     expect(chosen).not.toContain("Yes: an <a");
     await prisma.animation.deleteMany({ where: { categoryId: dearer.id } });
     await prisma.category.delete({ where: { id: dearer.id } });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { dropAllCaches } from "~/lib/cache-registry.server.ts";
 import { resetEnv } from "~/lib/env.server.ts";
-import { createCatalogue, grant } from "../helpers/catalogue.ts";
+import { createAnimation, createCatalogue, grant } from "../helpers/catalogue.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { sendToApp } from "../helpers/app.ts";
 
@@ -230,6 +230,47 @@ describe("/home/cards", () => {
       const res = await get(`/home/cards?page=${page}`);
       expect(res.status).toBe(400);
       expect(res.body.toString()).toBe("page must be a whole number from 1");
+    }
+  });
+});
+
+describe("the home list after the New shelf", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  /** The animations a part of a page shows, by their cards' links, in order. */
+  const cardSlugs = (html: string) =>
+    [...html.matchAll(/<article\b[^>]*data-testid="animation-card"[^>]*>[\s\S]*?href="\/animations\/([^"]+)"/g)].map((m) => m[1]);
+  const shelfOf = (html: string) => /data-testid="new-shelf"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
+  const listOf = (html: string) => /aria-labelledby="animations-title"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
+
+  it("never shows a New shelf's animation again in the list below it, and the list's pages go on after the shelf", async () => {
+    // Two animations published this week make the shelf; the catalogue's four (from 2025), newest first, the list.
+    const fresh = [
+      await createAnimation({ title: "Brow Lift", categoryId: c.facial.id, createdAt: new Date(Date.now() - 2 * DAY) }),
+      await createAnimation({ title: "Chin Implant", categoryId: c.facial.id, createdAt: new Date(Date.now() - DAY) }),
+    ];
+    dropAllCaches();
+    try {
+      const home = (await get("/")).body.toString();
+      expect(cardSlugs(shelfOf(home))).toEqual(["chin-implant", "brow-lift"]);
+      // Three cards a page: page 1 of the list starts after the shelf.
+      expect(cardSlugs(listOf(home))).toEqual(["heart-bypass", "tummy-tuck", "facelift"]);
+      expect(listOf(home)).toContain('href="/?page=2#page-2"');
+      // "Load More" with JavaScript: page 2 goes on from there, and is the last.
+      const second = (await get("/home/cards?page=2")).body.toString();
+      expect(second).toMatch(/^<div data-has-more="false">/);
+      expect(cardSlugs(second)).toEqual(["rhinoplasty"]);
+      // Without JavaScript: pages 1 and 2 at once, each animation once, and no page 3.
+      const both = (await get("/?page=2")).body.toString();
+      expect(cardSlugs(shelfOf(both))).toEqual(["chin-implant", "brow-lift"]);
+      expect(cardSlugs(listOf(both))).toEqual(["heart-bypass", "tummy-tuck", "facelift", "rhinoplasty"]);
+      expect(both).not.toContain("Load More Animations");
+      // A category filter hides the shelf: its new animations are in the list.
+      const facial = (await get("/?category=facial-procedures")).body.toString();
+      expect(facial).not.toContain('data-testid="new-shelf"');
+      expect(cardSlugs(listOf(facial))).toEqual(["chin-implant", "brow-lift", "facelift"]);
+    } finally {
+      await prisma.animation.deleteMany({ where: { id: { in: fresh.map((a) => a.id) } } });
+      dropAllCaches();
     }
   });
 });

@@ -3,6 +3,7 @@ import {
   formatCount,
   formatDuration,
   formatPrice,
+  formatYearlyPrice,
   formatSeconds,
   instagramLink,
   isDescriptionHeading,
@@ -44,6 +45,16 @@ describe("formatPrice", () => {
     [null, "$0"],
   ])("%s → %s", (input, expected) => {
     expect(formatPrice(input)).toBe(expected);
+  });
+});
+
+describe("formatYearlyPrice", () => {
+  it.each([
+    [299, "$299/year"],
+    [12.5, "$12.50/year"],
+    ["1999", "$1,999/year"],
+  ])("%s → %s", (input, expected) => {
+    expect(formatYearlyPrice(input)).toBe(expected);
   });
 });
 

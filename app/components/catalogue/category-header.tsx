@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { formatPrice } from "~/lib/format.ts";
+import { formatYearlyPrice } from "~/lib/format.ts";
 
 /**
  * The heading of a category screen: name and description, and, when the category has a
@@ -29,7 +29,7 @@ export function CategoryHeader({
       {category.yearlyPrice !== null ? (
         <div className="flex flex-col items-start gap-2 rounded-2xl border border-brand-100 bg-brand-50 p-4 md:items-end">
           {badge}
-          <span className="text-2xl font-bold">{formatPrice(category.yearlyPrice)}/year</span>
+          <span className="text-2xl font-bold">{formatYearlyPrice(category.yearlyPrice)}</span>
           <ButtonLink to={`/purchase/category/${encodeURIComponent(category.slug)}`}>{buyLabel}</ButtonLink>
           {note}
         </div>

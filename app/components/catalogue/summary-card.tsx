@@ -1,5 +1,5 @@
 import { Link } from "~/components/ui/link.tsx";
-import { formatCount, formatDuration, formatPrice } from "~/lib/format.ts";
+import { formatCount, formatDuration, formatYearlyPrice } from "~/lib/format.ts";
 import type { AnimationSummaryDto, VerifiedAnimationDto } from "~/services/catalogue/types.ts";
 import { Cover, Duration, PremiumBadge } from "./animation-card.tsx";
 
@@ -38,7 +38,7 @@ export function SummaryCard({
         <div className="mt-auto flex flex-col gap-2 pt-2">
           {"individualPrice" in animation ? (
             <div className="flex items-center justify-between text-sm">
-              <span className="font-semibold">{formatPrice(animation.individualPrice)}</span>
+              <span className="font-semibold">{formatYearlyPrice(animation.individualPrice)}</span>
               {showViews ? <span className="text-slate-500">{formatCount(animation.views)} views</span> : null}
             </div>
           ) : null}

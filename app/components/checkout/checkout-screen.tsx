@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "~/components/ui/link.tsx";
 import { Section } from "~/components/ui/section.tsx";
 import { formatPrice } from "~/lib/format.ts";
-import { type Renewal, RenewalDisclosure } from "./renewal-disclosure.tsx";
+import { type Renewal, RenewalDisclosure, TermUntil } from "./renewal-disclosure.tsx";
 import { TestModeBanner } from "./test-mode-banner.tsx";
 
 // The one checkout screen of all three products (premium, individual and category licenses) and
@@ -70,7 +70,7 @@ export function CheckoutScreen({
           <span className="text-4xl font-bold">{formatPrice(product.price)}</span>
           <span className="text-slate-500">/year</span>
         </p>
-        <p className="mt-1 text-sm text-slate-600">One year of access, until {product.until}</p>
+        <TermUntil until={product.until} className="mt-1 text-sm text-slate-600" />
         {details}
       </Section>
       <div className="mt-6">

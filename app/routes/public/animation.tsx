@@ -15,7 +15,7 @@ import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
-import { formatCount, formatDuration, formatPrice, parseDescription } from "~/lib/format.ts";
+import { formatCount, formatDuration, formatYearlyPrice, parseDescription } from "~/lib/format.ts";
 import { hasRenditions, OG_SIZE, ogImageUrl } from "~/lib/image-renditions.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
@@ -371,7 +371,7 @@ function LicenceOffers({
   const { category, cheaperCategory } = offers;
   const categoryButton = category ? (
     <ButtonLink to={`/purchase/category/${encodeURIComponent(category.slug)}`} variant={cheaperCategory && !offerPremium ? "primary" : "secondary"}>
-      {category.name} Category License {formatPrice(category.price)}/year
+      {`${category.name} Category License ${formatYearlyPrice(category.price)}`}
     </ButtonLink>
   ) : null;
   return (
@@ -379,7 +379,7 @@ function LicenceOffers({
       {offerPremium ? <ButtonLink to="/premium">Get Premium Access</ButtonLink> : null}
       {cheaperCategory ? categoryButton : null}
       <ButtonLink to={individualHref} variant={offerPremium || cheaperCategory ? "secondary" : "primary"}>
-        Individual License {formatPrice(offers.price)}
+        Individual License {formatYearlyPrice(offers.price)}
       </ButtonLink>
       {cheaperCategory ? null : categoryButton}
       {cheaperCategory ? <CheaperCategoryNote category={cheaperCategory} /> : null}

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "~/components/ui/link.tsx";
 import { BenefitList, FaqList, Guarantees, LicenceAfterEnd, PurchaseButton, SpecialtyList, Testimonial, type Faq, type MediaClaims } from "~/components/marketing.tsx";
-import { formatPrice, pluralize } from "~/lib/format.ts";
+import { formatPrice, formatYearlyPrice, pluralize } from "~/lib/format.ts";
 import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/site/content.server.ts";
@@ -179,7 +179,7 @@ function smallerOption(
   if (category && single.categoryOftenCheaper) {
     return (
       <>
-        Not in {category.name}: an {individual} covers a single animation, but every one here costs {formatPrice(single.price)} or more,
+        Not in {category.name}: an {individual} covers a single animation, but every one here costs {formatYearlyPrice(single.price)} or more,
         at least as much as this license for all {pluralize(category.animationCount, "animation")}.
       </>
     );

@@ -9,7 +9,7 @@ import { ButtonLink } from "~/components/ui/button.tsx";
 import { asRouteError } from "~/lib/errors.server.ts";
 import { EmptyState } from "~/components/ui/empty-state.tsx";
 import { Section } from "~/components/ui/section.tsx";
-import { formatPrice, pluralize } from "~/lib/format.ts";
+import { formatYearlyPrice, pluralize } from "~/lib/format.ts";
 import { pageTitle } from "~/lib/meta.ts";
 import type { AnimationSummaryDto, CategoryDetailDto } from "~/services/catalogue/types.ts";
 import { getViewerAccess } from "~/services/licensing/access.server.ts";
@@ -88,7 +88,7 @@ function MainCategory({ category }: { category: CategoryDetailDto }) {
                   <div className="flex items-start justify-between gap-3">
                     <h3 className="text-lg font-semibold">{sub.name}</h3>
                     {sub.yearlyPrice !== null ? (
-                      <span className="whitespace-nowrap text-sm font-semibold text-brand-700">{formatPrice(sub.yearlyPrice)}/year</span>
+                      <span className="whitespace-nowrap text-sm font-semibold text-brand-700">{formatYearlyPrice(sub.yearlyPrice)}</span>
                     ) : null}
                   </div>
                   {sub.description ? <p className="text-sm text-slate-600">{sub.description}</p> : null}
@@ -133,7 +133,7 @@ function CategoryListing({ category, animations }: { category: CategoryDetailDto
             </span>
             {category.yearlyPrice !== null ? (
               <span className="rounded-full bg-brand-100 px-3 py-1 text-sm font-semibold text-brand-700">
-                Category License: {formatPrice(category.yearlyPrice)}/year
+                Category License: {formatYearlyPrice(category.yearlyPrice)}
               </span>
             ) : null}
           </div>

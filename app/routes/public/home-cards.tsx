@@ -3,7 +3,8 @@ import { MemoryRouter } from "react-router";
 import { AnimationCard } from "~/components/catalogue/animation-card.tsx";
 import { cachedText, viewerPolicy } from "~/lib/http-cache.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
-import { getHomePageSize, listHomeCards } from "~/services/catalogue/animations.server.ts";
+import { getHomePageSize } from "~/services/catalogue/animations.server.ts";
+import { listHomeCards } from "~/services/catalogue/home-list.server.ts";
 import { getCategoryTree } from "~/services/catalogue/categories.server.ts";
 import type { Route } from "./+types/home-cards";
 
@@ -11,7 +12,8 @@ import type { Route } from "./+types/home-cards";
  * One page of the home list's cards as HTML, for the home page's script (app/static-page): the
  * page does not hydrate, so "Load More" and the scroll observer append the server's own card
  * markup (the same component the page renders) instead of building cards in the browser.
- * `?category=` and `?page=` as the home page takes them. The wrapper says whether a page follows.
+ * `?category=` and `?page=` as the home page takes them (the list after the "New" shelf, as there).
+ * The wrapper says whether a page follows.
  */
 export async function loader({ request, url }: Route.LoaderArgs) {
   const category = url.searchParams.get("category")?.trim() || undefined;

@@ -4,10 +4,10 @@ import { FilterBar, hrefFor } from "~/components/catalogue/filter-bar.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
-import { getHomePageSize, listHomeCards } from "~/services/catalogue/animations.server.ts";
+import { getHomePageSize } from "~/services/catalogue/animations.server.ts";
+import { listHomeCards } from "~/services/catalogue/home-list.server.ts";
 import { getCategoryTree, listMainCategories } from "~/services/catalogue/categories.server.ts";
 import { getReviewCoverage } from "~/services/catalogue/medical-review.server.ts";
-import { listNewAnimationCards } from "~/services/catalogue/claims.server.ts";
 import { pageHead, siteStructuredData } from "~/lib/seo.ts";
 import { siteOrigin } from "~/lib/seo.server.ts";
 import { getLayoutData } from "~/services/site/content.server.ts";
@@ -37,9 +37,8 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     getReviewCoverage(),
     getLayoutData(),
   ]);
-  // The "New" shelf belongs to the whole catalogue: a category filter hides it.
-  const newShelf = category ? Promise.resolve([]) : listNewAnimationCards(tree);
-  // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded).
+  // Pages 1..N for a no-JS visitor who followed "Load More" N-1 times (bounded), below the "New"
+  // shelf, which they never repeat.
   const firstPage = Math.max(1, page - MAX_PAGES_PER_RENDER + 1);
   const list = await listHomeCards({ category: category ?? undefined, page: firstPage, limit: pageSize, pages: page - firstPage + 1 }, tree);
   const categories = (await listMainCategories(tree)).map(({ id, name, slug, subcategories }) => ({
@@ -70,7 +69,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
       jsonLd: siteStructuredData(site, { logoPath: "/icon-512.png", searchPath: "/search?q=" }),
     },
   );
-  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, copy, head, newAnimations: await newShelf, ...list };
+  return { premium: hasGlobalAccess(access), categories, category, page, firstPage, pageSize, copy, head, ...list };
 }
 
 // "Doctor-verified" is said of the library only while every published animation has a current

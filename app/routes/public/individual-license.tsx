@@ -6,9 +6,9 @@ import {
   formatsAnswer,
   Guarantees,
   LicenceAfterEnd,
+  LicenceCoverage,
   type MediaClaims,
   PurchaseButton,
-  SpecialtyList,
   Testimonial,
   type Faq,
 } from "~/components/marketing.tsx";
@@ -17,7 +17,8 @@ import { getUser } from "~/services/auth/guards.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/site/content.server.ts";
 import { getCurrentLicenceTerms } from "~/services/licensing/licence-terms.server.ts";
-import { findLicensableAnimation, getIndividualLicenceFromPrice, listLicensableCategories } from "~/services/commerce/offers.server.ts";
+import { findLicensableAnimation, getIndividualLicenceFromPrice } from "~/services/commerce/offers.server.ts";
+import { termIfPaidNow } from "~/services/commerce/checkout.server.ts";
 import { pageHead, siteOf } from "~/lib/seo.ts";
 import type { Route } from "./+types/individual-license";
 import { LOAD_AS_DOCUMENT, STATIC_PAGE } from "~/lib/page-handle.ts";
@@ -39,27 +40,32 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 // when signed in with an animation, to / when signed in without one, else to /auth. With an
 // animation the price is that animation's (what checkout charges); without one, the lowest.
 export async function loader({ request, url }: Route.LoaderArgs) {
-  const [user, animation, specialties, from, claims, testimonial, terms] = await Promise.all([
+  const [user, animation, from, claims, testimonial, terms] = await Promise.all([
     getUser(request),
     findLicensableAnimation(url.searchParams.get("animation")),
-    listLicensableCategories(),
     getIndividualLicenceFromPrice(),
     getCatalogueClaims(),
     getTestimonial(),
     getCurrentLicenceTerms(),
   ]);
+  const price = animation ? animation.price : from.price;
+  const priceVaries = animation ? false : from.varies;
+  const term = termIfPaidNow(price);
   return {
     signedIn: Boolean(user),
     animation,
-    specialties,
-    price: animation ? animation.price : from.price,
-    priceVaries: animation ? false : from.varies,
+    price,
+    priceVaries,
     categoryOftenCheaper: from.categoryOftenCheaper,
     // One animation's own files when it is named, else the best the catalogue has ("up to").
     media: animation ? { ...animation.media, upTo: false } : { resolution: claims.resolution, formats: claims.formats, upTo: true },
     freshness: claims.freshness,
     testimonial,
-    licenceTerms: { version: terms.version, afterEnd: terms.afterEnd },
+    // What the licence covers is the current terms record's own words (decision 028).
+    licenceTerms: { version: terms.version, grant: terms.grant, afterEnd: terms.afterEnd, restrictions: terms.restrictions },
+    // The year a payment made now buys and its renewal, as checkout states them.
+    until: term.until,
+    renewal: { ...term.renewal, from: priceVaries },
     returnTo: `${url.pathname}${url.search}`,
   };
 }
@@ -113,7 +119,14 @@ export default function IndividualLicensePage({ loaderData }: Route.ComponentPro
       </section>
       <Guarantees media={media} freshness={freshness} />
       <Testimonial testimonial={loaderData.testimonial} />
-      <SpecialtyList specialties={loaderData.specialties} />
+      <LicenceCoverage title="What an Individual License Covers" terms={loaderData.licenceTerms} until={loaderData.until} renewal={loaderData.renewal}>
+        {animation ? null : (
+          <p className="mt-6 text-center text-slate-600">
+            Choose the animation to license: <Link to="/search" className="font-semibold text-brand-700 underline">search the catalogue</Link> or{" "}
+            <Link to="/" className="font-semibold text-brand-700 underline">browse all animations</Link>, then use the Individual License button on its page.
+          </p>
+        )}
+      </LicenceCoverage>
       <FaqList name="individual-license-faq" faqs={individualFaqs(price, { priceVaries, categoryOftenCheaper, media, terms: loaderData.licenceTerms })} />
     </main>
   );

@@ -4,7 +4,7 @@ import { CheckoutPanel } from "~/components/checkout/checkout-panel.tsx";
 import { TestModeBanner } from "~/components/checkout/test-mode-banner.tsx";
 import { BenefitList, FaqList, Guarantees, PurchaseButton, Testimonial, type Faq } from "~/components/marketing.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { formatPrice } from "~/lib/format.ts";
+import { formatPrice, formatYearlyPrice } from "~/lib/format.ts";
 import { getAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
 import { getCatalogueClaims } from "~/services/catalogue/claims.server.ts";
 import { getTestimonial } from "~/services/site/content.server.ts";
@@ -87,7 +87,7 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
           <span className="text-slate-500">/month</span>
         </p>
         <p className="mt-1 text-sm text-slate-600">
-          Billed annually at <strong>{yearly}/year</strong>
+          Billed annually at <strong>{formatYearlyPrice(price.yearly)}</strong>
         </p>
         <BenefitList items={benefits(claims)} />
         <div className="mt-8">
@@ -106,7 +106,7 @@ export default function PremiumPage({ loaderData, actionData }: Route.ComponentP
       </section>
       <Guarantees media={{ resolution: claims.resolution, formats: claims.formats }} freshness={claims.freshness} />
       <Testimonial testimonial={loaderData.testimonial} />
-      <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, `${individualPriceVaries ? "from " : ""}${formatPrice(individualPrice)}`, claims)} />
+      <FaqList name="premium-faq" faqs={premiumFaqs(yearly, monthly, `${individualPriceVaries ? "from " : ""}${formatYearlyPrice(individualPrice)}`, claims)} />
     </main>
   );
   if (!signedIn) {
@@ -180,7 +180,7 @@ function premiumFaqs(yearly: string, monthly: string, individual: string, claims
     },
     {
       question: "Can I download animations with Premium?",
-      answer: `Premium is for streaming. Downloads${downloads ? ` (${downloads})` : ""} and commercial usage rights come with an Individual License (${individual}/year) or a Category License, and both include Premium access.`,
+      answer: `Premium is for streaming. Downloads${downloads ? ` (${downloads})` : ""} and commercial usage rights come with an Individual License (${individual}) or a Category License, and both include Premium access.`,
     },
     {
       question: "Can I cancel anytime?",

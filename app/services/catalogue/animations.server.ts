@@ -1,5 +1,5 @@
 import { prisma } from "~/lib/db.server.ts";
-import { notFound, ServiceError } from "~/lib/errors.server.ts";
+import { notFound } from "~/lib/errors.server.ts";
 import { Prisma } from "~/generated/prisma/client.ts";
 import { type Access, canDownload, canWatch } from "../licensing/access.server.ts";
 import { individualLicencePrice } from "../commerce/prices.server.ts";
@@ -113,6 +113,8 @@ export type AnimationListQuery = {
   limit: number;
   /** How many consecutive pages from `page` on (the no-JS home renders pages 1..N at once). */
   pages?: number;
+  /** Rows read past the last page (home-list.server.ts reads as many as its "New" shelf may hold). */
+  readAhead?: number;
 };
 
 function listWhere(query: AnimationListQuery, tree: CategoryTree) {
@@ -139,15 +141,16 @@ type ListPage<Row> = { rows: Row[]; total: number; hasMore: boolean; suggestion?
 function fetchPage<S extends Prisma.AnimationSelect>(kind: string, select: S, query: AnimationListQuery, tree: CategoryTree) {
   const where = listWhere(query, tree);
   const skip = (query.page - 1) * query.limit;
-  const take = query.limit * (query.pages ?? 1);
+  const span = query.limit * (query.pages ?? 1);
+  const take = span + (query.readAhead ?? 0);
   const term = query.search?.trim() ?? "";
   const key = `list:${kind}:${JSON.stringify(where.categoryId ?? null)}:${term.toLowerCase()}:${skip}:${take}`;
   type Row = Prisma.AnimationGetPayload<{ select: S }>;
   return cached(key, async (): Promise<ListPage<Row>> => {
-    if (term) return searchPage<Row>(where, term, skip, take, select, tree);
+    if (term) return searchPage<Row>(where, term, skip, take, span, select, tree);
     const total = await countListed(where, tree);
     const rows = skip >= total ? [] : await prisma.animation.findMany({ where, orderBy: listOrder, skip, take, select });
-    return { rows: rows as Row[], total, hasMore: skip + take < total };
+    return { rows: rows as Row[], total, hasMore: skip + span < total };
   });
 }
 
@@ -176,6 +179,7 @@ async function searchPage<Row>(
   term: string,
   skip: number,
   take: number,
+  span: number,
   select: Prisma.AnimationSelect,
   tree: CategoryTree,
 ) {
@@ -185,28 +189,15 @@ async function searchPage<Row>(
   const found = ids.length ? ((await prisma.animation.findMany({ where: { id: { in: ids } }, select })) as unknown as Array<Row & { id: string }>) : [];
   const byId = new Map(found.map((row) => [row.id, row]));
   const rows = ids.map((id) => byId.get(id)).filter((row): row is Row & { id: string } => row !== undefined);
-  return { rows: rows as Row[], total, hasMore: skip + take < total, ...(suggestion ? { suggestion } : {}) };
+  return { rows: rows as Row[], total, hasMore: skip + span < total, ...(suggestion ? { suggestion } : {}) };
 }
 
 /** Cards for the home page, search and `light=true` calls: no access-dependent fields at all. */
-/**
- * The home list's cards (the home page and /home/cards): a `?category=` that names no category
- * lists nothing, where the API's list answers 404.
- */
-export async function listHomeCards(query: AnimationListQuery, tree: CategoryTree): Promise<AnimationList<AnimationCardDto>> {
-  try {
-    return await listAnimationCards(query, tree);
-  } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) return { animations: [], hasMore: false, total: 0 };
-    throw error;
-  }
-}
-
 export async function listAnimationCards(query: AnimationListQuery, tree?: CategoryTree): Promise<AnimationList<AnimationCardDto>> {
   const t = tree ?? (await getCategoryTree());
   // Cards carry nothing viewer-specific: the finished list is cached, not only its rows.
   return cached(
-    `cards:${JSON.stringify([query.category ?? "", query.search?.trim().toLowerCase() ?? "", query.page, query.limit, query.pages ?? 1])}`,
+    `cards:${JSON.stringify([query.category ?? "", query.search?.trim().toLowerCase() ?? "", query.page, query.limit, query.pages ?? 1, query.readAhead ?? 0])}`,
     async () => {
       const { rows, total, hasMore, suggestion } = await fetchPage("card", cardSelect, query, t);
       return { animations: rows.map((row) => toCardDto(row, t)), hasMore, total, ...(suggestion ? { suggestion } : {}) };

@@ -43,7 +43,7 @@ atEachWidth(({ width }) => {
     await expect(end).toBeFocused();
     await expect(end).toHaveAccessibleName("Unlock the Full Animation");
     await expect(end.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
-    await expect(end.getByRole("link", { name: /^Individual License \$\d+$/ })).toHaveAttribute("href", /^\/individual-license\?animation=/);
+    await expect(end.getByRole("link", { name: /^Individual License \$\d+\/year$/ })).toHaveAttribute("href", /^\/individual-license\?animation=/);
     await expect(end.getByRole("link", { name: /Category License \$\d+\/year$/ }).first()).toHaveAttribute("href", /^\/purchase\/category\//);
 
     const player = (await video.boundingBox())!;
