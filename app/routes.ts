@@ -51,6 +51,8 @@ export default [
   // ---- account ----
   route("dashboard", "routes/account/dashboard.tsx"),
   route("my-animations", "routes/account/my-animations.tsx"),
+  // The Downloads library under its own name: the same page.
+  route("downloads", "routes/account/my-animations.tsx", { id: "downloads" }),
   route("billing", "routes/account/billing.tsx"),
   route("practice", "routes/account/practice.tsx"),
   route("practice/invitations/:token", "routes/account/practice-invitation.tsx"),
@@ -176,6 +178,7 @@ export default [
   route("api/emails/bulk", "routes/api/emails.bulk.ts"),
   route("api/dashboard/stats", "routes/api/dashboard.stats.ts"),
   route("api/dashboard/animations", "routes/api/dashboard.animations.ts"),
+  route("api/downloads", "routes/api/downloads.ts"),
   route("api/refunds/request", "routes/api/refunds.request.ts"),
   route("api/objects/upload", "routes/api/objects.upload.ts"),
   // The reference of every call above and below, generated from them (routes/api/openapi.server.ts).

@@ -80,4 +80,8 @@ export type RefundRequestInput = z.infer<typeof RefundRequestSchema>;
 export const LibrarySearchSchema = z.object({
   q: z.string().trim().max(200).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
+  /** Only the animations of one kind of licence. */
+  licence: z.enum(["individual", "category"]).optional().catch(undefined),
+  /** Only one category's animations (and its subcategories'), by id. */
+  category: z.uuid().optional().catch(undefined),
 });

@@ -192,6 +192,30 @@ export const LibraryAnimation = named(
   }),
 );
 
+export const DownloadableAnimation = named(
+  "DownloadableAnimation",
+  LibraryAnimation.extend({
+    /** Null while the animation has nothing to package yet (its media are still being made). */
+    packageHref: z.string().nullable(),
+    files: z.array(
+      z.object({
+        name: z.string(),
+        href: z.string(),
+        kind: z.enum(["video", "captions", "transcript", "terms", "extra", "readme"]),
+        format: z.string(),
+        label: z.string(),
+        width: z.number().int().nullable(),
+        height: z.number().int().nullable(),
+        duration: z.number().nullable(),
+        /** Null for files written at download time (SubRip, transcripts, texts). */
+        size: z.number().int().nullable(),
+        contentType: z.string(),
+      }),
+    ),
+    downloads: z.object({ count: z.number().int(), lastAt: isoDate.nullable() }),
+  }),
+);
+
 export const Checkout = named(
   "Checkout",
   z.object({

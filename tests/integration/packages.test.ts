@@ -27,6 +27,7 @@ let extra: Buffer;
 let licenceId: string;
 const cookies: Record<"licensee" | "premium" | "free" | "admin", string> = { licensee: "", premium: "", free: "", admin: "" };
 let licenseeId: string;
+let categoryId: string;
 
 const get = (target: string, cookie?: string, extraHeaders: Record<string, string> = {}) =>
   sendToApp(target, { headers: new Headers({ ...(cookie ? { Cookie: cookie } : {}), ...extraHeaders }) });
@@ -45,6 +46,7 @@ beforeAll(async () => {
     data: { title: "Rhinoplasty", slug, description: "How a nose is reshaped.", fullVideo: video.path, downloadFile: extraObject.path, categoryId: category.id, duration: 4 },
   });
   animationId = animation.id;
+  categoryId = category.id;
   await prisma.animationCaption.create({
     data: { animationId, language: "en", label: "English", path: caption.path, transcript: parseVtt(VTT).transcript, size: VTT.length, cueCount: 2 },
   });
@@ -192,5 +194,44 @@ describe("the licence package", () => {
     ]);
     expect(new Set(rows.map((r) => r.subscriptionId))).toEqual(new Set([licenceId]));
     expect(new Set(rows.map((r) => r.animationId))).toEqual(new Set([animationId]));
+  });
+});
+
+describe("the Downloads library", () => {
+  it("lists every licensed animation with its package and single files, on /my-animations, /downloads and GET /api/downloads", async () => {
+    // Added to the category after the licence was bought: the licence covers it too.
+    const later = await prisma.animation.create({ data: { title: "Septoplasty", slug: `septoplasty_${crypto.randomBytes(3).toString("hex")}`, description: "x", categoryId } });
+    for (const page of ["/my-animations", "/downloads"]) {
+      const html = (await get(page, cookies.licensee)).body.toString("utf8");
+      expect(html).toContain(`href="/packages/${slug}.zip"`);
+      expect(html).toContain(`href="/packages/${slug}/${slug}-768p.webm"`);
+      expect(html).toContain(`href="/packages/${slug}/${slug}.en.srt"`);
+      expect(html).toContain("Septoplasty");
+      expect(html).toContain("The download package is being prepared.");
+    }
+    // Filters: by licence kind (this member holds only a category licence) and by category.
+    expect((await get("/my-animations?licence=individual", cookies.licensee)).body.toString("utf8")).not.toContain(`/packages/${slug}.zip`);
+    expect((await get(`/my-animations?category=${categoryId}&q=rhino`, cookies.licensee)).body.toString("utf8")).toContain(`/packages/${slug}.zip`);
+
+    const api = await get("/api/downloads", cookies.licensee);
+    expect(api.status).toBe(200);
+    expect(api.headers.get("x-total-count")).toBe("2");
+    const entries = JSON.parse(api.body.toString("utf8")) as { slug: string; packageHref: string | null; licenceId: string; files: { name: string; href: string; width: number | null }[]; downloads: { count: number } }[];
+    const entry = entries.find((e) => e.slug === slug)!;
+    expect(entry).toMatchObject({ packageHref: `/packages/${slug}.zip`, licenceId });
+    expect(entry.files.find((f) => f.name === `${slug}-720p.mp4`)).toMatchObject({ href: `/packages/${slug}/${slug}-720p.mp4`, width: 960 });
+    expect(entry.downloads.count).toBeGreaterThan(0);
+    expect(entries.find((e) => e.slug === later.slug)).toMatchObject({ packageHref: null, files: [] });
+    expect((await get("/api/downloads")).status).toBe(401);
+    // Nobody else's library shows it.
+    expect(JSON.parse((await get("/api/downloads", cookies.premium)).body.toString("utf8"))).toEqual([]);
+  });
+
+  it("puts the package and its files on the animation's page for the licensee only", async () => {
+    const licensee = (await get(`/animations/${slug}`, cookies.licensee)).body.toString("utf8");
+    expect(licensee).toContain(`href="/packages/${slug}.zip"`);
+    expect(licensee).toContain("Download package (ZIP)");
+    const premium = (await get(`/animations/${slug}`, cookies.premium)).body.toString("utf8");
+    expect(premium).not.toContain("/packages/");
   });
 });

@@ -64,7 +64,7 @@ const CATCH_ALL = "/*";
 const PRIVATE = [
   /^\/admin(\/|$)/,
   /^\/auth\/step-up$/,
-  /^\/(dashboard|my-animations|billing|profile|notifications|refund)(\/|$)/,
+  /^\/(dashboard|my-animations|downloads|billing|profile|notifications|refund)(\/|$)/,
   /^\/practice$/,
   /^\/(watch|purchase|checkout)\//,
 ];

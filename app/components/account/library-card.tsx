@@ -1,7 +1,7 @@
 import { Link } from "~/components/ui/link.tsx";
 import { CARD_COVER_SIZES } from "~/components/catalogue/animation-card.tsx";
 import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
-import { formatDate, formatDuration, isExpiringSoon } from "~/lib/format.ts";
+import { formatCount, formatDate, formatDuration, formatFileSize, isExpiringSoon } from "~/lib/format.ts";
 
 export type LibraryCardAnimation = {
   id: string;
@@ -14,10 +14,27 @@ export type LibraryCardAnimation = {
   expiryDate: string | Date | null;
 };
 
+/** What the member may download of it: the package and its files (the Downloads library). */
+export type LibraryCardDownloads = {
+  packageHref: string | null;
+  files: { name: string; href: string; label: string; width: number | null; height: number | null; size: number | null }[];
+  downloads: { count: number; lastAt: string | Date | null };
+};
+
 const LICENCE_LABEL = { individual: "Individual license", category: "Category license", global: "Premium access" } as const;
 
 /** A licensed animation: cover, licence type, expiry and an "Expiring Soon" badge at 30 days or less. */
-export function LibraryCard({ animation, now, certificateHref }: { animation: LibraryCardAnimation; now: Date; certificateHref?: string | null }) {
+export function LibraryCard({
+  animation,
+  now,
+  certificateHref,
+  downloads,
+}: {
+  animation: LibraryCardAnimation;
+  now: Date;
+  certificateHref?: string | null;
+  downloads?: LibraryCardDownloads;
+}) {
   const soon = animation.expiryDate ? isExpiringSoon(animation.expiryDate, now) : false;
   return (
     <li className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
@@ -46,6 +63,7 @@ export function LibraryCard({ animation, now, certificateHref }: { animation: Li
           </div>
         </div>
       </Link>
+      {downloads ? <DownloadLinks title={animation.title} downloads={downloads} /> : null}
       {certificateHref ? (
         // Outside the card's link (links do not nest); a plain <a>: the PDF is a file, not a page.
         <p className="border-t border-slate-100 px-4 py-2 text-sm">
@@ -55,5 +73,44 @@ export function LibraryCard({ animation, now, certificateHref }: { animation: Li
         </p>
       ) : null}
     </li>
+  );
+}
+
+/** Plain links to files (no JavaScript needed): the package first, the single files behind a disclosure. */
+function DownloadLinks({ title, downloads }: { title: string; downloads: LibraryCardDownloads }) {
+  const { packageHref, files, downloads: taken } = downloads;
+  if (!packageHref) return <p className="border-t border-slate-100 px-4 py-2 text-sm text-slate-600">The download package is being prepared.</p>;
+  return (
+    <div className="border-t border-slate-100 px-4 py-3 text-sm">
+      <a
+        href={packageHref}
+        download
+        className="inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2 font-semibold text-white hover:bg-emerald-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+      >
+        Download package (ZIP)<span className="sr-only"> of {title}</span>
+      </a>
+      <details className="mt-2">
+        <summary className="cursor-pointer font-medium text-brand-700">
+          Single files ({files.length})<span className="sr-only"> of {title}</span>
+        </summary>
+        <ul className="mt-2 flex flex-col gap-1.5">
+          {files.map((file) => (
+            <li key={file.name} className="flex items-baseline justify-between gap-3">
+              <a href={file.href} download className="min-w-0 break-words text-brand-700 underline-offset-2 hover:underline">
+                {file.label}
+                {file.width && file.height ? `, ${Math.min(file.width, file.height)}p` : ""}
+              </a>
+              {file.size !== null ? <span className="shrink-0 text-xs text-slate-500 tabular-nums">{formatFileSize(file.size)}</span> : null}
+            </li>
+          ))}
+        </ul>
+      </details>
+      {taken.count ? (
+        <p className="mt-2 text-xs text-slate-600">
+          Downloaded {taken.count === 1 ? "once" : `${formatCount(taken.count)} times`}
+          {taken.lastAt ? `, last on ${formatDate(taken.lastAt)}` : ""}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -15,7 +15,7 @@ import { ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { addEmbedDomain, listEmbedLicences, removeEmbedDomain } from "~/services/licensing/embeds.server.ts";
-import { getLibrary } from "~/services/licensing/library.server.ts";
+import { getDownloads } from "~/services/licensing/library.server.ts";
 import { LibrarySearchSchema } from "~/validation/account.ts";
 import { AddEmbedDomainSchema, EmbedChoiceSchema, RemoveEmbedDomainSchema } from "~/validation/embed-domains.ts";
 import { NOINDEX } from "~/lib/seo.ts";
@@ -27,15 +27,15 @@ const PAGE_SIZE = 24;
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const { q, page } = LibrarySearchSchema.parse(Object.fromEntries(url.searchParams));
+  const { q, page, licence, category } = LibrarySearchSchema.parse(Object.fromEntries(url.searchParams));
   const choice = EmbedChoiceSchema.parse(Object.fromEntries(url.searchParams));
   const now = new Date();
   const [library, access, embeds] = await Promise.all([
-    getLibrary(user.id, { q, page, pageSize: PAGE_SIZE, now }),
+    getDownloads(user.id, { q, page, licence, category, pageSize: PAGE_SIZE, now }),
     getAccess(user, now),
     listEmbedLicences(user.id, now, choice),
   ]);
-  return { ...library, q: q ?? "", streamsEverything: hasGlobalAccess(access), now: now.toISOString(), embeds };
+  return { ...library, q: q ?? "", licence: licence ?? "", category: category ?? "", streamsEverything: hasGlobalAccess(access), now: now.toISOString(), embeds };
 }
 
 /** The embed sites of one's licences: add (intent add-domain) or remove (intent remove-domain). */
@@ -70,12 +70,20 @@ function errorMessage(error: unknown) {
 }
 
 export default function MyAnimations({ loaderData, actionData }: Route.ComponentProps) {
-  const { animations, total, page, pageSize, q, streamsEverything, now, embeds } = loaderData;
+  const { animations, total, page, pageSize, q, licence, category, categories, streamsEverything, now, embeds } = loaderData;
   const today = new Date(now);
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+  const filters = { ...(q ? { q } : {}), ...(licence ? { licence } : {}), ...(category ? { category } : {}) };
+  const filtered = Object.keys(filters).length > 0;
+  const pageLink = (n: number) => `?${new URLSearchParams({ ...filters, page: String(n) })}`;
+  const selectClass =
+    "block rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none";
   return (
-    <AccountPage title="My Animations" wide intro="Animations you hold an individual or category license for, with download and commercial rights.">
+    <AccountPage
+      title="My Animations"
+      wide
+      intro="Your downloads: every animation you or your practice hold an individual or category license for, with its package, its single files and its certificate."
+    >
       {streamsEverything ? (
         <p className="mt-4 rounded-lg border border-brand-100 bg-brand-50 p-4 text-sm text-brand-700">
           Your premium access streams every animation in the library.{" "}
@@ -85,7 +93,7 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
         </p>
       ) : null}
 
-      <Form method="get" role="search" className="mt-6 flex max-w-xl gap-2">
+      <Form method="get" role="search" className="mt-6 flex flex-wrap items-end gap-2">
         <label htmlFor="library-search" className="sr-only">
           Search your animations
         </label>
@@ -95,8 +103,29 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
           name="q"
           defaultValue={q}
           placeholder="Search by title or description"
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+          className="block w-full max-w-sm min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none"
         />
+        <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+          License
+          <select name="licence" defaultValue={licence} className={selectClass}>
+            <option value="">All licenses</option>
+            <option value="individual">Individual licenses</option>
+            <option value="category">Category licenses</option>
+          </select>
+        </label>
+        {categories.length > 1 ? (
+          <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+            Category
+            <select name="category" defaultValue={category} className={selectClass}>
+              <option value="">All categories</option>
+              {categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <Button type="submit" variant="secondary">
           Search
         </Button>
@@ -106,7 +135,7 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
         <>
           <h2 className="mt-4 text-sm font-normal text-slate-600" aria-live="polite">
             {total === 1 ? "1 animation" : `${total} animations`}
-            {q ? ` matching "${q}"` : ""}
+            {q ? ` matching "${q}"` : filtered ? " matching the filters" : ""}
           </h2>
           <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {animations.map((a) => (
@@ -115,6 +144,7 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
                 animation={a}
                 now={today}
                 certificateHref={a.licenceId ? `/licences/${a.licenceId}/certificate?animation=${a.id}` : null}
+                downloads={a}
               />
             ))}
           </ul>
@@ -131,10 +161,10 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
       ) : (
         <EmptyState
           className="mt-8"
-          title={q ? `No animations match "${q}"` : "No licensed animations yet"}
-          message={q ? "Try another search term." : "License an animation or a whole category to download it and use it commercially."}
+          title={q ? `No animations match "${q}"` : filtered ? "No animations match the filters" : "No licensed animations yet"}
+          message={filtered ? "Try another search term or filter." : "License an animation or a whole category to download it and use it commercially."}
           action={
-            q ? (
+            filtered ? (
               <ButtonLink to="/my-animations" variant="secondary" size="sm">
                 Clear search
               </ButtonLink>

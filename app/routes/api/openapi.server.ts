@@ -212,6 +212,7 @@ function tagOf(path: string) {
     practices: "Practices",
     refunds: "Account",
     dashboard: "Account",
+    downloads: "Account",
     notifications: "Account",
     "email-templates": "Admin",
     emails: "Admin",

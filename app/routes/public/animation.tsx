@@ -15,7 +15,7 @@ import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
-import { formatCount, formatDuration, formatYearlyPrice, parseDescription } from "~/lib/format.ts";
+import { formatCount, formatDuration, formatFileSize, formatYearlyPrice, parseDescription } from "~/lib/format.ts";
 import { hasRenditions, OG_SIZE, ogImageUrl } from "~/lib/image-renditions.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { LOAD_AS_DOCUMENT, staticPageWith } from "~/lib/page-handle.ts";
@@ -25,7 +25,7 @@ import { siteOrigin } from "~/lib/seo.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.server.ts";
-import { getAnimation, listRelatedAnimations } from "~/services/catalogue/animations.server.ts";
+import { getAnimation, listRelatedAnimations, packageDownloads } from "~/services/catalogue/animations.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
 import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
@@ -53,7 +53,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }).catch(asRouteError);
   // Beside the animation: more of its subcategory and of its first doctor (cached with the catalogue).
   const doctor = animation.doctors[0];
-  const [related, offers] = await Promise.all([listRelatedAnimations(animation, doctor?.id ?? null), getAnimationOffers(animation)]);
+  const [related, offers, downloads] = await Promise.all([
+    listRelatedAnimations(animation, doctor?.id ?? null),
+    getAnimationOffers(animation),
+    animation.canDownload ? packageDownloads(animation) : [],
+  ]);
   // Link previews get the cover's 1200×630 rendition (made absolute by the head, lib/seo.ts).
   const cover = animation.coverImage;
   const ogImage = cover && hasRenditions(cover) ? ogImageUrl(cover) : null;
@@ -69,6 +73,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     related: { ...related, doctorName: doctor?.name ?? null },
     premium: hasGlobalAccess(access),
     offers,
+    downloads,
   }, { headers });
 }
 
@@ -172,7 +177,8 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
 };
 
 export default function AnimationDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { animation, related, premium, offers } = loaderData;
+  const { animation, related, premium, offers, downloads } = loaderData;
+  const [packageLink, ...singleFiles] = downloads;
   const category = animation.category;
   const entitled = animation.hasAccess;
   const src = entitled ? (animation.fullVideo ?? animation.previewVideo) : animation.previewVideo;
@@ -241,12 +247,38 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
           </div>
         </div>
         <div className="flex flex-col gap-4 lg:col-start-3 lg:row-start-1">
-          {animation.canDownload && animation.downloadFile ? (
+          {animation.canDownload ? (
             <Section card title="Your License">
               <p className="mt-2 text-sm text-slate-600">You hold download and commercial usage rights for this animation.</p>
-              <a href={animation.downloadFile} download className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-700">
-                Download
-              </a>
+              {packageLink ? (
+                <>
+                  <a
+                    href={packageLink.href}
+                    download
+                    className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-700"
+                  >
+                    Download package (ZIP)
+                  </a>
+                  <details className="mt-3 text-sm">
+                    <summary className="cursor-pointer font-medium text-brand-700">Single files ({singleFiles.length})</summary>
+                    <ul className="mt-2 flex flex-col gap-1.5">
+                      {singleFiles.map((file) => (
+                        <li key={file.href} className="flex items-baseline justify-between gap-3">
+                          <a href={file.href} download className="min-w-0 break-words text-brand-700 underline-offset-2 hover:underline">
+                            {file.label}
+                          </a>
+                          {file.bytes !== null ? <span className="shrink-0 text-xs text-slate-500 tabular-nums">{formatFileSize(file.bytes)}</span> : null}
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                </>
+              ) : (
+                <p className="mt-2 text-sm text-slate-600">The download package is being prepared from the animation's master; it appears here when it is ready.</p>
+              )}
+              <p className="mt-3 text-sm">
+                <TextLink to="/my-animations">All your downloads</TextLink>
+              </p>
             </Section>
           ) : null}
           {entitled && !animation.canDownload ? (

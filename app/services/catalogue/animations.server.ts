@@ -8,7 +8,8 @@ import { cached, type CategoryTree, findCategory, getCategoryTree, NOT_FOUND, sl
 import { loadPlayerTracks } from "./captions.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "./medical-review.server.ts";
 import { mediaClaimsOf } from "./media-claims.ts";
-import { downloadFormatsOf, downloadsFor, getCurrentSet, playbackFor, previewUrls } from "../media/media-urls.server.ts";
+import { getCurrentSet, playbackFor, previewUrls } from "../media/media-urls.server.ts";
+import { listPackageFiles } from "../media/packages.server.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -278,7 +279,7 @@ export async function getAnimation(
     transcript,
     // Judged per request, not cached: a review stops being claimed the moment its next date passes.
     medicalReview: currentMedicalReview(row),
-    media: mediaClaimsOf({ ...row, downloadFormats: [...new Set([...row.downloadFormats, ...(set ? downloadFormatsOf(set) : [])])] }),
+    media: mediaClaimsOf({ ...row, mediaSet: set && { renditions: set.renditions.filter((r) => r.kind === "download") } }),
     playback: set ? playbackFor(set, access.userId ? { userId: access.userId, watch: dto.hasAccess } : null) : null,
   };
 }
@@ -370,12 +371,27 @@ export type Playable =
         downloadFile: string | null;
         captions: CaptionTrackDto[];
         playback: PlaybackDto | null;
-        /** The package and the pipeline's MP4 and WebM, with a download right; empty otherwise. */
+        /** The licence package and each of its files (/packages/…), with a download right; empty otherwise. */
         downloads: DownloadDto[];
       };
     }
   /** No right to the full video: the animation's own page, with its preview. */
   | { watchable: false; pageHref: string };
+
+/** The licence package of an animation and each of its files, as download links: for someone with the download right. */
+export async function packageDownloads(animation: { id: string; slug: string }): Promise<DownloadDto[]> {
+  const files = (await listPackageFiles([animation.id])).get(animation.id) ?? [];
+  if (!files.length) return [];
+  return [
+    { label: "License package (ZIP)", format: "ZIP", href: `/packages/${animation.slug}.zip`, bytes: null },
+    ...files.map((f) => ({
+      label: `${f.label}${f.width && f.height ? `, ${Math.min(f.width, f.height)}p` : ""}`,
+      format: f.format,
+      href: `/packages/${animation.slug}/${f.name}`,
+      bytes: f.size,
+    })),
+  ];
+}
 
 /** The full player's animation (/watch/{id}) as this viewer may have it; 404 for an unknown id. */
 export async function getPlayableAnimation(id: string, access: Access): Promise<Playable> {
@@ -403,10 +419,9 @@ export async function getPlayableAnimation(id: string, access: Access): Promise<
   if (!row) throw notFound(NOT_FOUND.animation);
   if (!canWatch(access, row)) return { watchable: false, pageHref: `/animations/${row.slug || row.id}` };
   const { categoryId: _, category, downloadFile, mediaSetId, ...shown } = row;
-  const set = await getCurrentSet(mediaSetId);
   const download = canDownload(access, row);
+  const [set, downloads] = await Promise.all([getCurrentSet(mediaSetId), download ? packageDownloads(row) : []]);
   const userId = access.userId;
-  const packageDownload: DownloadDto[] = download && downloadFile ? [{ label: "Licensed package (ZIP)", format: "ZIP", href: downloadFile, bytes: null }] : [];
   return {
     watchable: true,
     animation: {
@@ -415,7 +430,7 @@ export async function getPlayableAnimation(id: string, access: Access): Promise<
       downloadFile: download ? downloadFile : null,
       captions: tracks,
       playback: set && userId ? playbackFor(set, { userId, watch: true }) : null,
-      downloads: [...packageDownload, ...(set && userId && download ? downloadsFor(set, userId) : [])],
+      downloads,
     },
   };
 }

@@ -156,7 +156,17 @@ export async function findLicensableAnimation(idOrSlug: string | null) {
   if (!idOrSlug || idOrSlug.length > 200) return null;
   const row = await prisma.animation.findFirst({
     where: { isActive: true, ...slugOrId(idOrSlug) },
-    select: { id: true, slug: true, title: true, individualPrice: true, categoryId: true, videoWidth: true, videoHeight: true, downloadFormats: true },
+    select: {
+      id: true,
+      slug: true,
+      title: true,
+      individualPrice: true,
+      categoryId: true,
+      videoWidth: true,
+      videoHeight: true,
+      downloadFormats: true,
+      mediaSet: { select: { renditions: { where: { kind: "download" }, select: { file: true, width: true, height: true } } } },
+    },
   });
   return row && { id: row.id, slug: row.slug, title: row.title, media: mediaClaimsOf(row), ...(await getAnimationOffers(row)) };
 }

@@ -1,6 +1,7 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { getTotalSpent } from "../commerce/payments.server.ts";
+import { listPackageFiles, type PackageFile } from "../media/packages.server.ts";
 import { activeLicenceWhere, heldWhere } from "./access.server.ts";
 
 // The member's library (the animations their licences cover) and the dashboard's figures
@@ -21,7 +22,10 @@ async function activeLicences(userId: string, now: Date) {
 
 type Licence = Awaited<ReturnType<typeof activeLicences>>[number];
 
-function libraryWhere(licences: Licence[], q?: string): Prisma.AnimationWhereInput | null {
+export type LibraryFilter = { q?: string; licence?: "individual" | "category"; category?: string };
+
+function libraryWhere(allLicences: Licence[], { q, licence, category }: LibraryFilter = {}): Prisma.AnimationWhereInput | null {
+  const licences = licence ? allLicences.filter((l) => l.type === licence) : allLicences;
   const animationIds = [...new Set(licences.filter((l) => l.type === "individual" && l.animationId).map((l) => l.animationId!))];
   const categoryIds = [...new Set(licences.filter((l) => l.type === "category" && l.categoryId).map((l) => l.categoryId!))];
   const or: Prisma.AnimationWhereInput[] = [];
@@ -29,9 +33,10 @@ function libraryWhere(licences: Licence[], q?: string): Prisma.AnimationWhereInp
   if (categoryIds.length) or.push({ categoryId: { in: categoryIds } }, { category: { parentId: { in: categoryIds } } });
   if (!or.length) return null;
   const where: Prisma.AnimationWhereInput = { isActive: true, OR: or };
-  if (q) {
-    where.AND = [{ OR: [{ title: { contains: q, mode: "insensitive" } }, { description: { contains: q, mode: "insensitive" } }] }];
-  }
+  const and: Prisma.AnimationWhereInput[] = [];
+  if (q) and.push({ OR: [{ title: { contains: q, mode: "insensitive" } }, { description: { contains: q, mode: "insensitive" } }] });
+  if (category) and.push({ OR: [{ categoryId: category }, { category: { parentId: category } }] });
+  if (and.length) where.AND = and;
   return where;
 }
 
@@ -86,10 +91,10 @@ function toLibraryJson(animation: LibraryRow, licences: Licence[]) {
 
 export type LibraryAnimation = ReturnType<typeof toLibraryJson>;
 
-export async function getLibrary(userId: string, options: { q?: string; page?: number; pageSize?: number; now?: Date } = {}) {
-  const { q, page = 1, pageSize = 24, now = new Date() } = options;
+export async function getLibrary(userId: string, options: LibraryFilter & { page?: number; pageSize?: number; now?: Date } = {}) {
+  const { page = 1, pageSize = 24, now = new Date() } = options;
   const licences = await activeLicences(userId, now);
-  const where = libraryWhere(licences, q);
+  const where = libraryWhere(licences, options);
   if (!where) return { animations: [] as LibraryAnimation[], total: 0, page, pageSize };
   const [rows, total] = await Promise.all([
     prisma.animation.findMany({
@@ -117,4 +122,47 @@ export async function getDashboardStats(userId: string, now = new Date()) {
     licensedAnimations: library.total,
     recentAnimations: library.animations,
   };
+}
+
+export type DownloadEntry = LibraryAnimation & {
+  /** The whole package (/packages/{slug}.zip), or null while the animation has nothing to package. */
+  packageHref: string | null;
+  files: (PackageFile & { href: string })[];
+  downloads: { count: number; lastAt: Date | null };
+};
+
+/**
+ * The Downloads library: every animation the member's or their practice's licences let them
+ * download, filtered by licence, category and search, each with its package, its single files,
+ * and how often this member downloaded it. Bounded: five queries for a page, whatever its size.
+ */
+export async function getDownloads(userId: string, options: LibraryFilter & { page?: number; pageSize?: number; now?: Date } = {}) {
+  const { page = 1, pageSize = 24, now = new Date() } = options;
+  const licences = await activeLicences(userId, now);
+  const where = libraryWhere(licences, options);
+  const everything = libraryWhere(licences);
+  if (!where || !everything) return { animations: [] as DownloadEntry[], total: 0, page, pageSize, categories: [] as { id: string; name: string }[] };
+  const [rows, total, categories] = await Promise.all([
+    prisma.animation.findMany({ where, orderBy: [{ title: "asc" }, { id: "asc" }], skip: (page - 1) * pageSize, take: pageSize, select: libraryAnimationSelect }),
+    prisma.animation.count({ where }),
+    prisma.category.findMany({ where: { animations: { some: everything } }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
+  ]);
+  const ids = rows.map((r) => r.id);
+  const [files, counts] = await Promise.all([
+    listPackageFiles(ids),
+    ids.length
+      ? prisma.download.groupBy({ by: ["animationId"], where: { userId, animationId: { in: ids } }, _count: { _all: true }, _max: { createdAt: true } })
+      : [],
+  ]);
+  const animations = rows.map((row): DownloadEntry => {
+    const own = files.get(row.id) ?? [];
+    const count = counts.find((c) => c.animationId === row.id);
+    return {
+      ...toLibraryJson(row, licences),
+      packageHref: own.length ? `/packages/${row.slug}.zip` : null,
+      files: own.map((f) => ({ ...f, href: `/packages/${row.slug}/${f.name}` })),
+      downloads: { count: count?._count._all ?? 0, lastAt: count?._max.createdAt ?? null },
+    };
+  });
+  return { animations, total, page, pageSize, categories };
 }

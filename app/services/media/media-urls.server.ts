@@ -25,7 +25,7 @@ export function isPublicSetFile(file: string) {
 }
 
 export function isDownloadFile(file: string) {
-  return file === "download.mp4" || file === "download.webm";
+  return /^download(-\d+p)?\.(mp4|webm)$/.test(file);
 }
 
 export const PUBLIC_MEDIA_CACHE = "public, max-age=31536000, immutable";
@@ -138,23 +138,6 @@ export function playbackFor(set: SetSummary, viewer: { userId: string; watch: bo
     rungs: rungs.map((r) => ({ height: r.height ?? 0, bitrate: r.bitrate ?? 0 })),
     ...sized,
   };
-}
-
-/** The MP4 and WebM renditions a licensee may download, signed for them. */
-export function downloadsFor(set: SetSummary, userId: string, now = Date.now()): DownloadDto[] {
-  const grant = signGrant(set.id, { kind: "u", userId }, signedMediaTtlSeconds(set.duration), now);
-  return set.renditions
-    .filter((r) => r.kind === "download")
-    .map((r) => {
-      const format = r.file.endsWith(".webm") ? "WEBM" : "MP4";
-      const label = `${format === "WEBM" ? "WebM (VP9)" : "MP4 (H.264)"}${r.height ? `, ${Math.min(r.height, r.width ?? r.height)}p` : ""}`;
-      return { label, format, href: setFileUrl(set.id, grant, r.file), bytes: Number(r.bytes) };
-    });
-}
-
-/** "MP4", "WEBM": the formats a set's download renditions give. */
-export function downloadFormatsOf(set: SetSummary) {
-  return set.renditions.filter((r) => r.kind === "download").map((r) => (r.file.endsWith(".webm") ? "WEBM" : "MP4"));
 }
 
 /** The embed's progressive MP4, signed for one licence on one site. */

@@ -12,6 +12,9 @@ const PRIVATE_PATHS = [
   // Account pages redirect a crawler to sign-in; receipts and certificates are one member's.
   "/dashboard",
   "/my-animations",
+  // The Downloads library and the licence packages it links.
+  "/downloads",
+  "/packages",
   "/billing",
   // A member's practice, and its e-mailed invitation links.
   "/practice",
