@@ -574,6 +574,11 @@ async function main() {
     else throw error;
   }
 
+  // A 200 MB licence package streamed as a ZIP from its files, against a bare file stream.
+  const packaged = (await import(path.join(root, "bench/package.ts"))) as typeof import("./package.ts");
+  log("\nPackage download benchmark (bench/package.ts)...");
+  log(packaged.formatPackageBench(await packaged.runPackageBench({ packageMB: QUICK ? 50 : 200 })));
+
   // The media pipeline's speed: × realtime and the preview's time to playable.
   const transcode = (await import(path.join(root, "bench/transcode.ts"))) as typeof import("./transcode.ts");
   log("\nTranscoding benchmark (bench/transcode.ts)...");

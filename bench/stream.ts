@@ -152,7 +152,7 @@ function bareServer(previewFile: string, fullFile: string) {
   });
 }
 
-function randomStream(total: number) {
+export function randomStream(total: number) {
   let sent = 0;
   return new Readable({
     read() {
@@ -164,14 +164,14 @@ function randomStream(total: number) {
   });
 }
 
-async function listen(server: http.Server, servers: http.Server[]) {
+export async function listen(server: http.Server, servers: http.Server[]) {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** Runs the requests `concurrency` at a time; returns MB/s of response bodies received. */
-async function throughput(agent: http.Agent, requests: Request[], concurrency: number) {
+export async function throughput(agent: http.Agent, requests: Request[], concurrency: number) {
   let next = 0;
   let bytes = 0;
   const started = process.hrtime.bigint();
@@ -203,15 +203,15 @@ function download(agent: http.Agent, url: string, headers: Record<string, string
   });
 }
 
-type Request = { url: string; headers: Record<string, string> };
+export type Request = { url: string; headers: Record<string, string> };
 
-function median(values: number[]) {
+export function median(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function round1(n: number) {
+export function round1(n: number) {
   return Math.round(n * 10) / 10;
 }
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 
 // Transcoding benchmark: a 1920×1080 testsrc2 source with a sine tone, made here, run
-// through the media pipeline's real steps (runStep for every STEP_ORDER step, the default
+// through the media pipeline's real steps (runStep for every step stepsFor gives that source, the default
 // ladder's rungs for that source) in a temporary folder; no database, no queue. Reports each
 // step's seconds, the whole set and the ladder alone as × realtime (source seconds / elapsed),
 // and the preview's time from upload to playable: from the start (probe included) to the
@@ -26,6 +26,11 @@ export type TranscodeBenchResult = {
   steps: TranscodeStep[];
   totalSeconds: number;
   previewSeconds: number;
+  /**
+   * The licence package's part: its download steps (MP4 at the master's size and the smaller
+   * ones, WebM) and the checksums of their files, per minute of master; its files and bytes.
+   */
+  package: { seconds: number; secondsPerMinute: number; files: Array<{ file: string; height: number | null; bytes: number }>; bytes: number };
   /** Load averages (1 min) before and after: the machine is shared, the figures move with it. */
   load: [number, number];
   cpus: number;
@@ -72,7 +77,12 @@ export async function runTranscodeBench({ seconds = 60 } = {}): Promise<Transcod
       if (step === "preview") previewSeconds = (performance.now() - began) / 1000;
     }
     const totalSeconds = (performance.now() - began) / 1000;
+    const measuring = performance.now();
     const measured = await measureRenditions(out, rungs);
+    // Measuring reads every download file once for its checksums, the package's part of it.
+    const measureSeconds = (performance.now() - measuring) / 1000;
+    const downloads = measured.filter((r) => r.kind === "download");
+    const packageSeconds = steps.filter((s) => s.step.startsWith("download-")).reduce((sum, s) => sum + s.seconds, 0) + measureSeconds;
     return {
       sourceSeconds: probe.duration,
       sourceSize: `${probe.width}x${probe.height}`,
@@ -86,6 +96,12 @@ export async function runTranscodeBench({ seconds = 60 } = {}): Promise<Transcod
       steps,
       totalSeconds,
       previewSeconds,
+      package: {
+        seconds: packageSeconds,
+        secondsPerMinute: packageSeconds / (probe.duration / 60),
+        files: downloads.map((r) => ({ file: r.file, height: r.height, bytes: r.bytes })),
+        bytes: downloads.reduce((sum, r) => sum + r.bytes, 0),
+      },
       load: [loadBefore, os.loadavg()[0]!],
       cpus: os.cpus().length,
     };
@@ -173,6 +189,8 @@ export function formatTranscodeBench(r: TranscodeBenchResult) {
     `  preview made (ladder, progressive MP4, preview) ${r.previewSeconds.toFixed(1)} s after the upload; ` +
       `viewers get it when the set is published, after the last step (${r.totalSeconds.toFixed(1)} s)`,
     `  rungs: ${r.rungs.map((rung) => `${rung.name} ${rung.width}x${rung.height} ${rung.kbps ?? "?"} kbit/s`).join(", ")} (measured, sound included)`,
+    `  licence package: ${r.package.seconds.toFixed(1)} s (${r.package.secondsPerMinute.toFixed(1)} s per minute of ${r.sourceSize} master: its download encodes and checksums), ` +
+      `${(r.package.bytes / 1024 / 1024).toFixed(1)} MB of video in ${r.package.files.map((f) => `${f.file} ${(f.bytes / 1024 / 1024).toFixed(1)} MB`).join(", ")}`,
   ].join("\n");
 }
 

@@ -113,10 +113,13 @@ export async function presignedSetFileUrl(
   return (await s3Store()).presignGetKey(s3Key(setId, file), { ...options, contentType: mediaType(file) }, seconds);
 }
 
+/** Large reads for a download: with the 64 KiB default a package streamed at 79% of a bare file stream, with these above it (bench/package.ts). */
+const READ_CHUNK = 512 * 1024;
+
 /** Bytes `start`..`end` (inclusive) of a set's file, streamed from either backend. */
 export async function setFileStream(setId: string, file: string, start: number, end: number): Promise<Readable> {
   if (storageBackend() === "s3") return (await s3Store()).streamKey(s3Key(setId, file), start, end);
-  return fs.createReadStream(localSetFile(setId, file), { start, end });
+  return fs.createReadStream(localSetFile(setId, file), { start, end, highWaterMark: READ_CHUNK });
 }
 
 /**

@@ -137,7 +137,7 @@ export async function readObjectRange(id: string, start: number, length: number)
 export async function objectStream(id: string, start: number, end: number): Promise<Readable> {
   if (!UUID.test(id)) throw new Error("invalid object id");
   if (storageBackend() === "s3") return (await s3Store()).streamKey(`uploads/${id}`, start, end);
-  return fs.createReadStream(localObjectFile(id), { start, end });
+  return fs.createReadStream(localObjectFile(id), { start, end, highWaterMark: 512 * 1024 });
 }
 
 // ---- metadata ----
