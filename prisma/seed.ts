@@ -151,30 +151,26 @@ async function seedDoctors(prisma: PrismaClient, media: MediaStore) {
 
 /**
  * Each animation gets its own demo cover, preview and full video (as long as its catalogue
- * duration), and a download package built here in memory from those files: a zip with its own
- * video and cover, a README and the licence. The package is not committed; it is served as
- * `<slug>.zip` (the attachment name comes from the animation's slug).
+ * duration), and the extras of its licence package built here in memory: a zip with its cover
+ * as a print still and a README. The licence package itself is made from the master by the
+ * media pipeline (services/media/packages.server.ts).
  */
 async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
   const categories = new Map(
     (await prisma.category.findMany({ where: { parentId: { not: null } }, select: { id: true, slug: true } })).map((c) => [c.slug, c.id]),
   );
   const doctorNames = new Map(DOCTORS.map((doctor) => [doctor.slug, doctor.name]));
-  const terms = await getCurrentLicenceTerms();
   for (const seed of ANIMATIONS) {
     const slug = animationSlug(seed.title);
     const categoryId = categories.get(seed.category);
     if (!categoryId) throw new Error(`Seed animation "${seed.title}" names an unknown category ${seed.category}`);
     const downloadPackage = async () => {
-      const body = demoPackage(
-        {
-          slug,
-          title: seed.title,
-          duration: seed.duration,
-          doctors: seed.doctors.map((doctor) => doctorNames.get(doctor) ?? doctor),
-        },
-        terms,
-      );
+      const body = demoPackage({
+        slug,
+        title: seed.title,
+        duration: seed.duration,
+        doctors: seed.doctors.map((doctor) => doctorNames.get(doctor) ?? doctor),
+      });
       return (await saveObject({ body, contentType: contentTypeOf(`${slug}.zip`), kind: "download" })).path;
     };
 

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { formatLicenceTermsText, type LicenceTermsBody } from "../../app/services/licensing/licence-terms-text.ts";
 import { zipStored } from "./zip.ts";
 
 // The demo media shipped in the repository (prisma/demo-media/), shared by the generator
@@ -47,11 +46,10 @@ export const demoFile = {
 };
 
 /** Entry names inside an animation's download package (served as `<slug>.zip`). */
+/** The demo's extras inside each licence package (extras/<slug>-extras.zip): a still for print and a note. */
 export const demoPackageEntry = {
-  video: (slug: string) => `${slug}.mp4`,
-  cover: (slug: string) => `${slug}-cover.jpg`,
-  readme: "README.txt",
-  license: "license.txt",
+  still: (slug: string) => `stills/${slug}-cover.jpg`,
+  readme: "README-extras.txt",
 };
 
 export function contentTypeOf(file: string) {
@@ -69,8 +67,8 @@ export function formatDuration(seconds: number) {
 
 export type DemoPackageAnimation = { slug: string; title: string; duration: number; doctors: string[] };
 
-function packageReadme({ slug, title, duration, doctors }: DemoPackageAnimation) {
-  const heading = `${title} - Medanim demo package`;
+function extrasReadme({ slug, title, duration, doctors }: DemoPackageAnimation) {
+  const heading = `${title} - Medanim demo extras`;
   return `${heading}
 ${"=".repeat(heading.length)}
 
@@ -78,36 +76,27 @@ Animation:   ${title}
 Reviewed by: ${doctors.join(", ") || "-"}
 Duration:    ${formatDuration(duration)} (${duration} seconds)
 
-This is DEMO media. The catalogue you downloaded it from is filled with generated sample
-content, and so is this package: the video is a small slide-style placeholder that shows only
-the animation's title, its section headings and a running clock for its length, and the
-cover is generated artwork. No medical animation is included.
+This is DEMO media: the catalogue is filled with generated sample content and no medical
+animation is included. These extras are what a publisher adds to a licence package beside the
+files the pipeline makes from the master (the videos, captions, transcript and licence terms
+listed in the package's own README.txt):
 
-In a real catalogue, the package that comes with an individual or category license holds the
-full-resolution 4K MP4 and WebM renders of the animation, still frames for print and a
-transcript of the narration.
-
-Contents:
-  ${demoPackageEntry.video(slug)}  the demo video
-  ${demoPackageEntry.cover(slug)}  the demo cover
-  README.txt  this file
-  license.txt  the license terms this package was issued under
+  ${demoPackageEntry.still(slug)}  the cover (a generated image), as a still for print
+  ${demoPackageEntry.readme}  this file
 `;
 }
 
 /**
- * An animation's download package, built in memory from its committed demo files: its own
- * video and cover, a README naming it, its doctors and duration, and the licence terms in effect
- * (`license.txt`, rendered from the LicenceTerms record). Stored entries (the video is already
- * compressed) and a fixed timestamp: the same bytes every run for one terms version.
+ * An animation's extras for its licence package (the admin's optional "download file"), built in
+ * memory from its committed demo files: its cover as a print still and a README naming the
+ * animation, its doctors and duration. No video and no terms: the package itself carries those,
+ * made from the master. Stored entries and a fixed timestamp: the same bytes every run.
  */
-export function demoPackage(animation: DemoPackageAnimation, terms: LicenceTermsBody) {
+export function demoPackage(animation: DemoPackageAnimation) {
   const read = (file: string) => fs.readFileSync(path.join(DEMO_MEDIA_DIR, file));
   return zipStored([
-    { name: demoPackageEntry.video(animation.slug), content: read(demoFile.fullVideo(animation.slug)) },
-    { name: demoPackageEntry.cover(animation.slug), content: read(demoFile.cover(animation.slug)) },
-    { name: demoPackageEntry.readme, content: packageReadme(animation) },
-    { name: demoPackageEntry.license, content: formatLicenceTermsText(terms) },
+    { name: demoPackageEntry.still(animation.slug), content: read(demoFile.cover(animation.slug)) },
+    { name: demoPackageEntry.readme, content: extrasReadme(animation) },
   ]);
 }
 

@@ -197,6 +197,31 @@ describe("the licence package", () => {
   });
 });
 
+describe("a package before any transcode", () => {
+  it("carries the master as it was uploaded (no ffmpeg, or the pipeline still at work), named as such, and nothing it does not hold", async () => {
+    const master = fileBytes("mp4", 30_000);
+    const stored = await saveObject({ body: master, contentType: "video/mp4", kind: "video" });
+    const raw = await prisma.animation.create({
+      data: { title: "Untranscoded", slug: `untranscoded_${crypto.randomBytes(3).toString("hex")}`, description: "x", fullVideo: stored.path, videoWidth: 1280, videoHeight: 720, categoryId },
+    });
+    const response = await get(`/packages/${raw.slug}.zip`, cookies.licensee);
+    expect(response.status).toBe(200);
+    const file = path.join(workDir, "raw.zip");
+    fs.writeFileSync(file, response.body);
+    expect(execFileSync("unzip", ["-Z1", file], { encoding: "utf8" }).trim().split("\n").sort()).toEqual(
+      [`${raw.slug}/LICENSE.txt`, `${raw.slug}/README.txt`, `${raw.slug}/${raw.slug}-720p-master.mp4`].sort(),
+    );
+    expect(execFileSync("unzip", ["-p", file, `${raw.slug}/${raw.slug}-720p-master.mp4`]).equals(master)).toBe(true);
+    const readme = execFileSync("unzip", ["-p", file, `${raw.slug}/README.txt`], { encoding: "utf8" });
+    expect(readme).toContain("Master as uploaded (MP4)");
+    expect(readme).not.toMatch(/WebM|Made from a master/);
+    // An animation with nothing to package has no package.
+    const bare = await prisma.animation.create({ data: { title: "Nothing", slug: `nothing_${crypto.randomBytes(3).toString("hex")}`, description: "x", categoryId } });
+    expect((await get(`/packages/${bare.slug}.zip`, cookies.licensee)).status).toBe(404);
+    await prisma.animation.deleteMany({ where: { id: { in: [raw.id, bare.id] } } });
+  });
+});
+
 describe("the Downloads library", () => {
   it("lists every licensed animation with its package and single files, on /my-animations, /downloads and GET /api/downloads", async () => {
     // Added to the category after the licence was bought: the licence covers it too.

@@ -140,11 +140,11 @@ describe("seed", () => {
     }
   });
 
-  it("records what the demo files are: each video's own frame (480×270, one 1920×1080, as ffprobe reads them) and the MP4 in each package", async () => {
+  it("records what the demo files are: each video's own frame (480×270, one 1920×1080, as ffprobe reads them), and no video among the extras", async () => {
     const animations = await prisma.animation.findMany({ select: { slug: true, fullVideo: true, videoWidth: true, videoHeight: true, downloadFormats: true } });
     for (const { slug, videoWidth, videoHeight, downloadFormats } of animations) {
       const { width, height } = demoVideoSize(slug);
-      expect({ videoWidth, videoHeight, downloadFormats }, slug).toEqual({ videoWidth: width, videoHeight: height, downloadFormats: ["MP4"] });
+      expect({ videoWidth, videoHeight, downloadFormats }, slug).toEqual({ videoWidth: width, videoHeight: height, downloadFormats: [] });
     }
     // Exactly the one named: a misspelt slug would leave every video at 480×270.
     expect(animations.filter((a) => a.videoHeight === 1080).map((a) => a.slug)).toEqual([DEMO_1080P_SLUG]);
@@ -170,7 +170,7 @@ describe("seed", () => {
     }
   });
 
-  it("gives each animation its own download package: a zip with its own video, cover, README and licence", async () => {
+  it("gives each animation its own extras for its licence package: its cover as a print still and a README, no video and no terms of their own", async () => {
     const terms = await prisma.licenceTerms.findUniqueOrThrow({ where: { version: 1 } });
     const animations = await prisma.animation.findMany({
       select: { slug: true, title: true, duration: true, downloadFile: true, doctors: { select: { doctor: { select: { name: true } } } } },
@@ -180,20 +180,16 @@ describe("seed", () => {
       const info = await prisma.storedObject.findUniqueOrThrow({ where: { id: objectIdFromPath(downloadFile)! } });
       expect(info).toMatchObject({ kind: "download", contentType: "application/zip" });
       const entries = zipEntries(objectBytes(downloadFile));
-      expect([...entries.keys()].sort(), slug).toEqual(
-        [demoPackageEntry.video(slug), demoPackageEntry.cover(slug), demoPackageEntry.readme, demoPackageEntry.license].sort(),
-      );
+      expect([...entries.keys()].sort(), slug).toEqual([demoPackageEntry.readme, demoPackageEntry.still(slug)].sort());
       for (const entry of entries.values()) expect(entry.method, slug).toBe(0);
-      expect(entries.get(demoPackageEntry.video(slug))!.data.equals(committed(demoFile.fullVideo(slug))), slug).toBe(true);
-      expect(entries.get(demoPackageEntry.cover(slug))!.data.equals(committed(demoFile.cover(slug))), slug).toBe(true);
+      expect(entries.get(demoPackageEntry.still(slug))!.data.equals(committed(demoFile.cover(slug))), slug).toBe(true);
       const readme = entries.get(demoPackageEntry.readme)!.data.toString("utf8");
       expect(readme).toContain(title);
       expect(readme).toMatch(/demo media/i);
       expect(readme).toContain(`${duration} seconds`);
+      // Nothing it does not hold: no 4K, no WebM.
+      expect(readme).not.toMatch(/4K|WebM/);
       for (const { doctor } of doctors) expect(readme).toContain(doctor.name);
-      // The licence terms in effect, as the record words them (decision 028), not a text of its own.
-      const license = entries.get(demoPackageEntry.license)!.data.toString("utf8");
-      expect(license, slug).toBe(formatLicenceTermsText(terms));
     }
     expect(formatLicenceTermsText(terms)).toContain("license terms, version 1");
     expect(formatLicenceTermsText(terms).replace(/\s+/g, " ")).toContain(terms.afterEnd);

@@ -70,6 +70,9 @@ const packageSelect = {
   title: true,
   duration: true,
   downloadFile: true,
+  fullVideo: true,
+  videoWidth: true,
+  videoHeight: true,
   updatedAt: true,
   mediaSet: {
     select: {
@@ -96,8 +99,12 @@ function findRows(animationIds: string[]) {
   return prisma.animation.findMany({ where: { id: { in: animationIds } }, select: packageSelect });
 }
 
+/** The stored objects a package may hold: the admin's extra, and the master where no set was made from it. */
 async function extrasOf(rows: PackageRow[]) {
-  const ids = rows.map((r) => objectIdFromPath(r.downloadFile)).filter((id): id is string => Boolean(id));
+  const ids = rows
+    .flatMap((r) => [r.downloadFile, r.mediaSet?.renditions.length ? null : r.fullVideo])
+    .map((stored) => objectIdFromPath(stored))
+    .filter((id): id is string => Boolean(id));
   if (!ids.length) return new Map<string, { id: string; contentType: string; size: bigint; createdAt: Date; sha256: string | null; crc32: number | null }>();
   const objects = await prisma.storedObject.findMany({ where: { id: { in: ids } }, select: { id: true, contentType: true, size: true, createdAt: true, sha256: true, crc32: true } });
   return new Map(objects.map((o) => [o.id, o]));
@@ -111,7 +118,12 @@ const lines = (width: number | null, height: number | null) => (width && height 
  * captions' WebVTT with their sizes, the files written at download time without. The same
  * names as the package itself, so the library and the package never disagree.
  */
-function filesOf(row: PackageRow, extra: Awaited<ReturnType<typeof extrasOf>> extends Map<string, infer O> ? O | undefined : never) {
+type StoredFacts = Awaited<ReturnType<typeof extrasOf>> extends Map<string, infer O> ? O : never;
+
+function filesOf(row: PackageRow, objects: Map<string, StoredFacts>) {
+  const extra = objects.get(objectIdFromPath(row.downloadFile) ?? "");
+  // No download files from the pipeline (ffmpeg missing, or the transcode not done yet): the master as it was uploaded.
+  const master = row.mediaSet?.renditions.length ? undefined : objects.get(objectIdFromPath(row.fullVideo) ?? "");
   const slug = row.slug;
   const at = (name: string, folder = "") => ({ name, path: `${slug}/${folder}${name}` });
   const files: (PackageFile & { source: Source | null; checksum: { sha256: string | null; crc32: number | null }; record?: Checksummed })[] = [];
@@ -134,6 +146,24 @@ function filesOf(row: PackageRow, extra: Awaited<ReturnType<typeof extrasOf>> ex
       source: { set: row.mediaSet!.id, file: r.file },
       checksum: { sha256: r.sha256, crc32: r.crc32 },
       record: { table: "rendition", id: r.id },
+    });
+  }
+  if (master) {
+    const ext = extensionForContentType(master.contentType) ?? "mp4";
+    const p = lines(row.videoWidth, row.videoHeight);
+    files.push({
+      ...at(`${slug}${p ? `-${p}p` : ""}-master.${ext}`),
+      kind: "video",
+      format: ext.toUpperCase(),
+      label: `Master as uploaded (${ext.toUpperCase()})`,
+      width: row.videoWidth,
+      height: row.videoHeight,
+      duration: null,
+      size: Number(master.size),
+      contentType: master.contentType,
+      source: { object: master.id },
+      checksum: { sha256: master.sha256, crc32: master.crc32 },
+      record: { table: "object", id: master.id },
     });
   }
   for (const c of row.captions) {
@@ -187,7 +217,7 @@ export async function listPackageFiles(animationIds: string[]): Promise<Map<stri
   const extras = await extrasOf(rows);
   const listed = new Map<string, PackageFile[]>();
   for (const row of rows) {
-    const files = filesOf(row, extras.get(objectIdFromPath(row.downloadFile) ?? "")).map(({ source: _s, checksum: _c, record: _r, ...file }) => file);
+    const files = filesOf(row, extras).map(({ source: _s, checksum: _c, record: _r, ...file }) => file);
     listed.set(row.id, hasContent(files) ? files : []);
   }
   return listed;
@@ -203,7 +233,7 @@ export async function loadPackage(animationId: string, { origin, now = new Date(
   const [row] = await findRows([animationId]);
   if (!row) return null;
   const extras = await extrasOf([row]);
-  const listed = filesOf(row, extras.get(objectIdFromPath(row.downloadFile) ?? ""));
+  const listed = filesOf(row, extras);
   if (!hasContent(listed)) return null;
   const terms = await getCurrentLicenceTerms(now);
   const captionFiles = await Promise.all(row.captions.map(async (c) => ({ caption: c, vtt: await readText(c.path) })));
@@ -230,7 +260,7 @@ export async function loadPackage(animationId: string, { origin, now = new Date(
     ),
   );
   const all = [readme, ...packed];
-  const modified = [row.mediaSet?.createdAt, ...row.captions.map((c) => c.updatedAt), new Date(terms.effectiveFrom), ...[...extras.values()].map((e) => e.createdAt)]
+  const modified = [row.mediaSet?.createdAt, ...row.captions.map((c) => c.updatedAt), new Date(terms.effectiveFrom), ...[...extras.values()].map((o) => o.createdAt)]
     .filter((d): d is Date => Boolean(d) && d!.getTime() <= now.getTime())
     .reduce((latest, d) => (d > latest ? d : latest), new Date(0));
   const plan = planZip(all.map((f) => ({ name: f.path, size: f.size, crc32: f.crc32, modified })));
