@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -267,5 +268,38 @@ describe("image renditions in S3 mode", () => {
     const puts = s3.requests.filter((r) => r.method === "PUT").length;
     expect((await fetch(`${app.url}${stored.path}/16x9-320.webp`, { redirect: "manual" })).status).toBe(302);
     expect(s3.requests.filter((r) => r.method === "PUT").length).toBe(puts);
+  });
+});
+
+describe("licence packages in S3 mode", () => {
+  it("are written to packages/{animation}/{content hash}.zip once and sent by a presigned 302; a file the package writes is sent by the app", async () => {
+    // The world's animation has no media set: its package is the master as uploaded, the extra, the terms and the README.
+    const puts = () => s3.requests.filter((r) => r.method === "PUT" && r.url.pathname.includes("/packages/")).length;
+    const first = await fetch(`${app.url}/packages/${world.slug}.zip`, { headers: { Cookie: world.cookies.individual }, redirect: "manual" });
+    expect(first.status).toBe(302);
+    expect(first.headers.get("cache-control")).toBe("private, no-store");
+    const location = new URL(first.headers.get("location")!);
+    expect(location.pathname).toMatch(new RegExp(`^/${BUCKET}/packages/${world.animation.id}/[0-9a-f]{64}\\.zip$`));
+    expect(location.searchParams.get("response-content-disposition")).toBe(`attachment; filename="${world.slug}.zip"`);
+    expect(puts()).toBe(1);
+    const zip = Buffer.from(await (await fetch(location)).arrayBuffer());
+    const file = path.join(os.tmpdir(), `medanim-s3-package-${crypto.randomUUID()}.zip`);
+    fs.writeFileSync(file, zip);
+    try {
+      const entries = execFileSync("unzip", ["-Z1", file], { encoding: "utf8" }).trim().split("\n");
+      expect(entries).toEqual(expect.arrayContaining([`${world.slug}/README.txt`, `${world.slug}/LICENSE.txt`, `${world.slug}/extras/${world.slug}-extras.zip`]));
+      expect(execFileSync("unzip", ["-p", file, `${world.slug}/extras/${world.slug}-extras.zip`]).equals(world.objects.download.body)).toBe(true);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    // Built once: the next download is a redirect to the same key with no new PUT.
+    const again = await fetch(`${app.url}/packages/${world.slug}.zip`, { headers: { Cookie: world.cookies.individual }, redirect: "manual" });
+    expect(new URL(again.headers.get("location")!).pathname).toBe(location.pathname);
+    expect(puts()).toBe(1);
+    // The licence terms are written by the app for each request, not stored in the bucket.
+    const terms = await fetch(`${app.url}/packages/${world.slug}/LICENSE.txt`, { headers: { Cookie: world.cookies.individual }, redirect: "manual" });
+    expect(terms.status).toBe(200);
+    expect(await terms.text()).toMatch(/license terms, version \d+/);
+    expect((await fetch(`${app.url}/packages/${world.slug}.zip`, { headers: { Cookie: world.cookies.premium }, redirect: "manual" })).status).toBe(403);
   });
 });
