@@ -213,7 +213,7 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
             kind="download"
             accept=".zip,.rar,application/zip"
             maxMB={limits.download}
-            hint="ZIP or RAR, for license holders."
+            hint="Optional extras (source files, print stills), ZIP or RAR: added to the license package, which is made from the video."
             current={animation?.downloadFile}
             errors={fields.downloadFile.errors}
           />
