@@ -194,6 +194,9 @@ describe("the licence package", () => {
     ]);
     expect(new Set(rows.map((r) => r.subscriptionId))).toEqual(new Set([licenceId]));
     expect(new Set(rows.map((r) => r.animationId))).toEqual(new Set([animationId]));
+    // Billing shows it beside the licence it was taken under.
+    const billing = (await get("/billing", cookies.licensee)).body.toString("utf8").replaceAll("<!-- -->", "");
+    expect(billing).toMatch(new RegExp(`data-testid="licence-downloads">Downloaded ${rows.length} times \\([\\d.]+ [KM]B\\), last on`));
   });
 });
 

@@ -9,7 +9,7 @@ import { Section } from "~/components/ui/section.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
-import { formatDate, formatLongDate, formatMoney } from "~/lib/format.ts";
+import { formatCount, formatDate, formatFileSize, formatLongDate, formatMoney } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl } from "~/lib/mail.server.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
@@ -21,6 +21,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { BillingDetailsSection, InvoicesSection } from "~/components/account/invoices-section.tsx";
 import { formError } from "~/lib/form.server.ts";
 import { getBillingDetails, listInvoices, saveBillingDetails } from "~/services/commerce/invoices.server.ts";
+import { downloadTotals } from "~/services/media/package-delivery.server.ts";
 import { BillingDetailsSchema } from "~/validation/invoicing.ts";
 import {
   getBillingPortalUrl,
@@ -55,8 +56,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     practice ? listPracticeSubscriptions(practice.id, now) : Promise.resolve([]),
   ]);
   const windowStart = now.getTime() - REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
+  const taken = await downloadTotals([...subscriptions, ...practiceSubscriptions].map((s) => s.id));
+  const withDownloads = <S extends { id: string }>(s: S) => ({ ...s, downloads: taken.get(s.id) ?? null });
   return {
-    subscriptions,
+    subscriptions: subscriptions.map(withDownloads),
     endedUnpaid,
     card,
     payments: payments.map((p) => ({ ...p, inRefundWindow: new Date(p.createdAt).getTime() >= windowStart })),
@@ -64,7 +67,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     billingPortal,
     invoices,
     billingDetails,
-    practice: practice && { name: practice.legalName, subscriptions: practiceSubscriptions },
+    practice: practice && { name: practice.legalName, subscriptions: practiceSubscriptions.map(withDownloads) },
   };
 }
 
@@ -346,6 +349,12 @@ function SubscriptionCard({ s, togglingId }: { s: SubscriptionView; togglingId: 
           <a href={`/my-animations#embed-${s.id}`} className="font-medium text-brand-700 hover:underline">
             Embed on your website<span className="sr-only"> ({s.label})</span>
           </a>
+        </p>
+      ) : null}
+      {s.downloads ? (
+        <p className="mt-2 text-sm text-slate-600" data-testid="licence-downloads">
+          Downloaded {s.downloads.count === 1 ? "once" : `${formatCount(s.downloads.count)} times`} ({formatFileSize(s.downloads.bytes)}), last on{" "}
+          {formatDate(s.downloads.lastAt)}
         </p>
       ) : null}
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">

@@ -49,3 +49,18 @@ export async function recordDownload(record: Extract<PackageDelivery, { ok: true
     data: { ...record, bytes: BigInt(sent.bytes), rangeStart: sent.rangeStart === null ? null : BigInt(sent.rangeStart), complete: sent.complete },
   });
 }
+
+export type DownloadTotals = { count: number; bytes: number; lastAt: Date | null };
+
+/** How much was downloaded under each licence (by anyone holding it): what billing shows beside the licence. One query. */
+export async function downloadTotals(subscriptionIds: string[]): Promise<Map<string, DownloadTotals>> {
+  if (!subscriptionIds.length) return new Map();
+  const rows = await prisma.download.groupBy({
+    by: ["subscriptionId"],
+    where: { subscriptionId: { in: subscriptionIds } },
+    _count: { _all: true },
+    _sum: { bytes: true },
+    _max: { createdAt: true },
+  });
+  return new Map(rows.map((r) => [r.subscriptionId!, { count: r._count._all, bytes: Number(r._sum.bytes ?? 0), lastAt: r._max.createdAt }]));
+}
