@@ -18,7 +18,7 @@ import {
 } from "~/services/licensing/embeds.server.ts";
 import { completeRefund } from "~/services/commerce/refunds.server.ts";
 import { EMBED_DOMAIN_MESSAGES, MAX_EMBED_DOMAINS } from "~/validation/embed-domains.ts";
-import { testApp } from "../helpers/app.ts";
+import { sendToApp, testApp } from "../helpers/app.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { startMediaApp, storeFile } from "./media-helpers.ts";
@@ -259,7 +259,7 @@ describe("/embed access matrix", () => {
   for (const [name, licence, outcome] of cases) {
     it(`${name} → ${outcome}`, async () => {
       const named = licence();
-      const result = await embed(world.animation.id, { licence: named, referer: named ? SITE_PAGE : undefined });
+      const result = await embed(world.animation.id, { licence: named, referer: named ? SITE_PAGE : undefined, dest: "iframe" });
       const html = String(result.body);
       expect(result.headers.get("Cache-Control")).toBe("no-store");
       expect(result.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
@@ -291,23 +291,23 @@ describe("/embed access matrix", () => {
   }
 
   it("without ?licence=, the active licence that names the embedding site plays; other sites get nothing", async () => {
-    const fromSite = await embed(world.animation.id, { referer: SITE_PAGE });
+    const fromSite = await embed(world.animation.id, { referer: SITE_PAGE, dest: "iframe" });
     expect(fromSite.status).toBe(200);
     expect(String(fromSite.body)).toContain(`host=${encodeURIComponent(SITE)}`);
-    expect((await embed(world.animation.id, { referer: "http://127.0.0.1:3302/page" })).status).toBe(404);
-    expect((await embed(world.animation.id)).status).toBe(404);
+    expect((await embed(world.animation.id, { referer: "http://127.0.0.1:3302/page", dest: "iframe" })).status).toBe(404);
+    expect((await embed(world.animation.id, { dest: "iframe" })).status).toBe(404);
   });
 
   it("a wildcard site covers its subdomains only, with the same port", async () => {
     const user = await createUser();
     const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
     await addEmbedDomain(user.id, subscription.id, "*.wild-clinic.example");
-    const fromSub = await embed(world.animation.id, { referer: "https://www.wild-clinic.example/knee" });
+    const fromSub = await embed(world.animation.id, { referer: "https://www.wild-clinic.example/knee", dest: "iframe" });
     expect(fromSub.status).toBe(200);
     expect(String(fromSub.body)).toContain(`licence=${subscription.id}`);
     expect(fromSub.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'self' http://*.wild-clinic.example https://*.wild-clinic.example");
     for (const referer of ["https://wild-clinic.example/", "https://evilwild-clinic.example/", "https://www.wild-clinic.example:8443/"]) {
-      expect((await embed(world.animation.id, { referer })).status, referer).toBe(404);
+      expect((await embed(world.animation.id, { referer, dest: "iframe" })).status, referer).toBe(404);
     }
   });
 
@@ -320,8 +320,9 @@ describe("/embed access matrix", () => {
   it("a licence with no site yet may be framed by Medanim alone (the licensee's preview)", async () => {
     const user = await createUser();
     const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
-    const result = await embed(world.animation.id, { licence: subscription.id });
+    const result = await embed(world.animation.id, { licence: subscription.id, referer: `${appUrl()}/my-animations`, dest: "iframe" });
     expect(result.status).toBe(200);
+    expect(String(result.body)).toContain("<video controls");
     expect(result.headers.get("Content-Security-Policy")).toMatch(/frame-ancestors 'self'(;|$)/);
   });
 
@@ -344,19 +345,35 @@ describe("/embed access matrix", () => {
       expect(String(ended.body)).toContain(NOT_LICENSED_HERE);
     });
 
-    it("the licence's own site, Medanim's pages and a top-level visit keep the player and its frame-ancestors", async () => {
+    it("the licence's own site and Medanim's pages keep the player and its frame-ancestors", async () => {
       const views: [string, { referer?: string; dest?: "iframe" | "document" }, string][] = [
         ["a frame on the licence's site", { referer: SITE_PAGE, dest: "iframe" }, `host=${encodeURIComponent(SITE)}`],
         ["the preview on /my-animations", { referer: `${appUrl()}/my-animations`, dest: "iframe" }, "host=direct"],
-        ["the player opened from a link elsewhere", { referer: OTHER_SITE_PAGE, dest: "document" }, "host=direct"],
-        // The Referer withheld (by an extension, despite the snippet): the browser's frame-ancestors decide.
-        ["a frame without a Referer, the licence naming a site", { dest: "iframe" }, "host=direct"],
       ];
       for (const [name, view, host] of views) {
         const result = await embed(world.animation.id, { licence: world.licence.individual.id, ...view });
         expect(String(result.body), name).toContain(`<video controls`);
         expect(String(result.body), name).toContain(host);
         expect(result.headers.get("Content-Security-Policy"), name).toContain(`frame-ancestors 'self' http://${SITE} https://${SITE}`);
+      }
+    });
+
+    it("the domain lock: a top-level visit to the player URL, a frame without a Referer and an unlisted site's frame get the card, never media", async () => {
+      const views: [string, { referer?: string; dest?: "iframe" | "document" }][] = [
+        ["the player URL opened directly", {}],
+        ["the player opened from a link on the licensed site", { referer: SITE_PAGE, dest: "document" }],
+        ["the player opened from a link elsewhere", { referer: OTHER_SITE_PAGE, dest: "document" }],
+        // The Referer withheld (an extension, despite the snippet's referrerpolicy): no site is known, so no media.
+        ["a frame without a Referer, the licence naming a site", { dest: "iframe" }],
+        ["an unlisted site's frame", { referer: OTHER_SITE_PAGE, dest: "iframe" }],
+      ];
+      for (const [name, view] of views) {
+        const result = await embed(world.animation.id, { licence: world.licence.individual.id, ...view });
+        const html = String(result.body);
+        expect(result.status, name).toBe(200);
+        expect(html, name).toContain(`<h1>${NOT_LICENSED_HERE}</h1>`);
+        expect(html, name).toContain(`href="${appUrl()}/animations/${world.animation.slug}"`);
+        expect(html, name).not.toMatch(/<video|embed-media|\/media\//);
       }
     });
 
@@ -372,9 +389,10 @@ describe("/embed access matrix", () => {
   it("an ended licence shows the card on the next request (nothing is cached)", async () => {
     const user = await createUser();
     const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
-    expect((await resolveEmbed(world.animation.id, { licenceId: subscription.id })).kind).toBe("play");
+    const framed = { licenceId: subscription.id, referer: `${appUrl()}/my-animations`, fetchDest: "iframe" };
+    expect((await resolveEmbed(world.animation.id, framed)).kind).toBe("play");
     await prisma.subscription.update({ where: { id: subscription.id }, data: { endDate: new Date(Date.now() - 1) } });
-    expect((await resolveEmbed(world.animation.id, { licenceId: subscription.id })).kind).toBe("ended");
+    expect((await resolveEmbed(world.animation.id, framed)).kind).toBe("ended");
   });
 });
 
@@ -386,7 +404,9 @@ describe("/embed's headers as they leave the server", () => {
   });
 
   it("one policy, the licence's frame-ancestors, no X-Frame-Options; other pages keep the global ones", async () => {
-    const response = await fetch(`${base}/embed/${world.animation.id}?licence=${world.licence.individual.id}`);
+    const response = await sendToApp(`/embed/${world.animation.id}?licence=${world.licence.individual.id}`, {
+      headers: new Headers({ Referer: SITE_PAGE, "Sec-Fetch-Dest": "iframe" }),
+    });
     expect(response.status).toBe(200);
     const csp = response.headers.get("content-security-policy")!;
     expect(csp.match(/frame-ancestors/g)).toHaveLength(1);

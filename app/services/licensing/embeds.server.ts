@@ -346,15 +346,29 @@ async function findCoveringLicences(
  *   access rules: the animation, its category or its parent); active → play, ended → the card;
  * - without: the active licence covering the animation that names the embedding site (the
  *   Referer's host) among its domains; an ended one naming it → the card.
- * A frame (`fetchDest`, the browser's Sec-Fetch-Dest) on a site the licence does not name is
- * "elsewhere": the friendly card, which any site may frame, instead of a player the browser
- * would refuse (decision 013). Medanim's own pages (the preview on /my-animations) may frame it.
+ * Only a frame (`fetchDest`, the browser's Sec-Fetch-Dest) on a site the licence names gets
+ * the player; anything else (a top-level visit, a frame without a Referer, another site's frame)
+ * is "elsewhere": the card, which any site may frame, with the animation's public page
+ * (decision 013). Medanim's own pages (the preview on /my-animations) may frame it.
  * Anything else (no such animation, a global subscription, another animation's licence) is
  * "not found": the embed reveals nothing about licences it is not.
  */
 export async function resolveEmbed(
   animationId: string,
-  { licenceId, referer, fetchDest, now = new Date() }: { licenceId?: string | null; referer?: string | null; fetchDest?: string | null; now?: Date } = {},
+  {
+    licenceId,
+    referer,
+    fetchDest,
+    lock = true,
+    now = new Date(),
+  }: {
+    licenceId?: string | null;
+    referer?: string | null;
+    fetchDest?: string | null;
+    /** False for a question about the licence alone (oEmbed's snippet), not a request for the player. */
+    lock?: boolean;
+    now?: Date;
+  } = {},
 ): Promise<EmbedDecision> {
   const embeddingHost = refererHost(referer);
   if (licenceId ? !UUID.test(licenceId) : !embeddingHost) return { kind: "not-found" };
@@ -370,7 +384,11 @@ export async function resolveEmbed(
   if (!licence) return { kind: "not-found" };
 
   const onLicensedSite = embeddingHost ? licence.hosts.some((h) => hostMatches(h, embeddingHost)) : false;
-  if ((fetchDest === "iframe" || fetchDest === "frame") && !onLicensedSite && !mayFrameHere(licence.hosts, embeddingHost)) {
+  // The domain lock: full media only to a frame on a licensed site (or on Medanim's own pages,
+  // the licensee's preview). A top-level visit to the player's URL, a frame without a Referer
+  // and another site's frame get the card with the public page (the preview), never media URLs.
+  const framed = fetchDest === "iframe" || fetchDest === "frame";
+  if (lock && (!framed || !(onLicensedSite || isMedanimPage(embeddingHost)))) {
     return { kind: "elsewhere", animation: { title: animation.title, pageUrl: `${appUrl()}/animations/${encodeURIComponent(animation.slug)}` } };
   }
 
@@ -400,14 +418,13 @@ export async function resolveEmbed(
 }
 
 /**
- * Whether a frame not recognised as one of the licence's sites may still get the player: on
- * Medanim's own pages (the licensee's preview), and with no Referer at all while the licence
- * names a site. A browser or extension that strips the Referer despite the snippet's
- * referrerpolicy may sit on a licensed site; the player's frame-ancestors still decide there.
+ * Medanim's own pages (the licensee's preview on /my-animations) may frame any licence's player.
+ * A frame with no Referer is not one: the snippet's referrerpolicy makes a browser send the
+ * licensed page's origin, and a privacy extension that strips it on a licensed site costs that
+ * visitor the card (docs/embeds.md), which is the price of a lock a copied URL cannot open.
  */
-function mayFrameHere(hosts: string[], embeddingHost: string | null) {
-  if (!embeddingHost) return hosts.length > 0;
-  return embeddingHost === new URL(appUrl()).host;
+function isMedanimPage(embeddingHost: string | null) {
+  return embeddingHost !== null && embeddingHost === new URL(appUrl()).host;
 }
 
 // ---- oEmbed ----
@@ -445,7 +462,7 @@ export async function getOEmbed({ url, licenceId, maxwidth }: { url: string; lic
       ? await prisma.animation.findUnique({ where: { slug: safeDecode(page[1]!) }, select: snippetAnimationSelect }).catch(() => null)
       : null;
   if (!animation) throw notFound(OEMBED_NOT_FOUND);
-  const decision = await resolveEmbed(animation.id, { licenceId: licence, now });
+  const decision = await resolveEmbed(animation.id, { licenceId: licence, lock: false, now });
   if (decision.kind !== "play") throw notFound(OEMBED_NOT_FOUND);
   const { width, height } = embedSize(animation, maxwidth && maxwidth > 0 ? Math.floor(maxwidth) : EMBED_WIDTH);
   return {
