@@ -160,7 +160,8 @@ test.describe("animation detail", () => {
     await expect(page.getByTestId("animation-video")).toHaveAttribute("src", api.previewVideo!);
     // The newest card may be another test's upload, shorter than the cap: the badge says its own length.
     await expect(page.getByText(`${Math.min(10, api.duration)}-second preview`, { exact: true })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Download" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Download package (ZIP)" })).toHaveCount(0);
+    await expect(page.getByText("Your License", { exact: true })).toHaveCount(0);
     await expect(page.getByTestId("animation-duration")).toHaveText(/^\d+:\d{2}$/);
     await expect(page.getByRole("link", { name: "Get Premium Access" })).toHaveAttribute("href", "/premium");
     await expect(page.getByRole("link", { name: `Individual License $${api.individualPrice}/year`, exact: true })).toHaveAttribute(
@@ -227,7 +228,10 @@ test.describe("animation detail", () => {
     const licensed = await apiAnimation(page, page.url().split("/").pop()!);
     expect(licensed.fullVideo).not.toBeNull();
     await expect(page.getByTestId("animation-video")).toHaveAttribute("src", licensed.fullVideo!);
-    await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute("href", licensed.downloadFile!);
+    // The licence card links the package made from the animation's files (the seed's extra and captions at least), not the uploaded zip.
+    const licenceCard = page.locator("section").filter({ has: page.getByRole("heading", { level: 2, name: "Your License" }) });
+    await expect(licenceCard.getByRole("link", { name: "Download package (ZIP)", exact: true })).toHaveAttribute("href", `/packages/${licensed.slug}.zip`);
+    await expect(licenceCard.getByRole("link", { name: "All your downloads" })).toHaveAttribute("href", "/my-animations");
 
     // Any other animation outside the licensed categories: full video, and the download offer.
     await page.goto("/?category=dermatology");
@@ -241,7 +245,7 @@ test.describe("animation detail", () => {
       "href",
       `/individual-license?animation=${other.id}`,
     );
-    await expect(page.getByRole("link", { name: "Download" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Download package (ZIP)" })).toHaveCount(0);
   });
 
   test("the misuse report needs email and message and thanks the reporter", async ({ page }) => {

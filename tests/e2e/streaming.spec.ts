@@ -91,15 +91,15 @@ test("a licensee downloads the package and the renditions, and its embed plays t
   if (jsOn()) await expectToast(page, "Your license is active");
   else await expect(page.getByRole("heading", { name: "Your license is active" })).toBeVisible();
 
-  // /watch lists the downloads, the uploaded package first, each with its format and size.
+  // /watch lists the downloads: the licence package first, then each of its files, with its format and size.
   await page.goto(`/watch/${animation.id}`);
   const downloads = page.getByRole("list", { name: "Downloads" }).getByRole("listitem");
-  await expect(downloads).toHaveCount(3);
-  await expect(downloads.first()).toContainText("Licensed package (ZIP)");
+  await expect(downloads.first()).toContainText("License package (ZIP)");
+  await expect(downloads.first().getByRole("link")).toHaveAttribute("href", `/packages/${animation.slug}.zip`);
   for (const item of await downloads.all()) await expect(item.getByRole("link")).toHaveAttribute("download", "");
-  // The renditions' sizes come from their rows (the package's is not recorded, so not shown).
-  await expect(downloads.filter({ hasText: "MP4 (H.264), 720p" })).toContainText(/MP4 · \d+(\.\d)? (KB|MB)$/);
-  await expect(downloads.filter({ hasText: "WebM (VP9), 720p" })).toContainText(/WebM · \d+(\.\d)? (KB|MB)$/);
+  // The videos' sizes come from their rows (the package's is not known before it is written, so not shown).
+  await expect(downloads.filter({ hasText: "MP4 (H.264, AAC), 720p" })).toContainText(/MP4 · \d+(\.\d)? (KB|MB)$/);
+  await expect(downloads.filter({ hasText: "WebM (VP9, Opus), 720p" })).toContainText(/WebM · \d+(\.\d)? (KB|MB)$/);
 
   // The embed on the licensee's site: a plain <video> whose source is the progressive MP4.
   await page.goto("/my-animations");

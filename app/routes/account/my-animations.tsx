@@ -103,7 +103,7 @@ export default function MyAnimations({ loaderData, actionData }: Route.Component
           name="q"
           defaultValue={q}
           placeholder="Search by title or description"
-          className="block w-full max-w-sm min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+          className="block w-full max-w-sm min-w-0 basis-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none sm:flex-1"
         />
         <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
           License
