@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { Router, type Request, type Response } from "express";
 import { getObjectDelivery, type ObjectDelivery } from "~/services/media/delivery.server.ts";
 import { logger } from "~/lib/logger.server.ts";
@@ -415,20 +414,41 @@ async function sendPackage(req: Request, res: Response, slug: string, fileName: 
     return;
   }
   const chunks = file ? await openSource(file.source, start, end) : zipRange(pkg.plan, start, end, (index, from, to) => openSource(pkg.files[index]!.source, from, to));
-  let sent = 0;
-  const counted = async function* () {
-    for await (const chunk of chunks) {
-      sent += chunk.length;
-      yield chunk;
-    }
-  };
-  try {
-    await pipeline(Readable.from(counted()), res);
-  } catch (error) {
-    if (!res.destroyed) logger.warn({ err: error, slug }, "streaming a package failed");
-    res.destroy();
-  }
+  const sent = await pump(chunks, res, slug);
   record({ bytes: sent, rangeStart: range ? start : null, complete: sent === end - start + 1 });
+}
+
+/**
+ * Writes the chunks with backpressure (waiting for 'drain'), stopping when the client goes away;
+ * returns the bytes written. One 'close' listener for the whole response: a stream pipeline adds
+ * its own beside those of every middleware, past Node's warning threshold.
+ */
+async function pump(chunks: AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer | Uint8Array>, res: Response, slug: string) {
+  let sent = 0;
+  let drained: (() => void) | null = null;
+  const gone = new Promise<void>((resolve) => res.once("close", resolve));
+  const onDrain = () => drained?.();
+  res.on("drain", onDrain);
+  try {
+    for await (const chunk of chunks) {
+      if (res.destroyed) break;
+      sent += chunk.length;
+      if (!res.write(chunk)) {
+        const drain = new Promise<void>((resolve) => (drained = resolve));
+        await Promise.race([drain, gone]);
+        drained = null;
+        if (res.destroyed) break;
+      }
+    }
+    if (!res.destroyed) res.end();
+  } catch (error) {
+    // The headers are out: all that is left is to cut the response short.
+    logger.warn({ err: error, slug }, "streaming a package failed");
+    res.destroy();
+  } finally {
+    res.off("drain", onDrain);
+  }
+  return sent;
 }
 
 function isPlaybackStart(range: string | undefined) {

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ import { saveObject } from "~/lib/storage.server.ts";
 import { parseVtt } from "~/lib/vtt.ts";
 import { stopJobQueue } from "~/lib/jobs.server.ts";
 import { claimJob, queueTranscode, runTranscodeJob } from "~/services/media/media-jobs.server.ts";
-import { sendToApp } from "../helpers/app.ts";
+import { sendToApp, testApp } from "../helpers/app.ts";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { fileBytes } from "./media-helpers.ts";
 
@@ -198,6 +199,22 @@ describe("the licence package", () => {
     const billing = (await get("/billing", cookies.licensee)).body.toString("utf8").replaceAll("<!-- -->", "");
     expect(billing).toMatch(new RegExp(`data-testid="licence-downloads">Downloaded ${rows.length} times \\([\\d.]+ [KM]B\\), last on`));
   });
+});
+
+it("records a download the client abandoned as incomplete, with the bytes it took", async () => {
+  const { port } = await testApp();
+  await new Promise<void>((resolve, reject) => {
+    const request = http.get({ host: "127.0.0.1", port, path: `/packages/${slug}.zip`, headers: { Cookie: cookies.licensee, Host: "localhost:3000" } }, (response) => {
+      response.once("data", () => {
+        request.destroy();
+        resolve();
+      });
+    });
+    request.on("error", () => undefined);
+    request.setTimeout(10_000, () => reject(new Error("no data")));
+  });
+  await expect.poll(async () => (await prisma.download.findFirst({ where: { userId: licenseeId }, orderBy: { createdAt: "desc" } }))?.complete, { timeout: 10_000 }).toBe(false);
+  await prisma.download.deleteMany({ where: { userId: licenseeId, complete: false } });
 });
 
 describe("a package before any transcode", () => {
