@@ -413,7 +413,9 @@ async function sendPackage(req: Request, res: Response, slug: string, fileName: 
     res.end();
     return;
   }
-  const chunks = file ? await openSource(file.source, start, end) : zipRange(pkg.plan, start, end, (index, from, to) => openSource(pkg.files[index]!.source, from, to));
+  const chunks = file
+    ? await openSource(file.source, start, end)
+    : zipRange(pkg.plan, start, end, (index, from, to) => openSource(pkg.files[index]!.source, from, to));
   const sent = await pump(chunks, res, slug);
   record({ bytes: sent, rangeStart: range ? start : null, complete: sent === end - start + 1 });
 }

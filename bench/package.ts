@@ -64,18 +64,45 @@ export async function runPackageBench({ packageMB = 200, rounds = 3 } = {}): Pro
     await pipeline(randomStream(packageMB * MB), fs.createWriteStream(bareFile));
     const animation = await prisma.animation.create({ data: { title: "Bench", slug: "bench", description: "Package benchmark", duration: 60 } });
     await prisma.mediaSet.create({
-      data: { id: setId, animationId: animation.id, sourcePath: "/objects/uploads/bench", sourceWidth: 1920, sourceHeight: 1080, duration: 60, frameRate: 25, hasAudio: true },
+      data: {
+        id: setId,
+        animationId: animation.id,
+        sourcePath: "/objects/uploads/bench",
+        sourceWidth: 1920,
+        sourceHeight: 1080,
+        duration: 60,
+        frameRate: 25,
+        hasAudio: true,
+      },
     });
     for (const f of files) {
       const sums = await checksums(fs.createReadStream(path.join(dir, f.file)));
       await prisma.mediaRendition.create({
-        data: { setId, kind: "download", file: f.file, width: f.width, height: f.height, codec: f.codec, bytes: BigInt(f.bytes), duration: 60, bitrate: null, ...sums },
+        data: {
+          setId,
+          kind: "download",
+          file: f.file,
+          width: f.width,
+          height: f.height,
+          codec: f.codec,
+          bytes: BigInt(f.bytes),
+          duration: 60,
+          bitrate: null,
+          ...sums,
+        },
       });
     }
     await prisma.animation.update({ where: { id: animation.id }, data: { mediaSetId: setId } });
     const user = await prisma.user.create({ data: { email: "bench@example.com", username: "bench", firstName: "B", lastName: "B", password: "x" } });
     await prisma.subscription.create({
-      data: { userId: user.id, type: "individual", animationId: animation.id, status: "active", startDate: new Date(), endDate: new Date(Date.now() + 86_400_000) },
+      data: {
+        userId: user.id,
+        type: "individual",
+        animationId: animation.id,
+        status: "active",
+        startDate: new Date(),
+        endDate: new Date(Date.now() + 86_400_000),
+      },
     });
     const cookie = (await createSession(user.id)).split(";")[0]!;
 

@@ -50,7 +50,11 @@ async function filterLibrary(page: Page, filters: { q?: string; licence?: string
 }
 
 /** A library card: the list item whose heading is the animation's title. */
-const cardOf = (page: Page, title: string) => page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3, name: title, exact: true }) });
+const cardOf = (page: Page, title: string) =>
+  page
+    .getByRole("main")
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { level: 3, name: title, exact: true }) });
 
 /** Clicks a download link and keeps the file: its suggested name and its bytes on disk. */
 async function download(page: Page, link: Locator, saveAs: string) {
@@ -73,7 +77,9 @@ test("a buyer's Downloads library: filters without JavaScript, the package's ZIP
   const { slug, title } = animation;
   await signUp(page);
   // The category licence covers the transcoded animation; an individual licence, in another category, is there to be filtered out.
-  const { animations } = (await (await page.request.get("/api/animations?limit=100")).json()) as { animations: { slug: string; title: string; categoryId: string | null }[] };
+  const { animations } = (await (await page.request.get("/api/animations?limit=100")).json()) as {
+    animations: { slug: string; title: string; categoryId: string | null }[];
+  };
   const elsewhere = animations.find((a) => a.categoryId && a.categoryId !== animation.categoryId)!;
   expect(elsewhere, "an animation outside the licensed category").toBeDefined();
   await buy(page, `/purchase/category/${animation.categorySlug}`);
@@ -147,7 +153,12 @@ test("a buyer's Downloads library: filters without JavaScript, the package's ZIP
       expect(crypto.createHash("sha256").update(bytes).digest("hex"), `${file}'s SHA-256`).toBe(sha256);
     }
     // The library's single files are the package's, by the same names (the README and licence terms are written into the ZIP).
-    expect([...singleNames].sort()).toEqual([...checksums.keys()].map((file) => file.split("/").at(-1)!).filter((name) => name !== "LICENSE.txt").sort());
+    expect([...singleNames].sort()).toEqual(
+      [...checksums.keys()]
+        .map((file) => file.split("/").at(-1)!)
+        .filter((name) => name !== "LICENSE.txt")
+        .sort(),
+    );
   });
 
   await test.step("a single file from the disclosure: the WebM, whose bytes start with EBML's magic", async () => {

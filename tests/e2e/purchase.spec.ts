@@ -81,7 +81,10 @@ atEachWidth(() => {
     await expectConfirmation(page, "Your license is active", "Individual license: Open Rhinoplasty: Reshaping the Nasal Framework");
     await page.getByRole("main").getByRole("link", { name: "Watch and download" }).click();
     await expect(page).toHaveURL(/\/watch\/[0-9a-f-]{36}$/);
-    await expect(page.getByRole("list", { name: "Downloads" }).getByRole("link", { name: "License package (ZIP)" })).toHaveAttribute("href", `/packages/${RHINOPLASTY}.zip`);
+    await expect(page.getByRole("list", { name: "Downloads" }).getByRole("link", { name: "License package (ZIP)" })).toHaveAttribute(
+      "href",
+      `/packages/${RHINOPLASTY}.zip`,
+    );
   });
 
   test("category license through /global-license", async ({ page }) => {

@@ -150,15 +150,18 @@ describe("claims on the pages follow the catalogue", () => {
     // Each animation's own page and license checkout state its own files, not the catalogue's best.
     const smallPage = await page(`/animations/${small.slug}`);
     expect(smallPage).toMatch(/data-testid="animation-resolution">270p</);
-    expect(smallPage).toMatch(/data-testid="animation-formats">MP4</);
-    expect(await page(`/animations/${uhd.slug}`)).toMatch(/data-testid="animation-formats">MP4 and WebM</);
+    // Untranscoded: the package carries the master as uploaded, at its own frame.
+    expect(smallPage).toMatch(/data-testid="animation-formats">MP4 270p</);
+    const uhdPage = await page(`/animations/${uhd.slug}`);
+    // The master's MP4 at its frame, and the WebM inside the admin's extras.
+    expect(uhdPage).toMatch(/data-testid="animation-formats">MP4 4K \(2160p\) and WebM</);
     const smallLicense = await pageText(`/individual-license?animation=${small.id}`);
     expect(smallLicense).toContain("Access to the full animation in 270p");
     expect(smallLicense).toContain("Download of the files (MP4)");
     expect(smallLicense).not.toContain("WebM");
     expect(await page(`/individual-license?animation=${uhd.id}`)).toContain("Access to the full animation in 4K");
     const api = await callRoute(animationApi, `/api/animations/${uhd.slug}`, { params: { slugOrId: uhd.slug } });
-    expect(api.body.media).toEqual({ resolution: "4K", formats: "MP4 and WebM" });
+    expect(api.body.media).toEqual({ resolution: "4K", formats: "MP4 4K (2160p) and WebM" });
 
     const shelf = await callRoute(home, "/");
     expect(shelf.body.newAnimations.map((a: { id: string }) => a.id)).toEqual([uhd.id]);

@@ -287,7 +287,9 @@ describe("licence packages in S3 mode", () => {
     fs.writeFileSync(file, zip);
     try {
       const entries = execFileSync("unzip", ["-Z1", file], { encoding: "utf8" }).trim().split("\n");
-      expect(entries).toEqual(expect.arrayContaining([`${world.slug}/README.txt`, `${world.slug}/LICENSE.txt`, `${world.slug}/extras/${world.slug}-extras.zip`]));
+      expect(entries).toEqual(
+        expect.arrayContaining([`${world.slug}/README.txt`, `${world.slug}/LICENSE.txt`, `${world.slug}/extras/${world.slug}-extras.zip`]),
+      );
       expect(execFileSync("unzip", ["-p", file, `${world.slug}/extras/${world.slug}-extras.zip`]).equals(world.objects.download.body)).toBe(true);
     } finally {
       fs.rmSync(file, { force: true });

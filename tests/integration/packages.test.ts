@@ -44,7 +44,15 @@ beforeAll(async () => {
   const category = await prisma.category.create({ data: { name: `Nose ${crypto.randomUUID()}`, slug: `nose-${crypto.randomUUID()}` } });
   slug = `rhinoplasty_${crypto.randomBytes(3).toString("hex")}`;
   const animation = await prisma.animation.create({
-    data: { title: "Rhinoplasty", slug, description: "How a nose is reshaped.", fullVideo: video.path, downloadFile: extraObject.path, categoryId: category.id, duration: 4 },
+    data: {
+      title: "Rhinoplasty",
+      slug,
+      description: "How a nose is reshaped.",
+      fullVideo: video.path,
+      downloadFile: extraObject.path,
+      categoryId: category.id,
+      duration: 4,
+    },
   });
   animationId = animation.id;
   categoryId = category.id;
@@ -58,7 +66,14 @@ beforeAll(async () => {
   const licensee = await createUser();
   licenseeId = licensee.id;
   const licence = await prisma.subscription.create({
-    data: { userId: licensee.id, type: "category", categoryId: category.id, status: "active", startDate: new Date(), endDate: new Date(Date.now() + 365 * 86_400_000) },
+    data: {
+      userId: licensee.id,
+      type: "category",
+      categoryId: category.id,
+      status: "active",
+      startDate: new Date(),
+      endDate: new Date(Date.now() + 365 * 86_400_000),
+    },
   });
   licenceId = licence.id;
   cookies.licensee = await sessionCookieFor(licensee.id);
@@ -78,7 +93,9 @@ function readmeFiles(readme: string) {
 }
 
 function probe(file: string) {
-  const out = execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height", "-of", "json", file], { encoding: "utf8" });
+  const out = execFileSync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height", "-of", "json", file], {
+    encoding: "utf8",
+  });
   return (JSON.parse(out) as { streams: { codec_name: string; width: number; height: number }[] }).streams[0]!;
 }
 
@@ -133,7 +150,8 @@ describe("the licence package", () => {
       expect(page).toContain(`${Math.min(stream.width, stream.height)}p`);
     }
     expect(probe(path.join(folder, `${slug}-720p.mp4`))).toMatchObject({ width: 960, height: 720 });
-    expect(page).toMatch(/MP4.*WebM/);
+    // The page's claim names exactly the package's videos.
+    expect(page).toContain('data-testid="animation-formats">MP4 768p, 720p and WebM 768p<');
     expect(parseVtt(fs.readFileSync(path.join(folder, "captions", `${slug}.en.vtt`), "utf8")).cueCount).toBe(2);
     const srt = fs.readFileSync(path.join(folder, "captions", `${slug}.en.srt`), "utf8");
     expect(srt).toBe("1\n00:00:00,000 --> 00:00:01,500\nThe nose is reshaped.\n\n2\n00:00:01,500 --> 00:00:03,000\nRecovery takes <b>weeks</b>.\n");
@@ -185,7 +203,9 @@ describe("the licence package", () => {
 
   it("records every download: who, what, under which licence and how many bytes", async () => {
     const rows = await prisma.download.findMany({ where: { userId: licenseeId }, orderBy: { createdAt: "asc" } });
-    expect(rows.map((r) => ({ file: r.file, bytes: Number(r.bytes), rangeStart: r.rangeStart === null ? null : Number(r.rangeStart), complete: r.complete }))).toEqual([
+    expect(
+      rows.map((r) => ({ file: r.file, bytes: Number(r.bytes), rangeStart: r.rangeStart === null ? null : Number(r.rangeStart), complete: r.complete })),
+    ).toEqual([
       { file: "package", bytes: zip.length, rangeStart: null, complete: true },
       { file: "package", bytes: 10_000, rangeStart: 0, complete: true },
       { file: "package", bytes: zip.length - 10_000, rangeStart: 10_000, complete: true },
@@ -204,16 +224,21 @@ describe("the licence package", () => {
 it("records a download the client abandoned as incomplete, with the bytes it took", async () => {
   const { port } = await testApp();
   await new Promise<void>((resolve, reject) => {
-    const request = http.get({ host: "127.0.0.1", port, path: `/packages/${slug}.zip`, headers: { Cookie: cookies.licensee, Host: "localhost:3000" } }, (response) => {
-      response.once("data", () => {
-        request.destroy();
-        resolve();
-      });
-    });
+    const request = http.get(
+      { host: "127.0.0.1", port, path: `/packages/${slug}.zip`, headers: { Cookie: cookies.licensee, Host: "localhost:3000" } },
+      (response) => {
+        response.once("data", () => {
+          request.destroy();
+          resolve();
+        });
+      },
+    );
     request.on("error", () => undefined);
     request.setTimeout(10_000, () => reject(new Error("no data")));
   });
-  await expect.poll(async () => (await prisma.download.findFirst({ where: { userId: licenseeId }, orderBy: { createdAt: "desc" } }))?.complete, { timeout: 10_000 }).toBe(false);
+  await expect
+    .poll(async () => (await prisma.download.findFirst({ where: { userId: licenseeId }, orderBy: { createdAt: "desc" } }))?.complete, { timeout: 10_000 })
+    .toBe(false);
   await prisma.download.deleteMany({ where: { userId: licenseeId, complete: false } });
 });
 
@@ -222,7 +247,15 @@ describe("a package before any transcode", () => {
     const master = fileBytes("mp4", 30_000);
     const stored = await saveObject({ body: master, contentType: "video/mp4", kind: "video" });
     const raw = await prisma.animation.create({
-      data: { title: "Untranscoded", slug: `untranscoded_${crypto.randomBytes(3).toString("hex")}`, description: "x", fullVideo: stored.path, videoWidth: 1280, videoHeight: 720, categoryId },
+      data: {
+        title: "Untranscoded",
+        slug: `untranscoded_${crypto.randomBytes(3).toString("hex")}`,
+        description: "x",
+        fullVideo: stored.path,
+        videoWidth: 1280,
+        videoHeight: 720,
+        categoryId,
+      },
     });
     const response = await get(`/packages/${raw.slug}.zip`, cookies.licensee);
     expect(response.status).toBe(200);
@@ -236,7 +269,9 @@ describe("a package before any transcode", () => {
     expect(readme).toContain("Master as uploaded (MP4)");
     expect(readme).not.toMatch(/WebM|Made from a master/);
     // An animation with nothing to package has no package.
-    const bare = await prisma.animation.create({ data: { title: "Nothing", slug: `nothing_${crypto.randomBytes(3).toString("hex")}`, description: "x", categoryId } });
+    const bare = await prisma.animation.create({
+      data: { title: "Nothing", slug: `nothing_${crypto.randomBytes(3).toString("hex")}`, description: "x", categoryId },
+    });
     expect((await get(`/packages/${bare.slug}.zip`, cookies.licensee)).status).toBe(404);
     await prisma.animation.deleteMany({ where: { id: { in: [raw.id, bare.id] } } });
   });
@@ -245,7 +280,9 @@ describe("a package before any transcode", () => {
 describe("the Downloads library", () => {
   it("lists every licensed animation with its package and single files, on /my-animations, /downloads and GET /api/downloads", async () => {
     // Added to the category after the licence was bought: the licence covers it too.
-    const later = await prisma.animation.create({ data: { title: "Septoplasty", slug: `septoplasty_${crypto.randomBytes(3).toString("hex")}`, description: "x", categoryId } });
+    const later = await prisma.animation.create({
+      data: { title: "Septoplasty", slug: `septoplasty_${crypto.randomBytes(3).toString("hex")}`, description: "x", categoryId },
+    });
     for (const page of ["/my-animations", "/downloads"]) {
       const html = (await get(page, cookies.licensee)).body.toString("utf8");
       expect(html).toContain(`href="/packages/${slug}.zip"`);
@@ -261,7 +298,13 @@ describe("the Downloads library", () => {
     const api = await get("/api/downloads", cookies.licensee);
     expect(api.status).toBe(200);
     expect(api.headers.get("x-total-count")).toBe("2");
-    const entries = JSON.parse(api.body.toString("utf8")) as { slug: string; packageHref: string | null; licenceId: string; files: { name: string; href: string; width: number | null }[]; downloads: { count: number } }[];
+    const entries = JSON.parse(api.body.toString("utf8")) as {
+      slug: string;
+      packageHref: string | null;
+      licenceId: string;
+      files: { name: string; href: string; width: number | null }[];
+      downloads: { count: number };
+    }[];
     const entry = entries.find((e) => e.slug === slug)!;
     expect(entry).toMatchObject({ packageHref: `/packages/${slug}.zip`, licenceId });
     expect(entry.files.find((f) => f.name === `${slug}-720p.mp4`)).toMatchObject({ href: `/packages/${slug}/${slug}-720p.mp4`, width: 960 });

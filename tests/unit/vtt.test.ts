@@ -78,7 +78,8 @@ describe("parseVtt", () => {
 
 describe("vttToSrt", () => {
   it("numbers the cues, writes SubRip times and keeps only SubRip's markup", () => {
-    const vtt = "\uFEFFWEBVTT\r\n\r\nNOTE a note\r\n\r\nintro\r\n00:01.000 --> 00:02.500 align:start\r\n<v Dr. Lee>Hello <b>there</b></v>\r\n\r\n1:00:03.250 --> 1:00:04.000\r\nLine one\r\n<i>line two</i>\r\n";
+    const vtt =
+      "\uFEFFWEBVTT\r\n\r\nNOTE a note\r\n\r\nintro\r\n00:01.000 --> 00:02.500 align:start\r\n<v Dr. Lee>Hello <b>there</b></v>\r\n\r\n1:00:03.250 --> 1:00:04.000\r\nLine one\r\n<i>line two</i>\r\n";
     expect(vttToSrt(vtt)).toBe("1\n00:00:01,000 --> 00:00:02,500\nHello <b>there</b>\n\n2\n01:00:03,250 --> 01:00:04,000\nLine one\n<i>line two</i>\n");
   });
 });

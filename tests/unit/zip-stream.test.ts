@@ -41,7 +41,11 @@ describe.each([false, true])("a stored archive (ZIP64 %s)", (forceZip64) => {
     expect(execFileSync("unzip", ["-tq", file], { encoding: "utf8" })).toMatch(/No errors detected/);
     const listing = execFileSync(
       "python3",
-      ["-c", "import sys,zipfile,json;z=zipfile.ZipFile(sys.argv[1]);print(json.dumps([[i.filename,i.file_size,i.date_time[:5],z.read(i).hex()] for i in z.infolist()]))", file],
+      [
+        "-c",
+        "import sys,zipfile,json;z=zipfile.ZipFile(sys.argv[1]);print(json.dumps([[i.filename,i.file_size,i.date_time[:5],z.read(i).hex()] for i in z.infolist()]))",
+        file,
+      ],
       { encoding: "utf8" },
     );
     expect(JSON.parse(listing)).toEqual(files.map((f) => [f.name, f.data.length, [2026, 11, 29, 10, 20], f.data.toString("hex")]));

@@ -90,7 +90,7 @@ function DownloadLinks({ title, downloads }: { title: string; downloads: Library
         Download package (ZIP)<span className="sr-only"> of {title}</span>
       </a>
       <details className="mt-2">
-        <summary className="cursor-pointer font-medium text-brand-700">
+        <summary className="caret cursor-pointer list-none font-medium text-brand-700 [&::-webkit-details-marker]:hidden">
           Single files ({files.length})<span className="sr-only"> of {title}</span>
         </summary>
         <ul className="mt-2 flex flex-col gap-1.5">

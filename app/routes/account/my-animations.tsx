@@ -35,7 +35,15 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     getAccess(user, now),
     listEmbedLicences(user.id, now, choice),
   ]);
-  return { ...library, q: q ?? "", licence: licence ?? "", category: category ?? "", streamsEverything: hasGlobalAccess(access), now: now.toISOString(), embeds };
+  return {
+    ...library,
+    q: q ?? "",
+    licence: licence ?? "",
+    category: category ?? "",
+    streamsEverything: hasGlobalAccess(access),
+    now: now.toISOString(),
+    embeds,
+  };
 }
 
 /** The embed sites of one's licences: add (intent add-domain) or remove (intent remove-domain). */

@@ -260,7 +260,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                     Download package (ZIP)
                   </a>
                   <details className="mt-3 text-sm">
-                    <summary className="cursor-pointer font-medium text-brand-700">Single files ({singleFiles.length})</summary>
+                    <summary className="caret cursor-pointer list-none font-medium text-brand-700 [&::-webkit-details-marker]:hidden">Single files ({singleFiles.length})</summary>
                     <ul className="mt-2 flex flex-col gap-1.5">
                       {singleFiles.map((file) => (
                         <li key={file.href} className="flex items-baseline justify-between gap-3">

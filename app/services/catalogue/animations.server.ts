@@ -10,6 +10,8 @@ import { currentMedicalReview, medicalReviewSelect } from "./medical-review.serv
 import { mediaClaimsOf } from "./media-claims.ts";
 import { getCurrentSet, playbackFor, previewUrls } from "../media/media-urls.server.ts";
 import { listPackageFiles } from "../media/packages.server.ts";
+import { getObjectInfo, objectIdFromPath } from "~/lib/storage.server.ts";
+import { extensionForContentType } from "~/lib/upload.server.ts";
 import type {
   AnimationCardDto,
   AnimationCategory,
@@ -262,7 +264,7 @@ export async function getAnimation(
 ): Promise<AnimationDetailDto> {
   const [tree, found] = await Promise.all([getCategoryTree(), cached(`animation:${slugOrIdValue}`, () => loadAnimation(slugOrIdValue))]);
   if (!found) throw notFound(NOT_FOUND.animation);
-  const { row, doctors, tracks, transcript, set } = found;
+  const { row, doctors, tracks, transcript, set, packagedVideos } = found;
   // Within /category/{main}/{sub}/{slug} the animation must belong to that subcategory.
   if (path) {
     const sub = row.categoryId ? tree.byId.get(row.categoryId) : undefined;
@@ -279,7 +281,8 @@ export async function getAnimation(
     transcript,
     // Judged per request, not cached: a review stops being claimed the moment its next date passes.
     medicalReview: currentMedicalReview(row),
-    media: mediaClaimsOf({ ...row, mediaSet: set && { renditions: set.renditions.filter((r) => r.kind === "download") } }),
+    // The package's videos: the set's download files, or before any, the master as uploaded (packages.server.ts).
+    media: mediaClaimsOf({ ...row, mediaSet: { renditions: packagedVideos } }),
     playback: set ? playbackFor(set, access.userId ? { userId: access.userId, watch: dto.hasAccess } : null) : null,
   };
 }
@@ -296,7 +299,12 @@ async function loadAnimation(slugOrIdValue: string) {
     loadPlayerTracks(row.id, { withTranscript: true }),
     getCurrentSet(row.mediaSetId),
   ]);
-  return { row, doctors, tracks, transcript, set };
+  const downloads = set?.renditions.filter((r) => r.kind === "download") ?? [];
+  const masterId = downloads.length ? null : objectIdFromPath(row.fullVideo);
+  const master = masterId ? await getObjectInfo(masterId) : null;
+  const masterExt = master && extensionForContentType(master.contentType);
+  const packagedVideos = masterExt ? [{ file: `master.${masterExt}`, width: row.videoWidth, height: row.videoHeight }] : downloads;
+  return { row, doctors, tracks, transcript, set, packagedVideos };
 }
 
 /** What a side-column entry shows: no preview, price or category (every page carries eight). */

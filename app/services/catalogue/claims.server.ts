@@ -46,6 +46,12 @@ export function getCatalogueClaims({ categoryIds, now = new Date() }: { category
                SELECT upper(substring(r."file" from '\.([a-z0-9]+)$')) FROM "MediaRendition" r
                JOIN "Animation" ON "Animation"."mediaSetId" = r."setId"
                WHERE r."kind" = 'download' AND "isActive" ${scope}
+               UNION
+               -- Before any download rendition, a package carries the master as uploaded (packages.server.ts).
+               SELECT CASE o."contentType" WHEN 'video/mp4' THEN 'MP4' WHEN 'video/webm' THEN 'WEBM' WHEN 'video/quicktime' THEN 'MOV' END
+               FROM "Animation" JOIN "StoredObject" o ON "Animation"."fullVideo" = '/objects/uploads/' || o."id"::text
+               WHERE "isActive" ${scope} AND o."contentType" IN ('video/mp4', 'video/webm', 'video/quicktime')
+                 AND NOT EXISTS (SELECT 1 FROM "MediaRendition" d WHERE d."setId" = "Animation"."mediaSetId" AND d."kind" = 'download')
                ORDER BY 1) AS "formats"
       FROM "Animation" WHERE "isActive" ${scope}`;
     const newThisWeek = Number(row?.week ?? 0);

@@ -15,20 +15,35 @@ export function mediaClaimsOf(animation: {
   const files = animation.mediaSet?.renditions ?? [];
   return {
     resolution: animation.videoWidth && animation.videoHeight ? formatResolution(animation.videoWidth, animation.videoHeight) : null,
-    formats: files.length ? describeDownloads(files) : animation.downloadFormats.length ? formatFileTypes(animation.downloadFormats) : null,
+    formats: files.length
+      ? withExtras(describeDownloads(files), files, animation.downloadFormats)
+      : animation.downloadFormats.length
+        ? formatFileTypes(animation.downloadFormats)
+        : null,
   };
+}
+
+/** The videos' claim, then any other video type the admin's extras hold ("… and WebM"). */
+function withExtras(claim: string, files: readonly DownloadFileFacts[], extraFormats: string[]) {
+  const named = new Set(files.map(({ file }) => /\.([a-z0-9]+)$/i.exec(file)?.[1]?.toUpperCase()));
+  const more = extraFormats.filter((format) => !named.has(format));
+  return more.length ? `${claim} and ${formatFileTypes(more)}` : claim;
 }
 
 /** The licence package's videos by format, each with the resolutions it has files at: "MP4 4K (2160p), 1080p and WebM 4K (2160p)". */
 export function describeDownloads(files: readonly DownloadFileFacts[]) {
   const byFormat = new Map<string, number[]>();
   for (const { file, width, height } of files) {
-    const format = file.endsWith(".webm") ? "WebM" : "MP4";
+    const ext = /\.([a-z0-9]+)$/i.exec(file)?.[1]?.toUpperCase() ?? "MP4";
+    const format = ext === "WEBM" ? "WebM" : ext;
     const lines = width && height ? Math.min(width, height) : null;
     byFormat.set(format, [...(byFormat.get(format) ?? []), ...(lines ? [lines] : [])]);
   }
   return [...byFormat]
     .sort(([a], [b]) => (a === "MP4" ? -1 : b === "MP4" ? 1 : 0))
-    .map(([format, lines]) => [format, ...[...new Set(lines)].sort((a, b) => b - a).map((p) => (p >= 2160 ? `4K (${p}p)` : `${p}p`)).join(", ")].filter(Boolean).join(" "))
+    .map(([format, lines]) => {
+      const resolutions = [...new Set(lines)].sort((a, b) => b - a).map((p) => (p >= 2160 ? `4K (${p}p)` : `${p}p`));
+      return resolutions.length ? `${format} ${resolutions.join(", ")}` : format;
+    })
     .join(" and ");
 }

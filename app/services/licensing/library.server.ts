@@ -143,7 +143,13 @@ export async function getDownloads(userId: string, options: LibraryFilter & { pa
   const everything = libraryWhere(licences);
   if (!where || !everything) return { animations: [] as DownloadEntry[], total: 0, page, pageSize, categories: [] as { id: string; name: string }[] };
   const [rows, total, categories] = await Promise.all([
-    prisma.animation.findMany({ where, orderBy: [{ title: "asc" }, { id: "asc" }], skip: (page - 1) * pageSize, take: pageSize, select: libraryAnimationSelect }),
+    prisma.animation.findMany({
+      where,
+      orderBy: [{ title: "asc" }, { id: "asc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      select: libraryAnimationSelect,
+    }),
     prisma.animation.count({ where }),
     prisma.category.findMany({ where: { animations: { some: everything } }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
   ]);

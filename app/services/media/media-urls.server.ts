@@ -5,7 +5,7 @@ import { getEnv } from "~/lib/env.server.ts";
 import { isSetId, setFileName } from "~/lib/media-store.server.ts";
 import { canDownload, canWatch, getAccess, isActive, type Access, type AccessTarget } from "../licensing/access.server.ts";
 import { covers, licenceSelect } from "../licensing/embeds.server.ts";
-import type { DownloadDto, PlaybackDto } from "../catalogue/types.ts";
+import type { PlaybackDto } from "../catalogue/types.ts";
 
 // Who may have which file of a media set, and the URLs that say so (decision 017).
 //

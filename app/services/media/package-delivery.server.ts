@@ -44,7 +44,10 @@ export async function getPackageDelivery(slug: string, fileName: string | null, 
   };
 }
 
-export async function recordDownload(record: Extract<PackageDelivery, { ok: true }>["record"], sent: { bytes: number; rangeStart: number | null; complete: boolean }) {
+export async function recordDownload(
+  record: Extract<PackageDelivery, { ok: true }>["record"],
+  sent: { bytes: number; rangeStart: number | null; complete: boolean },
+) {
   await prisma.download.create({
     data: { ...record, bytes: BigInt(sent.bytes), rangeStart: sent.rangeStart === null ? null : BigInt(sent.rangeStart), complete: sent.complete },
   });

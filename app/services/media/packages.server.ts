@@ -106,7 +106,10 @@ async function extrasOf(rows: PackageRow[]) {
     .map((stored) => objectIdFromPath(stored))
     .filter((id): id is string => Boolean(id));
   if (!ids.length) return new Map<string, { id: string; contentType: string; size: bigint; createdAt: Date; sha256: string | null; crc32: number | null }>();
-  const objects = await prisma.storedObject.findMany({ where: { id: { in: ids } }, select: { id: true, contentType: true, size: true, createdAt: true, sha256: true, crc32: true } });
+  const objects = await prisma.storedObject.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, contentType: true, size: true, createdAt: true, sha256: true, crc32: true },
+  });
   return new Map(objects.map((o) => [o.id, o]));
 }
 
@@ -181,9 +184,33 @@ function filesOf(row: PackageRow, objects: Map<string, StoredFacts>) {
       source: null,
       checksum: { sha256: null, crc32: null },
     });
-    files.push({ ...at(`${base}.srt`, "captions/"), kind: "captions", format: "SRT", label: `Captions, ${c.label} (SubRip)`, width: null, height: null, duration: null, size: null, contentType: TYPES.SRT!, source: null, checksum: { sha256: null, crc32: null } });
+    files.push({
+      ...at(`${base}.srt`, "captions/"),
+      kind: "captions",
+      format: "SRT",
+      label: `Captions, ${c.label} (SubRip)`,
+      width: null,
+      height: null,
+      duration: null,
+      size: null,
+      contentType: TYPES.SRT!,
+      source: null,
+      checksum: { sha256: null, crc32: null },
+    });
     if (c.transcript)
-      files.push({ ...at(`${base}.txt`, "transcripts/"), kind: "transcript", format: "TXT", label: `Transcript, ${c.label}`, width: null, height: null, duration: null, size: null, contentType: TYPES.TXT!, source: null, checksum: { sha256: null, crc32: null } });
+      files.push({
+        ...at(`${base}.txt`, "transcripts/"),
+        kind: "transcript",
+        format: "TXT",
+        label: `Transcript, ${c.label}`,
+        width: null,
+        height: null,
+        duration: null,
+        size: null,
+        contentType: TYPES.TXT!,
+        source: null,
+        checksum: { sha256: null, crc32: null },
+      });
   }
   if (extra) {
     const ext = extensionForContentType(extra.contentType) ?? "bin";
@@ -249,18 +276,45 @@ export async function loadPackage(animationId: string, { origin, now = new Date(
     files.push(textFile(file, text));
   }
   const termsFile = textFile(
-    { name: "LICENSE.txt", path: `${row.slug}/LICENSE.txt`, kind: "terms", format: "TXT", label: formatLicenceTermsTitle(terms), width: null, height: null, duration: null, size: null, contentType: TYPES.TXT! },
+    {
+      name: "LICENSE.txt",
+      path: `${row.slug}/LICENSE.txt`,
+      kind: "terms",
+      format: "TXT",
+      label: formatLicenceTermsTitle(terms),
+      width: null,
+      height: null,
+      duration: null,
+      size: null,
+      contentType: TYPES.TXT!,
+    },
     formatLicenceTermsText(terms),
   );
   const packed = await Promise.all([...files, termsFile].map(withChecksums));
   const readme = await withChecksums(
     textFile(
-      { name: "README.txt", path: `${row.slug}/README.txt`, kind: "readme", format: "TXT", label: "What this package holds", width: null, height: null, duration: null, size: null, contentType: TYPES.TXT! },
+      {
+        name: "README.txt",
+        path: `${row.slug}/README.txt`,
+        kind: "readme",
+        format: "TXT",
+        label: "What this package holds",
+        width: null,
+        height: null,
+        duration: null,
+        size: null,
+        contentType: TYPES.TXT!,
+      },
       readmeText(row, packed, origin, terms.version),
     ),
   );
   const all = [readme, ...packed];
-  const modified = [row.mediaSet?.createdAt, ...row.captions.map((c) => c.updatedAt), new Date(terms.effectiveFrom), ...[...extras.values()].map((o) => o.createdAt)]
+  const modified = [
+    row.mediaSet?.createdAt,
+    ...row.captions.map((c) => c.updatedAt),
+    new Date(terms.effectiveFrom),
+    ...[...extras.values()].map((o) => o.createdAt),
+  ]
     .filter((d): d is Date => Boolean(d) && d!.getTime() <= now.getTime())
     .reduce((latest, d) => (d > latest ? d : latest), new Date(0));
   const plan = planZip(all.map((f) => ({ name: f.path, size: f.size, crc32: f.crc32, modified })));
@@ -324,7 +378,9 @@ function readmeText(row: PackageRow, files: PackedFile[], origin: string, termsV
   const table = listed.map((l) =>
     [l.file.padEnd(widths[0]!), l.what.padEnd(widths[1]!), l.frame.padEnd(widths[2]!), l.duration.padEnd(widths[3]!), l.size].join("  ").trimEnd(),
   );
-  const master = row.mediaSet ? `Made from a master of ${row.mediaSet.sourceWidth}×${row.mediaSet.sourceHeight}, ${formatDuration(row.mediaSet.duration)} long, on ${formatLongDate(row.mediaSet.createdAt)}.` : null;
+  const master = row.mediaSet
+    ? `Made from a master of ${row.mediaSet.sourceWidth}×${row.mediaSet.sourceHeight}, ${formatDuration(row.mediaSet.duration)} long, on ${formatLongDate(row.mediaSet.createdAt)}.`
+    : null;
   return [
     title,
     "=".repeat(title.length),

@@ -378,7 +378,18 @@ export async function measureRenditions(dir: string, rungs: readonly Rung[], sig
     crc32: null,
   });
   const sprite = await fs.promises.stat(path.join(dir, "storyboard.jpg"));
-  rows.push({ kind: "storyboard", file: "storyboard.vtt", width: null, height: null, bitrate: null, codec: "jpeg", bytes: sprite.size, duration: null, sha256: null, crc32: null });
+  rows.push({
+    kind: "storyboard",
+    file: "storyboard.vtt",
+    width: null,
+    height: null,
+    bitrate: null,
+    codec: "jpeg",
+    bytes: sprite.size,
+    duration: null,
+    sha256: null,
+    crc32: null,
+  });
   return rows;
 }
 
