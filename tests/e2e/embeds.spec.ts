@@ -20,7 +20,7 @@ const ports = () => (jsOn() ? { allowed: 3311, refused: 3312 } : { allowed: 3301
 async function clinicSite(port: number, snippet: string) {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><title>Clinic</title></head><body><h1>Our knee surgery</h1>${snippet}</body></html>`);
+    res.end(`<!doctype html><html lang="en"><head><title>Clinic</title></head><body><main><h1>Our knee surgery</h1>${snippet}</main></body></html>`);
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
   return {
@@ -118,6 +118,7 @@ test("a licensee embeds its animation on its own site only, until the licence en
     await expect(copy).toHaveCount(0);
   }
 
+  const playerUrl = new URL(/src="([^"]+)"/.exec(snippet)![1]!.replaceAll("&amp;", "&")).toString();
   const site = await clinicSite(allowed, snippet);
   const elsewhere = await clinicSite(refused, snippet);
   try {
@@ -161,7 +162,9 @@ test("a licensee embeds its animation on its own site only, until the licence en
     if (jsOn()) {
       // axe runs as a script: checked in the project with JavaScript (the markup is the same).
       await expectAccessible(page, "/my-animations");
-      await expectPlayerAccessible(browser, new URL(/src="([^"]+)"/.exec(snippet)![1]!.replaceAll("&amp;", "&")).toString());
+      // The player inside the clinic's page (axe checks the frame too), and the card a direct visit gets.
+      await expectPlayerAccessible(browser, site.url);
+      await expectPlayerAccessible(browser, playerUrl);
       await page.setViewportSize({ width: 1280, height: 720 });
     }
 
@@ -172,6 +175,13 @@ test("a licensee embeds its animation on its own site only, until the licence en
     await expect(card.getByRole("heading", { name: "This animation is not licensed for this site" })).toBeVisible();
     await expect(card.getByRole("link", { name: "Watch it on Medanim" })).toHaveAttribute("href", `${baseURL}/animations/${RHINOPLASTY}`);
     await expect(card.locator("video")).toHaveCount(0);
+
+    // The domain lock: the player's URL opened directly (it is in the clinic's page source) gets
+    // the card with the public page, never the video.
+    await page.goto(playerUrl);
+    await expect(page.getByRole("heading", { name: "This animation is not licensed for this site" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Watch it on Medanim" })).toHaveAttribute("href", `${baseURL}/animations/${RHINOPLASTY}`);
+    await expect(page.locator("video")).toHaveCount(0);
 
     // The licence ends (an admin cancels it): the embed shows the ended card on its next load.
     const api = await playwrightRequest.newContext({ baseURL });

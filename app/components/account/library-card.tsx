@@ -85,7 +85,7 @@ function DownloadLinks({ title, downloads }: { title: string; downloads: Library
       <a
         href={packageHref}
         download
-        className="inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2 font-semibold text-white hover:bg-emerald-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+        className="inline-flex w-full items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
       >
         Download package (ZIP)<span className="sr-only"> of {title}</span>
       </a>

@@ -255,7 +255,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
                   <a
                     href={packageLink.href}
                     download
-                    className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-700"
+                    className="mt-4 inline-flex w-full items-center justify-center rounded-lg bg-emerald-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-emerald-800"
                   >
                     Download package (ZIP)
                   </a>
