@@ -129,6 +129,7 @@ export const SYSTEM_TEMPLATES = [
   "contact_message",
   "security_alert",
   "practice_invitation",
+  "embed_licence_ended",
 ] as const;
 export type SystemTemplate = (typeof SYSTEM_TEMPLATES)[number];
 

@@ -112,6 +112,14 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     variables: ["practiceName", "inviterName", "role", "acceptUrl", "expiresDate"],
   },
   {
+    name: "embed_licence_ended",
+    subject: "Your embed of {{animationTitle}} no longer plays",
+    htmlContent: wrap(
+      `<h1>Your embed no longer plays</h1><p>Hello {{firstName}},</p><p>A visitor of <strong>{{site}}</strong> opened <strong>{{animationTitle}}</strong> on {{date}}, but your <strong>{{itemName}}</strong> ended on {{endDate}}. Your patients now see "This video is no longer available" instead of the animation.</p><p>Renew the license to show it again: <a href="{{renewUrl}}">{{renewUrl}}</a></p><p>We send this once for each time a license ends.</p>`,
+    ),
+    variables: ["firstName", "site", "animationTitle", "date", "itemName", "endDate", "renewUrl"],
+  },
+  {
     name: "refund_request_received",
     subject: "We received your refund request",
     htmlContent: wrap(

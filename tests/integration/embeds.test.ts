@@ -8,6 +8,7 @@ import { appUrl } from "~/lib/mail.server.ts";
 import {
   addEmbedDomain,
   LICENCE_ENDED,
+  VIDEO_NO_LONGER_AVAILABLE,
   NOT_LICENSED_HERE,
   LICENCE_NOT_FOUND,
   listEmbedDomains,
@@ -21,6 +22,7 @@ import { EMBED_DOMAIN_MESSAGES, MAX_EMBED_DOMAINS } from "~/validation/embed-dom
 import { sendToApp, testApp } from "../helpers/app.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
+import { useMailCapture } from "../helpers/mail-capture.ts";
 import { startMediaApp, storeFile } from "./media-helpers.ts";
 
 // Licensed embeds: the domain rules through the service and the /my-animations form, the
@@ -28,6 +30,7 @@ import { startMediaApp, storeFile } from "./media-helpers.ts";
 // the per-licence play counters, and oEmbed.
 
 const SITE = "127.0.0.1:3301";
+const mail = useMailCapture();
 const SITE_PAGE = `http://${SITE}/clinic/knee.html`;
 
 let media: Awaited<ReturnType<typeof startMediaApp>>;
@@ -271,9 +274,11 @@ describe("/embed access matrix", () => {
         expect(csp).toContain("frame-ancestors 'none'");
         expect(html).not.toContain("<video");
       } else if (outcome === "ended") {
+        // Framed on the clinic's site: a patient's message, nothing for sale (the clinic is e-mailed).
         expect(result.status).toBe(200);
-        expect(html).toContain(LICENCE_ENDED);
-        expect(html).toContain(`/purchase/individual/${world.animation.slug}`);
+        expect(html).toContain(`<h1>${VIDEO_NO_LONGER_AVAILABLE}</h1>`);
+        expect(html).not.toContain(LICENCE_ENDED);
+        expect(html).not.toContain("/purchase/");
         expect(html).not.toContain("embed-media");
         expect(csp).toContain(`frame-ancestors 'self' http://${SITE} https://${SITE}`);
       } else {
@@ -384,6 +389,35 @@ describe("/embed access matrix", () => {
       expect(String(result.body)).toContain(NOT_LICENSED_HERE);
       expect(result.headers.get("Content-Security-Policy")).toMatch(/frame-ancestors \*(;|$)/);
     });
+  });
+
+  it("an ended licence: patients read that the video is gone, the licensee is e-mailed once, and their preview says where to renew", async () => {
+    const user = await createUser();
+    const { subscription } = await createPaidSubscription(user.id, { type: "individual", animationId: world.animation.id });
+    await addEmbedDomain(user.id, subscription.id, "ended-clinic.example");
+    await prisma.subscription.update({ where: { id: subscription.id }, data: { endDate: new Date(Date.now() - 1000), status: "expired" } });
+    const patient = { licence: subscription.id, referer: "https://ended-clinic.example/knee", dest: "iframe" as const };
+    for (let visit = 0; visit < 3; visit++) {
+      const html = String((await embed(world.animation.id, patient)).body);
+      expect(html).toContain(`<h1>${VIDEO_NO_LONGER_AVAILABLE}</h1>`);
+      expect(html).not.toMatch(/Renew|purchase|<video/);
+    }
+    await expect.poll(() => mail.to(user.email).length).toBe(1);
+    const notice = mail.to(user.email)[0]!;
+    expect(notice.subject).toBe(`Your embed of ${world.animation.title} no longer plays`);
+    expect(notice.text).toContain("ended-clinic.example");
+    expect(notice.text).toContain(`Individual license: ${world.animation.title}`);
+    expect(notice.text).toContain(`/purchase/individual/${world.animation.slug}`);
+    // The licensee's own preview on My Animations: the licence's state and where to renew.
+    const preview = String((await embed(world.animation.id, { licence: subscription.id, referer: `${appUrl()}/my-animations`, dest: "iframe" })).body);
+    expect(preview).toContain(LICENCE_ENDED);
+    expect(preview).toContain(`/purchase/individual/${world.animation.slug}`);
+    // Renewed and ended again: told again, once.
+    const noticed = (await prisma.subscription.findUniqueOrThrow({ where: { id: subscription.id } })).embedEndedNoticeAt!;
+    await prisma.subscription.update({ where: { id: subscription.id }, data: { endDate: new Date(noticed.getTime() + 1) } });
+    await embed(world.animation.id, patient);
+    await embed(world.animation.id, patient);
+    await expect.poll(() => mail.to(user.email).length).toBe(2);
   });
 
   it("an ended licence shows the card on the next request (nothing is cached)", async () => {

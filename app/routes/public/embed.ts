@@ -4,7 +4,14 @@ import { getEnv } from "~/lib/env.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { signEmbedMedia } from "~/services/licensing/embed-media.server.ts";
 import { embedPlaybackUrl } from "~/services/media/media-urls.server.ts";
-import { EMBED_NOT_AVAILABLE, LICENCE_ENDED, NOT_LICENSED_HERE, resolveEmbed, type EmbedDecision } from "~/services/licensing/embeds.server.ts";
+import {
+  EMBED_NOT_AVAILABLE,
+  LICENCE_ENDED,
+  NOT_LICENSED_HERE,
+  resolveEmbed,
+  VIDEO_NO_LONGER_AVAILABLE,
+  type EmbedDecision,
+} from "~/services/licensing/embeds.server.ts";
 import type { Route } from "./+types/embed";
 
 // /embed/{animationId}[?licence={id}]: the player a licensee frames on its own site. A resource
@@ -92,7 +99,17 @@ function player(decision: Extract<EmbedDecision, { kind: "play" }>) {
   );
 }
 
+/**
+ * An ended licence: its licensee (the preview on My Animations) reads why and where to renew;
+ * a patient on the clinic's site reads only that the video is gone (the clinic is e-mailed).
+ */
 function endedCard(decision: Extract<EmbedDecision, { kind: "ended" }>) {
+  if (!decision.forLicensee) {
+    return documentHtml(
+      decision.animation.title,
+      `<div class="card"><h1>${VIDEO_NO_LONGER_AVAILABLE}</h1><p class="d">${escapeHtml(decision.animation.title)}</p></div>`,
+    );
+  }
   return documentHtml(
     decision.animation.title,
     `<div class="card"><h1>${LICENCE_ENDED}</h1><p class="d">${escapeHtml(decision.animation.title)}</p>` +

@@ -3,13 +3,16 @@ import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { conflict, forbidden, notFound, ServiceError } from "~/lib/errors.server.ts";
 import { memo } from "~/lib/memo.server.ts";
-import { appUrl } from "~/lib/mail.server.ts";
+import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
+import { formatLongDate } from "~/lib/format.ts";
+import { logger } from "~/lib/logger.server.ts";
 import { EMBED_DOMAIN_MESSAGES, frameAncestorSources, hostMatches, MAX_EMBED_DOMAINS, normaliseEmbedHost } from "~/validation/embed-domains.ts";
 import type { AccessTarget } from "./access.server.ts";
 import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { cached } from "../catalogue/categories.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
 import { canManage, getMembership } from "../practices/practices.server.ts";
+import { describeSubscription } from "../commerce/subscriptions.server.ts";
 import { MANAGERS_ONLY } from "~/validation/practices.ts";
 import { activeLicenceWhere, heldWhere, coveredByCategoryWhere, hasCategoryLicence, hasIndividualLicence, isActive, type Access } from "./access.server.ts";
 
@@ -24,6 +27,8 @@ export const LICENCE_NOT_FOUND = "License not found";
 export const DOMAIN_NOT_FOUND = "Domain not found";
 export const EMBED_NOT_AVAILABLE = "This embed is not available";
 export const LICENCE_ENDED = "This animation's license has ended";
+/** What a patient reads where an ended licence's embed was: nothing meant for the clinic. */
+export const VIDEO_NO_LONGER_AVAILABLE = "This video is no longer available";
 export const NOT_LICENSED_HERE = "This animation is not licensed for this site";
 
 /** Plays with no recognised embedding site (no Referer, or one not on the licence). */
@@ -250,6 +255,8 @@ export type EmbedDecision =
       frameAncestors: string[];
       animation: { id: string; title: string };
       renewUrl: string;
+      /** Framed on Medanim's own page (the licensee's preview): the card may speak to the licensee. */
+      forLicensee: boolean;
     }
   | {
       kind: "play";
@@ -308,7 +315,7 @@ function embedDecisionCacheMs() {
   return getEnv().NODE_ENV === "test" ? 0 : EMBED_DECISION_CACHE_MS;
 }
 
-type LicenceWithHosts = Licence & { hosts: string[] };
+type LicenceWithHosts = Licence & { hosts: string[]; embedEndedNoticeAt: Date | null };
 
 /**
  * The individual and category licences covering the animation (its category or that category's
@@ -320,8 +327,10 @@ async function findCoveringLicences(
 ): Promise<LicenceWithHosts[]> {
   const licenceId = "licenceId" in filter ? filter.licenceId : null;
   const host = "host" in filter ? filter.host : null;
-  const rows = await prisma.$queryRaw<Array<Omit<LicenceWithHosts, "endDate"> & { endDate: Date | string | null }>>`
-    SELECT s.id, s."userId", s.type::text AS type, s.status::text AS status, s."endDate", s."animationId", s."categoryId",
+  const rows = await prisma.$queryRaw<
+    Array<Omit<LicenceWithHosts, "endDate" | "embedEndedNoticeAt"> & { endDate: Date | string | null; embedEndedNoticeAt: Date | string | null }>
+  >`
+    SELECT s.id, s."userId", s.type::text AS type, s.status::text AS status, s."endDate", s."animationId", s."categoryId", s."embedEndedNoticeAt",
            COALESCE(array_agg(d.host ORDER BY d."createdAt") FILTER (WHERE d.host IS NOT NULL), ARRAY[]::text[]) AS hosts
     FROM "Subscription" s
     LEFT JOIN "LicenceEmbedDomain" d ON d."subscriptionId" = s.id
@@ -336,7 +345,8 @@ async function findCoveringLicences(
     GROUP BY s.id
     ORDER BY s."endDate" DESC NULLS LAST, s.id
     LIMIT 20`;
-  return rows.map((r) => ({ ...r, endDate: r.endDate === null ? null : new Date(r.endDate), hosts: [...r.hosts] }));
+  const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return rows.map((r) => ({ ...r, endDate: date(r.endDate), embedEndedNoticeAt: date(r.embedEndedNoticeAt), hosts: [...r.hosts] }));
 }
 
 /**
@@ -396,7 +406,14 @@ export async function resolveEmbed(
   if (!isActive(licence, now) || !animation.fullVideo) {
     const renewUrl =
       licence.type === "individual" ? `${appUrl()}/purchase/individual/${animation.slug}` : `${appUrl()}/purchase/category/${licence.categoryId ?? ""}`;
-    return { kind: "ended", licenceId: licence.id, frameAncestors, animation: { id: animation.id, title: animation.title }, renewUrl };
+    const forLicensee = isMedanimPage(embeddingHost);
+    // A patient met it on the clinic's site: the clinic hears of it, the patient is not sold to.
+    if (!forLicensee && !isActive(licence, now) && lock) {
+      await noticeEndedEmbed(licence, { title: animation.title }, embeddingHost!, renewUrl, now).catch((error: unknown) =>
+        logger.error({ err: error, licenceId: licence.id }, "telling the licensee of an ended embed failed"),
+      );
+    }
+    return { kind: "ended", licenceId: licence.id, frameAncestors, animation: { id: animation.id, title: animation.title }, renewUrl, forLicensee };
   }
   const host = onLicensedSite ? embeddingHost! : DIRECT_HOST;
   return {
@@ -415,6 +432,45 @@ export async function resolveEmbed(
       duration: animation.duration,
     },
   };
+}
+
+/**
+ * Tells the licence's payer, once, that a visitor of `site` met its ended embed. Once per end: the
+ * claim is a conditional update (several instances, many visitors), and a licence renewed and
+ * ended again (a later end date than the last notice) is told again.
+ */
+async function noticeEndedEmbed(licence: LicenceWithHosts, animation: { title: string }, site: string, renewUrl: string, now: Date) {
+  const endedBy = licence.endDate && licence.endDate <= now ? licence.endDate : null;
+  if (licence.embedEndedNoticeAt && (!endedBy || licence.embedEndedNoticeAt >= endedBy)) return;
+  const claim = await prisma.subscription.updateMany({
+    where: { id: licence.id, OR: [{ embedEndedNoticeAt: null }, ...(endedBy ? [{ embedEndedNoticeAt: { lt: endedBy } }] : [])] },
+    data: { embedEndedNoticeAt: now },
+  });
+  if (claim.count !== 1) return;
+  const row = await prisma.subscription.findUniqueOrThrow({
+    where: { id: licence.id },
+    select: {
+      type: true,
+      updatedAt: true,
+      category: { select: { name: true } },
+      animation: { select: { title: true } },
+      user: { select: { id: true, email: true, firstName: true } },
+    },
+  });
+  await sendTemplatedEmail({
+    template: "embed_licence_ended",
+    to: row.user.email,
+    userId: row.user.id,
+    variables: {
+      firstName: row.user.firstName,
+      site,
+      animationTitle: animation.title,
+      date: formatLongDate(now),
+      itemName: describeSubscription(row),
+      endDate: formatLongDate(endedBy ?? row.updatedAt),
+      renewUrl,
+    },
+  });
 }
 
 /**
