@@ -52,6 +52,9 @@ const STYLE =
   "html,body{margin:0;height:100%;overflow:hidden;background:#0f172a;color:#f8fafc;font:14px/1.4 system-ui,sans-serif}" +
   "main{position:relative;display:flex;height:100%}" +
   "video{display:block;width:100%;height:100%;object-fit:contain;background:#000}" +
+  // Captions sized by the frame's width: Chrome's own cue size follows the video's height and
+  // fell to about 7 px in a phone's 390 px frame; 14 px there, 27 px in the 960 px default.
+  "video::cue{font-size:clamp(14px,2.8vw,28px)}" +
   "header{position:absolute;top:0;left:0;right:0;padding:6px 10px 16px;background:linear-gradient(#0f172ae6 60%,#0f172a00);pointer-events:none}" +
   "main:has(video:playing) header{display:none}" +
   "h1,p{margin:0;font-size:14px}.d{color:#cbd5e1;font-size:12px}" +
