@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { formatLongDate } from "~/lib/format.ts";
+import { appUrl } from "~/lib/mail.server.ts";
 import * as medicalScreen from "~/routes/admin/animation-medical.tsx";
 import * as listScreen from "~/routes/admin/animations.tsx";
 import * as settingsScreen from "~/routes/admin/settings.tsx";
@@ -87,8 +88,8 @@ beforeAll(async () => {
 });
 
 /** A page's HTML as a browser gets it, without the comments React puts between adjacent texts. */
-async function html(path: string, cookie?: string) {
-  const res = await sendToApp(path, { headers: new Headers(cookie ? { Cookie: cookie } : {}) });
+async function html(path: string, cookie?: string, extra: Record<string, string> = {}) {
+  const res = await sendToApp(path, { headers: new Headers({ ...(cookie ? { Cookie: cookie } : {}), ...extra }) });
   expect(res.status, path).toBe(200);
   return res.body.toString("utf8").replaceAll("<!-- -->", "");
 }
@@ -108,7 +109,8 @@ async function everyPlace(key: "reviewed" | "never" | "lapsed") {
   return {
     page: await html(`/animations/${animation.slug}`),
     api: (await callRoute(animationApi, `/api/animations/${animation.slug}`, { params: { slugOrId: animation.slug } })).body,
-    embed: await html(`/embed/${animation.id}?licence=${licence}`),
+    // Framed as the licensee's preview on My Animations: the domain lock gives media to a frame only.
+    embed: await html(`/embed/${animation.id}?licence=${licence}`, undefined, { Referer: `${appUrl()}/my-animations`, "Sec-Fetch-Dest": "iframe" }),
     certificatePage: await html(`/licences/${licence}/verify`),
     certificatePdf: await certificatePdf(licence),
   };
