@@ -76,8 +76,8 @@ export const PublicDetailsSchema = z
     // An empty field arrives as undefined (conform): stored as "", which shows no testimonial.
     testimonialQuote: SETTING_VALUE_RULES.testimonial_quote.optional().transform((v) => v ?? ""),
     testimonialAuthor: SETTING_VALUE_RULES.testimonial_author.optional().transform((v) => v ?? ""),
-    // Absent (an emptied field arrives so), the synonyms stay as they are.
-    searchSynonyms: SETTING_VALUE_RULES.search_synonyms.optional(),
+    // An emptied field arrives as undefined (conform): stored as "", no lay words.
+    searchSynonyms: SETTING_VALUE_RULES.search_synonyms.optional().transform((v) => v ?? ""),
   })
   .refine((value) => !value.testimonialQuote || value.testimonialAuthor, { path: ["testimonialAuthor"], message: TESTIMONIAL_AUTHOR_REQUIRED });
 

@@ -76,7 +76,11 @@ export const BillingDetailsFields = z.object({
   address: required("Address", 500),
   country,
   taxId: z.string().trim().max(40, "Tax ID must be at most 40 characters").optional(),
-  billingEmail: z.string().trim().toLowerCase().email("Invalid email address").max(254, "Invalid email address").optional(),
+  // An API client's "" means none, as an emptied form field does (conform sends it as absent).
+  billingEmail: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.string().trim().toLowerCase().email("Invalid email address").max(254, "Invalid email address").optional(),
+  ),
 });
 
 /** The member's billing details (the /billing form and PUT /api/billing-details): a tax id is normalised, then its shape checked. */

@@ -141,10 +141,9 @@ describe("contact details and the testimonial (from settings; the demo's marked)
     expect(bad.body.result.error).toMatchObject({ supportEmail: ["Must be a valid email"], testimonialAuthor: [TESTIMONIAL_AUTHOR_REQUIRED] });
     expect((await callRoute(screen, "/admin/settings", { cookie })).body.publicDetails.supportPhone).toBe(DEMO_SETTING_VALUES.support_phone);
 
-    const saved = await callRoute(screen, "/admin/settings", { form: details, cookie });
+    const saved = await callRoute(screen, "/admin/settings", { form: { ...details, searchSynonyms: DEFAULT_SEARCH_SYNONYMS }, cookie });
     expect(saved.status).toBe(302);
     const { intent: _, ...stored } = details;
-    // The search synonyms the form leaves out stay as they were (the default table).
     expect((await callRoute(screen, "/admin/settings", { cookie })).body.publicDetails).toEqual({ ...stored, searchSynonyms: DEFAULT_SEARCH_SYNONYMS });
     const contact = await html("/contact");
     expect(contact).toContain("+44 20 7946 0000");
@@ -156,8 +155,9 @@ describe("contact details and the testimonial (from settings; the demo's marked)
     expect(sales).not.toContain("Demo content");
     expect(await prisma.auditLog.count({ where: { entityType: "setting", entityId: "testimonial_quote" } })).toBeGreaterThan(0);
 
-    // Emptied: no testimonial at all.
-    await callRoute(screen, "/admin/settings", { form: { ...details, testimonialQuote: "", testimonialAuthor: "" }, cookie });
+    // Emptied: no testimonial at all, and no lay words (an emptied textarea is not "keep the old table").
+    await callRoute(screen, "/admin/settings", { form: { ...details, testimonialQuote: "", testimonialAuthor: "", searchSynonyms: "" }, cookie });
     expect(await html("/premium")).not.toContain('data-testid="testimonial"');
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body.publicDetails.searchSynonyms).toBe("");
   });
 });

@@ -79,6 +79,13 @@ describe("an invoice for every payment", () => {
       cookie,
     });
     expect(saved.location).toBe("/billing#billing-details");
+    // An API client's empty billing e-mail means none, as the emptied form field does: not a 400.
+    const viaApi = await sendToApp("/api/billing-details", {
+      method: "PUT",
+      headers: new Headers({ Authorization: `Bearer ${token}`, "Content-Type": "application/json" }),
+      body: JSON.stringify({ legalName: "Klinik am See GmbH", address: "Seestrasse 5\n80802 München", country: "DE", taxId: "DE123456789", billingEmail: "" }),
+    });
+    expect(viaApi.status).toBe(200);
     await buyPremium(cookie);
 
     const [invoice] = await invoicesOf(token);

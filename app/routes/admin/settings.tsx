@@ -81,7 +81,7 @@ async function savePublicDetails(admin: PublicUser, formData: FormData) {
       { key: "support_address", value: value.supportAddress },
       { key: "testimonial_quote", value: value.testimonialQuote },
       { key: "testimonial_author", value: value.testimonialAuthor },
-      ...(value.searchSynonyms !== undefined ? [{ key: "search_synonyms", value: value.searchSynonyms }] : []),
+      { key: "search_synonyms", value: value.searchSynonyms },
     ]);
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error, { intent: "public-details" as const });
