@@ -6,7 +6,7 @@ import { UUID_RE } from "~/validation/account.ts";
 import { type BillingDetailsInput, INVOICE_NOT_FOUND, isEuCountry, looksLikeEuVatId, parseTaxRates } from "~/validation/invoicing.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { readSettings } from "../site/settings.server.ts";
-import { canManage, getMembership } from "../practices/practices.server.ts";
+import { canManage, getMembership, mayHaveRecord } from "../practices/practices.server.ts";
 
 // Tax invoices and credit notes (decision 029). Each completed payment gets an invoice and each
 // refund a credit note, issued in the transaction that records the payment or the refund. A
@@ -220,14 +220,6 @@ export async function listInvoices(userId: string, take = 100) {
   return rows.map(toSummary);
 }
 
-/** A practice's invoice is read by its owners and managers; anyone else's by its buyer alone. */
-async function mayReadInvoice(viewer: Viewer, invoice: { userId: string | null; practiceId: string | null }) {
-  if (viewer.role === "admin") return true;
-  if (!invoice.practiceId) return invoice.userId === viewer.id;
-  const membership = await getMembership(viewer.id);
-  return membership?.practiceId === invoice.practiceId && canManage(membership.role);
-}
-
 export type InvoiceDocument = Omit<NonNullable<Awaited<ReturnType<typeof readInvoice>>>, "userId" | "practiceId">;
 
 type Viewer = { id: string; role: "user" | "admin" };
@@ -236,7 +228,7 @@ type Viewer = { id: string; role: "user" | "admin" };
 export async function getInvoice(viewer: Viewer, invoiceId: string) {
   const invoice = UUID_RE.test(invoiceId) ? await readInvoice(invoiceId) : null;
   // Someone else's answers exactly like a missing one.
-  if (!invoice || !(await mayReadInvoice(viewer, invoice))) throw notFound(INVOICE_NOT_FOUND);
+  if (!invoice || !(await mayHaveRecord(viewer, invoice, "billing"))) throw notFound(INVOICE_NOT_FOUND);
   const { userId: _userId, practiceId: _practiceId, ...document } = invoice;
   return document;
 }

@@ -5,7 +5,7 @@ import { formatLongDate } from "~/lib/format.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
 import { activeLicenceWhere, activeWhere, lapsedWhere } from "../licensing/access.server.ts";
-import { canManage, getMembership } from "../practices/practices.server.ts";
+import { mayHaveRecord } from "../practices/practices.server.ts";
 import { getPaymentProvider } from "~/lib/payments/index.server.ts";
 import { autoRenewChangedMail, sendSubscriptionMail } from "./subscription-mail.server.ts";
 
@@ -151,12 +151,6 @@ const providerSubscriptionId = (stripeSubscriptionId: string | null) =>
  * customer.subscription.updated webhook brings the row to the same state. Calling it twice with
  * the same flag changes nothing the second time (and does not call the provider again).
  */
-/** A personal subscription's payer, or an owner or manager of the practice it belongs to (decision 030). */
-async function managesBilling(userId: string, row: { userId: string; practiceId: string | null }) {
-  if (!row.practiceId) return row.userId === userId;
-  const membership = await getMembership(userId);
-  return membership?.practiceId === row.practiceId && canManage(membership.role);
-}
 
 /** The practice's active licences as billing lists them, for its owners and managers (decision 030). */
 export async function listPracticeSubscriptions(practiceId: string, now = new Date()) {
@@ -178,7 +172,7 @@ export async function listPracticeSubscriptions(practiceId: string, now = new Da
 
 export async function setAutoRenew(user: { id: string }, subscriptionId: string, autoRenew: boolean, now = new Date()) {
   const row = await prisma.subscription.findUnique({ where: { id: subscriptionId }, select: managedSelect }).catch(() => null);
-  if (!row || !(await managesBilling(user.id, row)) || row.status !== "active" || !row.endDate || row.endDate <= now) {
+  if (!row || !(await mayHaveRecord({ id: user.id }, row, "billing")) || row.status !== "active" || !row.endDate || row.endDate <= now) {
     throw notFound(SUBSCRIPTION_NOT_FOUND);
   }
   if (row.autoRenew === autoRenew) return { id: row.id, autoRenew, endDate: row.endDate };

@@ -5,7 +5,7 @@ import { appUrl } from "~/lib/mail.server.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import { formatDate, pluralize, withArticle } from "~/lib/format.ts";
 import { coveredByCategoryWhere, isActive } from "./access.server.ts";
-import { canManage, getMembership } from "../practices/practices.server.ts";
+import { mayHaveRecord } from "../practices/practices.server.ts";
 import { formatLicenceTermsTitle } from "./licence-terms-text.ts";
 import type { MedicalReviewClaim } from "../catalogue/medical-review-claim.ts";
 import { currentMedicalReview, medicalReviewSelect } from "../catalogue/medical-review.server.ts";
@@ -72,7 +72,7 @@ export async function getReceipt(user: Viewer, paymentId: string): Promise<Recei
     },
   });
   // Someone else's payment answers exactly like a missing one: ids are not confirmed to strangers.
-  if (!payment || !(await mayRead(user, payment, "billing"))) throw notFound(PAYMENT_NOT_FOUND);
+  if (!payment || !(await mayHaveRecord(user, payment, "billing"))) throw notFound(PAYMENT_NOT_FOUND);
   return {
     paymentId: payment.id,
     number: receiptNumber(payment.id),
@@ -179,18 +179,6 @@ const licenceSelect = {
   embedDomains: { orderBy: { host: "asc" }, select: { host: true } },
   payments: { where: { status: "refunded" }, select: { id: true }, take: 1 },
 } satisfies Prisma.SubscriptionSelect;
-
-/**
- * Whether a viewer may read a licence's certificate or a payment's receipt: its payer's own (a
- * personal one), every member of the practice it was bought for (a receipt: its owners and
- * managers, who see billing; decision 030), or an admin.
- */
-async function mayRead(viewer: Viewer, row: { userId: string; practiceId: string | null }, need: "use" | "billing" = "use") {
-  if (viewer.role === "admin") return true;
-  if (!row.practiceId) return row.userId === viewer.id;
-  const membership = await getMembership(viewer.id);
-  return membership?.practiceId === row.practiceId && (need === "use" || canManage(membership.role));
-}
 
 export function verifyUrl(licenceId: string) {
   return `${appUrl()}/licences/${licenceId}/verify`;
@@ -321,7 +309,7 @@ export async function getCertificate(
   { animationId, now = new Date() }: { animationId?: string; now?: Date } = {},
 ): Promise<Certificate> {
   const row = await findLicence(subscriptionId);
-  if (!row || !(await mayRead(user, row))) throw notFound(LICENCE_NOT_FOUND);
+  if (!row || !(await mayHaveRecord(user, row, "use"))) throw notFound(LICENCE_NOT_FOUND);
   const [licence, platformName] = await Promise.all([toLicence(row, now, { limit: CERTIFICATE_ANIMATION_LIMIT, animationId }), getSetting("platform_name")]);
   return { ...licence, platformName, price: Number(row.price) };
 }

@@ -52,6 +52,23 @@ export function canManage(role: PracticeRole | null | undefined) {
   return role === "owner" || role === "manager";
 }
 
+/**
+ * Whether `viewer` may have a record that is a person's own or a practice's (a licence, a payment,
+ * an invoice): a personal record its owner; a practice's any member for "use" (certificates) and
+ * its owners and managers for "billing" (receipts, invoices, renewal switches). An admin reads
+ * everything, when `viewer.role` is given; a renewal switch passes none (it is the buyer's).
+ */
+export async function mayHaveRecord(
+  viewer: { id: string; role?: "user" | "admin" },
+  row: { userId: string | null; practiceId: string | null },
+  need: "use" | "billing",
+) {
+  if (viewer.role === "admin") return true;
+  if (!row.practiceId) return row.userId === viewer.id;
+  const membership = await getMembership(viewer.id);
+  return membership?.practiceId === row.practiceId && (need === "use" || canManage(membership.role));
+}
+
 /** The caller's role in `practiceId` under the practice row's lock; "Practice not found" for an outsider. */
 async function lockAs(tx: Tx, user: Actor, practiceId: string, need: "member" | "manager" | "owner") {
   if (!UUID_RE.test(practiceId)) throw notFound(PRACTICE_NOT_FOUND);
