@@ -209,7 +209,7 @@ test("the demo member: dashboard, library search, player, billing and a refund r
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     await expect(page.locator("video")).toHaveAttribute("src", /.+/);
     // Library entries come from licences: they carry download rights.
-    await expect(page.getByRole("list", { name: "Downloads" }).getByRole("link", { name: "Licensed package (ZIP)" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Downloads" }).getByRole("link", { name: "License package (ZIP)" })).toBeVisible();
     return new URL(page.url()).pathname;
   });
 
