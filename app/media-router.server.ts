@@ -224,34 +224,54 @@ type LocalFile = {
   logId: string;
 };
 
-/** A local file that never changes, with byte ranges and conditional requests. */
-async function streamFile(req: Request, res: Response, source: LocalFile) {
-  const { size } = source;
-  const modified = Math.floor(source.modified.getTime() / 1000) * 1000;
-  const etag = objectEtag(size, source.modified);
+type Representation = {
+  size: number;
+  etag: string;
+  modified: Date;
+  contentType: string;
+  cacheControl: string;
+  contentDisposition?: string;
+  extraHeaders?: Record<string, string>;
+};
+
+/**
+ * The conditional and range part of answering one unchanging representation: a 304 or a 416 is
+ * sent here (null is returned); otherwise the status, headers and byte span to send.
+ */
+function planResponse(req: Request, res: Response, rep: Representation) {
+  const { size, etag } = rep;
+  const modified = Math.floor(rep.modified.getTime() / 1000) * 1000;
   const headers: Record<string, string> = {
     ETag: etag,
     "Last-Modified": new Date(modified).toUTCString(),
-    "Cache-Control": source.cacheControl,
+    "Cache-Control": rep.cacheControl,
     "Accept-Ranges": "bytes",
+    ...rep.extraHeaders,
   };
-
   if (isNotModified(req, etag, modified)) {
     res.writeHead(304, headers).end();
-    return;
+    return null;
   }
   const range = rangeApplies(req, etag, modified) ? parseRange(req.headers.range, size) : null;
   if (range === "unsatisfiable") {
     res.writeHead(416, { ...headers, "Content-Range": `bytes */${size}`, "Content-Length": "0" }).end();
-    return;
+    return null;
   }
   const start = range?.start ?? 0;
   const end = range?.end ?? size - 1;
-  headers["Content-Type"] = source.contentType;
-  if (source.contentDisposition) headers["Content-Disposition"] = source.contentDisposition;
+  headers["Content-Type"] = rep.contentType;
+  if (rep.contentDisposition) headers["Content-Disposition"] = rep.contentDisposition;
   headers["Content-Length"] = String(size === 0 ? 0 : end - start + 1);
   if (range) headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
-  const status = range ? 206 : 200;
+  return { status: range ? 206 : 200, headers, start, end, ranged: range !== null };
+}
+
+/** A local file that never changes, with byte ranges and conditional requests. */
+async function streamFile(req: Request, res: Response, source: LocalFile) {
+  const { size } = source;
+  const plan = planResponse(req, res, { ...source, etag: objectEtag(size, source.modified) });
+  if (!plan) return;
+  const { status, headers, start, end } = plan;
 
   const file = source.file;
   if (req.method === "HEAD" || size === 0) {
@@ -383,32 +403,19 @@ async function sendPackage(req: Request, res: Response, slug: string, fileName: 
   }
 
   const size = file ? file.size : pkg.plan.size;
-  const etag = file ? `"${file.sha256.slice(0, 32)}"` : pkg.etag;
-  const modified = Math.floor(pkg.modified.getTime() / 1000) * 1000;
-  const headers: Record<string, string> = {
-    ETag: etag,
-    "Last-Modified": new Date(modified).toUTCString(),
-    "Cache-Control": cacheControl,
-    "Accept-Ranges": "bytes",
+  const plan = planResponse(req, res, {
+    size,
+    etag: file ? `"${file.sha256.slice(0, 32)}"` : pkg.etag,
+    modified: pkg.modified,
+    contentType: file ? file.contentType : "application/zip",
+    cacheControl,
+    contentDisposition,
     // The whole representation's SHA-256 (RFC 9530) where it is known before sending: a single file's.
-    ...(file ? { "Repr-Digest": `sha-256=:${Buffer.from(file.sha256, "hex").toString("base64")}:` } : {}),
-  };
-  if (isNotModified(req, etag, modified)) {
-    res.writeHead(304, headers).end();
-    return;
-  }
-  const range = rangeApplies(req, etag, modified) ? parseRange(req.headers.range, size) : null;
-  if (range === "unsatisfiable") {
-    res.writeHead(416, { ...headers, "Content-Range": `bytes */${size}`, "Content-Length": "0" }).end();
-    return;
-  }
-  const start = range?.start ?? 0;
-  const end = range?.end ?? size - 1;
-  headers["Content-Type"] = file ? file.contentType : "application/zip";
-  headers["Content-Disposition"] = contentDisposition;
-  headers["Content-Length"] = String(size === 0 ? 0 : end - start + 1);
-  if (range) headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
-  res.writeHead(range ? 206 : 200, headers);
+    extraHeaders: file ? { "Repr-Digest": `sha-256=:${Buffer.from(file.sha256, "hex").toString("base64")}:` } : undefined,
+  });
+  if (!plan) return;
+  const { start, end } = plan;
+  res.writeHead(plan.status, plan.headers);
   if (req.method === "HEAD" || size === 0) {
     res.end();
     return;
@@ -417,7 +424,7 @@ async function sendPackage(req: Request, res: Response, slug: string, fileName: 
     ? await openSource(file.source, start, end)
     : zipRange(pkg.plan, start, end, (index, from, to) => openSource(pkg.files[index]!.source, from, to));
   const sent = await pump(chunks, res, slug);
-  record({ bytes: sent, rangeStart: range ? start : null, complete: sent === end - start + 1 });
+  record({ bytes: sent, rangeStart: plan.ranged ? start : null, complete: sent === end - start + 1 });
 }
 
 /**
