@@ -1,12 +1,13 @@
 import { sayPending } from "~/lib/dom/form-check.ts";
-import { enhancePlayer } from "~/lib/dom/player.ts";
+import { enhancePlayerOnPlay } from "~/lib/dom/player-on-play.ts";
 
 // An animation's page (routes/public/animation.tsx), loaded there only. The page is whole
 // without JavaScript (decision 025); this adds the player's behaviour (lib/dom/player.ts, the
 // same code /watch's React player runs), the share sheet, the misuse report's states, and
-// "Go Back" on the page's not-found screen.
+// "Go Back" on the page's not-found screen. The player's streaming code (hls.js, the quality
+// menu, the seek thumbnails) loads when the viewer presses play (issue 46), not with the page.
 
-for (const player of document.querySelectorAll<HTMLElement>("[data-player]")) enhancePlayer(player);
+for (const player of document.querySelectorAll<HTMLElement>("[data-player]")) enhancePlayerOnPlay(player);
 
 for (const share of document.querySelectorAll<HTMLDetailsElement>("details[data-share-title]")) enhanceShare(share);
 

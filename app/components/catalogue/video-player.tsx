@@ -1,7 +1,8 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button.tsx";
 import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
 import { enhancePlayer } from "~/lib/dom/player.ts";
+import { type PlayerLanguage, type PlayerT, playerT } from "~/lib/i18n/player.ts";
 import { hasRenditions, renditionUrl } from "~/lib/image-renditions.ts";
 import type { CaptionTrackDto, PlaybackDto } from "~/services/catalogue/types.ts";
 
@@ -19,6 +20,12 @@ import type { CaptionTrackDto, PlaybackDto } from "~/services/catalogue/types.ts
  * DOM code (lib/dom/player.ts), run by this component's effect where the page hydrates (/watch)
  * and by the page's own script where it does not (the animation page, decision 025). Without
  * `playback` (no finished set yet) `src` plays as it is.
+ *
+ * The same player plays in the licensed embed and a patient link (issue 46), which pass what the
+ * site's pages do not: the viewer's language (its words and the default caption track), a title
+ * and review line over the picture until it plays, the transcripts, the analytics key and a
+ * player that fills its frame. Its words are rendered here (lib/i18n/player.ts), so the browser's
+ * script needs none of them.
  */
 export function VideoPlayer(props: VideoPlayerProps) {
   // A new animation, or the full video after the preview, is a new player: the old one's
@@ -40,10 +47,39 @@ type VideoPlayerProps = {
   tracks?: CaptionTrackDto[];
   /** Premium and the licences for this animation, offered when the preview ends. */
   offers?: ReactNode;
+  /** The viewer's language: the player's words, its `lang` and the caption track on by default. */
+  lang?: PlayerLanguage;
+  /** Over the picture's top until it plays, back on pause and at the end: the title and a review line. */
+  overlay?: { title: string; detail?: string | null };
+  /** Under the player, each a disclosure that works without JavaScript; the one in `lang` first. */
+  transcripts?: TranscriptDto[];
+  /** Written as the <video>'s data-analytics, for the page's playback beacons. */
+  analytics?: string;
+  /** The player fills its container's height, square-cornered (the embed's frame). */
+  fill?: boolean;
 };
 
-function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster, title, isPreview, previewSeconds, tracks = [], offers }: VideoPlayerProps) {
+export type TranscriptDto = { language: string; label: string; text: string };
+
+function Player({
+  videoId,
+  src: fileSrc,
+  playback: latestPlayback = null,
+  poster,
+  title,
+  isPreview,
+  previewSeconds,
+  tracks = [],
+  offers,
+  lang,
+  overlay,
+  transcripts = [],
+  analytics,
+  fill = false,
+}: VideoPlayerProps) {
   const root = useRef<HTMLDivElement>(null);
+  const detailId = useId();
+  const t = playerT(lang ?? "en");
   // Signed URLs differ at each load of the page's data: the player keeps those it started with,
   // so a revalidation never swaps the source under a playing video (hls.js owns it by then).
   const [playback] = useState(latestPlayback);
@@ -51,7 +87,7 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
   const src = playback ? playback.mp4 : fileSrc;
   if (!src) {
     return (
-      <div className="relative flex aspect-video items-center justify-center overflow-hidden rounded-xl bg-slate-900">
+      <div lang={lang} className={`relative flex items-center justify-center overflow-hidden bg-slate-900 ${fill ? "h-full" : "aspect-video rounded-xl"}`}>
         {poster ? (
           <ResponsiveImage
             src={poster}
@@ -63,19 +99,20 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
             className="absolute inset-0 h-full w-full object-cover opacity-50"
           />
         ) : null}
-        <p className="relative rounded-lg bg-black/60 px-4 py-2 font-semibold text-white">{isPreview ? "Preview unavailable" : "Video unavailable"}</p>
+        <p className="relative rounded-lg bg-black/60 px-4 py-2 font-semibold text-white">{t(isPreview ? "previewUnavailable" : "videoUnavailable")}</p>
       </div>
     );
   }
   const ladder = playback && !playback.isPreview ? playback : null;
   return (
-    <div ref={root} className="relative" data-player>
-      <div className="relative overflow-hidden rounded-xl bg-black">
+    <div ref={root} lang={lang} className={fill ? "flex h-full flex-col" : "relative"} data-player>
+      <div className={`player-picture relative overflow-hidden bg-black ${fill ? "min-h-0 flex-1" : "rounded-xl"}`}>
         <video
           data-video-id={videoId}
           data-hls={ladder?.hls}
           data-mp4={ladder?.mp4}
           data-storyboard={ladder?.storyboard ?? undefined}
+          data-analytics={analytics}
           src={src}
           poster={poster ? posterUrl(poster) : undefined}
           controls
@@ -85,23 +122,82 @@ function Player({ videoId, src: fileSrc, playback: latestPlayback = null, poster
           // (bench/playback.ts). Without JavaScript the MP4 loads when play is pressed.
           preload={ladder ? "none" : "metadata"}
           controlsList="nodownload"
-          className="aspect-video w-full"
-          aria-label={isPreview ? `Preview of ${title}` : title}
+          className={fill ? "h-full w-full object-contain" : "aspect-video w-full"}
+          aria-label={isPreview ? t("previewOf", { title }) : title}
+          // The overlay is hidden from assistive technology (the label names the video already);
+          // its review line is read once, as the video's description.
+          aria-describedby={overlay?.detail ? detailId : undefined}
           data-testid="animation-video"
         >
-          <CaptionTracks tracks={tracks} />
-          Your browser does not play this video.
+          <CaptionTracks tracks={tracks} lang={lang} />
+          {t("noVideoSupport")}
         </video>
+        {overlay ? <Overlay title={overlay.title} detail={overlay.detail} detailId={detailId} /> : null}
         {isPreview ? (
           <span className="pointer-events-none absolute top-3 left-3 rounded-full bg-black/70 px-3 py-1 text-xs font-semibold text-white">
-            {`${previewSeconds}-second preview`}
+            {t("previewBadge", { seconds: previewSeconds })}
           </span>
         ) : null}
         {ladder?.storyboard ? <SeekThumbnail /> : null}
-        {ladder ? <QualityMenu /> : null}
+        {ladder ? <QualityMenu t={t} /> : null}
       </div>
       {offers ? <PreviewEnd seconds={previewSeconds}>{offers}</PreviewEnd> : null}
+      {transcripts.length ? <Transcripts transcripts={transcripts} lang={lang} t={t} fill={fill} /> : null}
     </div>
+  );
+}
+
+/**
+ * The title and review line over the picture's top, until the video plays; back when it pauses
+ * or ends. The stylesheet fades it (app.css, `.player-overlay`): by `:playing` where the browser
+ * knows it, so without JavaScript too, and by the `data-playing` the player's script sets.
+ * Pointer events go through to the video's controls.
+ */
+function Overlay({ title, detail, detailId }: { title: string; detail?: string | null; detailId: string }) {
+  return (
+    <div
+      aria-hidden="true"
+      data-player-overlay
+      className="player-overlay pointer-events-none absolute inset-x-0 top-0 bg-linear-to-b from-slate-900/90 via-slate-900/60 to-transparent px-3 pt-2 pb-6 text-white transition-opacity duration-300"
+    >
+      <p className="truncate text-sm font-semibold">{title}</p>
+      {detail ? (
+        <p id={detailId} className="line-clamp-2 text-xs text-slate-200">
+          {detail}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The transcripts under the player, the viewer's language first: each a <details> (it opens
+ * without JavaScript), whose summary says Show or Hide transcript as it is closed or open.
+ */
+function Transcripts({ transcripts, lang, t, fill }: { transcripts: TranscriptDto[]; lang?: PlayerLanguage; t: PlayerT; fill: boolean }) {
+  const ordered = [...transcripts].sort((a, b) => Number(sameLanguage(b.language, lang)) - Number(sameLanguage(a.language, lang)));
+  return (
+    <section aria-label={t("transcript")} className={fill ? "shrink-0 bg-white" : "mt-3"} data-transcripts>
+      {ordered.map((transcript) => (
+        <details
+          key={transcript.language}
+          className={`group/transcript border-slate-200 bg-white text-slate-900 ${fill ? "border-t px-3 py-2" : "mt-2 rounded-lg border px-4 py-3 first:mt-0"}`}
+          data-testid="player-transcript"
+        >
+          <summary className="cursor-pointer text-sm font-medium text-slate-800">
+            <span className="group-open/transcript:hidden">{t("showTranscript")}</span>
+            <span className="hidden group-open/transcript:inline">{t("hideTranscript")}</span>
+            {` (${transcript.label})`}
+          </summary>
+          <div
+            lang={transcript.language}
+            className={`mt-2 overflow-y-auto text-sm leading-relaxed whitespace-pre-line text-slate-700 ${fill ? "max-h-32" : "max-h-80"}`}
+          >
+            {transcript.text}
+          </div>
+        </details>
+      ))}
+    </section>
   );
 }
 
@@ -130,19 +226,19 @@ function SeekThumbnail() {
  * top corner, so it takes no room from the page when it appears (after hls.js has read the
  * ladder); only while hls.js plays, since the browser's own HLS cannot be steered.
  */
-function QualityMenu() {
+function QualityMenu({ t }: { t: PlayerT }) {
   return (
     <label
       hidden
       data-quality
       className="absolute top-3 right-3 flex items-center gap-1.5 rounded-full bg-black/70 py-1 pr-2 pl-3 text-xs font-semibold text-white"
     >
-      Quality
+      {t("quality")}
       <select
         defaultValue="-1"
         className="rounded bg-transparent font-semibold text-white focus-visible:outline-2 focus-visible:outline-white [&>option]:text-slate-900"
       >
-        <option value="-1">Auto</option>
+        <option value="-1">{t("auto")}</option>
       </select>
     </label>
   );
@@ -173,11 +269,20 @@ function PreviewEnd({ seconds, children }: { seconds: number; children: ReactNod
   );
 }
 
-/** <track> elements for a <video>: the first is the default. Shared with the /watch player. */
-export function CaptionTracks({ tracks }: { tracks: CaptionTrackDto[] }) {
+/** <track> elements for a <video>: the one in the viewer's language is on by default, else the first. */
+export function CaptionTracks({ tracks, lang }: { tracks: CaptionTrackDto[]; lang?: PlayerLanguage }) {
+  const chosen = Math.max(
+    0,
+    tracks.findIndex((track) => sameLanguage(track.language, lang)),
+  );
   return tracks.map((track, index) => (
-    <track key={track.language} kind="captions" srcLang={track.language} label={track.label} src={track.src} default={index === 0} />
+    <track key={track.language} kind="captions" srcLang={track.language} label={track.label} src={track.src} default={index === chosen} />
   ));
+}
+
+/** "es-MX" is Spanish: a track or transcript in the viewer's language. */
+function sameLanguage(code: string, lang: PlayerLanguage | undefined) {
+  return lang !== undefined && code.toLowerCase().split("-")[0] === lang;
 }
 
 /**
