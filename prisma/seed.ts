@@ -21,7 +21,16 @@ import { CATEGORIES } from "./seed-data/categories.ts";
 import { readDownloadFormats } from "../app/services/media/media-facts.server.ts";
 import { DEMO_SETTING_VALUES } from "../app/services/site/settings.server.ts";
 import { getCurrentLicenceTerms } from "../app/services/licensing/licence-terms.server.ts";
-import { DEMO_MEDIA_DIR, contentTypeOf, demoCaptions, demoFile, demoPackage, demoVideoSize } from "./seed-data/demo-media.ts";
+import {
+  DEMO_MEDIA_DIR,
+  DEMO_SPANISH_CAPTIONS,
+  contentTypeOf,
+  demoCaptions,
+  demoFile,
+  demoPackage,
+  demoVideoSize,
+  translatedCaptions,
+} from "./seed-data/demo-media.ts";
 import { DOCTORS } from "./seed-data/doctors.ts";
 import { seedEmailTemplates } from "./seed-data/email-templates.ts";
 import { FAQ_CATEGORIES } from "./seed-data/faqs.ts";
@@ -184,10 +193,10 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
         downloadFile: true,
         medicallyReviewedAt: true,
         medicalReviewerId: true,
-        _count: { select: { captions: true } },
+        captions: { select: { language: true } },
       },
     });
-    if (existing && existing._count.captions === 0) await seedCaptions(prisma, existing.id, seed);
+    if (existing) await seedCaptions(prisma, existing.id, slug, seed, existing.captions);
     const review = demoReview(seed);
     // A review recorded by an admin is theirs; only an animation with none gets the demo's.
     if (existing && !existing.medicallyReviewedAt && !existing.medicalReviewerId) {
@@ -232,7 +241,7 @@ async function seedAnimations(prisma: PrismaClient, media: MediaStore) {
       },
       select: { id: true },
     });
-    if (!existing) await seedCaptions(prisma, saved.id, seed);
+    if (!existing) await seedCaptions(prisma, saved.id, slug, seed, []);
   }
 }
 
@@ -253,14 +262,34 @@ function demoReview(seed: { ageDays: number; doctors: string[] }) {
   return { medicallyReviewedAt: reviewedAt, reviewDueAt, medicalReviewer: { connect: { slug: reviewer } } };
 }
 
-/** English demo captions that follow the demo video's chapters (the player shows them; the page offers the transcript). */
-async function seedCaptions(prisma: PrismaClient, animationId: string, seed: { description: string; duration: number }) {
-  const vtt = demoCaptions(seed.description, seed.duration);
-  const { cueCount, transcript } = parseVtt(vtt);
-  const { path: objectPath } = await saveObject({ body: Buffer.from(vtt), contentType: "text/vtt", kind: "caption" });
-  await prisma.animationCaption.create({
-    data: { animationId, language: "en", label: "English", path: objectPath, transcript, cueCount, size: Buffer.byteLength(vtt) },
-  });
+/**
+ * English demo captions that follow the demo video's chapters (the player shows them; the page
+ * offers the transcript), and Spanish ones with the same cues where the demo has a translation
+ * (DEMO_SPANISH_CAPTIONS): those of an animation with none, and the Spanish one an older seed
+ * did not add.
+ */
+async function seedCaptions(
+  prisma: PrismaClient,
+  animationId: string,
+  slug: string,
+  seed: { description: string; duration: number },
+  have: { language: string }[],
+) {
+  const english = demoCaptions(seed.description, seed.duration);
+  const spanish = DEMO_SPANISH_CAPTIONS[slug];
+  const tracks = [
+    { language: "en", label: "English", vtt: english },
+    ...(spanish ? [{ language: "es", label: "Español", vtt: translatedCaptions(english, spanish) }] : []),
+  ];
+  for (const { language, label, vtt } of tracks) {
+    // A language it has is left as it is; so is an animation whose English an admin replaced.
+    if (have.some((track) => track.language === language) || (language === "en" && have.length)) continue;
+    const { cueCount, transcript } = parseVtt(vtt);
+    const { path: objectPath } = await saveObject({ body: Buffer.from(vtt), contentType: "text/vtt", kind: "caption" });
+    await prisma.animationCaption.create({
+      data: { animationId, language, label, path: objectPath, transcript, cueCount, size: Buffer.byteLength(vtt) },
+    });
+  }
 }
 
 async function seedPages(prisma: PrismaClient) {

@@ -152,3 +152,30 @@ export function demoCaptions(description: string, duration: number) {
   }
   return `WEBVTT\n\nNOTE Demo captions, generated from the animation's description.\n\n${cues.join("\n\n")}\n`;
 }
+
+/**
+ * Spanish demo captions (issue 46: the players of the embed and of patient links choose the
+ * caption language by the viewer's), for the demo member's licensed animation: its English cues'
+ * texts, translated one for one, so each keeps its English cue's times.
+ */
+export const DEMO_SPANISH_CAPTIONS: Readonly<Record<string, readonly string[]>> = {
+  open_rhinoplasty_reshaping_the_nasal_framework: [
+    "[Introducción]",
+    "La rinoplastia abierta ofrece al cirujano una vista directa del cartílago y el hueso que dan forma a la nariz.",
+    "Esta animación sigue la operación desde la pequeña incisión a través de la columela hasta la férula final.",
+    "[Cómo se realiza el procedimiento]",
+    "La piel se levanta del armazón nasal, se reduce la giba con una escofina o un osteótomo, y los cartílagos de la punta se recortan y se suturan para darles una nueva forma.",
+    "Los injertos de cartílago, a menudo obtenidos del tabique, refuerzan las zonas que necesitan resistencia.",
+    "[Recuperación y resultados]",
+    "La mayor parte de la hinchazón remite en dos o tres semanas, pero el refinamiento final de la punta puede tardar un año.",
+    "La animación muestra por qué: la piel se vuelve a adaptar lentamente sobre el nuevo armazón.",
+  ],
+};
+
+/** `vtt` (demoCaptions's) with each cue's text replaced, in order, by `lines`: the same cues, the same times. */
+export function translatedCaptions(vtt: string, lines: readonly string[]) {
+  const [header, , ...cues] = vtt.trimEnd().split("\n\n");
+  if (cues.length !== lines.length) throw new Error(`${lines.length} translated lines for ${cues.length} cues`);
+  const translated = cues.map((cue, i) => `${cue.split("\n")[0]}\n${lines[i]}`);
+  return `${header}\n\nNOTE Demo captions, translated cue by cue from the English ones.\n\n${translated.join("\n\n")}\n`;
+}

@@ -11,6 +11,7 @@ import { EMAIL_TEMPLATES } from "../../prisma/seed-data/email-templates.ts";
 import {
   DEMO_1080P_SLUG,
   DEMO_MEDIA_DIR,
+  DEMO_SPANISH_CAPTIONS,
   PREVIEW_SECONDS,
   demoFile,
   demoPackageEntry,
@@ -122,8 +123,9 @@ describe("seed", () => {
     const demoFiles = fs.readdirSync(DEMO_MEDIA_DIR).length;
     expect(objectsAfterFirstRun).toBeGreaterThan(0);
     expect(await prisma.storedObject.count({ where: { kind: "download" } })).toBe(ANIMATIONS.length);
-    expect(await prisma.storedObject.count({ where: { kind: "caption" } })).toBe(ANIMATIONS.length);
-    expect(objectsAfterFirstRun).toBeLessThanOrEqual(demoFiles + 2 * ANIMATIONS.length);
+    const spanish = Object.keys(DEMO_SPANISH_CAPTIONS).length;
+    expect(await prisma.storedObject.count({ where: { kind: "caption" } })).toBe(ANIMATIONS.length + spanish);
+    expect(objectsAfterFirstRun).toBeLessThanOrEqual(demoFiles + 2 * ANIMATIONS.length + spanish);
   });
 
   it("gives every animation a full demo video exactly as long as its catalogue duration", async () => {
@@ -205,8 +207,8 @@ describe("seed", () => {
       },
     });
     for (const { slug, duration, description, captions } of animations) {
-      expect(captions, slug).toHaveLength(1);
-      const [track] = captions;
+      expect(captions, slug).toHaveLength(DEMO_SPANISH_CAPTIONS[slug] ? 2 : 1);
+      const track = captions.find((caption) => caption.language === "en");
       expect(track).toMatchObject({ language: "en", label: "English" });
       const vtt = objectBytes(track!.path).toString("utf8");
       expect(vtt.startsWith("WEBVTT\n"), slug).toBe(true);
@@ -221,6 +223,26 @@ describe("seed", () => {
       // Each section heading of the description is announced as the video reaches it.
       for (const heading of sectionHeadings(description)) expect(vtt, slug).toContain(`[${heading}]`);
       expect(track!.transcript.length, slug).toBeGreaterThan(40);
+    }
+  });
+
+  it("gives the demo member's licensed animation Spanish captions: the English cues' times, translated text, its own transcript", async () => {
+    expect(Object.keys(DEMO_SPANISH_CAPTIONS)).toContain("open_rhinoplasty_reshaping_the_nasal_framework");
+    for (const [slug, lines] of Object.entries(DEMO_SPANISH_CAPTIONS)) {
+      const captions = await prisma.animationCaption.findMany({
+        where: { animation: { slug } },
+        select: { language: true, label: true, path: true, cueCount: true, transcript: true },
+      });
+      const en = captions.find((c) => c.language === "en")!;
+      const es = captions.find((c) => c.language === "es")!;
+      expect(es).toMatchObject({ label: "Español", cueCount: en.cueCount });
+      const times = (vtt: string) => [...vtt.matchAll(/^[\d:.]+ --> [\d:.]+$/gm)].map((m) => m[0]);
+      const [enVtt, esVtt] = [objectBytes(en.path).toString("utf8"), objectBytes(es.path).toString("utf8")];
+      expect(times(esVtt)).toEqual(times(enVtt));
+      expect(times(esVtt)).toHaveLength(lines.length);
+      for (const line of lines) expect(esVtt).toContain(`\n${line}\n`);
+      expect(es.transcript).toContain("La rinoplastia abierta");
+      expect(es.transcript).not.toContain("Open rhinoplasty");
     }
   });
 
