@@ -63,6 +63,7 @@ export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
   "sitemap-animations.xml": READ_ONLY_FILE,
   "manifest.webmanifest": READ_ONLY_FILE,
   unsubscribe: { csrfExempt: "authorised by its signed link, not a cookie (RFC 8058: the mail provider posts it)" },
+  "api/playback-events": { csrfExempt: "authorised by its signed playback token, not a cookie: the player sits in a clinic's frame" },
 };
 
 /**

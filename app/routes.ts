@@ -62,6 +62,7 @@ export default [
   route("billing/invoices/:invoiceId", "routes/account/invoice.tsx"),
   route("billing/invoices/:invoiceId/pdf", "routes/account/invoice-pdf.ts"),
   route("licences/:id/certificate", "routes/account/certificate.ts"),
+  route("licences/:id/analytics.csv", "routes/account/licence-analytics-csv.ts"),
   route("profile", "routes/account/profile.tsx"),
   route("profile/two-step", "routes/account/two-step.tsx"),
   route("profile/passkeys", "routes/account/passkeys.ts"),
@@ -179,6 +180,8 @@ export default [
   route("api/dashboard/stats", "routes/api/dashboard.stats.ts"),
   route("api/dashboard/animations", "routes/api/dashboard.animations.ts"),
   route("api/downloads", "routes/api/downloads.ts"),
+  route("api/licences/:id/analytics", "routes/api/licences.id.analytics.ts"),
+  route("api/playback-events", "routes/api/playback-events.ts"),
   route("api/refunds/request", "routes/api/refunds.request.ts"),
   route("api/objects/upload", "routes/api/objects.upload.ts"),
   // The reference of every call above and below, generated from them (routes/api/openapi.server.ts).

@@ -22,6 +22,8 @@ export const QUEUES = {
   mediaTranscode: "media-transcode",
   /** Transcodes nobody queued, and rows the queue may have lost (every ten minutes, and at start). */
   mediaScan: "media-scan",
+  /** Playback events into their daily numbers, and the retention purge (every ten minutes, and at start). */
+  playbackRollup: "playback-rollup",
 } as const;
 
 export type QueueName = keyof typeof QUEUES;
@@ -79,6 +81,7 @@ async function openBoss(): Promise<Boss> {
     // a dead run from a slow one (the scan resends a stale row), not the queue's expiry.
     { name: QUEUES.mediaTranscode, policy: "singleton", retryLimit: 3, retryDelay: 5, expireInSeconds: MEDIA_JOB_EXPIRY_SECONDS },
     { name: QUEUES.mediaScan, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 15 * 60 },
+    { name: QUEUES.playbackRollup, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 15 * 60 },
   ] satisfies PgBoss.Queue[]) {
     await ensureQueue(boss, queue);
   }

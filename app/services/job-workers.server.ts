@@ -7,9 +7,10 @@ import { purgeExpiredCredentials } from "./auth/credentials.server.ts";
 import { runBillingSweep } from "./commerce/billing-sweep.server.ts";
 import { runCampaign } from "./admin/email-campaigns.server.ts";
 import { runMediaJob, scanMediaJobs } from "./media/media-jobs.server.ts";
+import { rollUpPlaybackEvents } from "./analytics/playback-rollup.server.ts";
 
 // The server's workers for the job queue (lib/jobs.server.ts): campaigns, transcodes, the
-// hourly billing sweep and purge. pg-boss hands each job to one worker across all instances; its schedules
+// hourly billing sweep and purge, the playback rollup. pg-boss hands each job to one worker across all instances; its schedules
 // fire once per hour across all of them too.
 
 /** Expired sessions, tokens and rate-limit rows are deleted, then the embedded database gets PostgreSQL's autovacuum work. */
@@ -64,6 +65,13 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
       if (scanned.queued || scanned.resent) logger.info(scanned, "media scan queued transcodes");
     }),
   );
+  await boss.work(
+    QUEUES.playbackRollup,
+    { pollingIntervalSeconds: 5 },
+    measuredJob(QUEUES.playbackRollup, async () => {
+      logger.info(await rollUpPlaybackEvents(), "playback rollup");
+    }),
+  );
 
   // The embedded database's vacuum and planner statistics belong to this process's database,
   // not to a cluster-wide job: they run at every start (a bulk import before the start would
@@ -79,9 +87,12 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
   await boss.schedule(QUEUES.billingSweep, "5 * * * *");
   await boss.schedule(QUEUES.purge, "35 * * * *");
   await boss.schedule(QUEUES.mediaScan, "*/10 * * * *");
+  // Days before today are read from the rollup: at most ten minutes behind after midnight.
+  await boss.schedule(QUEUES.playbackRollup, "*/10 * * * *");
   await boss.send(QUEUES.billingSweep, {}, { singletonKey: "start", singletonSeconds: AT_START_SLOT_SECONDS });
   await boss.send(QUEUES.purge, {}, { singletonKey: "start", singletonSeconds: AT_START_SLOT_SECONDS });
   await boss.send(QUEUES.mediaScan, {}, { singletonKey: "start", singletonMinutes: 1 });
+  await boss.send(QUEUES.playbackRollup, {}, { singletonKey: "start", singletonMinutes: 1 });
 
   return {
     /** Ends running campaigns between batches (their rest stays queued), then stops the workers. */

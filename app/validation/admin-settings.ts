@@ -40,6 +40,11 @@ export const SETTING_VALUE_RULES = {
   testimonial_author: z.string().trim().max(120, "Author must be at most 120 characters"),
   ...SELLER_SETTING_RULES,
   search_synonyms: SearchSynonymsRule,
+  analytics_retention_days: z
+    .string()
+    .trim()
+    .regex(/^\d{1,4}$/, "Retention must be a whole number of days from 1 to 3650")
+    .refine((v) => Number(v) >= 1 && Number(v) <= 3650, "Retention must be a whole number of days from 1 to 3650"),
 } as const;
 
 export const TESTIMONIAL_AUTHOR_REQUIRED = "Say who gave the testimonial";

@@ -218,6 +218,8 @@ function tagOf(path: string) {
     emails: "Admin",
     objects: "Admin",
     oembed: "Embeds",
+    "playback-events": "Embeds",
+    licences: "Embeds",
     openapi: "Reference",
     "openapi.json": "Reference",
     docs: "Reference",
@@ -254,7 +256,7 @@ const TAGS: Record<string, string> = {
   Content: "Pages, FAQs, public settings, the contact form, misuse and performance reports",
   Account: "The signed-in user's library, totals, e-mail preferences and refund requests",
   Payments: "Checkout, payment confirmation, the caller's subscriptions and payments, Stripe's webhook",
-  Embeds: "Licensed embeds for other sites (oEmbed)",
+  Embeds: "Licensed embeds for other sites (oEmbed), their players' analytics events, and what a licence's plays add up to",
   Admin: "The back office: users, subscriptions, refunds, e-mail, settings, uploads (admins only)",
   Reference: "This reference: the OpenAPI document and its readable page",
 };

@@ -30,6 +30,8 @@ export const SETTING_DEFAULTS = {
   tax_rates: "",
   // Lay words search understands (validation/search.ts): "nose job" finds rhinoplasty.
   search_synonyms: DEFAULT_SEARCH_SYNONYMS,
+  // Days of raw playback events kept (issue 46); the daily numbers made from them stay.
+  analytics_retention_days: "90",
 } as const;
 
 /**
@@ -103,6 +105,7 @@ const DESCRIPTIONS: Record<EditableSettingKey, string> = {
   seller_country: "Where the seller is taxed (two letters): decides reverse charge for EU businesses",
   tax_rates: "Tax included in prices, per buyer country, as DE=19, FR=20 (a country not listed: no tax)",
   search_synonyms: "Lay words search understands, one per line as lay words=medical term (nose job=rhinoplasty)",
+  analytics_retention_days: "Days raw playback events are kept before deletion (the daily numbers made from them stay)",
 };
 
 /** Every editable setting with its value (defaults filled in), description and last change. */
