@@ -5,7 +5,8 @@ import { LADDER_OF_720P, type StreamingAnimation, streamingAnimation, TRANSCODE_
 // What hls.js adds to the player (streaming.spec.ts has what plays in both projects): the ladder
 // played through hls.js from its lowest rung, the quality menu with Auto and the rungs, a rung
 // chosen by hand, and the storyboard's thumbnail while the video seeks. On the run's own
-// 720p upload (streaming-source.ts), so the ladder is 720p, 540p and 360p.
+// 720p upload (streaming-source.ts), so the ladder is 720p, 540p and 360p. The animation page
+// loads that code when the viewer presses play (issue 46): the MP4 starts, the ladder takes over.
 
 let animation: StreamingAnimation;
 
@@ -19,26 +20,31 @@ test("a premium member's full animation plays through hls.js, with a quality men
   test.setTimeout(90_000);
   await signIn(page, MEMBER.email, MEMBER.password);
   const segments: { path: string; status: number }[] = [];
+  const requested: string[] = [];
   page.on("response", (response) => {
     const path = new URL(response.url()).pathname;
     if (path.endsWith(".m4s")) segments.push({ path, status: response.status() });
   });
+  page.on("request", (request) => requested.push(new URL(request.url()).pathname));
   await page.goto(`/animations/${animation.slug}`);
+  await page.waitForLoadState("load");
   const video = page.getByTestId("animation-video");
-
   const quality = page.getByLabel("Quality");
-  await expect(quality).toBeVisible({ timeout: 15_000 });
-  await expect(quality.locator("option")).toHaveText(["Auto", ...LADDER_OF_720P]);
-  await expect(quality).toHaveValue("-1");
-  // Nothing but the playlists before the viewer presses play.
-  expect(segments).toEqual([]);
+
+  // Before the viewer presses play: no player code, no playlist, no segment, no menu.
+  await expect(quality).toBeHidden();
+  expect(requested.filter((path) => /\/assets\/(player-(?!controls)|hls)[\w.-]*\.js$|\.m3u8$|\.m4s$/.test(path))).toEqual([]);
 
   await video.evaluate((v: HTMLVideoElement) => {
     v.muted = true;
     void v.play().catch(() => undefined);
   });
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
-  expect(await video.evaluate((v: HTMLVideoElement) => v.currentSrc)).toMatch(/^blob:/);
+  await expect(quality).toBeVisible({ timeout: 15_000 });
+  await expect(quality.locator("option")).toHaveText(["Auto", ...LADDER_OF_720P]);
+  await expect(quality).toHaveValue("-1");
+  // hls.js took over from the MP4 and plays on.
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentSrc), { timeout: 15_000 }).toMatch(/^blob:/);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime > 1), { timeout: 30_000 }).toBe(true);
   // Started on the lowest rung, every segment answered.
   expect(segments[0]?.path).toMatch(/\/360p\/seg-\d+\.m4s$/);
   expect(
