@@ -14,7 +14,8 @@ const SOURCE = "app/static-page/enhance.ts";
 /**
  * A page's own script, loaded beside the shared one only where that page is: `search` (/search),
  * `help` (/help), `animation` (an animation's page), `form` (forms checked before they are sent,
- * and passkey buttons: /contact, /auth and the password reset). The names are the ones a route's handle gives
+ * and passkey buttons: /contact, /auth and the password reset), `player` (a player alone: the
+ * licensed embed and a patient link). The names are the ones a route's handle gives
  * (`PageHandle.script`, typed from these keys).
  */
 export const PAGE_SOURCES = {
@@ -22,6 +23,7 @@ export const PAGE_SOURCES = {
   help: "app/static-page/help-page.ts",
   animation: "app/static-page/animation-page.ts",
   form: "app/static-page/form-page.ts",
+  player: "app/static-page/player-page.ts",
 } as const;
 
 /**

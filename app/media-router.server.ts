@@ -31,8 +31,9 @@ import { ServiceError } from "~/lib/errors.server.ts";
 // server.ts before the React Router handler, after the CSRF guard.
 // /objects/uploads/{id}/{rendition}: an image's AVIF, WebP or JPEG at one width, or its social
 // preview (image-renditions.ts), with the original's access rule, made on first request.
-// /embed-media/{animationId}/video and .../captions/{language}: the embed player's media, at a
-// short-lived URL signed for one licence (embeds.server.ts), streamed the same way.
+// /embed-media/{animationId}/video: a licence's player's stored video (before the media
+// pipeline's first set), at a short-lived URL signed for one licence's embed on one site or for
+// a patient link (embed-media.server.ts), streamed the same way.
 // /packages/{slug}.zip and /packages/{slug}/{file}: an animation's licence package as one ZIP
 // streamed from its files (packages.server.ts), or one file of it, for someone with the download
 // right; every download is recorded.
@@ -42,10 +43,7 @@ export function mediaRouter() {
   router.get("/objects/uploads/:id", (req, res) => sendObject(req, res));
   router.put("/objects/uploads/:id", (req, res) => receiveUpload(req, res));
   router.get("/objects/uploads/:id/:rendition", (req, res) => sendRendition(req, res));
-  router.get("/embed-media/:animationId/video", (req, res) => sendEmbedMedia(req, res, { kind: "video" }));
-  router.get("/embed-media/:animationId/captions/:language", (req, res) =>
-    sendEmbedMedia(req, res, { kind: "caption", language: req.params.language as string }),
-  );
+  router.get("/embed-media/:animationId/video", (req, res) => sendEmbedMedia(req, res));
   router.all("/embed-media/{*rest}", (_req, res) => notFound(res));
   router.get("/media/:setId/:grant/*file", (req, res) => sendSetFile(req, res));
   router.get("/packages/:name", (req, res) => {
@@ -140,12 +138,11 @@ async function redirectToBucketRendition(req: Request, res: Response, delivery: 
   res.set("Cache-Control", isPublic ? "public, max-age=60" : "private, no-store").redirect(302, url);
 }
 
-async function sendEmbedMedia(req: Request, res: Response, track: { kind: "video" } | { kind: "caption"; language: string }) {
+async function sendEmbedMedia(req: Request, res: Response) {
   let delivery: ObjectDelivery;
   try {
     delivery = await getEmbedMediaDelivery({
       animationId: req.params.animationId as string,
-      track,
       query: req.query as Record<string, unknown>,
       range: req.headers.range,
     });

@@ -61,8 +61,36 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // hydrate for everybody is either loaded as a document (LOAD_AS_DOCUMENT) or has no behaviour
   // but React's (/premium for a visitor).
   const hydrates = !useContext(StaticPageContext);
-  const handles = useMatches().map((match) => match.handle as PageHandle | undefined);
+  const matches = useMatches();
+  const handles = matches.map((match) => match.handle as PageHandle | undefined);
   const pageScript = handles.find((handle) => handle?.script)?.script;
+  const bare = bareDocument(matches);
+  if (bare) {
+    // A page that stands alone (the clinic's embed, a patient's link): the site's header, footer, toasts
+    // and shared script are not the patient's business, and a framed document stays small.
+    const scripts = pageScript ? pageScripts[pageScript] : null;
+    return (
+      <html lang={bare.lang}>
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <Meta />
+          <Links />
+        </head>
+        <body className="font-sans antialiased">
+          {children}
+          {scripts ? (
+            <>
+              {scripts.imports.map((href) => (
+                <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+              ))}
+              <script type="module" src={scripts.src} nonce={nonce} />
+            </>
+          ) : null}
+        </body>
+      </html>
+    );
+  }
   return (
     <html lang="en">
       <head>
@@ -101,6 +129,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </body>
     </html>
   );
+}
+
+/** The language of a page whose route asks for a bare document (`handle.document`), or null. */
+function bareDocument(matches: ReturnType<typeof useMatches>) {
+  const match = matches.find((m) => (m.handle as PageHandle | undefined)?.document === "bare");
+  if (!match) return null;
+  const lang = (match.loaderData as { lang?: unknown } | undefined)?.lang;
+  return { lang: typeof lang === "string" ? lang : "en" };
 }
 
 /**

@@ -34,8 +34,10 @@ export default [
   route("forgot-password", "routes/public/forgot-password.tsx"),
   route("reset-password", "routes/public/reset-password.tsx"),
   route("licences/:id/verify", "routes/public/licence-verify.tsx"),
-  // The licensed embed player (a resource route: a small HTML document, no framework bundle).
-  route("embed/:animationId", "routes/public/embed.ts"),
+  // The licensed embed player: the site's player alone in a bare document (handle.document).
+  route("embed/:animationId", "routes/public/embed.tsx"),
+  // A clinic's link for a patient: its animations in full, no account (a bare document too).
+  route("p/:token", "routes/public/patient-link.tsx"),
   // For crawlers and browsers, made from the data (resource routes, GET/HEAD only): robots.txt
   // names the sitemap index, which lists one file per kind (animations split in pages).
   route("robots.txt", "routes/public/robots.ts"),
@@ -63,6 +65,9 @@ export default [
   route("billing/invoices/:invoiceId/pdf", "routes/account/invoice-pdf.ts"),
   route("licences/:id/certificate", "routes/account/certificate.ts"),
   route("licences/:id/analytics.csv", "routes/account/licence-analytics-csv.ts"),
+  // A licence's page: its patient links and what its embeds and links were watched.
+  route("licences/:id", "routes/account/licence.tsx"),
+  route("licences/:id/patient-links/:linkId/card", "routes/account/patient-link-card.tsx"),
   route("profile", "routes/account/profile.tsx"),
   route("profile/two-step", "routes/account/two-step.tsx"),
   route("profile/passkeys", "routes/account/passkeys.ts"),

@@ -14,7 +14,7 @@ export type MailMessage = {
   subject: string;
   html: string;
   text: string;
-  from?: string;
+  from?: string | { name: string; address: string };
   headers?: Record<string, string>;
   attachments?: MailAttachment[];
 };
@@ -130,6 +130,7 @@ export const SYSTEM_TEMPLATES = [
   "security_alert",
   "practice_invitation",
   "embed_licence_ended",
+  "patient_link",
 ] as const;
 export type SystemTemplate = (typeof SYSTEM_TEMPLATES)[number];
 
@@ -146,7 +147,14 @@ export type TemplatedEmail = {
   attachments?: MailAttachment[];
   /** A mail the recipient may turn off: its one-click link, added below the template's text. */
   unsubscribeUrl?: string;
+  /** Whose mail it is to the reader (a clinic's patient link): the sender's name, at our address. */
+  senderName?: string;
 };
+
+/** The address of a From value, "Medanim <no-reply@medanim.example>" or a bare address. */
+function addressOf(from: string) {
+  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
+}
 
 /** The footer of every mail a recipient may turn off (campaigns, reminders): an admin's template edit cannot drop it. */
 export function unsubscribeFooter(link: string) {
@@ -163,7 +171,7 @@ export function unsubscribeHeaders(link: string) {
  * whether it was sent; a failure is logged, never thrown, so a mail outage cannot undo the
  * action that triggered it.
  */
-export async function sendTemplatedEmail({ template, to, variables, userId, attachments, unsubscribeUrl }: TemplatedEmail) {
+export async function sendTemplatedEmail({ template, to, variables, userId, attachments, unsubscribeUrl, senderName }: TemplatedEmail) {
   const row = await prisma.emailTemplate.findUnique({
     where: { name: template },
     include: { senderAddress: true },
@@ -184,7 +192,10 @@ export async function sendTemplatedEmail({ template, to, variables, userId, atta
   const bodyText = row.textContent ? renderTemplate(row.textContent, vars, false) : htmlToText(body);
   const html = unsubscribeUrl ? `${body}${unsubscribeFooter(unsubscribeUrl)}` : body;
   const text = unsubscribeUrl ? `${bodyText}\n\nUnsubscribe: ${unsubscribeUrl}` : bodyText;
-  const from = row.senderAddress?.isActive ? `${row.senderAddress.name ?? platformName} <${row.senderAddress.address}>` : undefined;
+  const address = row.senderAddress?.isActive ? row.senderAddress.address : addressOf(getEnv().MAIL_FROM);
+  const name = senderName ?? (row.senderAddress?.isActive ? (row.senderAddress.name ?? platformName) : undefined);
+  // An object, not a string: nodemailer quotes a name with commas or quotes ("Smith, Jones & Co").
+  const from = name ? { name, address } : undefined;
   try {
     await deliver({ to, subject, html, text, from, attachments, ...(unsubscribeUrl ? { headers: unsubscribeHeaders(unsubscribeUrl) } : {}) });
     await prisma.emailLog.create({

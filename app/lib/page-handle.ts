@@ -12,6 +12,12 @@ export type PageHandle = {
   hydrate?: false | ((data: unknown) => boolean);
   /** A page that does not hydrate and needs a script of its own beside the shared one (vite.static-page.ts). */
   script?: keyof typeof pageScripts;
+  /**
+   * "bare": the page stands alone (the licensed embed, a patient link, a printable card): the
+   * root writes it without the site's header, footer, toasts or shared script, in the loader
+   * data's `lang`.
+   */
+  document?: "bare";
 };
 
 /**

@@ -273,7 +273,12 @@ export function createRouteTable(build: ServerBuild, overrides: Record<string, R
         ...build,
         routes: Object.fromEntries(Object.entries(routes).filter(([id]) => keep.has(id))),
       });
-      return { api: only(ids.api), pages: only(ids.pages), embed: only(ids.embed), all: build };
+      // The embed's document names its part's routes alone: the manifest React Router renders
+      // into a page holds the routes matching the path's prefixes ("/embed" matches "/:slug"),
+      // and a route it names must be one this part has the module of.
+      const embed = only(ids.embed);
+      const embedAssets = { ...build.assets, routes: Object.fromEntries(Object.entries(build.assets.routes).filter(([id]) => ids.embed.has(id))) };
+      return { api: only(ids.api), pages: only(ids.pages), embed: { ...embed, assets: embedAssets }, all: build };
     },
     /** Everything the edge needs to know about a request, from its path (and method: only writes have bodies). */
     ruleFor(pathname: string, method: string): RequestRule {

@@ -120,6 +120,14 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     variables: ["firstName", "site", "animationTitle", "date", "itemName", "endDate", "renewUrl"],
   },
   {
+    name: "patient_link",
+    subject: "{{clinicName}} sent you a video to watch",
+    htmlContent: wrap(
+      `<h1>{{clinicName}} sent you a video</h1><p>{{clinicName}} would like you to watch {{videoCount}}:</p><p><strong>{{titles}}</strong></p>{{{noteHtml}}}<p><a href="{{linkUrl}}">Watch it here</a> (no account needed). The link works until {{expiresOn}}.</p><p>If you did not expect this e-mail, you can ignore it.</p>`,
+    ),
+    variables: ["clinicName", "videoCount", "titles", "noteHtml", "linkUrl", "expiresOn"],
+  },
+  {
     name: "refund_request_received",
     subject: "We received your refund request",
     htmlContent: wrap(

@@ -120,7 +120,9 @@ function Player({
           // A full video moves to its HLS ladder once the script runs: metadata preloaded from the
           // MP4 first cost 600 KB on a throttled phone before the ladder's first ~200 KB segment
           // (bench/playback.ts). Without JavaScript the MP4 loads when play is pressed.
-          preload={ladder ? "none" : "metadata"}
+          // A licence's player (analytics) fetches nothing before play either: its first video
+          // request is a counted play, and a clinic's page view costs no video bytes.
+          preload={ladder || analytics ? "none" : "metadata"}
           controlsList="nodownload"
           className={fill ? "h-full w-full object-contain" : "aspect-video w-full"}
           aria-label={isPreview ? t("previewOf", { title }) : title}

@@ -23,6 +23,18 @@ const en = {
   hideTranscript: "Hide transcript",
   transcriptIn: "Transcript ({{language}})",
   doctorVerifiedBy: "Doctor-verified by {{name}}",
+  // The licensed embed's cards and a patient link's page.
+  noLongerAvailable: "This video is no longer available",
+  licenceEnded: "This animation's license has ended",
+  renewLicence: "Renew the license",
+  notLicensedHere: "This animation is not licensed for this site",
+  watchOnMedanim: "Watch it on Medanim",
+  embedNotAvailable: "This embed is not available",
+  fromClinic: "From {{clinic}}",
+  videoOf: "Video {{n}} of {{count}}",
+  linkWorksUntil: "This link works until {{date}}.",
+  linkEnded: "This link is no longer available",
+  linkEndedDetail: "Please contact your clinic if you still need it.",
 };
 
 type PlayerStrings = Record<keyof typeof en, string>;
@@ -41,6 +53,17 @@ const es: PlayerStrings = {
   hideTranscript: "Ocultar la transcripción",
   transcriptIn: "Transcripción ({{language}})",
   doctorVerifiedBy: "Verificado por {{name}}",
+  noLongerAvailable: "Este video ya no está disponible",
+  licenceEnded: "La licencia de esta animación ha terminado",
+  renewLicence: "Renovar la licencia",
+  notLicensedHere: "Esta animación no tiene licencia para este sitio",
+  watchOnMedanim: "Verla en Medanim",
+  embedNotAvailable: "Este video no está disponible",
+  fromClinic: "De {{clinic}}",
+  videoOf: "Video {{n}} de {{count}}",
+  linkWorksUntil: "Este enlace funciona hasta el {{date}}.",
+  linkEnded: "Este enlace ya no está disponible",
+  linkEndedDetail: "Si todavía lo necesita, comuníquese con su clínica.",
 };
 
 /** i18next's resources: one namespace, `player`, per language. */

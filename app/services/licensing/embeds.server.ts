@@ -1,4 +1,5 @@
 import { escapeHtml } from "~/lib/sanitize.server.ts";
+import { PLAYER_RESOURCES } from "~/lib/i18n/player.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { conflict, forbidden, notFound, ServiceError } from "~/lib/errors.server.ts";
@@ -25,11 +26,13 @@ import { activeLicenceWhere, heldWhere, coveredByCategoryWhere, hasCategoryLicen
 
 export const LICENCE_NOT_FOUND = "License not found";
 export const DOMAIN_NOT_FOUND = "Domain not found";
-export const EMBED_NOT_AVAILABLE = "This embed is not available";
-export const LICENCE_ENDED = "This animation's license has ended";
+// The embed's cards speak the viewer's language (lib/i18n/player.ts); these are their English words.
+const cards = PLAYER_RESOURCES.en.player;
+export const EMBED_NOT_AVAILABLE = cards.embedNotAvailable;
+export const LICENCE_ENDED = cards.licenceEnded;
 /** What a patient reads where an ended licence's embed was: nothing meant for the clinic. */
-export const VIDEO_NO_LONGER_AVAILABLE = "This video is no longer available";
-export const NOT_LICENSED_HERE = "This animation is not licensed for this site";
+export const VIDEO_NO_LONGER_AVAILABLE = cards.noLongerAvailable;
+export const NOT_LICENSED_HERE = cards.notLicensedHere;
 
 /** Plays with no recognised embedding site (no Referer, or one not on the licence). */
 export const DIRECT_HOST = "direct";
@@ -243,7 +246,7 @@ const embedAnimationSelect = {
   categoryId: true,
   category: { select: { parentId: true } },
   ...medicalReviewSelect,
-  captions: { orderBy: { language: "asc" }, select: { language: true, label: true } },
+  captions: { orderBy: { language: "asc" }, select: { language: true, label: true, path: true, transcript: true } },
 } as const;
 
 export type EmbedDecision =
@@ -270,7 +273,7 @@ export type EmbedDecision =
         coverImage: string | null;
         /** The current medical review, or null: the player then claims none. */
         medicalReview: MedicalReviewClaim | null;
-        captions: { language: string; label: string }[];
+        captions: { language: string; label: string; path: string; transcript: string }[];
         mediaSetId: string | null;
         duration: number;
       };
@@ -427,7 +430,7 @@ export async function resolveEmbed(
       coverImage: animation.coverImage,
       medicalReview: currentMedicalReview(animation, now),
       captions: animation.captions,
-      // The media pipeline's set, whose progressive MP4 the script-free player plays; null before the first.
+      // The media pipeline's set (the ladder, and the progressive MP4 without JavaScript); null before the first.
       mediaSetId: animation.mediaSetId,
       duration: animation.duration,
     },

@@ -5,6 +5,7 @@ import { getEnv } from "~/lib/env.server.ts";
 import { isSetId, setFileName } from "~/lib/media-store.server.ts";
 import { canDownload, canWatch, getAccess, isActive, type Access, type AccessTarget } from "../licensing/access.server.ts";
 import { covers, licenceSelect } from "../licensing/embeds.server.ts";
+import { patientLinkPlays } from "../licensing/patient-link-access.server.ts";
 import type { PlaybackDto } from "../catalogue/types.ts";
 
 // Who may have which file of a media set, and the URLs that say so (decision 017).
@@ -15,9 +16,12 @@ import type { PlaybackDto } from "../catalogue/types.ts";
 // - "public": the 10-second preview (preview.mp4, preview/…): anyone, cached a year.
 // - "u.{userId}.{expires}.{sig}": everything else, for one member; every request checks the
 //   signature, the time, and the member's right as it is now (watch, or download for download.*).
-// - "l.{licenceId}.{host}.{expires}.{sig}": the progressive MP4 for one licence's embed on one
-//   site; every request checks that the licence is still active and covers the animation, so a
-//   licence that ends stops its embed's bytes at once.
+// - "l.{licenceId}.{host}.{expires}.{sig}": what a player plays (progressive MP4, HLS ladder,
+//   storyboard) for one licence's embed on one site, and "p.{linkId}.{expires}.{sig}" the same
+//   for a patient link; every request checks that the licence is still active and covers the
+//   animation (and the link is live), so a licence that ends stops its players' bytes at once.
+//   Both live the video's length and 10 minutes: the player page reloads itself for fresh ones
+//   (static-page/player-page.ts), so a URL copied out of a page is soon worth nothing.
 
 /** The files anyone may have: the preview is public (spec: "10-second previews" for visitors). */
 export function isPublicSetFile(file: string) {
@@ -44,19 +48,30 @@ export function signedMediaTtlSeconds(duration: number) {
   return Math.max(30 * 60, Math.ceil(duration * 2));
 }
 
-export type MediaGrant = { kind: "u"; userId: string } | { kind: "l"; licenceId: string; host: string };
+/** How long a licence's or a patient link's signed URL works: the video's length and 10 minutes. */
+export function licensedMediaTtlSeconds(duration: number) {
+  return Math.ceil(duration) + 10 * 60;
+}
+
+export type MediaGrant = { kind: "u"; userId: string } | { kind: "l"; licenceId: string; host: string } | { kind: "p"; linkId: string };
 
 const HOST_RE = /^[a-z0-9.-]{1,253}(?::\d{1,5})?$|^direct$/;
 
 function grantPayload(setId: string, grant: MediaGrant, expires: number) {
-  return grant.kind === "u" ? `media|${setId}|u|${grant.userId}|${expires}` : `media|${setId}|l|${grant.licenceId}|${grant.host}|${expires}`;
+  if (grant.kind === "u") return `media|${setId}|u|${grant.userId}|${expires}`;
+  if (grant.kind === "p") return `media|${setId}|p|${grant.linkId}|${expires}`;
+  return `media|${setId}|l|${grant.licenceId}|${grant.host}|${expires}`;
+}
+
+function grantId(grant: MediaGrant) {
+  return grant.kind === "u" ? grant.userId : grant.kind === "p" ? grant.linkId : grant.licenceId;
 }
 
 /** The grant segment of a set's signed URLs. */
 export function signGrant(setId: string, grant: MediaGrant, ttlSeconds: number, now = Date.now()) {
   const expires = Math.floor(now / 1000) + ttlSeconds;
   const sig = signValue(grantPayload(setId, grant, expires), getEnv().SESSION_SECRET!);
-  return grant.kind === "u" ? `u.${grant.userId}.${expires}.${sig}` : `l.${grant.licenceId}.${grant.host}.${expires}.${sig}`;
+  return grant.kind === "l" ? `l.${grant.licenceId}.${grant.host}.${expires}.${sig}` : `${grant.kind}.${grantId(grant)}.${expires}.${sig}`;
 }
 
 /** The grant a segment names, if its signature is ours and it has not expired; else null. */
@@ -64,9 +79,9 @@ export function verifyGrant(setId: string, segment: string, now = Date.now()): M
   const parts = segment.split(".");
   const kind = parts[0];
   // A host has dots of its own: the licence form is l.{id}.{host…}.{expires}.{sig}.
-  if (kind === "u" && parts.length === 4) {
-    const [, userId, expires, sig] = parts as [string, string, string, string];
-    return check({ kind: "u", userId }, expires, sig);
+  if ((kind === "u" || kind === "p") && parts.length === 4) {
+    const [, id, expires, sig] = parts as [string, string, string, string];
+    return check(kind === "u" ? { kind: "u", userId: id } : { kind: "p", linkId: id }, expires, sig);
   }
   if (kind === "l" && parts.length >= 5) {
     const licenceId = parts[1]!;
@@ -80,8 +95,7 @@ export function verifyGrant(setId: string, segment: string, now = Date.now()): M
 
   function check(grant: MediaGrant, expires: string, sig: string) {
     if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= now) return null;
-    const id = grant.kind === "u" ? grant.userId : grant.licenceId;
-    if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+    if (!/^[0-9a-f-]{36}$/.test(grantId(grant))) return null;
     return signatureMatches(grantPayload(setId, grant, Number(expires)), sig, getEnv().SESSION_SECRET!) ? grant : null;
   }
 }
@@ -115,34 +129,44 @@ export function getCurrentSet(mediaSetId: string | null): Promise<SetSummary | n
 
 /** What the page's player plays: the full ladder signed for this member, or the public preview. */
 export function playbackFor(set: SetSummary, viewer: { userId: string; watch: boolean } | null, now = Date.now()): PlaybackDto {
-  const rungs = set.renditions.filter((r) => r.kind === "hls");
-  const top = rungs.at(-1);
-  const preview = set.renditions.find((r) => r.kind === "preview");
-  const sized = { width: top?.width ?? preview?.width ?? 1280, height: top?.height ?? preview?.height ?? 720 };
   if (!viewer?.watch) {
+    const preview = set.renditions.find((r) => r.kind === "preview");
+    const top = set.renditions.filter((r) => r.kind === "hls").at(-1);
     return {
       isPreview: true,
       ...previewUrls(set.id),
       storyboard: null,
       rungs: [],
-      width: preview?.width ?? sized.width,
-      height: preview?.height ?? sized.height,
+      width: preview?.width ?? top?.width ?? 1280,
+      height: preview?.height ?? top?.height ?? 720,
     };
   }
-  const grant = signGrant(set.id, { kind: "u", userId: viewer.userId }, signedMediaTtlSeconds(set.duration), now);
+  return ladderFor(set, signGrant(set.id, { kind: "u", userId: viewer.userId }, signedMediaTtlSeconds(set.duration), now));
+}
+
+function ladderFor(set: SetSummary, grant: string): PlaybackDto {
+  const rungs = set.renditions.filter((r) => r.kind === "hls");
+  const top = rungs.at(-1);
+  const preview = set.renditions.find((r) => r.kind === "preview");
   return {
     isPreview: false,
     hls: setFileUrl(set.id, grant, "hls/master.m3u8"),
     mp4: setFileUrl(set.id, grant, "progressive.mp4"),
     storyboard: set.renditions.some((r) => r.kind === "storyboard") ? setFileUrl(set.id, grant, "storyboard.vtt") : null,
     rungs: rungs.map((r) => ({ height: r.height ?? 0, bitrate: r.bitrate ?? 0 })),
-    ...sized,
+    width: top?.width ?? preview?.width ?? 1280,
+    height: top?.height ?? preview?.height ?? 720,
   };
 }
 
-/** The embed's progressive MP4, signed for one licence on one site. */
-export function embedPlaybackUrl(setId: string, duration: number, licenceId: string, host: string, now = Date.now()) {
-  return setFileUrl(setId, signGrant(setId, { kind: "l", licenceId, host }, signedMediaTtlSeconds(duration), now), "progressive.mp4");
+/**
+ * What a licence's player plays (an embed on one site, or a patient link): the full ladder,
+ * signed for that grant alone, for licensedMediaTtlSeconds; `expires` (ms) tells the page when
+ * to fetch fresh URLs.
+ */
+export function licensedPlaybackFor(set: SetSummary, grant: Exclude<MediaGrant, { kind: "u" }>, now = Date.now()): PlaybackDto & { expires: number } {
+  const ttl = licensedMediaTtlSeconds(set.duration);
+  return { ...ladderFor(set, signGrant(set.id, grant, ttl, now)), expires: (Math.floor(now / 1000) + ttl) * 1000 };
 }
 
 export type SetFileDecision =
@@ -212,11 +236,20 @@ export async function decideSetFile(setId: string, grantSegment: string, file: s
   if (!grant) return { allowed: false, status: 403 };
   const owner = await setOwner(setId);
   if (!owner) return { allowed: false, status: 404 };
-  if (grant.kind === "l") {
-    if (file !== "progressive.mp4") return { allowed: false, status: 403 };
+  if (grant.kind === "l" || grant.kind === "p") {
+    // A licence's player streams; the files for keeps are the package's, for the licensee alone.
+    if (isDownloadFile(file)) return { allowed: false, status: 403 };
+    if (grant.kind === "p") {
+      return owner.isActive && (await patientLinkPlays(grant.linkId, owner, now))
+        ? { allowed: true, cacheControl: PRIVATE_MEDIA_CACHE }
+        : { allowed: false, status: 403 };
+    }
     const licence = await prisma.subscription.findUnique({ where: { id: grant.licenceId }, select: licenceSelect });
     if (!licence || !isActive(licence, now) || !covers(licence, owner) || !owner.isActive) return { allowed: false, status: 403 };
-    return { allowed: true, cacheControl: PRIVATE_MEDIA_CACHE, embedPlay: { licenceId: licence.id, animationId: owner.animationId, host: grant.host } };
+    // The script-free player's start is its progressive MP4's first request (the HLS ladder's
+    // plays are the player's beacons, services/analytics).
+    const embedPlay = file === "progressive.mp4" ? { licenceId: licence.id, animationId: owner.animationId, host: grant.host } : undefined;
+    return { allowed: true, cacheControl: PRIVATE_MEDIA_CACHE, embedPlay };
   }
   const access = await memberAccess(grant.userId);
   if (!access) return { allowed: false, status: 403 };
