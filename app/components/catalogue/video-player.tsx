@@ -151,8 +151,9 @@ function Player({
 
 /**
  * The title and review line over the picture's top, until the video plays; back when it pauses
- * or ends. The stylesheet fades it (app.css, `.player-overlay`): by `:playing` where the browser
- * knows it, so without JavaScript too, and by the `data-playing` the player's script sets.
+ * or ends. The stylesheet fades it (app.css, `.player-overlay`): by the `data-playing` the
+ * player's script sets, and by `:playing` where the browser knows it (Safari), so there without
+ * JavaScript too.
  * Pointer events go through to the video's controls.
  */
 function Overlay({ title, detail, detailId }: { title: string; detail?: string | null; detailId: string }) {
