@@ -5,8 +5,11 @@ import { PLAYBACK_PAGE_RULE, PLAYBACK_REFUSED } from "~/services/analytics/playb
 import { rollUpPlaybackEvents } from "~/services/analytics/playback-rollup.server.ts";
 import { LICENCE_NOT_FOUND } from "~/services/licensing/embeds.server.ts";
 import { PLAYBACK_MESSAGES } from "~/validation/playback-analytics.ts";
+import * as analyticsRoute from "~/routes/api/licences.id.analytics.ts";
+import * as eventsRoute from "~/routes/api/playback-events.ts";
 import { sendToApp } from "../helpers/app.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
+import { callRoute } from "../helpers/route.ts";
 
 // What the clinic learns (issue 46), through the front door: the player's beacons are stored only
 // for a live licence and link and are rate-limited; the rollup job turns them into the numbers the
@@ -80,15 +83,17 @@ function tokenFor(licenceId: string, source: PlaybackSource = site(), animationI
 
 type Event = { play: string; kind: string; fraction: number };
 
+/** A batch as the player's sendBeacon posts it; every answer is held to the API document (callRoute). */
 function beacon(body: unknown, { ip = "198.51.100.1", ua = UA.a, type = "text/plain;charset=UTF-8" } = {}) {
-  return sendToApp("/api/playback-events", {
+  return callRoute(eventsRoute, "/api/playback-events", {
     method: "POST",
-    headers: new Headers({ "Content-Type": type, "User-Agent": ua, "X-Forwarded-For": ip }),
+    headers: { "Content-Type": type, "User-Agent": ua },
+    clientIp: ip,
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
 
-const message = (response: { body: Buffer }) => (JSON.parse(response.body.toString()) as { message: string }).message;
+const message = (response: { body: { message: string } }) => response.body.message;
 
 /** The events one playback sends, from its start up to `fraction` (quartiles as the player queues them). */
 function playback(fraction: number, play = crypto.randomUUID()): Event[] {
@@ -237,11 +242,11 @@ describe("the numbers a licence's analytics show", () => {
     for (const [token, events, ip, ua] of sends) expect((await beacon({ token, events }, { ip, ua })).status).toBe(204);
   });
 
-  const api = async (userId: string, days?: number) => {
-    const response = await sendToApp(`/api/licences/${licence.id}/analytics${days ? `?days=${days}` : ""}`, {
-      headers: new Headers({ Authorization: `Bearer ${await accessTokenFor(userId)}` }),
+  const api = async (userId: string | null, id = licence.id, days?: number) => {
+    const response = await callRoute(analyticsRoute, `/api/licences/${id}/analytics${days ? `?days=${days}` : ""}`, {
+      token: userId ? await accessTokenFor(userId) : undefined,
     });
-    return { status: response.status, body: JSON.parse(response.body.toString()) as Analytics & { message?: string } };
+    return { status: response.status, body: response.body as Analytics & { message?: string } };
   };
 
   function expectNumbers(body: Analytics, day: string) {
@@ -303,21 +308,15 @@ describe("the numbers a licence's analytics show", () => {
     expect((await api(world.admin.id)).status).toBe(200);
     const outsider = await api(world.outsider.id);
     expect(outsider).toMatchObject({ status: 404, body: { message: LICENCE_NOT_FOUND } });
-    const anonymous = await sendToApp(`/api/licences/${licence.id}/analytics`, {});
-    expect(anonymous.status).toBe(401);
-    const practiceApi = async (userId: string) =>
-      sendToApp(`/api/licences/${world.practiceLicence.id}/analytics?days=7`, {
-        headers: new Headers({ Authorization: `Bearer ${await accessTokenFor(userId)}` }),
-      });
-    const member = await practiceApi(world.viewer.id);
+    expect((await api(null)).status).toBe(401);
+    const member = await api(world.viewer.id, world.practiceLicence.id, 7);
     expect(member.status).toBe(200);
-    expect((JSON.parse(member.body.toString()) as Analytics).series).toHaveLength(7);
-    expect((await practiceApi(world.holder.id)).status).toBe(404);
+    expect(member.body.series).toHaveLength(7);
+    expect((await api(world.holder.id, world.practiceLicence.id)).status).toBe(404);
+    expect((await api(holder.id, "not-a-uuid")).status).toBe(404);
+    expect((await api(holder.id, licence.id, 400)).status).toBe(400);
     const csv = await sendToApp(`/licences/${licence.id}/analytics.csv`, { headers: new Headers({ Cookie: await sessionCookieFor(world.outsider.id) }) });
     expect(csv.status).toBe(404);
-    expect(
-      (await sendToApp(`/api/licences/not-a-uuid/analytics`, { headers: new Headers({ Authorization: `Bearer ${await accessTokenFor(holder.id)}` }) })).status,
-    ).toBe(404);
   });
 });
 
