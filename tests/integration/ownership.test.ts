@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import * as certificateRoute from "~/routes/account/certificate.ts";
+import * as analyticsCsvRoute from "~/routes/account/licence-analytics-csv.ts";
 import * as receiptPdfRoute from "~/routes/account/receipt-pdf.ts";
 import * as receiptPage from "~/routes/account/receipt.tsx";
 import * as libraryPage from "~/routes/account/my-animations.tsx";
@@ -12,6 +13,7 @@ import * as paymentSuccess from "~/routes/api/payments.success.ts";
 import * as refundsApi from "~/routes/api/refunds.request.ts";
 import * as subscriptionsMe from "~/routes/api/subscriptions.me.ts";
 import * as dashboardAnimations from "~/routes/api/dashboard.animations.ts";
+import * as licenceAnalytics from "~/routes/api/licences.id.analytics.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { createMediaWorld, startMediaApp } from "./media-helpers.ts";
@@ -91,6 +93,14 @@ describe("another user's objects, by id", () => {
       (await callRoute(certificateRoute, `/licences/${licence.subscription.id}/certificate`, { cookie: ownerCookie, params: { id: licence.subscription.id } }))
         .status,
     ).toBe(200);
+  });
+
+  it("a licence's analytics, as JSON and as CSV: 404 to anyone but its holder", async () => {
+    const id = licence.subscription.id;
+    const api = await callRoute(licenceAnalytics, `/api/licences/${id}/analytics`, { token: strangerToken });
+    expect(api).toMatchObject({ status: 404, body: { message: "License not found" } });
+    expect((await callRoute(analyticsCsvRoute, `/licences/${id}/analytics.csv`, { cookie: strangerCookie, params: { id } })).status).toBe(404);
+    expect((await callRoute(licenceAnalytics, `/api/licences/${id}/analytics`, { token: await accessTokenFor(owner.id) })).status).toBe(200);
   });
 
   it("subscriptions, payments and the library list only the caller's own", async () => {
