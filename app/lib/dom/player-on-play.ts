@@ -31,7 +31,9 @@ export function enhancePlayerOnPlay(root: HTMLElement) {
   const stopWaiting = () => {
     for (const type of INTENT_EVENTS) video.removeEventListener(type, load);
   };
-  for (const type of INTENT_EVENTS) video.addEventListener(type, load);
+  // Played before the script ran (a slow line): the ladder takes over now.
+  if (!video.paused || video.currentTime > 0) load();
+  else for (const type of INTENT_EVENTS) video.addEventListener(type, load);
   return () => {
     stopped = true;
     stopWaiting();
