@@ -97,3 +97,8 @@ export const LicenceAnalyticsResponse = named(
 export type LicenceAnalyticsData = z.infer<typeof LicenceAnalyticsResponse>;
 export type AnalyticsSourceRow = z.infer<typeof AnalyticsSource>;
 export type AnalyticsCountsData = z.infer<typeof AnalyticsCounts>;
+
+/** The licence page's CSV link, for the period the page shows. */
+export function analyticsCsvHref(licenceId: string, days?: number) {
+  return `/licences/${licenceId}/analytics.csv${days ? `?days=${days}` : ""}`;
+}
