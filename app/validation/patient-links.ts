@@ -40,8 +40,19 @@ export const PatientLinkSchema = z.object({
       .min(1, { error: "Choose at least one animation" })
       .max(MAX_LINK_ANIMATIONS, { error: `Choose at most ${MAX_LINK_ANIMATIONS} animations` }),
   ),
-  label: z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string().max(120, { error: "Keep the label under 120 characters" })),
-  note: z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string().max(1000, { error: "Keep the note under 1,000 characters" })),
+  // Conform reads an empty field as missing: both are "".
+  label: z
+    .string()
+    .trim()
+    .max(120, { error: "Keep the label under 120 characters" })
+    .optional()
+    .transform((v) => v ?? ""),
+  note: z
+    .string()
+    .trim()
+    .max(1000, { error: "Keep the note under 1,000 characters" })
+    .optional()
+    .transform((v) => v ?? ""),
   language: z.enum(LINK_LANGUAGES, { error: "Choose English or Español" }).default("en"),
   /** yyyy-mm-dd; empty: DEFAULT_LINK_DAYS from today (or the licence's end, if sooner). */
   expiresOn: z.preprocess(

@@ -1,3 +1,4 @@
+import { TextLink } from "~/components/ui/text-link.tsx";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
@@ -86,6 +87,11 @@ function EmbedLicence({
           {licence.endDate ? `, until ${formatDate(licence.endDate)}` : ""})
         </span>
       </h3>
+      <p className="mt-1 text-sm">
+        <TextLink to={`/licences/${licence.id}`}>
+          Patient links and viewing<span className="sr-only">{` (${licence.title})`}</span>
+        </TextLink>
+      </p>
       <div className="mt-3 grid gap-6 lg:grid-cols-2">
         <div>
           <h4 className="text-sm font-semibold text-slate-700">Sites allowed to embed</h4>

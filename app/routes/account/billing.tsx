@@ -349,6 +349,10 @@ function SubscriptionCard({ s, togglingId }: { s: SubscriptionView; togglingId: 
           <a href={`/my-animations#embed-${s.id}`} className="font-medium text-brand-700 hover:underline">
             Embed on your website<span className="sr-only"> ({s.label})</span>
           </a>
+          {" · "}
+          <a href={`/licences/${s.id}#patient-links`} className="font-medium text-brand-700 hover:underline">
+            Patient links and viewing<span className="sr-only"> ({s.label})</span>
+          </a>
         </p>
       ) : null}
       {s.downloads ? (

@@ -12,7 +12,9 @@ import { formatDate, formatDateTime, formatLongDate } from "~/lib/format.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
+import { LicenceAnalytics } from "~/components/account/licence-analytics.tsx";
 import { requireUser } from "~/services/auth/guards.server.ts";
+import { loadLicenceAnalytics } from "~/services/analytics/licence-analytics.server.ts";
 import {
   createPatientLink,
   getLicenceForPage,
@@ -50,11 +52,22 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     if (error instanceof ServiceError) throw new Response(error.message, { status: error.status });
     throw error;
   });
-  const links = licence.mayShare ? await listPatientLinks(user, licence.id, now) : [];
+  const [links, analytics] = await Promise.all([
+    licence.mayShare ? listPatientLinks(user, licence.id, now) : [],
+    loadLicenceAnalytics(user, licence.id, {}, now),
+  ]);
   // The QR codes of the links that still work: drawn on the server, so the page needs no script.
   const qr = Object.fromEntries(await Promise.all(links.filter((l) => l.state === "live").map(async (l) => [l.id, await patientLinkQrSvg(l.url)] as const)));
   const byDefault = new Date(Math.min(now.getTime() + DEFAULT_LINK_DAYS * DAY_MS, licence.endDate?.getTime() ?? Infinity));
-  return { licence, links, qr, defaultExpiry: isoDay(byDefault), latestExpiry: licence.endDate ? isoDay(licence.endDate) : null, today: isoDay(now) };
+  return {
+    licence,
+    links,
+    qr,
+    analytics,
+    defaultExpiry: isoDay(byDefault),
+    latestExpiry: licence.endDate ? isoDay(licence.endDate) : null,
+    today: isoDay(now),
+  };
 }
 
 function isoDay(date: Date) {
@@ -157,6 +170,8 @@ export default function LicencePage({ loaderData, actionData }: Route.ComponentP
           <p className="mt-4 text-sm text-slate-600">No patient links yet.</p>
         ) : null}
       </Section>
+
+      <LicenceAnalytics data={loaderData.analytics} csvHref={`/licences/${licence.id}/analytics.csv`} />
     </AccountPage>
   );
 }
