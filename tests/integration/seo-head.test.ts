@@ -67,7 +67,13 @@ const PRIVATE = [
   /^\/(dashboard|my-animations|downloads|billing|profile|notifications|refund)(\/|$)/,
   /^\/practice$/,
   /^\/(watch|purchase|checkout)\//,
+  /^\/licences\/:id(\/patient-links\/:linkId\/card)?$/,
 ];
+/**
+ * Pages that stand alone for a patient (a bare document, no site head): never indexed, no
+ * canonical or social preview that would advertise a private link.
+ */
+const PATIENT_PAGES = new Set(["/p/:token"]);
 
 beforeAll(async () => {
   c = await createCatalogue();
@@ -181,6 +187,15 @@ describe("every page route of app/routes.ts has a head of its own", async () => 
     } else if (pattern === CATCH_ALL) {
       it(`${pattern}: the not-found page answers 404`, async () => {
         expect((await fetchHead("/no/such/page/here")).status).toBe(404);
+      });
+    } else if (PATIENT_PAGES.has(pattern)) {
+      it(`${pattern}: for a patient alone, noindex and nothing that advertises it`, async () => {
+        const response = await sendToApp(pattern.replace(/:\w+/g, "A".repeat(43)), {});
+        expect(response.headers.get("x-robots-tag")).toContain("noindex");
+        const head = readHead(response.body.toString());
+        expect(head.named("robots")).toEqual(["noindex, nofollow"]);
+        expect(head.links("canonical")).toEqual([]);
+        expect(head.named("og:url")).toEqual([]);
       });
     } else if (PRIVATE.some((re) => re.test(pattern))) {
       it(`${pattern}: private, an anonymous visitor is sent to sign in, a signed-in one gets noindex`, async () => {
