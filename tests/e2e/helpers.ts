@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, expect, type Locator, type Page, type Request, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Frame, type Locator, type Page, type Request, test } from "@playwright/test";
 import { generate } from "otplib";
 import { findLink, latestOutboxMail } from "../helpers/mail-parse.ts";
 
@@ -258,4 +258,46 @@ export async function gotoWithoutReact(page: Page, path: string) {
   page.off("request", note);
   expect(scripts.filter((script) => /framework|entry\.client/.test(script))).toEqual([]);
   expect(scripts.some((script) => /static-page/.test(script))).toBe(true);
+}
+
+/**
+ * The computed font size (px) of the caption cue `video` shows `at` seconds in. The cue is drawn
+ * in the <video>'s user-agent shadow tree, which neither the page nor
+ * getComputedStyle(video, "::cue") can read (Chromium answers the element's own 16 px there):
+ * Chromium's DevTools protocol can, by walking the document with shadow roots pierced to the node
+ * whose pseudo is "cue". `target` is the page, or the frame of a player framed from another
+ * site (its document may be in another process).
+ */
+export async function shownCaptionFontSize(video: Locator, { at = 1, target = video.page() }: { at?: number; target?: Page | Frame } = {}) {
+  // Captions from 0 s (the demo's and streaming-source.ts's): one second in shows a cue.
+  await video.evaluate(async (v: HTMLVideoElement, seconds) => {
+    if (v.readyState < 1) await new Promise((resolve) => v.addEventListener("loadedmetadata", resolve, { once: true }));
+    v.currentTime = seconds;
+  }, at);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => [...v.textTracks].some((track) => track.mode === "showing" && (track.activeCues?.length ?? 0) > 0)))
+    .toBe(true);
+  // A frame in the page's own process has no session of its own: the page's walks into it.
+  const context = video.page().context();
+  const cdp = await context.newCDPSession(target).catch(() => context.newCDPSession(video.page()));
+  await cdp.send("DOM.enable");
+  await cdp.send("CSS.enable");
+  type DomNode = { nodeId: number; attributes?: string[]; children?: DomNode[]; shadowRoots?: DomNode[]; contentDocument?: DomNode };
+  const cues: number[] = [];
+  const walk = (node: DomNode) => {
+    const attributes = node.attributes ?? [];
+    if (attributes.includes("pseudo") && attributes[attributes.indexOf("pseudo") + 1] === "cue") cues.push(node.nodeId);
+    const inside = [...(node.shadowRoots ?? []), ...(node.contentDocument ? [node.contentDocument] : []), ...(node.children ?? [])];
+    for (const child of inside) walk(child);
+  };
+  await expect
+    .poll(async () => {
+      cues.length = 0;
+      walk((await cdp.send("DOM.getDocument", { depth: -1, pierce: true })).root as DomNode);
+      return cues.length;
+    })
+    .toBeGreaterThan(0);
+  const { computedStyle } = await cdp.send("CSS.getComputedStyleForNode", { nodeId: cues[0]! });
+  await cdp.detach();
+  return parseFloat(computedStyle.find((property) => property.name === "font-size")!.value);
 }
