@@ -83,7 +83,7 @@ describe("VideoPlayer", () => {
   it("writes the analytics key on the video and fills its frame on request", () => {
     const html = render({ analytics: "licence:abc", fill: true });
     expect(html).toContain('data-analytics="licence:abc"');
-    expect(html).toMatch(/^<div class="flex h-full flex-col" data-player="true">/);
+    expect(html).toMatch(/^<div class="relative flex h-full flex-col" data-player="true">/);
     expect(html).toContain('class="h-full w-full object-contain"');
     expect(html).not.toContain("rounded-xl");
   });

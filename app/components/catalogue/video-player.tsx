@@ -105,7 +105,7 @@ function Player({
   }
   const ladder = playback && !playback.isPreview ? playback : null;
   return (
-    <div ref={root} lang={lang} className={fill ? "flex h-full flex-col" : "relative"} data-player>
+    <div ref={root} lang={lang} className={fill ? "relative flex h-full flex-col" : "relative"} data-player>
       <div className={`player-picture relative overflow-hidden bg-black ${fill ? "min-h-0 flex-1" : "rounded-xl"}`}>
         <video
           data-video-id={videoId}
