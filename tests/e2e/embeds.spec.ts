@@ -129,7 +129,7 @@ test("a licensee embeds its animation on its own site only, until the licence en
     const video = frame.locator("video");
     await expect(video).toBeVisible();
     await expect(frame.getByText(/^Medically reviewed by Dr\. .+ on .+ · next review .+$/)).toBeVisible();
-    const src = await frame.locator("video source").getAttribute("src");
+    const src = await video.getAttribute("src");
     // The stored video (the run's server leaves the demo backlog untranscoded), signed for this
     // licence; streaming.spec.ts plays a set's progressive MP4 in an embed.
     expect(src).toMatch(/^\/embed-media\/[0-9a-f-]{36}\/video\?licence=/);

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { expectToast, MEMBER, signIn, signUp } from "./helpers.ts";
-import { CAPTION_TEXT, type StreamingAnimation, streamingAnimation, TRANSCODE_WAIT_MS } from "./streaming-source.ts";
+import { CAPTION_TEXT, LADDER_OF_720P, type StreamingAnimation, streamingAnimation, TRANSCODE_WAIT_MS } from "./streaming-source.ts";
 
 // Playback, in both projects, on an animation this run uploads and transcodes
 // (streaming-source.ts): a premium member's full video plays (without JavaScript, the
@@ -118,6 +118,17 @@ test("a licensee downloads the package and the renditions, and its embed plays t
     expect(new URL(source!, "http://x").pathname).toMatch(PROGRESSIVE);
     // Playwright's evaluate runs with the page's own scripts off too: the same check in both projects.
     await expectPlays(video);
+    // The site's own player in the clinic's frame: the transcript over the picture's corner, and
+    // with JavaScript the quality menu once hls.js has the ladder (its code loads on play).
+    const transcript = frame.getByTestId("player-transcript");
+    await expect(transcript.locator("summary")).toContainText("Show transcript");
+    await transcript.locator("summary").click();
+    await expect(transcript.getByText(CAPTION_TEXT)).toBeVisible();
+    if (jsOn()) {
+      await expect(frame.getByText("Quality")).toBeVisible({ timeout: 30_000 });
+      const rungs = await frame.locator("[data-quality] option").allTextContents();
+      expect(rungs).toEqual(["Auto", ...LADDER_OF_720P]);
+    }
   } finally {
     await site.close();
   }

@@ -180,14 +180,18 @@ describe("what a caller is given", () => {
     expect((await get(`/media/${setId}/${grant}/download.webm`)).status).toBe(403);
   });
 
-  it("an embed's licence grant opens only the progressive MP4, and only while the licence is active", async () => {
+  it("an embed's licence grant opens what the player plays (never the downloads), and only while the licence is active", async () => {
     const licence = await prisma.subscription.findFirstOrThrow({ where: { userId: world.users.categoryLicence.id } });
     const grant = signGrant(setId, { kind: "l", licenceId: licence.id, host: "clinic.example" }, 600);
     expect((await get(`/media/${setId}/${grant}/progressive.mp4`, { headers: { Range: "bytes=0-" } })).status).toBe(206);
     expect((await get(`/media/${setId}/${grant}/download.mp4`)).status).toBe(403);
-    expect((await get(`/media/${setId}/${grant}/hls/master.m3u8`)).status).toBe(403);
+    expect((await get(`/media/${setId}/${grant}/hls/master.m3u8`)).status).toBe(200);
+    // The progressive MP4's start is the counted play; the ladder's playlists are not.
     const plays = await prisma.embedPlay.findFirst({ where: { subscriptionId: licence.id, host: "clinic.example" } });
     expect(plays?.plays).toBe(1);
+    // An expired grant is refused whatever the licence.
+    const stale = signGrant(setId, { kind: "l", licenceId: licence.id, host: "clinic.example" }, 600, Date.now() - 601_000);
+    expect((await get(`/media/${setId}/${stale}/hls/master.m3u8`)).status).toBe(403);
     await prisma.subscription.update({ where: { id: licence.id }, data: { status: "canceled" } });
     expect((await get(`/media/${setId}/${grant}/progressive.mp4`)).status).toBe(403);
   });

@@ -120,7 +120,7 @@ describe("the review claim follows the review record", () => {
   it("a current review: the exact sentence on the animation page, the embed and the certificate (page and PDF)", async () => {
     const places = await everyPlace("reviewed");
     expect(places.page).toContain(SENTENCE);
-    expect(places.embed).toContain(`<video controls`);
+    expect(places.embed).toMatch(/<video [^>]*controls/);
     expect(places.embed).toContain(SENTENCE);
     expect(places.certificatePage).toContain(SENTENCE);
     expect(places.certificatePdf).toContain(SENTENCE);
@@ -136,7 +136,7 @@ describe("the review claim follows the review record", () => {
     expect(places.api.medicalReview).toBeNull();
     // The doctor is still linked and shown, but nothing says they verified it.
     expect(places.page).toContain("Dr. Ada Lind");
-    expect(places.embed).toContain(`<video controls`);
+    expect(places.embed).toMatch(/<video [^>]*controls/);
     for (const [place, text] of Object.entries({ ...places, api: JSON.stringify(places.api) })) {
       expect(text, place).not.toMatch(CLAIM);
     }

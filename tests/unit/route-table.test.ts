@@ -3,10 +3,13 @@ import { describe, expect, it } from "vitest";
 import { createRouteTable, partOf, samplePath } from "~/lib/route-table.server.ts";
 
 type Route = { id: string; parentId?: string; path?: string; index?: boolean };
-const buildOf = (...routes: Route[]) =>
-  ({
-    routes: Object.fromEntries([{ id: "root", path: "" }, ...routes].map((r) => [r.id, { parentId: r.id === "root" ? undefined : "root", ...r, module: {} }])),
-  }) as unknown as ServerBuild;
+const buildOf = (...routes: Route[]) => {
+  const all = [{ id: "root", path: "" }, ...routes].map((r) => [r.id, { parentId: r.id === "root" ? undefined : "root", ...r }] as const);
+  return {
+    routes: Object.fromEntries(all.map(([id, r]) => [id, { ...r, module: {} }])),
+    assets: { routes: Object.fromEntries(all) },
+  } as unknown as ServerBuild;
+};
 
 const MB = 1024 * 1024;
 
@@ -26,6 +29,8 @@ describe("the route table", () => {
     expect(Object.keys(parts.api.routes).sort()).toEqual(["api-admin-users-unblock", "root", "routes/api/admin/guard", "routes/api/not-found"]);
     expect(Object.keys(parts.pages.routes).sort()).toEqual(["root", "routes/public/home", "routes/public/not-found"]);
     expect(Object.keys(parts.embed.routes).sort()).toEqual(["root", "routes/public/embed"]);
+    // The embed's documents name only the routes its part has the modules of.
+    expect(Object.keys(parts.embed.assets.routes).sort()).toEqual(["root", "routes/public/embed"]);
   });
 
   it("refuses to start when a route would be unreachable, or a rule names no route", () => {

@@ -142,9 +142,10 @@ function Player({
         ) : null}
         {ladder?.storyboard ? <SeekThumbnail /> : null}
         {ladder ? <QualityMenu t={t} /> : null}
+        {fill && transcripts.length ? <Transcripts transcripts={transcripts} lang={lang} t={t} fill /> : null}
       </div>
       {offers ? <PreviewEnd seconds={previewSeconds}>{offers}</PreviewEnd> : null}
-      {transcripts.length ? <Transcripts transcripts={transcripts} lang={lang} t={t} fill={fill} /> : null}
+      {!fill && transcripts.length ? <Transcripts transcripts={transcripts} lang={lang} t={t} fill={false} /> : null}
     </div>
   );
 }
@@ -176,25 +177,37 @@ function Overlay({ title, detail, detailId }: { title: string; detail?: string |
 /**
  * The transcripts under the player, the viewer's language first: each a <details> (it opens
  * without JavaScript), whose summary says Show or Hide transcript as it is closed or open.
+ * In a frame-filling player (the embed) they lie over the picture's corner, below the quality
+ * menu, so the picture keeps the whole frame (the snippet's box has the video's shape).
  */
 function Transcripts({ transcripts, lang, t, fill }: { transcripts: TranscriptDto[]; lang?: PlayerLanguage; t: PlayerT; fill: boolean }) {
   const ordered = [...transcripts].sort((a, b) => Number(sameLanguage(b.language, lang)) - Number(sameLanguage(a.language, lang)));
   return (
-    <section aria-label={t("transcript")} className={fill ? "shrink-0 bg-white" : "mt-3"} data-transcripts>
+    <section
+      aria-label={t("transcript")}
+      className={fill ? "absolute top-12 right-3 z-10 flex max-h-[calc(100%-7rem)] max-w-[calc(100%-1.5rem)] flex-col items-end" : "mt-3"}
+      data-transcripts
+    >
       {ordered.map((transcript) => (
         <details
           key={transcript.language}
-          className={`group/transcript border-slate-200 bg-white text-slate-900 ${fill ? "border-t px-3 py-2" : "mt-2 rounded-lg border px-4 py-3 first:mt-0"}`}
+          className={`group/transcript text-slate-900 ${fill ? "flex min-h-0 flex-col items-end" : "mt-2 rounded-lg border border-slate-200 bg-white px-4 py-3 first:mt-0"}`}
           data-testid="player-transcript"
         >
-          <summary className="cursor-pointer text-sm font-medium text-slate-800">
+          <summary
+            className={
+              fill
+                ? "cursor-pointer rounded-full bg-black/70 px-3 py-1 text-xs font-semibold text-white focus-visible:outline-2 focus-visible:outline-white"
+                : "cursor-pointer text-sm font-medium text-slate-800"
+            }
+          >
             <span className="group-open/transcript:hidden">{t("showTranscript")}</span>
             <span className="hidden group-open/transcript:inline">{t("hideTranscript")}</span>
             {` (${transcript.label})`}
           </summary>
           <div
             lang={transcript.language}
-            className={`mt-2 overflow-y-auto text-sm leading-relaxed whitespace-pre-line text-slate-700 ${fill ? "max-h-32" : "max-h-80"}`}
+            className={`mt-2 overflow-y-auto text-sm leading-relaxed whitespace-pre-line text-slate-700 ${fill ? "min-h-0 w-80 max-w-full rounded-lg bg-white p-3 shadow-lg" : "max-h-80"}`}
           >
             {transcript.text}
           </div>

@@ -104,7 +104,11 @@ async function playerOf({ animation, licenceId, host }: Extract<EmbedDecision, {
     poster: animation.coverImage,
     review: animation.medicalReview ? formatMedicalReview(animation.medicalReview) : null,
     tracks: captions.map((c) => ({ language: c.language, label: c.label, src: c.path })),
-    transcripts: captions.filter((c) => c.transcript).map((c) => ({ language: c.language, label: c.label, text: c.transcript })),
+    // One transcript, the viewer's language first: its bar under the picture takes one line of the frame.
+    transcripts: captions
+      .filter((c) => c.transcript)
+      .slice(0, 1)
+      .map((c) => ({ language: c.language, label: c.label, text: c.transcript })),
     analytics: signPlaybackContext({ licenceId, animationId: animation.id, source: { kind: "site", host } }),
   };
 }
