@@ -60,7 +60,7 @@ test("a clinic sends a patient a link; the patient watches it on a phone; the cl
   const url = await card.getByTestId("patient-link-url").inputValue();
   expect(url).toMatch(/\/p\/[A-Za-z0-9_-]{43}$/);
   // The e-mail carries the same link.
-  expect(await linkFromOutbox(patientEmail, url)).toBe(url);
+  expect(await linkFromOutbox(patientEmail, "/p/")).toBe(url);
 
   // The printable card: the QR code and the address to type.
   await card.getByRole("link", { name: "Print QR card" }).click();
