@@ -31,9 +31,10 @@ test("a premium member's full animation plays through hls.js, with a quality men
   const video = page.getByTestId("animation-video");
   const quality = page.getByLabel("Quality");
 
-  // Before the viewer presses play: no player code, no playlist, no segment, no menu.
+  // Before the viewer presses play: no streaming code (the controls and the on-play loader are the page's; the
+  // embed and patient links share that chunk), no playlist, no segment, no menu.
   await expect(quality).toBeHidden();
-  expect(requested.filter((path) => /\/assets\/(player-(?!controls)|hls)[\w.-]*\.js$|\.m3u8$|\.m4s$/.test(path))).toEqual([]);
+  expect(requested.filter((path) => /\/assets\/(player-(?!controls|on-play)|hls)[\w.-]*\.js$|\.m3u8$|\.m4s$/.test(path))).toEqual([]);
 
   await video.evaluate((v: HTMLVideoElement) => {
     v.muted = true;
