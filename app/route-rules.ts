@@ -49,6 +49,8 @@ export const ROUTE_RULES: Record<string, RouteRuleOverride> = {
   "admin/categories/:id": { body: CATEGORY_FORM },
   "admin/doctors/new": { body: DOCTOR_FORM },
   "admin/doctors/:id": { body: DOCTOR_FORM },
+  // The practice's logo (its other forms are plain ones, which a multipart rule lets through too).
+  practice: { body: uploadForm("thumbnail") },
   // Read byte for byte: the signature covers the raw body.
   "api/webhooks/stripe": { body: () => ({ kind: "raw", limit: MB }), csrfExempt: "sent by the payment provider, verified by its signature" },
   "auth/passkey/options": JSON_CALL,

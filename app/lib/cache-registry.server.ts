@@ -60,7 +60,7 @@ export const CACHES = {
   /** A signed-in caller's user row, credential and licences (auth/member-cache.server.ts). */
   member: { tables: CALLER, deletesOf: ["Animation", "Category"] },
   /** What a stored object is attached to (licensing/access.server.ts). */
-  objectAttachments: { tables: ["Animation", "Category", "Doctor", "AnimationCaption"] },
+  objectAttachments: { tables: ["Animation", "Category", "Doctor", "AnimationCaption", "Practice"] },
   /** A credential's viewer and rights for /objects (media/delivery.server.ts). */
   objectViewers: { tables: CALLER, deletesOf: ["Animation", "Category"] },
   /** A media set's animation (media/media-urls.server.ts). */

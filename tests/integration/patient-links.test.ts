@@ -4,7 +4,8 @@ import { LINK_ENDED, NOT_COVERED } from "~/validation/patient-links.ts";
 import { sendToApp } from "../helpers/app.ts";
 import { createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
-import { storeFile } from "./media-helpers.ts";
+import { createPractice } from "~/services/practices/practices.server.ts";
+import { fileBytes, storeFile } from "./media-helpers.ts";
 
 // Patient links through the front door (issue 46): the clinic creates, e-mails and revokes them
 // on /licences/{id}; the patient opens /p/{token} with no account and plays the full video at
@@ -212,5 +213,50 @@ describe("the patient's page", () => {
     const sitemaps = await Promise.all(["/sitemap.xml", "/sitemap-pages.xml", "/sitemap-animations.xml"].map((path) => get(path)));
     for (const sitemap of sitemaps) expect(text(sitemap)).not.toContain("/p/");
     expect(text(await get("/robots.txt"))).not.toContain(link.token);
+  });
+});
+
+describe("a practice's links", () => {
+  it("show the practice's name and the logo a manager uploaded on /practice, which anyone may fetch", async () => {
+    const owner = await createUser({ firstName: "Olga", lastName: "Owner" });
+    const practice = await createPractice(owner, { legalName: "Clínica Norte, S.L.", address: "Calle 1", country: "ES", taxId: undefined });
+    const { subscription } = await createPaidSubscription(owner.id, { type: "category", categoryId: world.animation.categoryId! });
+    await prisma.subscription.update({ where: { id: subscription.id }, data: { practiceId: practice.id, seats: 3 } });
+    const cookie = await sessionCookieFor(owner.id);
+
+    // The logo's form: multipart, the file streamed to storage.
+    const png = fileBytes("png", 2048);
+    const boundary = "logo-boundary";
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nlogo\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const saved = await sendToApp("/practice", {
+      method: "POST",
+      headers: new Headers({ "Content-Type": `multipart/form-data; boundary=${boundary}`, Origin: ORIGIN, Cookie: cookie }),
+      body,
+    });
+    expect(saved.status).toBe(302);
+    const logo = (await prisma.practice.findUniqueOrThrow({ where: { id: practice.id } })).logo!;
+    expect(logo).toMatch(/^\/objects\/uploads\//);
+
+    const created = await post(`/licences/${subscription.id}`, cookie, { intent: "create", animationIds: world.animation.id });
+    expect(created.status).toBe(302);
+    const link = await prisma.patientLink.findFirstOrThrow({ where: { subscriptionId: subscription.id } });
+    const html = text(await get(`/p/${link.token}`));
+    expect(html).toContain("From Clínica Norte, S.L.");
+    expect(html).toContain(`src="${logo}"`);
+    // A patient has no account: the logo is a public object once attached.
+    const image = await get(logo);
+    expect(image.status).toBe(200);
+    expect(image.body.subarray(0, 8).equals(png.subarray(0, 8))).toBe(true);
+
+    // Removed: the link shows the name alone.
+    const removed = await post("/practice", cookie, { intent: "logo", logoRemove: "on" });
+    expect(removed.status).toBe(302);
+    expect((await prisma.practice.findUniqueOrThrow({ where: { id: practice.id } })).logo).toBeNull();
+    expect(text(await get(`/p/${link.token}`))).not.toContain(logo);
   });
 });

@@ -30,6 +30,7 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeade
 export default function PatientLinkCard({ loaderData: card }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-xl p-8 text-slate-900">
+      {card.logo ? <img src={card.logo} alt="" className="mb-2 h-12 w-auto max-w-48 object-contain" /> : null}
       <p className="text-sm font-semibold tracking-wide text-slate-600 uppercase">{card.clinicName}</p>
       <h1 className="mt-2 text-2xl font-semibold">{card.titles.length === 1 ? "A video to watch before your visit" : "Videos to watch before your visit"}</h1>
       <ul className="mt-3 list-disc pl-6">

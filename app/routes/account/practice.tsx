@@ -10,7 +10,8 @@ import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { ServiceError } from "~/lib/errors.server.ts";
 import { formatDate } from "~/lib/format.ts";
-import { formError, readFormData } from "~/lib/form.server.ts";
+import { formError } from "~/lib/form.server.ts";
+import { discardUploads, readUploadForm } from "~/lib/upload-form.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireUser } from "~/services/auth/guards.server.ts";
@@ -22,6 +23,7 @@ import {
   inviteMember,
   removeMember,
   revokeInvitation,
+  setPracticeLogo,
   transferOwnership,
   updatePractice,
 } from "~/services/practices/practices.server.ts";
@@ -63,7 +65,9 @@ async function practiceIdOf(userId: string) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const formData = await readFormData(request);
+  // The logo's form is multipart (its file streams to storage); the others are plain forms.
+  const upload = await readUploadForm(request, { logo: "thumbnail" });
+  const formData = upload.formData;
   const intent = String(formData.get("intent") ?? "");
   const back = (toast: Parameters<typeof redirectWithToast>[1], anchor = "") => redirectWithToast(`/practice${anchor}`, toast);
 
@@ -94,6 +98,30 @@ export async function action({ request }: Route.ActionArgs) {
     } catch (error) {
       return formError(submission, error, { intent });
     }
+  }
+
+  if (intent === "logo") {
+    const logo = String(formData.get("logo") ?? "");
+    const uploaded = upload.stored.includes(logo);
+    const error = upload.errors.logo?.[0] ?? (!uploaded && formData.get("logoRemove") !== "on" ? "Choose an image (JPG or PNG)" : null);
+    if (error) {
+      await discardUploads(upload.stored);
+      return back({ title: "Error", description: error, type: "error" }, "#practice-logo");
+    }
+    try {
+      const replaced = await setPracticeLogo(user, await practiceIdOf(user.id), uploaded ? logo : null);
+      if (replaced) await discardUploads([replaced]);
+    } catch (caught) {
+      await discardUploads(upload.stored);
+      if (!(caught instanceof ServiceError)) throw caught;
+      return back({ title: "Error", description: caught.message, type: "error" }, "#practice-logo");
+    }
+    return back(
+      uploaded
+        ? { title: "Logo saved", description: "Your patient links show it beside the practice's name." }
+        : { title: "Logo removed", description: "Your patient links show the practice's name alone." },
+      "#practice-logo",
+    );
   }
 
   if (intent === "transfer") {
@@ -285,8 +313,37 @@ export default function PracticePage({ loaderData, actionData }: Route.Component
         </Section>
       )}
 
+      {manages ? <LogoForm logo={practice.logo} /> : null}
+
       {isOwner && members.length > 1 ? <TransferForm members={members.filter((m) => m.userId !== userId)} lastResult={resultFor(data, "transfer")} /> : null}
     </AccountPage>
+  );
+}
+
+/** The logo patients see on the practice's links: a plain multipart form, the same with or without JavaScript. */
+function LogoForm({ logo }: { logo: string | null }) {
+  return (
+    <Section id="practice-logo" title="Logo" className="mt-10">
+      <p className="mt-2 text-sm text-slate-700">Shown beside the practice's name on the links you send patients. JPG or PNG, up to 10 MB.</p>
+      <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-wrap items-end gap-4">
+        {logo ? (
+          <img src={logo} alt="The practice's current logo" className="h-16 w-auto max-w-48 rounded border border-slate-200 bg-white object-contain p-1" />
+        ) : null}
+        <label className="text-sm">
+          <span className="block font-medium">{logo ? "Replace the logo" : "Logo image"}</span>
+          <input type="file" name="logo" accept="image/jpeg,image/png" className="mt-1 block text-sm" />
+        </label>
+        {logo ? (
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="logoRemove" className="h-4 w-4 rounded border-slate-300" />
+            Remove the logo
+          </label>
+        ) : null}
+        <SubmitButton name="intent" value="logo" variant="secondary" pendingText="Saving...">
+          Save logo
+        </SubmitButton>
+      </Form>
+    </Section>
   );
 }
 

@@ -69,6 +69,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       state: "live" as const,
       lang,
       clinicName: link.clinicName,
+      logo: link.logo,
       note: link.note,
       worksUntil: t("linkWorksUntil", { date: new Intl.DateTimeFormat(lang === "es" ? "es" : "en-US", { dateStyle: "long", timeZone: "UTC" }).format(link.expiresAt) }),
       fromClinic: t("fromClinic", { clinic: link.clinicName }),
@@ -96,7 +97,9 @@ export default function PatientLinkPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen bg-slate-50" data-player-page data-expires={loaderData.expires}>
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto max-w-4xl px-4 py-3">
+        <div className="mx-auto flex max-w-4xl items-center gap-3 px-4 py-3">
+          {/* Beside the name it shows: decorative for assistive technology. */}
+          {loaderData.logo ? <img src={loaderData.logo} alt="" className="h-10 w-auto max-w-40 object-contain" data-testid="patient-link-logo" /> : null}
           <h1 className="font-semibold text-slate-900" data-testid="patient-link-clinic">
             {loaderData.fromClinic}
           </h1>

@@ -170,7 +170,7 @@ export function holdsLicence(access: Access, item: LicenceItem) {
 export type ObjectViewer = { id: string; role: "user" | "admin"; accountType: "free" | "premium"; access?: Access } | null;
 
 export type ObjectAccessDecision =
-  /** Cover image, preview, doctor photo, category thumbnail, active animation's caption: anyone. */
+  /** Cover image, preview, doctor photo, category thumbnail, active animation's caption, practice logo: anyone. */
   | { allowed: true; visibility: "public" }
   /** A full video or download file for someone with the right, or anything for an admin. */
   | { allowed: true; visibility: "private"; download?: { slug: string } }
@@ -202,7 +202,7 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
   const now = Date.now();
   const cached = attachmentsCache.get(objectPath);
   if (cached && cached.expires > now) return cached.value;
-  const [animations, doctor, category, caption] = await Promise.all([
+  const [animations, doctor, category, caption, practice] = await Promise.all([
     prisma.animation.findMany({
       where: {
         OR: [{ coverImage: objectPath }, { previewVideo: objectPath }, { fullVideo: objectPath }, { downloadFile: objectPath }],
@@ -223,9 +223,16 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
     // A caption track of an active animation is public (its transcript is on the public page);
     // of an inactive one it is attached nowhere public, so only admins get it.
     prisma.animationCaption.findFirst({ where: { path: objectPath, animation: { isActive: true } }, select: { id: true } }),
+    // A practice's logo is on its patient links, which need no account.
+    prisma.practice.findFirst({ where: { logo: objectPath }, select: { id: true } }),
   ]);
   const value: ObjectAttachments = {
-    public: animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) || doctor !== null || category !== null || caption !== null,
+    public:
+      animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) ||
+      doctor !== null ||
+      category !== null ||
+      caption !== null ||
+      practice !== null,
     guarded: animations.flatMap(({ id, slug, categoryId, category, fullVideo, downloadFile }) => {
       const animation = { id, slug, categoryId, category };
       return [

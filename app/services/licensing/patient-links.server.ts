@@ -48,7 +48,7 @@ const licenceRowSelect = {
   categoryId: true,
   animation: { select: { id: true, title: true, slug: true } },
   category: { select: { id: true, name: true } },
-  practice: { select: { legalName: true } },
+  practice: { select: { legalName: true, logo: true } },
   user: { select: { firstName: true, lastName: true } },
 } as const;
 
@@ -273,6 +273,7 @@ export async function getPrintablePatientLink(viewer: Viewer, licenceId: string,
   const url = patientLinkUrl(link.token);
   return {
     clinicName: clinicNameOf(licence),
+    logo: licence.practice?.logo ?? null,
     url,
     qr: await patientLinkQrSvg(url),
     note: link.note,
@@ -339,6 +340,8 @@ export async function openPatientLink(token: string, now = new Date()) {
     linkId: link.id,
     licenceId: licence.id,
     clinicName,
+    /** The practice's logo, if it uploaded one (a public object). */
+    logo: licence.practice?.logo ?? null,
     note: link.note,
     language: link.language,
     expiresAt: link.expiresAt,

@@ -128,6 +128,27 @@ export async function updatePractice(user: Actor, practiceId: string, input: Pra
   });
 }
 
+/**
+ * Sets or clears the practice's logo (a finished image upload's stored path), for its owners and
+ * managers. Returns the path it replaced, for the caller to discard once the write is done.
+ */
+export async function setPracticeLogo(user: Actor, practiceId: string, logo: string | null) {
+  return prisma.$transaction(async (tx) => {
+    await lockAs(tx, user, practiceId, "manager");
+    const before = await tx.practice.findUniqueOrThrow({ where: { id: practiceId }, select: { logo: true, legalName: true } });
+    await tx.practice.update({ where: { id: practiceId }, data: { logo } });
+    await recordAudit(tx, user, {
+      action: "practice.update",
+      entityType: "practice",
+      entityId: practiceId,
+      summary: logo ? `Changed the logo of the practice “${before.legalName}”` : `Removed the logo of the practice “${before.legalName}”`,
+      before: { logo: before.logo },
+      after: { logo },
+    });
+    return before.logo !== logo ? before.logo : null;
+  });
+}
+
 // ---- seats ----
 
 /**
@@ -379,7 +400,7 @@ export async function getPractice(user: Actor, practiceId: string, now = new Dat
   const [practice, members, invitations, limit, licences] = await Promise.all([
     prisma.practice.findUniqueOrThrow({
       where: { id: practiceId },
-      select: { id: true, legalName: true, address: true, country: true, taxId: true, billingEmail: true, createdAt: true },
+      select: { id: true, legalName: true, address: true, country: true, taxId: true, billingEmail: true, logo: true, createdAt: true },
     }),
     prisma.practiceMember.findMany({
       where: { practiceId },
