@@ -2,6 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
+import { playerWords } from "~/lib/i18n/player.ts";
 import type { PlaybackDto } from "~/services/catalogue/types.ts";
 
 // The player's markup for the pages that pass the props the embed and patient links use
@@ -20,7 +21,8 @@ const tracks = [
   { language: "en", label: "English", src: "/captions/en.vtt" },
   { language: "es", label: "Español", src: "/captions/es.vtt" },
 ];
-const base = { videoId: "v1", src: null, playback, poster: null, title: "Open Rhinoplasty", isPreview: false, previewSeconds: 10, tracks };
+const words = playerWords("en", { title: "Open Rhinoplasty", isPreview: false, previewSeconds: 10 });
+const base = { videoId: "v1", src: null, playback, poster: null, words, isPreview: false, previewSeconds: 10, tracks };
 const render = (props: Partial<Parameters<typeof VideoPlayer>[0]> = {}) => renderToStaticMarkup(createElement(VideoPlayer, { ...base, ...props }));
 
 describe("VideoPlayer", () => {
@@ -39,14 +41,16 @@ describe("VideoPlayer", () => {
   });
 
   it("speaks the viewer's language: its words, its lang and its caption track on by default", () => {
-    const html = render({ lang: "es" });
+    const spanish = playerWords("es", { title: "Open Rhinoplasty", isPreview: false, previewSeconds: 10 });
+    const html = render({ lang: "es", words: spanish });
     expect(html).toMatch(/^<div lang="es" class="relative" data-player="true">/);
     expect(html).toMatch(/<track kind="captions" srcLang="en" label="English" src="\/captions\/en.vtt"\/>/);
     expect(html).toMatch(/<track kind="captions" srcLang="es" label="Español" src="\/captions\/es.vtt" default=""\/>/);
     expect(html).toMatch(/>Calidad<select[^>]*><option value="-1" selected="">Automática<\/option>/);
     expect(html).toContain("Su navegador no puede reproducir este video.");
     // A preview's label and badge too.
-    const preview = render({ lang: "es", isPreview: true, playback: { ...playback, isPreview: true, storyboard: null } });
+    const previewWords = playerWords("es", { title: "Open Rhinoplasty", isPreview: true, previewSeconds: 10 });
+    const preview = render({ lang: "es", words: previewWords, isPreview: true, playback: { ...playback, isPreview: true, storyboard: null } });
     expect(preview).toContain('aria-label="Vista previa de Open Rhinoplasty"');
     expect(preview).toContain("Vista previa de 10 segundos");
   });
@@ -69,6 +73,7 @@ describe("VideoPlayer", () => {
   it("lists the transcripts as disclosures, the viewer's language first, each in its language", () => {
     const html = render({
       lang: "es",
+      words: playerWords("es", { title: "Open Rhinoplasty", isPreview: false, previewSeconds: 10 }),
       transcripts: [
         { language: "en", label: "English", text: "Open rhinoplasty gives the surgeon a direct view." },
         { language: "es", label: "Español", text: "La rinoplastia abierta ofrece al cirujano una vista directa." },
@@ -89,7 +94,11 @@ describe("VideoPlayer", () => {
   });
 
   it("says the video is unavailable in the viewer's language", () => {
-    expect(render({ playback: null, lang: "es" })).toContain("Video no disponible");
-    expect(render({ playback: null, isPreview: true })).toContain("Preview unavailable");
+    expect(render({ playback: null, lang: "es", words: playerWords("es", { title: "x", isPreview: false, previewSeconds: 10 }) })).toContain(
+      "Video no disponible",
+    );
+    expect(render({ playback: null, isPreview: true, words: playerWords("en", { title: "x", isPreview: true, previewSeconds: 10 }) })).toContain(
+      "Preview unavailable",
+    );
   });
 });

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button.tsx";
 import { ResponsiveImage } from "~/components/ui/responsive-image.tsx";
 import { enhancePlayer } from "~/lib/dom/player.ts";
-import { type PlayerLanguage, type PlayerT, playerT } from "~/lib/i18n/player.ts";
+import type { PlayerLanguage, PlayerWords } from "~/lib/i18n/player.ts";
 import { hasRenditions, renditionUrl } from "~/lib/image-renditions.ts";
 import type { CaptionTrackDto, PlaybackDto } from "~/services/catalogue/types.ts";
 
@@ -40,14 +40,15 @@ type VideoPlayerProps = {
   /** The pipeline's renditions for this viewer; null until the animation has a finished set. */
   playback?: PlaybackDto | null;
   poster: string | null;
-  title: string;
   isPreview: boolean;
   /** How long the preview plays (lib/preview.ts): its badge and its end say so. */
   previewSeconds: number;
   tracks?: CaptionTrackDto[];
   /** Premium and the licences for this animation, offered when the preview ends. */
   offers?: ReactNode;
-  /** The viewer's language: the player's words, its `lang` and the caption track on by default. */
+  /** The player's words in the viewer's language (lib/i18n/player.ts playerWords, made by the loader). */
+  words: PlayerWords;
+  /** The viewer's language: the player's `lang` and the caption track on by default. */
   lang?: PlayerLanguage;
   /** Over the picture's top until it plays, back on pause and at the end: the title and a review line. */
   overlay?: { title: string; detail?: string | null };
@@ -66,12 +67,12 @@ function Player({
   src: fileSrc,
   playback: latestPlayback = null,
   poster,
-  title,
   isPreview,
   previewSeconds,
   tracks = [],
   offers,
   lang,
+  words,
   overlay,
   transcripts = [],
   analytics,
@@ -79,7 +80,6 @@ function Player({
 }: VideoPlayerProps) {
   const root = useRef<HTMLDivElement>(null);
   const detailId = useId();
-  const t = playerT(lang ?? "en");
   // Signed URLs differ at each load of the page's data: the player keeps those it started with,
   // so a revalidation never swaps the source under a playing video (hls.js owns it by then).
   const [playback] = useState(latestPlayback);
@@ -99,7 +99,7 @@ function Player({
             className="absolute inset-0 h-full w-full object-cover opacity-50"
           />
         ) : null}
-        <p className="relative rounded-lg bg-black/60 px-4 py-2 font-semibold text-white">{t(isPreview ? "previewUnavailable" : "videoUnavailable")}</p>
+        <p className="relative rounded-lg bg-black/60 px-4 py-2 font-semibold text-white">{words.unavailable}</p>
       </div>
     );
   }
@@ -125,27 +125,27 @@ function Player({
           preload={ladder || analytics ? "none" : "metadata"}
           controlsList="nodownload"
           className={fill ? "h-full w-full object-contain" : "aspect-video w-full"}
-          aria-label={isPreview ? t("previewOf", { title }) : title}
+          aria-label={words.label}
           // The overlay is hidden from assistive technology (the label names the video already);
           // its review line is read once, as the video's description.
           aria-describedby={overlay?.detail ? detailId : undefined}
           data-testid="animation-video"
         >
           <CaptionTracks tracks={tracks} lang={lang} />
-          {t("noVideoSupport")}
+          {words.noVideoSupport}
         </video>
         {overlay ? <Overlay title={overlay.title} detail={overlay.detail} detailId={detailId} /> : null}
         {isPreview ? (
           <span className="pointer-events-none absolute top-3 left-3 rounded-full bg-black/70 px-3 py-1 text-xs font-semibold text-white">
-            {t("previewBadge", { seconds: previewSeconds })}
+            {words.previewBadge}
           </span>
         ) : null}
         {ladder?.storyboard ? <SeekThumbnail /> : null}
-        {ladder ? <QualityMenu t={t} /> : null}
-        {fill && transcripts.length ? <Transcripts transcripts={transcripts} lang={lang} t={t} fill /> : null}
+        {ladder ? <QualityMenu words={words} /> : null}
+        {fill && transcripts.length ? <Transcripts transcripts={transcripts} lang={lang} words={words} fill /> : null}
       </div>
       {offers ? <PreviewEnd seconds={previewSeconds}>{offers}</PreviewEnd> : null}
-      {!fill && transcripts.length ? <Transcripts transcripts={transcripts} lang={lang} t={t} fill={false} /> : null}
+      {!fill && transcripts.length ? <Transcripts transcripts={transcripts} lang={lang} words={words} fill={false} /> : null}
     </div>
   );
 }
@@ -180,11 +180,11 @@ function Overlay({ title, detail, detailId }: { title: string; detail?: string |
  * In a frame-filling player (the embed) they lie over the picture's corner, below the quality
  * menu, so the picture keeps the whole frame (the snippet's box has the video's shape).
  */
-function Transcripts({ transcripts, lang, t, fill }: { transcripts: TranscriptDto[]; lang?: PlayerLanguage; t: PlayerT; fill: boolean }) {
+function Transcripts({ transcripts, lang, words, fill }: { transcripts: TranscriptDto[]; lang?: PlayerLanguage; words: PlayerWords; fill: boolean }) {
   const ordered = [...transcripts].sort((a, b) => Number(sameLanguage(b.language, lang)) - Number(sameLanguage(a.language, lang)));
   return (
     <section
-      aria-label={t("transcript")}
+      aria-label={words.transcript}
       className={fill ? "absolute top-12 right-3 z-10 flex max-h-[calc(100%-7rem)] max-w-[calc(100%-1.5rem)] flex-col items-end" : "mt-3"}
       data-transcripts
     >
@@ -201,8 +201,8 @@ function Transcripts({ transcripts, lang, t, fill }: { transcripts: TranscriptDt
                 : "cursor-pointer text-sm font-medium text-slate-800"
             }
           >
-            <span className="group-open/transcript:hidden">{t("showTranscript")}</span>
-            <span className="hidden group-open/transcript:inline">{t("hideTranscript")}</span>
+            <span className="group-open/transcript:hidden">{words.showTranscript}</span>
+            <span className="hidden group-open/transcript:inline">{words.hideTranscript}</span>
             {` (${transcript.label})`}
           </summary>
           <div
@@ -242,19 +242,19 @@ function SeekThumbnail() {
  * top corner, so it takes no room from the page when it appears (after hls.js has read the
  * ladder); only while hls.js plays, since the browser's own HLS cannot be steered.
  */
-function QualityMenu({ t }: { t: PlayerT }) {
+function QualityMenu({ words }: { words: PlayerWords }) {
   return (
     <label
       hidden
       data-quality
       className="absolute top-3 right-3 flex items-center gap-1.5 rounded-full bg-black/70 py-1 pr-2 pl-3 text-xs font-semibold text-white"
     >
-      {t("quality")}
+      {words.quality}
       <select
         defaultValue="-1"
         className="rounded bg-transparent font-semibold text-white focus-visible:outline-2 focus-visible:outline-white [&>option]:text-slate-900"
       >
-        <option value="-1">{t("auto")}</option>
+        <option value="-1">{words.auto}</option>
       </select>
     </label>
   );

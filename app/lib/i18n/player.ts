@@ -135,3 +135,39 @@ export function playerLanguage(acceptLanguage: string | null, preferred?: string
   }
   return "en";
 }
+
+/**
+ * The words one player shows, in `language`, finished on the server: the player's component
+ * takes these, so a page that hydrates (/watch) carries its strings and not i18next.
+ */
+export type PlayerWords = {
+  /** The video's accessible name: its title, or "Preview of …". */
+  label: string;
+  /** Where there is nothing to play. */
+  unavailable: string;
+  noVideoSupport: string;
+  previewBadge: string;
+  quality: string;
+  auto: string;
+  transcript: string;
+  showTranscript: string;
+  hideTranscript: string;
+};
+
+export function playerWords(
+  language: PlayerLanguage,
+  { title, isPreview, previewSeconds }: { title: string; isPreview: boolean; previewSeconds: number },
+): PlayerWords {
+  const t = playerT(language);
+  return {
+    label: isPreview ? t("previewOf", { title }) : title,
+    unavailable: t(isPreview ? "previewUnavailable" : "videoUnavailable"),
+    noVideoSupport: t("noVideoSupport"),
+    previewBadge: t("previewBadge", { seconds: previewSeconds }),
+    quality: t("quality"),
+    auto: t("auto"),
+    transcript: t("transcript"),
+    showTranscript: t("showTranscript"),
+    hideTranscript: t("hideTranscript"),
+  };
+}

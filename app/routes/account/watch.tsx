@@ -16,6 +16,7 @@ import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/watch";
 import { asRouteError } from "~/lib/errors.server.ts";
 import { previewSecondsOf } from "~/lib/preview.ts";
+import { playerWords } from "~/lib/i18n/player.ts";
 
 const WatchParams = z.object({ id: z.string().regex(UUID_RE) });
 
@@ -31,12 +32,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { id } = parseParams(params, WatchParams, "Animation not found");
   const playable = await getPlayableAnimation(id, await getAccess(user)).catch(asRouteError);
   if (!playable.watchable) throw redirect(playable.pageHref);
-  return { animation: playable.animation };
+  const { animation } = playable;
+  // The player's words, made here: the page hydrates, and the browser needs them, not i18next.
+  const words = playerWords("en", { title: animation.title, isPreview: false, previewSeconds: previewSecondsOf(animation.duration) });
+  return { animation, words };
 }
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
-export default function Watch({ loaderData: { animation } }: Route.ComponentProps) {
+export default function Watch({ loaderData: { animation, words } }: Route.ComponentProps) {
   return (
     <main className="mx-auto max-w-5xl px-4 py-10">
       <p className="text-sm">
@@ -53,7 +57,7 @@ export default function Watch({ loaderData: { animation } }: Route.ComponentProp
           src={animation.fullVideo}
           playback={animation.playback}
           poster={animation.coverImage}
-          title={animation.title}
+          words={words}
           isPreview={false}
           previewSeconds={previewSecondsOf(animation.duration)}
           tracks={animation.captions}

@@ -9,6 +9,7 @@ import { RelatedList } from "~/components/catalogue/related-list.tsx";
 import { ShareControl } from "~/components/catalogue/share-control.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
+import { playerWords } from "~/lib/i18n/player.ts";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
@@ -68,6 +69,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     ogImage,
     // What anybody can play: the preview is cut to its first 10 seconds (the product's promise).
     previewSeconds: previewSecondsOf(animation.duration),
+    playerWords: playerWords("en", {
+      title: animation.title,
+      isPreview: !animation.hasAccess || !animation.fullVideo,
+      previewSeconds: previewSecondsOf(animation.duration),
+    }),
     // Shared links name the animation's one address (its canonical URL), whichever path was visited.
     shareUrl: new URL(`/animations/${encodeURIComponent(animation.slug || animation.id)}`, siteOrigin(request)).href,
     related: { ...related, doctorName: doctor?.name ?? null },
@@ -228,7 +234,7 @@ export default function AnimationDetail({ loaderData, actionData }: Route.Compon
             src={src}
             playback={animation.playback}
             poster={animation.coverImage}
-            title={animation.title}
+            words={loaderData.playerWords}
             isPreview={isPreview}
             previewSeconds={loaderData.previewSeconds}
             tracks={animation.captions}

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
-import { playerLanguage, playerT } from "~/lib/i18n/player.ts";
+import { type PlayerLanguage, playerLanguage, playerT, playerWords } from "~/lib/i18n/player.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import type { PageHandle } from "~/lib/page-handle.ts";
 import { requestInfo } from "~/lib/request-context.server.ts";
@@ -90,7 +90,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /** The player's sources, signed for this licence on this site, and its captions and transcripts in the viewer's language first. */
-async function playerOf({ animation, licenceId, host }: Extract<EmbedDecision, { kind: "play" }>, lang: string) {
+async function playerOf({ animation, licenceId, host }: Extract<EmbedDecision, { kind: "play" }>, lang: PlayerLanguage) {
   const set = await getCurrentSet(animation.mediaSetId);
   const playback = set ? licensedPlaybackFor(set, { kind: "l", licenceId, host }) : null;
   const src = playback?.mp4 ?? embedVideoUrl({ licenceId, animationId: animation.id, host }, licensedMediaTtlSeconds(animation.duration));
@@ -110,6 +110,7 @@ async function playerOf({ animation, licenceId, host }: Extract<EmbedDecision, {
       .slice(0, 1)
       .map((c) => ({ language: c.language, label: c.label, text: c.transcript })),
     analytics: signPlaybackContext({ licenceId, animationId: animation.id, source: { kind: "site", host } }),
+    words: playerWords(lang, { title: animation.title, isPreview: false, previewSeconds: 0 }),
   };
 }
 
@@ -143,7 +144,7 @@ export default function Embed({ loaderData }: Route.ComponentProps) {
         src={player.src}
         playback={player.playback}
         poster={player.poster}
-        title={title}
+        words={player.words}
         isPreview={false}
         previewSeconds={0}
         tracks={player.tracks}

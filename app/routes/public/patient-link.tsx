@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
-import { playerLanguage, playerT } from "~/lib/i18n/player.ts";
+import { playerLanguage, playerT, playerWords } from "~/lib/i18n/player.ts";
 import { staticPageWith, type PageHandle } from "~/lib/page-handle.ts";
 import { signPlaybackContext } from "~/services/analytics/playback-context.server.ts";
 import { embedVideoUrl } from "~/services/licensing/embed-media.server.ts";
@@ -59,6 +59,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         tracks: captions.map((c) => ({ language: c.language, label: c.label, src: c.path })),
         transcripts: captions.filter((c) => c.transcript).map((c) => ({ language: c.language, label: c.label, text: c.transcript })),
         analytics: signPlaybackContext({ licenceId: link.licenceId, animationId: animation.id, source: { kind: "link", linkId: link.linkId } }),
+        words: playerWords(lang, { title: animation.title, isPreview: false, previewSeconds: 0 }),
       };
     }),
   );
@@ -124,7 +125,7 @@ export default function PatientLinkPage({ loaderData }: Route.ComponentProps) {
                 src={animation.src}
                 playback={animation.playback}
                 poster={animation.poster}
-                title={animation.title}
+                words={animation.words}
                 isPreview={false}
                 previewSeconds={0}
                 tracks={animation.tracks}
