@@ -8,7 +8,7 @@
 //     setup, answering a static page of the same document size and the same JSON bytes;
 //   - the ceiling: a bare node:http server answering the same bytes (for reference).
 // Targets: a visitor's pages >= 300% of the floor page with p99 <= 30 ms, a member's
-// >= 60%, public JSON >= 100% of the floor resource route, the embed >= 80%.
+// >= 60%, public JSON >= 100% of the floor resource route, the embed >= 80% of the floor page.
 // `--large` adds 10,000 animations and checks that home, search and category pages stay
 // within 2x of their small-catalogue figures, with the page and catalogue caches off (database
 // work only) and on (what visitors get),
@@ -95,7 +95,7 @@ async function demoEmbedPath(appUrl: string) {
   return `/embed/${licence.animationId}?licence=${licence.id}`;
 }
 
-/** The embed's bytes before the video: the document (no script, inline CSS) and its poster. */
+/** The embed's bytes before the video: the document, its scripts' count and its poster (its stylesheet is the site's, cached). */
 async function embedBytes(appUrl: string, page: Got) {
   const html = page.body.toString();
   const poster = /poster="([^"]+)"/.exec(html)?.[1];
@@ -358,7 +358,16 @@ async function main() {
   // 3x the floor with p99 within 30 ms; a member's are rendered (60 % of the floor); public
   // JSON at least the floor's resource route answering the same bytes.
   const member = await memberHeaders(appUrl);
-  type Target = { name: string; kind: "html" | "json" | "resource"; path: string; target: number; p99?: number; headers?: Record<string, string> };
+  type Target = {
+    name: string;
+    kind: "html" | "json";
+    path: string;
+    target: number;
+    p99?: number;
+    headers?: Record<string, string>;
+    /** The embed: its bytes before the video are reported too. */
+    embed?: true;
+  };
   const targets: Target[] = [
     { name: "home page, visitor", kind: "html", path: "/", target: 300, p99: 30 },
     { name: "animation page, visitor", kind: "html", path: `/animations/${animation.slug}`, target: 300, p99: 30 },
@@ -366,9 +375,19 @@ async function main() {
     { name: "animation page, member", kind: "html", path: `/animations/${animation.slug}`, target: 60, headers: member },
     { name: "GET /api/animations (light)", kind: "json", path: "/api/animations?page=1&limit=6&light=true", target: 100 },
     { name: "GET /api/categories/main", kind: "json", path: "/api/categories/main", target: 100 },
-    // A resource route answering a small HTML document (per requesting site, so never kept):
-    // measured against the floor's resource route answering the same bytes.
-    { name: "embed player (/embed)", kind: "resource", path: embedPath, target: 80 },
+    // The site's player alone in a bare React document (issue 46; until then a string-built
+    // resource route, measured against the floor's resource route), per requesting site so never
+    // kept: measured against the floor's React page of the same length. Framed as the licensee's
+    // preview frames it (the domain lock gives media to a frame only): the player itself, not the
+    // card a top-level request gets.
+    {
+      name: "embed player (/embed)",
+      kind: "html",
+      path: embedPath,
+      target: 80,
+      headers: { "Sec-Fetch-Dest": "iframe", Referer: `${appUrl}/my-animations` },
+      embed: true,
+    },
   ];
 
   // The bytes each target answers, for the floor and the ceiling to answer the same.
@@ -415,7 +434,7 @@ async function main() {
     const ratio = pct(a.rps, f.rps);
     const cpuRatio = a.cpuMsPerRequest && f.cpuMsPerRequest ? pct(f.cpuMsPerRequest, a.cpuMsPerRequest) : null;
     const target = t.target;
-    if (t.kind === "resource") embedVerdict.push(...(await embedBytes(appUrl, captured[i]!)));
+    if (t.embed) embedVerdict.push(...(await embedBytes(appUrl, captured[i]!)));
     const cpu = (x: Figure) => (x.cpuMsPerRequest === null ? "-" : fmt(x.cpuMsPerRequest, 2));
     rows.push([
       t.name,

@@ -200,6 +200,25 @@ describe("the patient's page", () => {
     }
   });
 
+  it("an animation withdrawn from the catalogue drops out; with none left the patient reads that the video is gone", async () => {
+    const withdrawn = await prisma.animation.create({
+      data: {
+        title: "Meniscus",
+        slug: `meniscus_${crypto.randomUUID().slice(0, 8)}`,
+        description: "Meniscus.",
+        fullVideo: world.full.path,
+        categoryId: world.animation.categoryId,
+      },
+    });
+    const link = await createLink({ animationIds: withdrawn.id });
+    expect(text(await get(`/p/${link.token}`))).toContain("Meniscus");
+    await prisma.animation.update({ where: { id: withdrawn.id }, data: { isActive: false } });
+    const page = await get(`/p/${link.token}`);
+    expect(page.status).toBe(410);
+    expect(text(page)).toContain("This video is no longer available");
+    expect(text(page)).not.toContain("<video");
+  });
+
   it("an unknown or malformed token reads the same neutral message, 404", async () => {
     for (const token of ["A".repeat(43), "short", "x".repeat(200)]) {
       const response = await get(`/p/${token}`);

@@ -100,7 +100,7 @@ async function playerOf({ animation, licenceId, host }: Extract<EmbedDecision, {
     id: animation.id,
     src,
     playback,
-    expires: playback?.expires ?? Date.now() + licensedMediaTtlSeconds(animation.duration) * 1000,
+    expires: playback?.expires ?? (Math.floor(Date.now() / 1000) + licensedMediaTtlSeconds(animation.duration)) * 1000,
     poster: animation.coverImage,
     review: animation.medicalReview ? formatMedicalReview(animation.medicalReview) : null,
     tracks: captions.map((c) => ({ language: c.language, label: c.label, src: c.path })),

@@ -46,7 +46,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       const set = await getCurrentSet(animation.mediaSetId);
       const playback = set ? licensedPlaybackFor(set, grant) : null;
       // Before the first transcode: the stored video, at a URL signed for this link.
-      const src = playback?.mp4 ?? (animation.hasVideo ? embedVideoUrl({ animationId: animation.id, linkId: link.linkId }, licensedMediaTtlSeconds(animation.duration)) : null);
+      const ttl = licensedMediaTtlSeconds(animation.duration);
+      const src = playback?.mp4 ?? (animation.hasVideo ? embedVideoUrl({ animationId: animation.id, linkId: link.linkId }, ttl) : null);
       const inLanguage = (language: string) => language === lang || language.startsWith(`${lang}-`);
       const captions = [...animation.captions].sort((a, b) => Number(inLanguage(b.language)) - Number(inLanguage(a.language)));
       return {
@@ -56,6 +57,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         poster: animation.coverImage,
         src,
         playback,
+        expires: playback?.expires ?? (Math.floor(Date.now() / 1000) + ttl) * 1000,
         tracks: captions.map((c) => ({ language: c.language, label: c.label, src: c.path })),
         transcripts: captions.filter((c) => c.transcript).map((c) => ({ language: c.language, label: c.label, text: c.transcript })),
         analytics: signPlaybackContext({ licenceId: link.licenceId, animationId: animation.id, source: { kind: "link", linkId: link.linkId } }),
@@ -63,8 +65,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       };
     }),
   );
+  // Every animation withdrawn from the catalogue (or no longer covered): nothing left to play.
+  if (animations.length === 0) {
+    return data({ state: "ended" as const, lang, heading: t("noLongerAvailable"), detail: t("linkEndedDetail"), clinicName: link.clinicName }, { status: 410, headers: HEADERS });
+  }
   // The page asks for fresh URLs (a reload) when the earliest would have expired at play.
-  const expires = Math.min(...animations.map((a) => a.playback?.expires ?? Date.now() + licensedMediaTtlSeconds(0) * 1000));
+  const expires = Math.min(...animations.map((a) => a.expires));
   return data(
     {
       state: "live" as const,
