@@ -154,6 +154,15 @@ test("a licensee embeds its animation on its own site only, until the licence en
     await page.goto(site.url);
     await expect(frame.locator("video")).toBeVisible();
     await expectPlayerFillsFrame(page, DEMO_VIDEO_RATIO);
+    await page.screenshot({ path: test.info().outputPath("embed-390.png") });
+    // The transcript opens over the picture, inside the frame.
+    const transcript = frame.getByTestId("player-transcript");
+    await transcript.locator("summary").click();
+    await expect(transcript.locator("div[lang]")).toBeVisible();
+    const [frameBox, panel] = [(await page.locator("iframe").boundingBox())!, (await transcript.locator("div[lang]").boundingBox())!];
+    expect(panel.y).toBeGreaterThanOrEqual(frameBox.y);
+    expect(panel.x + panel.width).toBeLessThanOrEqual(frameBox.x + frameBox.width);
+    await page.screenshot({ path: test.info().outputPath("embed-390-transcript.png") });
     await page.setViewportSize({ width: 1280, height: 720 });
 
     // The plays show next to the snippet.

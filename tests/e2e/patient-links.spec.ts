@@ -87,6 +87,7 @@ test("a clinic sends a patient a link; the patient watches it on a phone; the cl
       v.preload = "metadata";
       v.load();
     });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
     expect(await shownCaptionFontSize(video)).toBeGreaterThanOrEqual(12);
     const overflow = await patient.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);

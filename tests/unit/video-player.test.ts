@@ -80,7 +80,7 @@ describe("VideoPlayer", () => {
       ],
     });
     expect(html).toMatch(/<section aria-label="Transcripción" class="mt-3" data-transcripts="true">/);
-    const order = [...html.matchAll(/<div lang="(\w+)" class="mt-2 /g)].map((m) => m[1]);
+    const order = [...html.matchAll(/<div lang="(\w+)" class="overflow-y-auto /g)].map((m) => m[1]);
     expect(order).toEqual(["es", "en"]);
     expect(html).toMatch(/<summary[^>]*><span[^>]*>Mostrar la transcripción<\/span><span[^>]*>Ocultar la transcripción<\/span> \(Español\)<\/summary>/);
   });

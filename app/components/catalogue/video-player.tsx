@@ -177,21 +177,22 @@ function Overlay({ title, detail, detailId }: { title: string; detail?: string |
 /**
  * The transcripts under the player, the viewer's language first: each a <details> (it opens
  * without JavaScript), whose summary says Show or Hide transcript as it is closed or open.
- * In a frame-filling player (the embed) they lie over the picture's corner, below the quality
- * menu, so the picture keeps the whole frame (the snippet's box has the video's shape).
+ * In a frame-filling player (the embed) they lie over the picture's bottom corner, above the
+ * controls and clear of the title and the quality menu, opening upwards, so the picture keeps the
+ * whole frame (the snippet's box has the video's shape).
  */
 function Transcripts({ transcripts, lang, words, fill }: { transcripts: TranscriptDto[]; lang?: PlayerLanguage; words: PlayerWords; fill: boolean }) {
   const ordered = [...transcripts].sort((a, b) => Number(sameLanguage(b.language, lang)) - Number(sameLanguage(a.language, lang)));
   return (
     <section
       aria-label={words.transcript}
-      className={fill ? "absolute top-12 right-3 z-10 flex max-h-[calc(100%-7rem)] max-w-[calc(100%-1.5rem)] flex-col items-end" : "mt-3"}
+      className={fill ? "absolute right-3 bottom-16 z-10 flex max-h-[calc(100%-5rem)] max-w-[calc(100%-1.5rem)] flex-col items-end" : "mt-3"}
       data-transcripts
     >
       {ordered.map((transcript) => (
         <details
           key={transcript.language}
-          className={`group/transcript text-slate-900 ${fill ? "flex min-h-0 flex-col items-end" : "mt-2 rounded-lg border border-slate-200 bg-white px-4 py-3 first:mt-0"}`}
+          className={`group/transcript text-slate-900 ${fill ? "flex min-h-0 flex-col-reverse items-end" : "mt-2 rounded-lg border border-slate-200 bg-white px-4 py-3 first:mt-0"}`}
           data-testid="player-transcript"
         >
           <summary
@@ -207,7 +208,7 @@ function Transcripts({ transcripts, lang, words, fill }: { transcripts: Transcri
           </summary>
           <div
             lang={transcript.language}
-            className={`mt-2 overflow-y-auto text-sm leading-relaxed whitespace-pre-line text-slate-700 ${fill ? "min-h-0 w-80 max-w-full rounded-lg bg-white p-3 shadow-lg" : "max-h-80"}`}
+            className={`overflow-y-auto text-sm leading-relaxed whitespace-pre-line text-slate-700 ${fill ? "mb-2 max-h-[calc(100vh-8rem)] min-h-0 w-80 max-w-full rounded-lg bg-white p-3 shadow-lg" : "mt-2 max-h-80"}`}
           >
             {transcript.text}
           </div>
