@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PLAYER_LANGUAGES, PLAYER_RESOURCES, playerLanguage, playerT } from "~/lib/i18n/player.ts";
+import { medicalReviewLine, PLAYER_LANGUAGES, PLAYER_RESOURCES, playerLanguage, playerT } from "~/lib/i18n/player.ts";
+import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 
 describe("the player's strings", () => {
   const keys = (language: (typeof PLAYER_LANGUAGES)[number]) => Object.keys(PLAYER_RESOURCES[language].player).sort();
@@ -52,5 +53,23 @@ describe("playerLanguage", () => {
     ["es", "fr", "es"],
   ])("Accept-Language %j with the link's %j → %s", (header, preferred, expected) => {
     expect(playerLanguage(header, preferred)).toBe(expected);
+  });
+});
+
+describe("medicalReviewLine", () => {
+  const review = {
+    doctor: { id: "d", slug: "d", name: "Dr. Sarah Mitchell", specialty: "Plastic Surgery" },
+    reviewedAt: "2026-06-08T00:00:00.000Z",
+    nextReviewAt: "2027-06-08T00:00:00.000Z",
+  };
+
+  it("says in English exactly what every English page prints (one sentence, held equal here)", () => {
+    expect(medicalReviewLine("en", review)).toBe(formatMedicalReview(review));
+  });
+
+  it("says it in Spanish with Spanish dates", () => {
+    expect(medicalReviewLine("es", review)).toBe(
+      "Revisión médica de Dr. Sarah Mitchell (Plastic Surgery) el 8 de junio de 2026 · próxima revisión el 8 de junio de 2027",
+    );
   });
 });

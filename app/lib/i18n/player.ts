@@ -23,6 +23,9 @@ const en = {
   hideTranscript: "Hide transcript",
   transcriptIn: "Transcript ({{language}})",
   doctorVerifiedBy: "Doctor-verified by {{name}}",
+  // The same sentence as formatMedicalReview (medical-review-claim.ts), which English pages print;
+  // tests/unit/player-i18n.test.ts holds the two equal.
+  medicalReview: "Medically reviewed by {{name}} ({{specialty}}) on {{reviewedOn}} · next review {{nextReviewOn}}",
   // The licensed embed's cards and a patient link's page.
   noLongerAvailable: "This video is no longer available",
   licenceEnded: "This animation's license has ended",
@@ -53,6 +56,7 @@ const es: PlayerStrings = {
   hideTranscript: "Ocultar la transcripción",
   transcriptIn: "Transcripción ({{language}})",
   doctorVerifiedBy: "Verificado por {{name}}",
+  medicalReview: "Revisión médica de {{name}} ({{specialty}}) el {{reviewedOn}} · próxima revisión el {{nextReviewOn}}",
   noLongerAvailable: "Este video ya no está disponible",
   licenceEnded: "La licencia de esta animación ha terminado",
   renewLicence: "Renovar la licencia",
@@ -170,4 +174,18 @@ export function playerWords(
     showTranscript: t("showTranscript"),
     hideTranscript: t("hideTranscript"),
   };
+}
+
+/**
+ * A current medical review as the player's pages print it, in the viewer's language: the dates
+ * spelt the language's way (UTC days, as every page prints them).
+ */
+export function medicalReviewLine(language: PlayerLanguage, review: { doctor: { name: string; specialty: string }; reviewedAt: string; nextReviewAt: string }) {
+  const day = new Intl.DateTimeFormat(language === "es" ? "es" : "en-US", { dateStyle: "long", timeZone: "UTC" });
+  return playerT(language)("medicalReview", {
+    name: review.doctor.name,
+    specialty: review.doctor.specialty,
+    reviewedOn: day.format(new Date(review.reviewedAt)),
+    nextReviewOn: day.format(new Date(review.nextReviewAt)),
+  });
 }

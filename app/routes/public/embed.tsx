@@ -1,12 +1,11 @@
 import { data } from "react-router";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
-import { type PlayerLanguage, playerLanguage, playerT, playerWords } from "~/lib/i18n/player.ts";
+import { medicalReviewLine, type PlayerLanguage, playerLanguage, playerT, playerWords } from "~/lib/i18n/player.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import type { PageHandle } from "~/lib/page-handle.ts";
 import { requestInfo } from "~/lib/request-context.server.ts";
 import { storageOrigin } from "~/lib/storage.server.ts";
 import { signPlaybackContext } from "~/services/analytics/playback-context.server.ts";
-import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { embedVideoUrl } from "~/services/licensing/embed-media.server.ts";
 import { resolveEmbed, type EmbedDecision } from "~/services/licensing/embeds.server.ts";
 import { getCurrentSet, licensedMediaTtlSeconds, licensedPlaybackFor } from "~/services/media/media-urls.server.ts";
@@ -102,7 +101,7 @@ async function playerOf({ animation, licenceId, host }: Extract<EmbedDecision, {
     playback,
     expires: playback?.expires ?? (Math.floor(Date.now() / 1000) + licensedMediaTtlSeconds(animation.duration)) * 1000,
     poster: animation.coverImage,
-    review: animation.medicalReview ? formatMedicalReview(animation.medicalReview) : null,
+    review: animation.medicalReview ? medicalReviewLine(lang, animation.medicalReview) : null,
     tracks: captions.map((c) => ({ language: c.language, label: c.label, src: c.path })),
     // One transcript, the viewer's language first: its bar under the picture takes one line of the frame.
     transcripts: captions

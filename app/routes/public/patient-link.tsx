@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
-import { playerLanguage, playerT, playerWords } from "~/lib/i18n/player.ts";
+import { medicalReviewLine, playerLanguage, playerT, playerWords } from "~/lib/i18n/player.ts";
 import { staticPageWith, type PageHandle } from "~/lib/page-handle.ts";
 import { signPlaybackContext } from "~/services/analytics/playback-context.server.ts";
 import { embedVideoUrl } from "~/services/licensing/embed-media.server.ts";
@@ -53,7 +53,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       return {
         id: animation.id,
         title: animation.title,
-        review: animation.review,
+        review: animation.review ? medicalReviewLine(lang, animation.review) : null,
         poster: animation.coverImage,
         src,
         playback,

@@ -7,7 +7,6 @@ import { appUrl, sendTemplatedEmail } from "~/lib/mail.server.ts";
 import { consumeRateLimit, tooManyAttemptsMessage } from "~/lib/rate-limit.server.ts";
 import { escapeHtml } from "~/lib/sanitize.server.ts";
 import { currentMedicalReview, medicalReviewSelect } from "~/services/catalogue/medical-review.server.ts";
-import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { mayHaveRecord } from "~/services/practices/practices.server.ts";
 import {
   DEFAULT_LINK_DAYS,
@@ -345,18 +344,16 @@ export async function openPatientLink(token: string, now = new Date()) {
     note: link.note,
     language: link.language,
     expiresAt: link.expiresAt,
-    animations: playable.map((a) => {
-      const review = currentMedicalReview(a, now);
-      return {
-        id: a.id,
-        title: a.title,
-        duration: a.duration,
-        coverImage: a.coverImage,
-        mediaSetId: a.mediaSetId,
-        hasVideo: Boolean(a.fullVideo),
-        review: review ? formatMedicalReview(review) : null,
-        captions: a.captions,
-      };
-    }),
+    animations: playable.map((a) => ({
+      id: a.id,
+      title: a.title,
+      duration: a.duration,
+      coverImage: a.coverImage,
+      mediaSetId: a.mediaSetId,
+      hasVideo: Boolean(a.fullVideo),
+      /** The current medical review (the page prints it in the link's language), or null. */
+      review: currentMedicalReview(a, now),
+      captions: a.captions,
+    })),
   };
 }
