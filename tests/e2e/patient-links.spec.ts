@@ -133,7 +133,12 @@ test("a clinic sends a patient a link; the patient watches it on a phone; the cl
     await patientContext.close();
   }
 
-  // The licence's page at a desktop's width, for the record.
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: test.info().outputPath("licence-page-1280.png"), fullPage: true });
+  // The licence's page on a phone and a desktop: nothing scrolls sideways.
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.reload();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `the licence page scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: test.info().outputPath(`licence-page-${width}.png`), fullPage: true });
+  }
 });

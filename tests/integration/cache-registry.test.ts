@@ -173,6 +173,15 @@ const WRITERS: Record<string, (world: World) => Promise<unknown>> = {
     });
     expect(founded.status).toBe(302);
   },
+  // A practice's row: its logo is a public object once attached (object access); founding writes the row as a logo change does.
+  Practice: async () => {
+    const { cookie } = await member();
+    const founded = await callRoute(practicePage, "/practice", {
+      form: { intent: "create", legalName: `Logo Clinic ${crypto.randomBytes(3).toString("hex")}`, address: "2 Main St", country: "US" },
+      cookie,
+    });
+    expect(founded.status).toBe(302);
+  },
   // A new version of the licence terms has no screen yet (decision 028): written as its migration would.
   LicenceTerms: async () => {
     const latest = await prisma.licenceTerms.findFirstOrThrow({ orderBy: { version: "desc" } });
