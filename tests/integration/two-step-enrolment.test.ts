@@ -81,7 +81,8 @@ describe("setting up the authenticator app", () => {
     const cookie = await sessionCookieFor(admin.id, { stepUp: "never" });
     await callRoute(twoStepPage, "/profile/two-step", { cookie, form: { intent: "start" } });
     const secret: string = (await callRoute(twoStepPage, "/profile/two-step", { cookie })).body.setup.secret;
-    const { codes } = (await callRoute(twoStepPage, "/profile/two-step", { cookie, form: { intent: "confirm", code: await totpCode(secret) } })).body;
+    const enrolmentCode = await totpCode(secret);
+    const { codes } = (await callRoute(twoStepPage, "/profile/two-step", { cookie, form: { intent: "confirm", code: enrolmentCode } })).body;
 
     const password = await signInWithPassword(admin.email, "10.26.0.2");
     expect(password.location).toBe("/auth/two-step");
@@ -89,8 +90,9 @@ describe("setting up the authenticator app", () => {
     expect(pending).toContain("medanim_2fa=");
     expect(pending).not.toContain("medanim_session=");
 
-    // The code the enrolment used is spent: the same 30-s window's code is refused.
-    const replay = await callRoute(secondStepPage, "/auth/two-step", { cookie: pending, form: { code: await totpCode(secret) }, clientIp: "10.26.0.2" });
+    // The code the enrolment used is spent (the very code: asking for "this window's" again
+    // failed when the 30-s window turned between the two calls).
+    const replay = await callRoute(secondStepPage, "/auth/two-step", { cookie: pending, form: { code: enrolmentCode }, clientIp: "10.26.0.2" });
     expect(replay.status).toBe(400);
     const next = await callRoute(secondStepPage, "/auth/two-step", { cookie: pending, form: { code: await totpCode(secret, 1) }, clientIp: "10.26.0.2" });
     expect(next.location).toBe("/admin");
