@@ -69,6 +69,8 @@ export const SettingsFormSchema = z.object({
   seatPrice: z.preprocess((v) => (typeof v === "string" ? v.replace(/^\$/, "") : v), price).optional(),
   /** A checkbox: sent as "on" when ticked, absent when not. */
   requireMedicalReview: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+  /** Days raw playback events are kept; left empty, the setting stays as it is. */
+  analyticsRetentionDays: SETTING_VALUE_RULES.analytics_retention_days.optional(),
 });
 
 /** The screen's second form (intent "public-details"): what visitors see on the contact and sales pages. */

@@ -93,6 +93,20 @@ describe("the settings screen", () => {
     await callRoute(screen, "/admin/settings", { form: { platformName: "Medanim", annualPrice: "99" }, cookie });
   });
 
+  it("keeps playback events as long as the form says: a bad number is refused beside its field, an empty one leaves the setting", async () => {
+    const { cookie } = await admin();
+    const form = { platformName: "Medanim", annualPrice: "99" };
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body.analyticsRetentionDays).toBe("90");
+    const bad = await callRoute(screen, "/admin/settings", { form: { ...form, analyticsRetentionDays: "0" }, cookie });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("Retention must be a whole number of days from 1 to 3650");
+    expect((await callRoute(screen, "/admin/settings", { form: { ...form, analyticsRetentionDays: "30" }, cookie })).status).toBe(302);
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body.analyticsRetentionDays).toBe("30");
+    expect((await callRoute(screen, "/admin/settings", { form, cookie })).status).toBe(302);
+    expect((await callRoute(screen, "/admin/settings", { cookie })).body.analyticsRetentionDays).toBe("30");
+    await callRoute(screen, "/admin/settings", { form: { ...form, analyticsRetentionDays: "90" }, cookie });
+  });
+
   it("rounds the preview to a whole number", () => {
     expect(roundedYearlyPrice("149.50")).toBe(150);
     expect(roundedYearlyPrice("99.49")).toBe(99);

@@ -28,6 +28,7 @@ export async function loader() {
     annualPrice: value("global_subscription_yearly_price"),
     seatPrice: value("practice_seat_price"),
     requireMedicalReview: value("require_medical_review") === "true" ? "on" : undefined,
+    analyticsRetentionDays: value("analytics_retention_days"),
     publicDetails: {
       supportEmail: value("support_email"),
       supportPhone: value("support_phone"),
@@ -61,6 +62,7 @@ export async function action({ request }: Route.ActionArgs) {
       { key: "global_subscription_yearly_price", value: submission.value.annualPrice },
       { key: "require_medical_review", value: String(submission.value.requireMedicalReview) },
       ...(submission.value.seatPrice ? [{ key: "practice_seat_price", value: submission.value.seatPrice }] : []),
+      ...(submission.value.analyticsRetentionDays ? [{ key: "analytics_retention_days", value: submission.value.analyticsRetentionDays }] : []),
     ]);
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error);
@@ -159,6 +161,13 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             hint="When ticked, an animation can be published only while it has a current medical review (a reviewing doctor and a next review date still ahead). Off by default."
             {...getInputProps(fields.requireMedicalReview, { type: "checkbox" })}
             errors={fields.requireMedicalReview.errors}
+          />
+          <Field
+            label="Keep playback events (days)"
+            hint="How long the raw events of licensed embeds and patient links are kept before deletion; the daily numbers licensees see are kept. 1 to 3650, 90 by default."
+            {...getInputProps(fields.analyticsRetentionDays, { type: "text" })}
+            inputMode="numeric"
+            errors={fields.analyticsRetentionDays.errors}
           />
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pendingText="Saving...">Save All Settings</SubmitButton>
