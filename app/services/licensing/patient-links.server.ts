@@ -56,10 +56,7 @@ const licenceRowSelect = {
  * owners and managers share it). A licence the viewer may not have answers like a missing one.
  */
 export async function getLicenceForPage(viewer: Viewer, licenceId: string, now = new Date()) {
-  const licence = UUID.test(licenceId) ? await prisma.subscription.findUnique({ where: { id: licenceId.toLowerCase() }, select: licenceRowSelect }) : null;
-  if (!licence || (licence.type !== "individual" && licence.type !== "category") || !(await mayHaveRecord(viewer, licence, "use"))) {
-    throw notFound(LICENCE_NOT_FOUND);
-  }
+  const licence = await licenceToUse(viewer, licenceId);
   const [mayShare, animations] = await Promise.all([
     mayHaveRecord(viewer, licence, "billing"),
     prisma.animation.findMany({
@@ -85,12 +82,18 @@ export async function getLicenceForPage(viewer: Viewer, licenceId: string, now =
 
 export type LicencePage = Awaited<ReturnType<typeof getLicenceForPage>>;
 
-/** The licence, for someone who may share it (its holder, a practice's owner or manager, an admin). */
-async function licenceToShare(viewer: Viewer, licenceId: string) {
+/** An individual or category licence the viewer may use; any other answers like a missing one. */
+async function licenceToUse(viewer: Viewer, licenceId: string) {
   const licence = UUID.test(licenceId) ? await prisma.subscription.findUnique({ where: { id: licenceId.toLowerCase() }, select: licenceRowSelect }) : null;
   if (!licence || (licence.type !== "individual" && licence.type !== "category") || !(await mayHaveRecord(viewer, licence, "use"))) {
     throw notFound(LICENCE_NOT_FOUND);
   }
+  return licence;
+}
+
+/** The licence, for someone who may share it (its holder, a practice's owner or manager, an admin). */
+async function licenceToShare(viewer: Viewer, licenceId: string) {
+  const licence = await licenceToUse(viewer, licenceId);
   if (!(await mayHaveRecord(viewer, licence, "billing"))) throw forbidden(MANAGERS_ONLY);
   return licence;
 }
@@ -159,16 +162,11 @@ function linkExpiry(expiresOn: string | undefined, licenceEnd: Date | null, now:
   return day < cap ? day : cap;
 }
 
-/**
- * E-mails the link to a patient: from the clinic's name at our address, with the note and the
- * titles, no tracking pixel (the mail has no image at all). At most LINK_EMAILS_PER_HOUR per
- * licence. The address is kept on the link (the clinic's own record of whom it sent it to).
- */
-export async function sendPatientLink(viewer: Viewer, licenceId: string, linkId: string, email: string, now = new Date()) {
-  const licence = await licenceToShare(viewer, licenceId);
+/** One of the licence's links, with what its e-mail and its card show; "Patient link not found" otherwise. */
+async function linkOfLicence(licenceId: string, linkId: string) {
   const link = UUID.test(linkId)
     ? await prisma.patientLink.findFirst({
-        where: { id: linkId.toLowerCase(), subscriptionId: licence.id },
+        where: { id: linkId.toLowerCase(), subscriptionId: licenceId },
         select: {
           id: true,
           token: true,
@@ -180,6 +178,17 @@ export async function sendPatientLink(viewer: Viewer, licenceId: string, linkId:
       })
     : null;
   if (!link) throw notFound(LINK_NOT_FOUND);
+  return link;
+}
+
+/**
+ * E-mails the link to a patient: from the clinic's name at our address, with the note and the
+ * titles, no tracking pixel (the mail has no image at all). At most LINK_EMAILS_PER_HOUR per
+ * licence. The address is kept on the link (the clinic's own record of whom it sent it to).
+ */
+export async function sendPatientLink(viewer: Viewer, licenceId: string, linkId: string, email: string, now = new Date()) {
+  const licence = await licenceToShare(viewer, licenceId);
+  const link = await linkOfLicence(licence.id, linkId);
   if (link.revokedAt || link.expiresAt <= now) throw new ServiceError("This link has ended: create a new one", 409);
   const limit = await consumeRateLimit(`patient-link-mail:${licence.id}`, { limit: LINK_EMAILS_PER_HOUR, windowMs: 60 * 60 * 1000 }, now);
   if (!limit.allowed) throw tooManyRequests(tooManyAttemptsMessage(limit.retryAfterSeconds), limit.retryAfterSeconds);
@@ -256,19 +265,7 @@ export function patientLinkQrSvg(url: string) {
 /** A link the clinic may print: its QR code and what the patient needs to know. */
 export async function getPrintablePatientLink(viewer: Viewer, licenceId: string, linkId: string) {
   const licence = await licenceToShare(viewer, licenceId);
-  const link = UUID.test(linkId)
-    ? await prisma.patientLink.findFirst({
-        where: { id: linkId.toLowerCase(), subscriptionId: licence.id },
-        select: {
-          token: true,
-          note: true,
-          expiresAt: true,
-          revokedAt: true,
-          animations: { orderBy: { position: "asc" }, select: { animation: { select: { title: true } } } },
-        },
-      })
-    : null;
-  if (!link) throw notFound(LINK_NOT_FOUND);
+  const link = await linkOfLicence(licence.id, linkId);
   const url = patientLinkUrl(link.token);
   return {
     clinicName: clinicNameOf(licence),
