@@ -6,6 +6,7 @@ import { prisma } from "./db.server.ts";
 import { getEnv } from "./env.server.ts";
 import { logger } from "./logger.server.ts";
 import { metrics } from "./metrics.server.ts";
+import { linksAsText } from "./html-text.ts";
 import { escapeHtml } from "./sanitize.server.ts";
 
 export type MailAttachment = { filename: string; content: Buffer; contentType: string };
@@ -87,10 +88,9 @@ export function renderTemplate(source: string, variables: Record<string, string>
   });
 }
 
-/** Plain text from HTML: script and style dropped, tags removed, whitespace collapsed. */
+/** Plain text from HTML: script and style dropped, links as "text (URL)", tags removed, whitespace collapsed. */
 export function htmlToText(html: string) {
-  return html
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, "")
+  return linksAsText(html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ""))
     .replace(/<br\s*\/?>/gi, "\n")
     .replace(/<\/(p|div|h[1-6]|li|tr)>/gi, "\n")
     .replace(/<[^>]+>/g, "")
