@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { linksAsText } from "~/lib/html-text.ts";
 import { flagDefaultTrue, optionalText } from "./fields.ts";
 
 // The e-mail manager: templates, the log, bulk campaigns and their /api calls. Browser-safe.
@@ -136,12 +137,11 @@ export function templateDisplayName(name: string) {
 }
 
 /**
- * Plain text of a campaign from its HTML: script and style dropped, tags
+ * Plain text of a campaign from its HTML: script and style dropped, links as "text (URL)", tags
  * removed, whitespace collapsed, a line break after each sentence's closing punctuation.
  */
 export function plainTextFromHtml(html: string) {
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ")
+  return linksAsText(html.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " "))
     .replace(/<[^>]*>/g, " ")
     .replace(/&nbsp;/g, " ")
     .replace(/&lt;/g, "<")
