@@ -147,11 +147,31 @@ export const AnimationSchema = z.object({
     (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
     z.array(z.string().uuid("Unknown doctor")).max(50, "At most 50 doctors"),
   ),
+  // "Publish when ready" (decision 032): an unchecked box sends nothing, so absent is false.
+  publishWhenReady: z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()),
 });
 export type AnimationInput = z.infer<typeof AnimationSchema>;
+
+/**
+ * Where an animation stands on its way to the catalogue (decision 032), in the admin list's
+ * order: the key is the ?state= value, the label what the list prints.
+ */
+export const PUBLISH_STATES = {
+  draft: "Draft",
+  processing: "Processing",
+  review: "Ready for review",
+  ready: "Ready to publish",
+  published: "Published",
+  "review-due": "Review due",
+} as const;
+export type PublishState = keyof typeof PUBLISH_STATES;
 
 export const AnimationListQuerySchema = z.object({
   search: z.string().trim().max(200).optional().catch(undefined),
   category: z.string().uuid().optional().catch(undefined),
+  state: z
+    .enum(Object.keys(PUBLISH_STATES) as [PublishState, ...PublishState[]])
+    .optional()
+    .catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });

@@ -193,6 +193,12 @@ export const AdminPage = named(
     metaDescription: z.string().nullable(),
     metaKeywords: z.string().nullable(),
     type: pageType,
+    /** Published by the system once its ladder and review are done (decision 032). */
+    publishWhenReady: z.boolean(),
+    /** The duration was read from the full video (ffprobe), not typed. */
+    durationProbed: z.boolean(),
+    videoWidth: z.number().int().nullable(),
+    videoHeight: z.number().int().nullable(),
     isPublished: z.boolean(),
     showInFooter: z.boolean(),
     createdAt: isoDate,

@@ -1,11 +1,10 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
 import { Form } from "~/components/ui/form.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
 import { CategoryOptions } from "~/components/admin/category-options.tsx";
 import { FileField } from "~/components/admin/file-field.tsx";
-import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
+import { CheckboxField, ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { StepUpNotice } from "~/components/admin/step-up-notice.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
@@ -22,13 +21,16 @@ import { listEmbedPlaysForAnimation } from "~/services/licensing/embeds.server.t
 import { getIndividualPriceWarning } from "~/services/commerce/offers.server.ts";
 import { getCurrentRenditions, getMediaJobs } from "~/services/media/media-jobs.server.ts";
 import { MediaPanel } from "~/components/admin/media-panel.tsx";
+import { getPublishing } from "~/services/catalogue/publishing.server.ts";
 import { AnimationSchema } from "~/validation/admin-catalogue.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/animation-form";
 
 // /admin/animations/new and /admin/animations/:id (the form's fields, the
 // uploads' states, duration default 120 shown as m:ss). Files: multipart without JavaScript,
-// direct uploads with a percentage with it (components/admin/file-field.tsx).
+// direct uploads with a percentage with it (components/admin/file-field.tsx). A new animation is
+// a draft; "Publish when ready" publishes it once its ladder and review are done (decision 032).
+// A duration probed from the full video is shown read-only; typed only for a master without one.
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.animation ? "Edit Animation" : "New Animation"} | Admin` }, NOINDEX];
 
@@ -36,17 +38,28 @@ const MEDIA = { coverImage: "cover", fullVideo: "video", downloadFile: "download
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const validId = params.id && /^[0-9a-f-]{36}$/i.test(params.id);
-  const [animation, options, jobs, embedPlays, renditions] = await Promise.all([
+  const [animation, options, jobs, embedPlays, renditions, publishing] = await Promise.all([
     params.id ? getAdminAnimation(params.id) : null,
     getAnimationFormOptions(),
     validId ? getMediaJobs(params.id!) : [],
     validId ? listEmbedPlaysForAnimation(params.id!) : [],
     validId ? getCurrentRenditions(params.id!) : [],
+    validId ? getPublishing(params.id!) : null,
   ]);
   if (params.id) invariantResponse(animation, "Animation not found", { status: 404 });
   const limits = { cover: uploadRule("cover").maxMB, video: uploadRule("video").maxMB, download: uploadRule("download").maxMB };
   const priceWarning = animation ? await getIndividualPriceWarning(animation) : null;
-  return { animation, ...options, jobs: jobs.slice(0, 5), limits, embedPlays, priceWarning, renditions, stepUpLink: await stepUpLinkUnlessRecent(request) };
+  return {
+    animation,
+    ...options,
+    jobs: jobs.slice(0, 5),
+    limits,
+    embedPlays,
+    priceWarning,
+    renditions,
+    publishing,
+    stepUpLink: await stepUpLinkUnlessRecent(request),
+  };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -74,9 +87,11 @@ export async function action({ request, params }: Route.ActionArgs) {
       : await createAnimation(admin, submission.value, () => requireStepUp(request));
     // Saved either way: a price that is not below its category licence is the admin's call.
     const priceWarning = await getIndividualPriceWarning(animation);
+    const draft = animation.publishWhenReady ? "a draft, published when it is ready" : "a draft until you publish it";
+    const saved = animation.isActive ? `${animation.title} was saved.` : `${animation.title} was saved as ${draft}.`;
     return redirectWithToast("/admin/animations", {
       title: params.id ? "Animation Updated" : "Animation Created",
-      description: priceWarning ? `${animation.title} was saved. ${priceWarning}` : `${animation.title} was saved.`,
+      description: priceWarning ? `${saved} ${priceWarning}` : saved,
       type: priceWarning ? "info" : "success",
     });
   } catch (error) {
@@ -91,17 +106,25 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function AnimationFormScreen({ loaderData, actionData }: Route.ComponentProps) {
-  const { animation, categories, doctors, jobs, limits, embedPlays, priceWarning, renditions, stepUpLink } = loaderData;
+  const { animation, categories, doctors, jobs, limits, embedPlays, priceWarning, renditions, publishing, stepUpLink } = loaderData;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: animation
-      ? { ...animation, individualPrice: animation.individualPrice.toFixed(2), duration: String(animation.duration), doctorIds: animation.doctorIds }
+      ? {
+          ...animation,
+          individualPrice: animation.individualPrice.toFixed(2),
+          duration: String(animation.duration),
+          doctorIds: animation.doctorIds,
+          publishWhenReady: animation.publishWhenReady ? "on" : undefined,
+        }
       : { duration: "120", individualPrice: "299.00", doctorIds: [] },
     constraint: getZodConstraint(AnimationSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
-  const [duration, setDuration] = useState(String(fields.duration.initialValue ?? "120"));
+  // The m:ss beside the field is the server's too: after a refused save it shows what was sent.
+  const duration = Number(fields.duration.value ?? fields.duration.initialValue ?? 120);
+  const probed = animation?.durationProbed ? animation : null;
   const chosenDoctors = new Set([fields.doctorIds.initialValue ?? []].flat().filter(Boolean) as string[]);
   return (
     <AdminPage
@@ -116,6 +139,12 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
           </a>
         ) : null}
       </p>
+      {publishing ? (
+        <p className="text-sm" data-testid="publish-state">
+          <span className="font-medium">{publishing.label}</span>
+          {publishing.missing.length ? <span className="text-slate-600"> · to publish, still needed: {publishing.missing.join("; ")}</span> : null}
+        </p>
+      ) : null}
       {animation ? <MediaPanel hasVideo={Boolean(animation.fullVideo)} job={jobs[0] ?? null} renditions={renditions} /> : null}
       <Panel>
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="grid max-w-3xl gap-5">
@@ -143,15 +172,26 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
                 </p>
               ) : null}
             </div>
-            <Field
-              label="Duration (seconds)"
-              hint={`Shown as ${formatDuration(Number(duration) || 0)}`}
-              {...getInputProps(fields.duration, { type: "number" })}
-              min={1}
-              max={3600}
-              onChange={(event) => setDuration(event.currentTarget.value)}
-              errors={fields.duration.errors}
-            />
+            {probed ? (
+              <Field
+                label="Duration (seconds)"
+                hint={`Shown as ${formatDuration(probed.duration)}. Read from the full video${probed.videoWidth && probed.videoHeight ? ` (${probed.videoWidth}×${probed.videoHeight})` : ""}.`}
+                name={fields.duration.name}
+                id={fields.duration.id}
+                type="number"
+                value={probed.duration}
+                readOnly
+              />
+            ) : (
+              <Field
+                label="Duration (seconds)"
+                hint={`Shown as ${formatDuration(Number.isFinite(duration) && duration > 0 ? duration : 0)}.${animation?.fullVideo ? "" : " Read from the full video once one is uploaded."}`}
+                {...getInputProps(fields.duration, { type: "number" })}
+                min={1}
+                max={3600}
+                errors={fields.duration.errors}
+              />
+            )}
           </div>
           <div>
             <label htmlFor={fields.categoryId.id} className="mb-1 block text-sm font-medium text-slate-700">
@@ -217,6 +257,14 @@ export default function AnimationFormScreen({ loaderData, actionData }: Route.Co
             current={animation?.downloadFile}
             errors={fields.downloadFile.errors}
           />
+          {animation?.isActive ? null : (
+            <CheckboxField
+              label="Publish when ready"
+              hint="Publishes it by itself once its video is processed and, as the settings require, its medical review is recorded. Unchecked, it stays a draft until you publish it from the list."
+              {...getInputProps(fields.publishWhenReady, { type: "checkbox" })}
+              errors={fields.publishWhenReady.errors}
+            />
+          )}
           <ErrorList id={form.errorId} errors={form.errors} />
           <div>
             <SubmitButton pendingText="Saving...">{animation ? "Save Animation" : "Create Animation"}</SubmitButton>

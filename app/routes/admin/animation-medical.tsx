@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
+import { data, useLocation } from "react-router";
 import { Form } from "~/components/ui/form.tsx";
 import { Link } from "~/components/ui/link.tsx";
 import { z } from "zod";
@@ -92,7 +92,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       const saved = await saveMedicalReview(admin, id, submission.value);
       return redirectWithToast(screenUrl(id), {
         title: "Medical review saved",
-        description: `Reviewed by ${saved.medicalReviewer?.name ?? "its doctor"} on ${formatLongDate(saved.medicallyReviewedAt)}; next review due ${formatLongDate(saved.reviewDueAt)}.`,
+        description: `Reviewed by ${saved.medicalReviewer?.name ?? "its doctor"} on ${formatLongDate(saved.medicallyReviewedAt)}; next review due ${formatLongDate(saved.reviewDueAt)}.${saved.published ? " It was ready, so it is now published." : ""}`,
       });
     } catch (error) {
       if (error instanceof ServiceError) return formError(submission, error, { form: "review" as const });
@@ -164,6 +164,7 @@ export default function AnimationMedical({ loaderData, actionData }: Route.Compo
   const formName = actionData && "form" in actionData ? actionData.form : undefined;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const message = actionData && "message" in actionData ? (actionData.message as string) : undefined;
+  const location = useLocation();
   return (
     <AdminPage
       title={animation.title}
@@ -205,7 +206,9 @@ export default function AnimationMedical({ loaderData, actionData }: Route.Compo
             },
           ]}
         />
-        <CaptionForm lastResult={formName === "caption" ? result : undefined} />
+        {/* Keyed by the location: a successful upload redirects here, and the new form must not
+            keep the errors conform held from the failed attempt before it. */}
+        <CaptionForm key={location.key} lastResult={formName === "caption" ? result : undefined} />
       </Panel>
 
       <Panel title="Medical review">

@@ -19,7 +19,7 @@ import {
   listAdminAnimations,
   setAnimationPublished,
 } from "~/services/catalogue/animation-admin.server.ts";
-import { AnimationListQuerySchema } from "~/validation/admin-catalogue.ts";
+import { AnimationListQuerySchema, PUBLISH_STATES, type PublishState } from "~/validation/admin-catalogue.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/animations";
 
@@ -47,7 +47,8 @@ export async function action({ request, url }: Route.ActionArgs) {
         return { title: "Animation Deleted", description: `${(await deleteAnimation(admin, id)).title} was deleted.` };
       },
     },
-    // Refused without a current medical review when the platform requires one: a 409 that keeps the list.
+    // Refused until the video is processed and (as the settings require) reviewed: a 409 that
+    // keeps the list and names what is missing.
     publish: { failed: "Failed to update animation", run: publish(true), refuseInPlace: true },
     unpublish: { failed: "Failed to update animation", run: publish(false) },
   });
@@ -63,7 +64,15 @@ const deleteStep = (animation: { id: string; title: string }): ConfirmStep => ({
   pendingText: "Deleting...",
 });
 
-const JOB_TONES = { queued: "yellow", running: "blue", done: "green", failed: "red" } as const;
+const JOB_TONES = { failed: "red" } as const;
+const STATE_TONES: Record<PublishState, "grey" | "blue" | "yellow" | "green" | "red"> = {
+  draft: "grey",
+  processing: "blue",
+  review: "yellow",
+  ready: "yellow",
+  published: "green",
+  "review-due": "red",
+};
 
 export default function AdminAnimations({ loaderData, actionData }: Route.ComponentProps) {
   const { animations, page, hasNext, query, categories, confirm } = loaderData;
@@ -77,6 +86,17 @@ export default function AdminAnimations({ loaderData, actionData }: Route.Compon
       {confirm ? <ConfirmPanel step={deleteStep(confirm)} /> : null}
       <FilterForm clearTo="/admin/animations">
         <SearchInput defaultValue={query.search} placeholder="Title or description" />
+        <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+          State
+          <select name="state" defaultValue={query.state ?? ""} className="rounded-lg border border-slate-300 px-3 py-2 font-normal">
+            <option value="">All</option>
+            {Object.entries(PUBLISH_STATES).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
           Category
           <select name="category" defaultValue={query.category ?? ""} className="rounded-lg border border-slate-300 px-3 py-2 font-normal">
@@ -125,17 +145,16 @@ export default function AdminAnimations({ loaderData, actionData }: Route.Compon
           { header: "Price", cell: (a) => formatMoney(a.individualPrice), className: "text-right" },
           { header: "Duration", cell: (a) => formatDuration(a.duration), className: "text-right" },
           { header: "Views", cell: (a) => a.views, className: "text-right" },
-          { header: "Status", cell: (a) => <Badge tone={a.isActive ? "green" : "grey"}>{a.isActive ? "Published" : "Unpublished"}</Badge> },
           {
-            header: "Media",
-            cell: (a) =>
-              a.previewJob && a.previewJob.status !== "done" ? (
-                <Badge tone={JOB_TONES[a.previewJob.status]}>{a.previewJob.status}</Badge>
-              ) : a.mediaSetId ? (
-                <Badge tone="green">ready</Badge>
-              ) : (
-                <Badge>none</Badge>
-              ),
+            header: "State",
+            cell: (a) => (
+              <span className="flex flex-col items-start gap-1">
+                <Badge tone={STATE_TONES[a.publishState]}>{a.publishStateLabel}</Badge>
+                {a.publishWhenReady && !a.isActive ? <span className="text-xs text-slate-600">Publishes when ready</span> : null}
+                {/* The media's own trouble (a state says only "Draft" for a failed transcode). */}
+                {a.previewJob?.status === "failed" ? <Badge tone={JOB_TONES.failed}>video failed</Badge> : null}
+              </span>
+            ),
           },
         ]}
       />

@@ -9,7 +9,7 @@ import { activeLicenceWhere } from "../licensing/access.server.ts";
 import { recordMediaFacts } from "../media/media-facts.server.ts";
 import { queueTranscode, retryTranscode } from "../media/media-jobs.server.ts";
 import { NOT_FOUND } from "./categories.server.ts";
-import { assertPublishable, isReviewRequiredToPublish } from "./medical-review.server.ts";
+import { assertReadyToPublish, getPublishFacts, idsInPublishState, PUBLISH_STATES, publishIfReady, type PublishState } from "./publishing.server.ts";
 
 // Animations in the back office (/admin/animations and its /api calls): the paged list, create,
 // edit, publish, delete, and the preview job. A new or replaced full video gets a new 10-second
@@ -32,13 +32,17 @@ const listSelect = {
   isActive: true,
   previewVideo: true,
   mediaSetId: true,
+  publishWhenReady: true,
   category: { select: { name: true } },
   mediaJobs: { orderBy: { createdAt: "desc" }, take: 1, select: { status: true, error: true } },
 } satisfies Prisma.AnimationSelect;
 
-export async function listAdminAnimations({ search, category, page }: { search?: string; category?: string; page: number }) {
+export async function listAdminAnimations({ search, category, state, page }: { search?: string; category?: string; state?: PublishState; page: number }) {
   const term = search?.trim().toLowerCase();
+  const now = new Date();
   const where: Prisma.AnimationWhereInput = {
+    // The state is derived, never stored (decision 032): its filter is the ids in that state.
+    ...(state ? { id: { in: await idsInPublishState(state, now) } } : {}),
     // searchText is lower(title + description), trigram-indexed (migration 20261121190000).
     ...(term ? { searchText: { contains: term } } : {}),
     // A main category lists its sub-categories' animations too.
@@ -51,13 +55,23 @@ export async function listAdminAnimations({ search, category, page }: { search?:
     skip: (page - 1) * ANIMATIONS_PAGE_SIZE,
     take: ANIMATIONS_PAGE_SIZE + 1,
   });
+  const shown = rows.slice(0, ANIMATIONS_PAGE_SIZE);
+  const facts = await getPublishFacts(
+    shown.map((row) => row.id),
+    { now },
+  );
   return {
-    animations: rows.slice(0, ANIMATIONS_PAGE_SIZE).map(({ category: cat, mediaJobs, individualPrice, ...row }) => ({
-      ...row,
-      individualPrice: Number(individualPrice),
-      categoryName: cat?.name ?? null,
-      previewJob: mediaJobs[0] ?? null,
-    })),
+    animations: shown.map(({ category: cat, mediaJobs, individualPrice, ...row }) => {
+      const publishState = facts.get(row.id)?.state ?? (row.isActive ? "published" : "draft");
+      return {
+        ...row,
+        individualPrice: Number(individualPrice),
+        categoryName: cat?.name ?? null,
+        previewJob: mediaJobs[0] ?? null,
+        publishState,
+        publishStateLabel: PUBLISH_STATES[publishState],
+      };
+    }),
     page,
     hasNext: rows.length > ANIMATIONS_PAGE_SIZE,
   };
@@ -77,6 +91,10 @@ const detailSelect = {
   categoryId: true,
   views: true,
   isActive: true,
+  publishWhenReady: true,
+  durationProbed: true,
+  videoWidth: true,
+  videoHeight: true,
   createdAt: true,
   updatedAt: true,
   doctors: { select: { doctorId: true } },
@@ -132,6 +150,7 @@ async function checkedValues(input: AnimationInput) {
     individualPrice: input.individualPrice,
     duration: input.duration,
     categoryId: input.categoryId,
+    publishWhenReady: input.publishWhenReady,
   };
 }
 
@@ -147,16 +166,15 @@ async function afterWrite(animationId: string, changed: { video: boolean; downlo
 }
 
 /**
- * A new animation is published at once, unless the platform requires a medical review to
- * publish (setting require_medical_review): a new animation has none yet, so it starts as a draft
- * and is published after its review is recorded.
+ * A new animation is always a draft (decision 032): its video has not been transcoded and it has
+ * no medical review yet. "Publish when ready" publishes it once both are done.
  */
 export async function createAnimation(actor: Actor, input: AnimationInput, confirmPriceChange: () => Promise<unknown>) {
   const values = await checkedValues(input);
   // A new animation is put on sale at its price: a price written, as an edit's new price is.
   await confirmPriceChange();
   await confirmChangedUploads(values, {}, MEDIA_FIELDS);
-  const isActive = !(await isReviewRequiredToPublish());
+  const isActive = false;
   const created = await prisma
     .$transaction(async (tx) => {
       const row = await tx.animation.create({
@@ -190,6 +208,11 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
   await confirmChangedUploads(values, current, MEDIA_FIELDS);
   const newVideo = values.fullVideo !== current.fullVideo;
   const newDownload = values.downloadFile !== current.downloadFile;
+  // A duration read from the video is the video's: the form shows it read-only, and a new
+  // master is probed after the save (recordMediaFacts).
+  if (current.durationProbed && !newVideo) values.duration = current.duration;
+  // Publishing is done: the box applies to drafts only.
+  if (current.isActive) values.publishWhenReady = false;
   const updated = await prisma
     .$transaction(async (tx) => {
       await tx.animationDoctor.deleteMany({ where: { animationId: id, doctorId: { notIn: input.doctorIds } } });
@@ -198,7 +221,7 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
         // The old preview was cut from the old video: a new one is queued after commit.
         data: {
           ...values,
-          ...(newVideo ? { previewVideo: null, videoWidth: null, videoHeight: null } : {}),
+          ...(newVideo ? { previewVideo: null, videoWidth: null, videoHeight: null, durationProbed: false } : {}),
           ...(newDownload ? { downloadFormats: [] } : {}),
           doctors: {
             connectOrCreate: [...new Set(input.doctorIds)].map((doctorId) => ({
@@ -209,7 +232,7 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
         },
         select: detailSelect,
       });
-      const { title, slug, description, coverImage, fullVideo, downloadFile, individualPrice, duration, categoryId, doctorIds } = current;
+      const { title, slug, description, coverImage, fullVideo, downloadFile, individualPrice, duration, categoryId, doctorIds, publishWhenReady } = current;
       await recordAudit(tx, actor, {
         action: "animation.update",
         entityType: "animation",
@@ -225,11 +248,13 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
           individualPrice: individualPrice.toFixed(2),
           duration,
           categoryId,
+          publishWhenReady,
           doctorIds: [...doctorIds].sort(),
         },
         after: { ...values, individualPrice: Number(values.individualPrice).toFixed(2), doctorIds: [...new Set(input.doctorIds)].sort() },
       });
-      return row;
+      // Asked to publish when ready, and ready already (its ladder and review were done before).
+      return (await publishIfReady(tx, id)) ? { ...row, isActive: true, publishWhenReady: false } : row;
     })
     .catch(slugTaken);
   await afterWrite(id, { video: newVideo, download: newDownload });
@@ -237,16 +262,20 @@ export async function updateAnimation(actor: Actor, id: string, input: Animation
 }
 
 /**
- * Publish (isActive true: public) or unpublish (hidden from the catalogue; licenses keep working).
- * Publishing is refused (409) without a current medical review when the platform requires one.
+ * Publish (isActive true: public) or unpublish (hidden from the catalogue, search and sitemaps;
+ * licences that name it keep working, decision 032). Publishing is refused (409, naming what is
+ * missing) until its media ladder is done and, while require_medical_review is on, it has a
+ * current medical review.
  */
 export async function setAnimationPublished(actor: Actor, id: string, published: boolean) {
   const current = await getAdminAnimation(id);
   if (!current) throw notFound(NOT_FOUND.animation);
   if (current.isActive === published) return current;
-  if (published) await assertPublishable(id);
   await prisma.$transaction(async (tx) => {
-    await tx.animation.update({ where: { id }, data: { isActive: published } });
+    // Checked under the row's lock: a new master saved meanwhile cannot slip past the check.
+    await tx.$queryRaw`SELECT id FROM "Animation" WHERE id = ${id}::uuid FOR UPDATE`;
+    if (published) await assertReadyToPublish(tx, current);
+    await tx.animation.update({ where: { id }, data: { isActive: published, publishWhenReady: false } });
     await recordAudit(tx, actor, {
       action: published ? "animation.publish" : "animation.unpublish",
       entityType: "animation",
@@ -256,7 +285,7 @@ export async function setAnimationPublished(actor: Actor, id: string, published:
       after: { isActive: published },
     });
   });
-  return { ...current, isActive: published };
+  return { ...current, isActive: published, publishWhenReady: false };
 }
 
 /**

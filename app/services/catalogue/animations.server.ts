@@ -406,10 +406,12 @@ export async function getPlayableAnimation(id: string, access: Access): Promise<
   // The tracks are asked for beside the animation: a few wasted rows for an unknown id or a
   // viewer without the right, one round trip less for everyone who may watch.
   const [row, { tracks }] = await Promise.all([
+    // Unpublished too: a licence that names it keeps playing it (decision 032); canWatch decides.
     prisma.animation.findFirst({
-      where: { id, isActive: true },
+      where: { id },
       select: {
         id: true,
+        isActive: true,
         slug: true,
         title: true,
         description: true,
@@ -425,8 +427,12 @@ export async function getPlayableAnimation(id: string, access: Access): Promise<
     loadPlayerTracks(id),
   ]);
   if (!row) throw notFound(NOT_FOUND.animation);
-  if (!canWatch(access, row)) return { watchable: false, pageHref: `/animations/${row.slug || row.id}` };
-  const { categoryId: _, category, downloadFile, mediaSetId, ...shown } = row;
+  if (!canWatch(access, row)) {
+    // An unpublished animation has no public page to send a viewer to.
+    if (!row.isActive) throw notFound(NOT_FOUND.animation);
+    return { watchable: false, pageHref: `/animations/${row.slug || row.id}` };
+  }
+  const { categoryId: _, category, downloadFile, mediaSetId, isActive: __, ...shown } = row;
   const download = canDownload(access, row);
   const [set, downloads] = await Promise.all([getCurrentSet(mediaSetId), download ? packageDownloads(row) : []]);
   const userId = access.userId;

@@ -3,24 +3,20 @@ import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { type MedicalReviewInput, parseIsoDate, REVIEW_INTERVAL_MONTHS } from "~/validation/admin-captions.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
-import { getSetting } from "../site/settings.server.ts";
+import { publishIfReady } from "./publishing.server.ts";
+import { currentReviewWhere, REVIEW_DUE_WINDOW_DAYS } from "./review-rule.server.ts";
 import { cached } from "./categories.server.ts";
 import type { MedicalReviewClaim } from "./medical-review-claim.ts";
 
-export { REVIEW_INTERVAL_MONTHS };
+export { REVIEW_INTERVAL_MONTHS, currentReviewWhere, REVIEW_DUE_WINDOW_DAYS };
 
 // An animation's medical review is a record: the doctor who did it (one of the animation's
 // doctors), the day, and when the next is due. Medical content ages: the dashboard lists
 // animations whose review is due within a month or that were never reviewed, and every public
 // claim of a review ("Medically reviewed by …") is printed only while the review is current.
 
-/** An animation is "due" this many days before its next review date. */
-export const REVIEW_DUE_WINDOW_DAYS = 30;
-
 export const REVIEW_IN_FUTURE = "Reviewed on cannot be in the future";
 export const REVIEWER_NOT_LINKED = "The reviewer must be one of this animation's active doctors";
-export const REVIEW_REQUIRED_TO_PUBLISH =
-  "This animation has no current medical review, and the platform requires one before publishing. Record its review on the Captions and medical review screen first.";
 
 const reviewerSelect = { id: true, slug: true, name: true, specialty: true, isActive: true } satisfies Prisma.DoctorSelect;
 
@@ -47,23 +43,6 @@ export function currentMedicalReview(row: ReviewRow, now = new Date()): MedicalR
     reviewedAt: reviewedAt.toISOString(),
     nextReviewAt: reviewDueAt.toISOString(),
   };
-}
-
-/** currentMedicalReview as a query filter: the same three conditions, for counts and lists. */
-export function currentReviewWhere(now = new Date()): Prisma.AnimationWhereInput {
-  return { medicalReviewer: { isActive: true }, medicallyReviewedAt: { lte: now }, reviewDueAt: { gt: now } };
-}
-
-/** The admin setting require_medical_review: when on, only a currently reviewed animation is published. */
-export async function isReviewRequiredToPublish() {
-  return (await getSetting("require_medical_review")) === "true";
-}
-
-/** Refuses (409) to publish an animation without a current review while the setting is on. */
-export async function assertPublishable(animationId: string, now = new Date()) {
-  if (!(await isReviewRequiredToPublish())) return;
-  const reviewed = await prisma.animation.count({ where: { id: animationId, ...currentReviewWhere(now) } });
-  if (!reviewed) throw new ServiceError(REVIEW_REQUIRED_TO_PUBLISH, 409);
 }
 
 /**
@@ -111,7 +90,8 @@ export async function getMedicalReview(animationId: string, now = new Date()) {
 /**
  * Records a medical review: the reviewing doctor (an active doctor linked to the animation), the
  * day it happened (not in the future) and when the next is due (twelve months later when not
- * given; always after the review). Audited as animation.review.
+ * given; always after the review). Audited as animation.review. A draft set to "Publish when
+ * ready" whose ladder is done is published in the same transaction (`published`).
  */
 export async function saveMedicalReview(actor: Actor, animationId: string, input: MedicalReviewInput, now = new Date()) {
   const reviewedAt = parseIsoDate(input.reviewedAt);
@@ -141,7 +121,8 @@ export async function saveMedicalReview(actor: Actor, animationId: string, input
       before: { medicallyReviewedAt: before.medicallyReviewedAt, reviewDueAt: before.reviewDueAt, medicalReviewerId: before.medicalReviewerId },
       after: { medicallyReviewedAt: after.medicallyReviewedAt, reviewDueAt: after.reviewDueAt, medicalReviewerId: after.medicalReviewerId },
     });
-    return after;
+    // The review may be the last thing a "Publish when ready" draft waited for (decision 032).
+    return { ...after, published: await publishIfReady(tx, animationId, now) };
   });
   return saved;
 }

@@ -61,8 +61,15 @@ export type Access = {
   subscriptions: ActiveSubscription[];
 };
 
-/** The animation fields the rules need: its id, its category and that category's parent. */
-export type AccessTarget = { id: string; categoryId: string | null; category?: { parentId: string | null } | null };
+/**
+ * The animation fields the rules need: its id, its category and that category's parent, and
+ * whether it is published. Unpublished (a draft, or withdrawn), only a licence that names it
+ * covers it (decision 032): premium and category licences cover what the catalogue publishes.
+ * Left out, it is taken as published.
+ */
+export type AccessTarget = { id: string; categoryId: string | null; category?: { parentId: string | null } | null; isActive?: boolean };
+
+const published = (animation: AccessTarget) => animation.isActive !== false;
 
 export const ANONYMOUS: Access = { signedIn: false, isAdmin: false, accountType: null, subscriptions: [] };
 
@@ -130,7 +137,9 @@ export function coveredByCategoryWhere(categoryId: string): Prisma.AnimationWher
 
 /** Full video: global access, or a licence for the animation or its category. Admins too. */
 export function canWatch(access: Access, animation: AccessTarget) {
-  return access.isAdmin || hasGlobalAccess(access) || hasIndividualLicence(access, animation) || hasCategoryLicence(access, animation);
+  return (
+    access.isAdmin || (hasGlobalAccess(access) && published(animation)) || hasIndividualLicence(access, animation) || hasCategoryLicence(access, animation)
+  );
 }
 
 /** Download file: an individual or category licence; premium alone gives none. Admins too. */
@@ -138,6 +147,7 @@ export function canDownload(access: Access, animation: AccessTarget) {
   return access.isAdmin || hasIndividualLicence(access, animation) || hasCategoryLicence(access, animation);
 }
 
+  if (!published(animation)) return false;
 /**
  * The licence a download is made under, recorded with it: the one covering the animation that
  * lasts longest (an individual licence wins a tie). Null without one (an admin).
@@ -229,12 +239,13 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
   const value: ObjectAttachments = {
     public:
       animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) ||
+        isActive: true,
       doctor !== null ||
       category !== null ||
       caption !== null ||
       practice !== null,
-    guarded: animations.flatMap(({ id, slug, categoryId, category, fullVideo, downloadFile }) => {
-      const animation = { id, slug, categoryId, category };
+    guarded: animations.flatMap(({ id, slug, isActive, categoryId, category, fullVideo, downloadFile }) => {
+      const animation = { id, slug, isActive, categoryId, category };
       return [
         ...(fullVideo === objectPath ? [{ right: "watch" as const, animation }] : []),
         ...(downloadFile === objectPath ? [{ right: "download" as const, animation }] : []),

@@ -58,7 +58,10 @@ export async function getEmbedMediaDelivery(
   if (grant.expires * 1000 <= now.getTime()) return refused;
 
   const animation = await prisma.animation
-    .findUnique({ where: { id: request.animationId }, select: { id: true, fullVideo: true, categoryId: true, category: { select: { parentId: true } } } })
+    .findUnique({
+      where: { id: request.animationId },
+      select: { id: true, fullVideo: true, isActive: true, categoryId: true, category: { select: { parentId: true } } },
+    })
     .catch(() => null);
   if (!animation) return refused;
   let licenceId: string | null = null;

@@ -243,6 +243,7 @@ const embedAnimationSelect = {
   mediaSetId: true,
   duration: true,
   coverImage: true,
+  isActive: true,
   categoryId: true,
   category: { select: { parentId: true } },
   ...medicalReviewSelect,

@@ -326,10 +326,11 @@ export async function openPatientLink(token: string, now = new Date()) {
   }
   const playable = link.animations
     .map((a) => a.animation)
-    .filter(
-      (a) =>
-        a.isActive &&
-        (licence.type === "individual" ? a.id === licence.animationId : a.categoryId === licence.categoryId || a.category?.parentId === licence.categoryId),
+    .filter((a) =>
+      // Unpublished, only an individual licence keeps it (decision 032).
+      licence.type === "individual"
+        ? a.id === licence.animationId
+        : a.isActive && (a.categoryId === licence.categoryId || a.category?.parentId === licence.categoryId),
     );
   return {
     state: "live" as const,

@@ -3,11 +3,13 @@ import { extensionForContentType } from "~/lib/upload.server.ts";
 import { zipEntryNames } from "~/lib/zip-directory.server.ts";
 import { prisma } from "~/lib/db.server.ts";
 import { logger } from "~/lib/logger.server.ts";
-import { probeVideoSize, sourceInput } from "./media-jobs.server.ts";
+import { probeMedia } from "~/lib/ffmpeg.server.ts";
+import { durationSeconds, sourceInput } from "./media-jobs.server.ts";
 
 // What an animation's media actually are, recorded when a file is stored or replaced so that
 // pages claim a resolution and formats only when a file has them (claims from
-// data"): the full video's frame size from ffprobe, and the video formats its download holds.
+// data"): the full video's frame size and duration from ffprobe, and the video formats its
+// download holds. A probed duration is the video's (the admin form shows it read-only).
 
 /**
  * The entries counted as formats: a package also carries a cover, a README and the license
@@ -48,10 +50,14 @@ export async function recordMediaFacts(animationId: string, changed: { video: bo
   if (!animation) return;
   const { fullVideo, downloadFile } = animation;
   if (changed.video) {
-    const size = fullVideo ? await probeVideoSize(await sourceInput(fullVideo)).catch((error: Error) => warn(animationId, "video", error)) : null;
+    const probe = fullVideo ? await probeMedia(await sourceInput(fullVideo)).catch((error: Error) => warn(animationId, "video", error)) : null;
     await prisma.animation.updateMany({
       where: { id: animationId, fullVideo },
-      data: { videoWidth: size?.width ?? null, videoHeight: size?.height ?? null },
+      data: {
+        videoWidth: probe?.width ?? null,
+        videoHeight: probe?.height ?? null,
+        ...(probe ? { duration: durationSeconds(probe.duration), durationProbed: true } : { durationProbed: false }),
+      },
     });
   }
   if (changed.download) {

@@ -13,6 +13,7 @@ import { jobQueue, sendJob } from "~/lib/jobs.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
 import { isStepDone, measureRenditions, runStep, stepLabels, stepsFor, type StepName, type StepProgress } from "./transcode.server.ts";
 import { setFileCacheControl } from "./media-urls.server.ts";
+import { publishIfReady } from "../catalogue/publishing.server.ts";
 
 // The media pipeline's jobs (decision 017). When an animation's master video is stored, a
 // MediaJob row (the state the admin sees) and a job on the queue (lib/jobs.server.ts, queue
@@ -281,7 +282,12 @@ export async function runTranscodeJob(job: ClaimedJob, instanceId: string, signa
       });
       await tx.mediaRendition.createMany({ data: renditions.map((r) => ({ ...r, setId: job.id, bytes: BigInt(r.bytes) })), skipDuplicates: true });
       // The claims ("4K", "1080p") name what is streamed: the ladder's top rung.
-      await tx.animation.update({ where: { id: job.animationId }, data: { mediaSetId: job.id, videoWidth: top.width, videoHeight: top.height } });
+      await tx.animation.update({
+        where: { id: job.animationId },
+        data: { mediaSetId: job.id, videoWidth: top.width, videoHeight: top.height, duration: durationSeconds(probe.duration), durationProbed: true },
+      });
+      // A finished ladder may be the last thing a "Publish when ready" draft waited for (decision 032).
+      await publishIfReady(tx, job.animationId);
       return true;
     });
     if (!attached) {
@@ -334,6 +340,11 @@ async function removeOlderSets(animationId: string, keep: string) {
     await deleteSet(id).catch((error: Error) => logger.warn({ setId: id, error: error.message }, "could not delete an old media set"));
     await prisma.mediaSet.deleteMany({ where: { id, current: null } });
   }
+}
+
+/** A probed duration in whole seconds within the form's rule (1 to 3600, "Duration cannot exceed 1 hour"). */
+export function durationSeconds(probed: number) {
+  return Math.min(3600, Math.max(1, Math.round(probed)));
 }
 
 /** ffmpeg reads a local object from disk, an S3 object through a short-lived presigned URL. */

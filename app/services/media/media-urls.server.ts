@@ -240,12 +240,11 @@ export async function decideSetFile(setId: string, grantSegment: string, file: s
     // A licence's player streams; the files for keeps are the package's, for the licensee alone.
     if (isDownloadFile(file)) return { allowed: false, status: 403 };
     if (grant.kind === "p") {
-      return owner.isActive && (await patientLinkPlays(grant.linkId, owner, now))
-        ? { allowed: true, cacheControl: PRIVATE_MEDIA_CACHE }
-        : { allowed: false, status: 403 };
+      return (await patientLinkPlays(grant.linkId, owner, now)) ? { allowed: true, cacheControl: PRIVATE_MEDIA_CACHE } : { allowed: false, status: 403 };
     }
     const licence = await prisma.subscription.findUnique({ where: { id: grant.licenceId }, select: licenceSelect });
-    if (!licence || !isActive(licence, now) || !covers(licence, owner) || !owner.isActive) return { allowed: false, status: 403 };
+    // covers() holds an unpublished animation to the licences that name it (decision 032).
+    if (!licence || !isActive(licence, now) || !covers(licence, owner)) return { allowed: false, status: 403 };
     // The script-free player's start is its progressive MP4's first request (the HLS ladder's
     // plays are the player's beacons, services/analytics).
     const embedPlay = file === "progressive.mp4" ? { licenceId: licence.id, animationId: owner.animationId, host: grant.host } : undefined;

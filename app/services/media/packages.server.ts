@@ -403,5 +403,8 @@ function readmeText(row: PackageRow, files: PackedFile[], origin: string, termsV
 
 /** An animation's id by its slug, for the download URLs (which name the slug). */
 export async function animationForDownload(slug: string) {
-  return prisma.animation.findUnique({ where: { slug }, select: { id: true, slug: true, categoryId: true, category: { select: { parentId: true } } } });
+  return prisma.animation.findUnique({
+    where: { slug },
+    select: { id: true, slug: true, isActive: true, categoryId: true, category: { select: { parentId: true } } },
+  });
 }

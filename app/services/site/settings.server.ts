@@ -16,8 +16,8 @@ export const SETTING_DEFAULTS = {
   support_email: "support@medanim.com",
   support_phone: "+1 (555) 010-2040",
   support_address: "500 Market Street, Suite 300, San Francisco, CA 94105",
-  // Off by default: publishing is the admin's call; on, an animation needs a current review.
-  require_medical_review: "false",
+  // On by default (decision 032): an animation is published only with a current medical review.
+  require_medical_review: "true",
   // No testimonial until an admin (or the demo seed) sets one: a quote nobody gave is not shown.
   testimonial_quote: "",
   testimonial_author: "",
