@@ -9,6 +9,7 @@ import { animationSlugFromTitle, DURATION_MAX, DURATION_MIN } from "~/validation
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { fileBytes, storeFile } from "./media-helpers.ts";
+import { finishLadder } from "../helpers/publishing.ts";
 
 // Animations in the back office: the product's messages and rules (slug with underscores, duration
 // 1–3600 default 120, doctors as doctorIds), uploads checked and confirmed, the preview job, the
@@ -89,7 +90,9 @@ describe("POST /api/animations", () => {
       individualPrice: 149.5,
       doctorIds: [doctor.id],
       doctors: [{ id: doctor.id }],
-      isActive: true,
+      // A draft until published (decision 032; tests/integration/publishing.test.ts).
+      isActive: false,
+      publishWhenReady: false,
     });
     // A preview job for the new full video.
     expect(await prisma.mediaJob.count({ where: { animationId: created.body.id, sourcePath: files.fullVideo } })).toBe(1);
@@ -112,7 +115,11 @@ describe("PUT and DELETE /api/animations/{id}", () => {
       json: { title: `Facelift ${unique()}`, description: "Old text.", ...files, individualPrice: 299, duration: 95, categoryId: sub.id },
       token,
     });
-    await prisma.animation.update({ where: { id: created.body.id }, data: { previewVideo: (await storeFile("preview", "mp4", "video/mp4")).path } });
+    // Published as it stands: this is about edits of a public animation, not about publishing.
+    await prisma.animation.update({
+      where: { id: created.body.id },
+      data: { isActive: true, previewVideo: (await storeFile("preview", "mp4", "video/mp4")).path },
+    });
     const newVideo = await storeFile("video", "mp4", "video/mp4");
     const updated = await callRoute(animationApi, "/", {
       method: "PUT",
@@ -202,12 +209,20 @@ describe("the screens without JavaScript", () => {
     );
     expect(list.body.animations.map((a: { id: string }) => a.id)).toEqual([created.body.id]);
     expect(list.body.confirm).toEqual({ id: created.body.id, title });
+    // Ready to publish: its video processed and its review current (publishing.test.ts has the rest).
+    const doctor = await prisma.doctor.create({ data: { name: "Dr. Ear", slug: `dr-ear-${unique()}`, specialty: "ENT" } });
+    await finishLadder(created.body.id);
+    await prisma.animation.update({
+      where: { id: created.body.id },
+      data: { medicalReviewerId: doctor.id, medicallyReviewedAt: new Date(Date.now() - 86_400_000), reviewDueAt: new Date(Date.now() + 300 * 86_400_000) },
+    });
+    expect((await callRoute(listScreen, "/admin/animations", { form: { intent: "publish", id: created.body.id }, cookie })).status).toBe(302);
     const hidden = await callRoute(listScreen, `/admin/animations?category=${sub.id}`, { form: { intent: "unpublish", id: created.body.id }, cookie });
     expect(hidden.location).toBe(`/admin/animations?category=${sub.id}`);
     expect((await callRoute(animationApi, `/api/animations/${created.body.slug}`, { params: { slugOrId: created.body.slug } })).status).toBe(404);
     await callRoute(listScreen, "/admin/animations", { form: { intent: "publish", id: created.body.id }, cookie });
     expect((await prisma.animation.findUniqueOrThrow({ where: { id: created.body.id } })).isActive).toBe(true);
     const actions = (await prisma.auditLog.findMany({ where: { entityId: created.body.id }, orderBy: { createdAt: "asc" } })).map((row) => row.action);
-    expect(actions).toEqual(["animation.create", "animation.unpublish", "animation.publish"]);
+    expect(actions).toEqual(["animation.create", "animation.publish", "animation.unpublish", "animation.publish"]);
   });
 });

@@ -89,6 +89,9 @@ async function publish(title: string, video: string, entries: string[]) {
     token,
   });
   expect(created.status).toBe(201);
+  // A new animation is a draft (decision 032; tests/integration/publishing.test.ts): these
+  // claims are about the published catalogue, so it is published as the admin would once ready.
+  await prisma.animation.update({ where: { id: created.body.id }, data: { isActive: true } });
   return created.body as { id: string; slug: string };
 }
 

@@ -86,8 +86,8 @@ export async function idsInPublishState(state: PublishState, now = new Date()): 
 export function missingToPublish(facts: PublishFacts, required: boolean): string[] {
   const missing: string[] = [];
   if (!facts.hasVideo) missing.push("it has no full video");
-  else if (facts.processing) missing.push("its video is still processing");
-  else if (!facts.ladderDone) missing.push("its video has not been processed (retry the transcode on its edit screen)");
+  else if (!facts.ladderDone)
+    missing.push(facts.processing ? "its video is still processing" : "its video has not been processed (retry the transcode on its edit screen)");
   if (required && !facts.reviewCurrent) missing.push("it has no current medical review");
   return missing;
 }
