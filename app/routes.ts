@@ -110,6 +110,9 @@ export default [
     route("admin/faqs/:id", "routes/admin/faq-form.tsx"),
     route("admin/refunds", "routes/admin/refunds.tsx"),
     route("admin/refunds/:id", "routes/admin/refund-decision.tsx"),
+    // The misuse inbox: reports by state and link; a report's history, state change and reply.
+    route("admin/misuse", "routes/admin/misuse.tsx"),
+    route("admin/misuse/:id", "routes/admin/misuse-report.tsx"),
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/animations/:id/medical", "routes/admin/animation-medical.tsx"),
@@ -213,6 +216,9 @@ export default [
     route("api/admin/email-logs", "routes/api/admin/email-logs.ts"),
     route("api/admin/email-campaigns/:id", "routes/api/admin/email-campaigns.id.ts"),
     route("api/admin/refund-requests", "routes/api/admin/refund-requests.ts"),
+    // The misuse inbox of /admin/misuse: the list, and a report's change of state with a note.
+    route("api/admin/misuse-reports", "routes/api/admin/misuse-reports.ts"),
+    route("api/admin/misuse-reports/:id", "routes/api/admin/misuse-reports.id.ts"),
     route("api/admin/refund-requests/:id/approve", "routes/api/admin/refund-requests.decide.ts"),
     route("api/admin/refund-requests/:id/reject", "routes/api/admin/refund-requests.decide.ts", { id: "api-admin-refund-requests-reject" }),
   ]),

@@ -27,6 +27,9 @@ const EnvSchema = z
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default("Medanim <no-reply@medanim.local>"),
     SUPPORT_EMAIL: z.string().default("support@medanim.local"),
+    // The mailbox for misuse of the animations: named to visitors when the report form fails,
+    // and sent the hourly digest of new reports beside the admins. Unset: SUPPORT_EMAIL is named.
+    ABUSE_EMAIL: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().email().optional()),
     // How many messages a bulk campaign sends per second (its job paces itself to this).
     MAIL_RATE_PER_SECOND: z.coerce.number().positive().max(10_000).default(20),
     SEED_ADMIN_EMAIL: z.string().email().default("admin@medanim.local"),

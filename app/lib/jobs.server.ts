@@ -24,6 +24,8 @@ export const QUEUES = {
   mediaScan: "media-scan",
   /** Playback events into their daily numbers, and the retention purge (every ten minutes, and at start). */
   playbackRollup: "playback-rollup",
+  /** The admins' e-mail digest of new misuse reports (hourly); each report is listed once. */
+  misuseDigest: "misuse-digest",
 } as const;
 
 export type QueueName = keyof typeof QUEUES;
@@ -82,6 +84,7 @@ async function openBoss(): Promise<Boss> {
     { name: QUEUES.mediaTranscode, policy: "singleton", retryLimit: 3, retryDelay: 5, expireInSeconds: MEDIA_JOB_EXPIRY_SECONDS },
     { name: QUEUES.mediaScan, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 15 * 60 },
     { name: QUEUES.playbackRollup, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 15 * 60 },
+    { name: QUEUES.misuseDigest, policy: "singleton", retryLimit: 3, retryDelay: 300, expireInSeconds: 15 * 60 },
   ] satisfies PgBoss.Queue[]) {
     await ensureQueue(boss, queue);
   }

@@ -131,6 +131,8 @@ export const SYSTEM_TEMPLATES = [
   "practice_invitation",
   "embed_licence_ended",
   "patient_link",
+  "misuse_reply",
+  "misuse_digest",
 ] as const;
 export type SystemTemplate = (typeof SYSTEM_TEMPLATES)[number];
 

@@ -8,9 +8,10 @@ import { runBillingSweep } from "./commerce/billing-sweep.server.ts";
 import { runCampaign } from "./admin/email-campaigns.server.ts";
 import { runMediaJob, scanMediaJobs } from "./media/media-jobs.server.ts";
 import { rollUpPlaybackEvents } from "./analytics/playback-rollup.server.ts";
+import { sendMisuseDigest } from "./admin/misuse-reports.server.ts";
 
 // The server's workers for the job queue (lib/jobs.server.ts): campaigns, transcodes, the
-// hourly billing sweep and purge, the playback rollup. pg-boss hands each job to one worker across all instances; its schedules
+// hourly billing sweep and purge, the playback rollup, the misuse digest. pg-boss hands each job to one worker across all instances; its schedules
 // fire once per hour across all of them too.
 
 /** Expired sessions, tokens and rate-limit rows are deleted, then the embedded database gets PostgreSQL's autovacuum work. */
@@ -72,6 +73,14 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
       logger.info(await rollUpPlaybackEvents(), "playback rollup");
     }),
   );
+  await boss.work(
+    QUEUES.misuseDigest,
+    { pollingIntervalSeconds: 5 },
+    measuredJob(QUEUES.misuseDigest, async () => {
+      const digest = await sendMisuseDigest();
+      if (digest.reports) logger.info(digest, "misuse digest sent");
+    }),
+  );
 
   // The embedded database's vacuum and planner statistics belong to this process's database,
   // not to a cluster-wide job: they run at every start (a bulk import before the start would
@@ -89,6 +98,8 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
   await boss.schedule(QUEUES.mediaScan, "*/10 * * * *");
   // Days before today are read from the rollup: at most ten minutes behind after midnight.
   await boss.schedule(QUEUES.playbackRollup, "*/10 * * * *");
+  // New misuse reports reach the admins at most an hour late, in one mail per hour at most.
+  await boss.schedule(QUEUES.misuseDigest, "50 * * * *");
   await boss.send(QUEUES.billingSweep, {}, { singletonKey: "start", singletonSeconds: AT_START_SLOT_SECONDS });
   await boss.send(QUEUES.purge, {}, { singletonKey: "start", singletonSeconds: AT_START_SLOT_SECONDS });
   await boss.send(QUEUES.mediaScan, {}, { singletonKey: "start", singletonMinutes: 1 });

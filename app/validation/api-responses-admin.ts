@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoDate, money, named, pageType, User } from "./api-responses.ts";
+import { MISUSE_STATUSES } from "./admin-misuse.ts";
 
 // What the back office's /api calls answer (see api-responses.ts for why these exist).
 
@@ -287,4 +288,31 @@ export const CampaignStarted = z.object({
   sent: z.number().int(),
   failed: z.number().int(),
   statusUrl: z.string(),
+});
+
+const misuseStatus = z.enum(MISUSE_STATUSES);
+
+export const AdminMisuseReport = named(
+  "AdminMisuseReport",
+  z.object({
+    id: z.string(),
+    animationId: z.string().nullable(),
+    animationTitle: z.string().nullable(),
+    animationSlug: z.string().nullable(),
+    reporterEmail: z.string(),
+    message: z.string(),
+    link: z.string().nullable(),
+    linkKey: z.string().nullable().describe("The link as reports are grouped by it: no scheme, www., fragment or trailing slash, lower case"),
+    status: misuseStatus,
+    sameLinkCount: z.number().int().describe("Reports of the same link, this one included"),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  }),
+);
+
+export const AdminMisuseReportList = z.object({
+  reports: z.array(AdminMisuseReport),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
 });

@@ -18,6 +18,8 @@ export const AUDIT_ENTITY_TYPES = [
   "security",
   // A practice, its members and invitations (the members' own changes are recorded too).
   "practice",
+  // A misuse report's change of state and the replies to its reporter (the misuse inbox).
+  "misuse_report",
 ] as const;
 
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

@@ -34,6 +34,9 @@ export const MisuseReportSchema = z.object({
 
 export type MisuseReportInput = z.infer<typeof MisuseReportSchema>;
 
+/** The misuse report's failure title (spec: toast 'Error submitting report'). */
+export const REPORT_FAILED = "Error submitting report";
+
 export const MAX_PAGE_SIZE = 100;
 
 const positiveInt = (name: string, max: number) =>

@@ -128,6 +128,23 @@ export const EMAIL_TEMPLATES: TemplateSeed[] = [
     variables: ["clinicName", "videoCount", "titles", "noteHtml", "linkUrl", "expiresOn"],
   },
   {
+    // An admin's answer to someone who reported misuse (/admin/misuse/{id}): replyHtml is the
+    // admin's text, escaped, with its line breaks.
+    name: "misuse_reply",
+    subject: "About your report on {{animationTitle}}",
+    htmlContent: wrap(
+      `<h1>About your report</h1><p>Hello,</p><p>Thank you for telling us about the use of <strong>{{animationTitle}}</strong> you reported on {{reportedOn}} ({{reportedLink}}).</p>{{{replyHtml}}}<p>The {{platformName}} team</p>`,
+    ),
+    variables: ["animationTitle", "reportedOn", "reportedLink", "replyHtml"],
+  },
+  {
+    // The admins' hourly digest of misuse reports no digest has listed yet.
+    name: "misuse_digest",
+    subject: "{{summary}} on {{platformName}}",
+    htmlContent: wrap(`<h1>{{summary}}</h1>{{{reportsHtml}}}<p><a href="{{inboxUrl}}">Open the misuse inbox</a></p>`),
+    variables: ["summary", "reportsHtml", "inboxUrl"],
+  },
+  {
     name: "refund_request_received",
     subject: "We received your refund request",
     htmlContent: wrap(

@@ -380,7 +380,8 @@ describe("POST /api/report-misuse", () => {
     }
     const refused = await callRoute(reportMisuse, "/api/report-misuse", { json: valid(), clientIp });
     expect(refused.status).toBe(429);
-    expect(refused.body.message).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
+    // When to try again, and the mailbox to write to meanwhile (ABUSE_EMAIL, else SUPPORT_EMAIL).
+    expect(refused.body.message).toMatch(/^Too many reports from your address\. Please try again in \d+ minutes? or contact \S+@\S+ directly\.$/);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect((await callRoute(reportMisuse, "/api/report-misuse", { json: valid(), clientIp: "203.0.113.78" })).status).toBe(201);
   });

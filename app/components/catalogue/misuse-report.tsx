@@ -3,7 +3,7 @@ import { Button } from "~/components/ui/button.tsx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field.tsx";
 import { Form } from "~/components/ui/form.tsx";
 import { formFields } from "~/lib/constraint-messages.ts";
-import { MisuseReportSchema } from "~/validation/catalogue.ts";
+import { MisuseReportSchema, REPORT_FAILED } from "~/validation/catalogue.ts";
 
 export const REPORT_INTENT = "report-misuse";
 
@@ -66,7 +66,14 @@ export function MisuseReport({
           defaultValue={String(valueOf("link") ?? "")}
           errors={errorsOf("link")}
         />
-        <ErrorList errors={formErrors} />
+        {formErrors?.length ? (
+          // A refusal that is not one field's (over the hourly limit): the product's failure
+          // title with the server's text, which says when to try again and where to write.
+          <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="misuse-report-error">
+            <p className="font-semibold">{REPORT_FAILED}</p>
+            <ErrorList errors={formErrors} />
+          </div>
+        ) : null}
         <div className="flex gap-3">
           <Button type="submit" variant="danger" data-pending-text="Submitting...">
             Submit Report

@@ -6,19 +6,20 @@ import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatCompact, formatCount, formatDate, formatDateTime, formatFileSize, formatMoney, pluralize } from "~/lib/format.ts";
 import { BACKUP_STALE_HOURS, getDashboard, getLastBackup } from "~/services/admin/admin-dashboard.server.ts";
+import { countMisuseReports } from "~/services/admin/misuse-reports.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/dashboard";
 
 export async function loader() {
   // The last backup is shown here only: the API's dashboard document stays as it is.
-  const [dashboard, lastBackup] = await Promise.all([getDashboard(), getLastBackup()]);
-  return { ...dashboard, lastBackup, backupStaleHours: BACKUP_STALE_HOURS };
+  const [dashboard, lastBackup, newMisuseReports] = await Promise.all([getDashboard(), getLastBackup(), countMisuseReports("new")]);
+  return { ...dashboard, lastBackup, backupStaleHours: BACKUP_STALE_HOURS, newMisuseReports };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard" }, NOINDEX];
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue, lastBackup, backupStaleHours } = loaderData;
+  const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue, lastBackup, backupStaleHours, newMisuseReports } = loaderData;
   return (
     <AdminPage
       title="Admin Dashboard"
@@ -44,6 +45,11 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         <StatCard label="Total Animations" value={formatCompact(stats.totalAnimations)} />
         <StatCard label="Monthly Revenue" value={`$${formatCompact(stats.monthlyRevenue)}`} hint="Completed payments this month" />
       </dl>
+      <p className="text-sm" data-testid="new-misuse-reports">
+        {/* Reports nobody has looked at yet: the link opens the inbox on them. */}
+        <TextLink to="/admin/misuse?status=new">{`${pluralize(newMisuseReports, "new misuse report")}`}</TextLink>
+        {newMisuseReports > 0 ? " waiting in the misuse inbox." : ": the misuse inbox is up to date."}
+      </p>
       <Panel title="Revenue, last 12 months">
         <RevenueChart months={revenueByMonth} />
       </Panel>

@@ -20,6 +20,7 @@ const SIDEBAR = [
   { to: "/admin/email-manager", label: "Email Manager" },
   { to: "/admin/pages", label: "Pages" },
   { to: "/admin/refunds", label: "Refunds" },
+  { to: "/admin/misuse", label: "Misuse Reports" },
   { to: "/admin/settings", label: "Settings" },
   { to: "/admin/audit", label: "Audit Log" },
 ];

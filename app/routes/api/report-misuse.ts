@@ -1,7 +1,7 @@
 import { apiRoute, endpoint } from "~/lib/api-route.server.ts";
 import { anyone } from "~/services/auth/guards.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
-import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
+import { createMisuseReport } from "~/services/admin/misuse-reports.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
 import { Created } from "~/validation/api-responses.ts";
 

@@ -12,7 +12,7 @@ import { VideoPlayer } from "~/components/catalogue/video-player.tsx";
 import { playerWords } from "~/lib/i18n/player.ts";
 import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
-import { asRouteError, invariantResponse } from "~/lib/errors.server.ts";
+import { asRouteError, invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { LinkCard } from "~/components/ui/link-card.tsx";
 import { Section } from "~/components/ui/section.tsx";
@@ -29,7 +29,7 @@ import { getViewerAccess, hasGlobalAccess } from "~/services/licensing/access.se
 import { getAnimation, listRelatedAnimations, packageDownloads } from "~/services/catalogue/animations.server.ts";
 import { formatMedicalReview } from "~/services/catalogue/medical-review-claim.ts";
 import { NOT_FOUND } from "~/services/catalogue/categories.server.ts";
-import { createMisuseReport } from "~/services/catalogue/misuse-reports.server.ts";
+import { createMisuseReport, REPORT_FAILED, reportFailedText } from "~/services/admin/misuse-reports.server.ts";
 import { previewSecondsOf } from "~/lib/preview.ts";
 import { getAnimationOffers } from "~/services/commerce/offers.server.ts";
 import { MisuseReportSchema } from "~/validation/catalogue.ts";
@@ -83,7 +83,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }, { headers });
 }
 
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  // A misuse report over the hourly limit says when to try again (the action's 429).
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (!retryAfter) return loaderHeaders;
+  const merged = new Headers(loaderHeaders);
+  merged.set("Retry-After", retryAfter);
+  return merged;
+};
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const formData = await readFormData(request);
@@ -92,12 +99,11 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   try {
     await createMisuseReport(submission.value, clientAddress(context));
   } catch (error) {
+    // Past the limit: 429 with Retry-After, the form open with its answers and the message
+    // saying when to try again and which mailbox to write to meanwhile.
+    if (error instanceof ServiceError && error.status === 429) return formError(submission, error);
     logger.warn({ err: error }, "misuse report not stored");
-    return redirectWithToast(url.pathname, {
-      title: "Error submitting report",
-      description: `Please try again or contact abuse@${url.hostname} directly.`,
-      type: "error",
-    });
+    return redirectWithToast(url.pathname, { title: REPORT_FAILED, description: reportFailedText(), type: "error" });
   }
   return redirectWithToast(url.pathname, {
     title: "Report submitted successfully",
