@@ -90,6 +90,57 @@ const userIds = z.preprocess(
   z.array(z.string().regex(UUID, RECIPIENTS_INVALID), { error: RECIPIENTS_INVALID }).max(10_000, "At most 10,000 recipients by id"),
 );
 
+/** Which licences count for "holders of a licence": running now, ended, or either. */
+export const LICENCE_STATUSES = ["active", "expired", "any"] as const;
+export type LicenceStatus = (typeof LICENCE_STATUSES)[number];
+export const LICENCE_STATUS_LABELS: Record<LicenceStatus, string> = {
+  active: "Active licence",
+  expired: "Expired licence",
+  any: "Active or expired",
+};
+
+/**
+ * The narrowing filters of a campaign's audience, each optional and all of them ANDed with the
+ * target group (or the chosen ids): holders of a category's licence, holders of an animation's
+ * individual licence (active, expired or either), and a signup date range (whole days, UTC).
+ */
+export type AudienceFilters = {
+  categoryId?: string;
+  animationId?: string;
+  licenceStatus: LicenceStatus;
+  signedUpFrom?: string;
+  signedUpTo?: string;
+};
+
+/**
+ * A campaign's audience in words, as its progress page and the count step say it: "Free users ·
+ * holding the Cardiology category licence (expired) · signed up 2026-01-01 to 2026-03-31".
+ */
+export function describeAudience(group: string, filters?: (Partial<AudienceFilters> & { categoryName?: string; animationTitle?: string }) | null) {
+  const parts = [AUDIENCE_LABELS[group as Audience] ?? group];
+  const status = filters?.licenceStatus === "expired" ? " (expired)" : filters?.licenceStatus === "any" ? " (active or expired)" : " (active)";
+  if (filters?.categoryId) parts.push(`holding the ${filters.categoryName ?? filters.categoryId} category licence${status}`);
+  if (filters?.animationId) parts.push(`holding the ${filters.animationTitle ?? filters.animationId} licence${status}`);
+  if (filters?.signedUpFrom && filters.signedUpTo) parts.push(`signed up ${filters.signedUpFrom} to ${filters.signedUpTo}`);
+  else if (filters?.signedUpFrom) parts.push(`signed up on or after ${filters.signedUpFrom}`);
+  else if (filters?.signedUpTo) parts.push(`signed up on or before ${filters.signedUpTo}`);
+  return parts.join(" · ");
+}
+
+export const SIGNUP_RANGE_REVERSED = "The signup range ends before it starts";
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const blankAsMissing = (v: unknown) => (v === "" || v === null ? undefined : v);
+const optionalId = (message: string) => z.preprocess(blankAsMissing, z.string().trim().uuid(message).optional());
+const optionalDay = (label: string) =>
+  z.preprocess(
+    blankAsMissing,
+    z
+      .string()
+      .regex(DAY, `${label} must be a date (YYYY-MM-DD)`)
+      .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), `${label} must be a date (YYYY-MM-DD)`)
+      .optional(),
+  );
+
 export const SUBJECT_REQUIRED = "Subject is required";
 export const CONTENT_REQUIRED = "Content is required";
 export const RECIPIENTS_REQUIRED = "Recipients are required";
@@ -100,7 +151,8 @@ const content = z.string({ error: CONTENT_REQUIRED }).trim().min(1, CONTENT_REQU
 /**
  * The campaign form and POST /api/emails/bulk in either body layout: layout A sends
  * `recipients` (comma-separated ids), `subject`, `htmlContent`; layout B `subject`, `html` and
- * `userIds` or `testEmail`. The form and layout B may name a target group instead of ids.
+ * `userIds` or `testEmail`. The form and layout B may name a target group instead of ids, and
+ * narrow either with the audience filters (licence held, signup range).
  */
 export const BulkEmailSchema = z
   .object({
@@ -110,6 +162,15 @@ export const BulkEmailSchema = z
     recipients: userIds.optional(),
     userIds: userIds.optional(),
     targetGroup: z.enum(AUDIENCES, { error: "Choose a target group: all, premium, free or expired" }).optional(),
+    licenceCategoryId: optionalId("Choose a category from the list"),
+    licenceAnimationId: optionalId("Choose an animation from the list"),
+    licenceStatus: z.preprocess(blankAsMissing, z.enum(LICENCE_STATUSES, { error: "Choose active, expired or any" }).default("active")),
+    signedUpFrom: optionalDay("Signed up from"),
+    signedUpTo: optionalDay("Signed up until"),
+    /** The count the admin saw and confirmed: the campaign is refused (409) when the audience no longer has it. */
+    expectedRecipients: z.preprocess(blankAsMissing, z.coerce.number().int().min(0).optional()),
+    /** Only count the recipients (POST /api/emails/bulk): nothing is recorded or sent. */
+    countOnly: z.preprocess((v) => v === true || v === "true" || v === "on", z.boolean()).optional(),
     kind: z.enum(CAMPAIGN_KINDS, { error: "Choose the kind of mail" }).default("newsletter"),
     testEmail: z.preprocess((v) => (v === "" ? undefined : v), z.string().trim().email("Must be a valid email").max(254).optional()),
   })
@@ -119,7 +180,18 @@ export const BulkEmailSchema = z
       ctx.addIssue({ code: "custom", message: CONTENT_REQUIRED, path: ["htmlContent"] });
       return z.NEVER;
     }
+    if (input.signedUpFrom && input.signedUpTo && input.signedUpFrom > input.signedUpTo) {
+      ctx.addIssue({ code: "custom", message: SIGNUP_RANGE_REVERSED, path: ["signedUpTo"] });
+      return z.NEVER;
+    }
     const ids = input.recipients ?? input.userIds;
+    const filters: AudienceFilters = {
+      categoryId: input.licenceCategoryId,
+      animationId: input.licenceAnimationId,
+      licenceStatus: input.licenceStatus,
+      signedUpFrom: input.signedUpFrom,
+      signedUpTo: input.signedUpTo,
+    };
     return {
       subject: input.subject,
       html,
@@ -127,6 +199,9 @@ export const BulkEmailSchema = z
       testEmail: input.testEmail,
       userIds: ids?.length ? [...new Set(ids)] : undefined,
       targetGroup: input.targetGroup,
+      filters,
+      expectedRecipients: input.expectedRecipients,
+      countOnly: input.countOnly === true,
     };
   });
 export type BulkEmailInput = z.infer<typeof BulkEmailSchema>;

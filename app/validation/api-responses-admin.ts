@@ -264,6 +264,18 @@ export const EmailCampaign = named(
     id: z.string(),
     subject: z.string(),
     audience: z.string(),
+    /** The filters ANDed with the audience, with their items' names; null when none. */
+    audienceFilters: z
+      .object({
+        categoryId: z.string().optional(),
+        categoryName: z.string().optional(),
+        animationId: z.string().optional(),
+        animationTitle: z.string().optional(),
+        licenceStatus: z.enum(["active", "expired", "any"]),
+        signedUpFrom: z.string().optional(),
+        signedUpTo: z.string().optional(),
+      })
+      .nullable(),
     kind: z.string(),
     status: campaignStatus,
     total: z.number().int(),
@@ -279,6 +291,8 @@ export const EmailCampaign = named(
 );
 
 export const BulkTestResult = z.object({ sent: z.number().int(), failed: z.number().int() });
+/** POST /api/emails/bulk with countOnly: whom a campaign would reach now, nothing sent. */
+export const CampaignRecipientCount = z.object({ recipients: z.number().int(), skipped: z.number().int(), audience: z.string() });
 export const BulkTestFailed = z.object({ message: z.string(), sent: z.number().int(), failed: z.number().int() });
 export const CampaignStarted = z.object({
   campaignId: z.string(),

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { AdminPage } from "~/components/admin/admin-page.tsx";
-import { DataTable } from "~/components/admin/data-table.tsx";
+import { Badge, DataTable } from "~/components/admin/data-table.tsx";
 import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { formatDateTime } from "~/lib/format.ts";
 import { listAuditLog } from "~/services/admin/audit.server.ts";
 import { AUDIT_ENTITY_TYPES } from "~/validation/audit.ts";
+import { ACTOR_ROLE_LABELS } from "~/validation/audit-actor.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/audit";
 
@@ -30,10 +31,13 @@ const ENTITY_LABELS = AUDIT_ENTITY_TYPES.map((type) => ({ value: type, label: ty
 export default function AuditLogScreen({ loaderData }: Route.ComponentProps) {
   const { filter, entries, page, hasNext } = loaderData;
   return (
-    <AdminPage title="Audit Log" description="Every change made in the back office: who, what, when. Entries cannot be edited or deleted.">
+    <AdminPage
+      title="Audit Log"
+      description="Every change made in the back office, and members' own security and practice changes: who (and in what role), what, when. Entries cannot be edited or deleted."
+    >
       <FilterForm clearTo="/admin/audit">
         <SearchInput label="Search" defaultValue={filter.search} placeholder="Summary or record id" />
-        <SearchInput name="actor" label="Admin" defaultValue={filter.actor} placeholder="E-mail" />
+        <SearchInput name="actor" label="Actor" defaultValue={filter.actor} placeholder="E-mail" />
         <FilterSelect name="entityType" label="Record" value={filter.entityType} options={ENTITY_LABELS} />
         <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
           From
@@ -55,7 +59,20 @@ export default function AuditLogScreen({ loaderData }: Route.ComponentProps) {
             cell: (entry) => <time dateTime={new Date(entry.createdAt).toISOString()}>{formatDateTime(entry.createdAt)}</time>,
             className: "whitespace-nowrap",
           },
-          { header: "Admin", cell: (entry) => entry.actorEmail },
+          {
+            header: "Actor",
+            cell: (entry) => (
+              <div className="min-w-0">
+                <p className="break-all">{entry.actorEmail}</p>
+                {entry.actorRole ? (
+                  <p className="mt-1 text-xs text-slate-600">
+                    <Badge tone={entry.actorRole === "admin" ? "blue" : "grey"}>{ACTOR_ROLE_LABELS[entry.actorRole]}</Badge>
+                    {entry.roleNow ? <span title="This entry predates recorded roles: the account's role now"> (role now)</span> : null}
+                  </p>
+                ) : null}
+              </div>
+            ),
+          },
           { header: "Action", cell: (entry) => <code className="text-xs">{entry.action}</code> },
           { header: "Summary", cell: (entry) => <AuditSummary summary={entry.summary} entityId={entry.entityId} changes={entry.changes} /> },
         ]}

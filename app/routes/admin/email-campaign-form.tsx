@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
 import { data } from "react-router";
 import { Form } from "~/components/ui/form.tsx";
 import { ActionToast } from "~/components/admin/action-toast.tsx";
@@ -19,6 +20,7 @@ import { redirectWithToast } from "~/lib/toast.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { requireStepUp, stepUpLinkUnlessRecent } from "~/services/auth/step-up.server.ts";
 import { sendTestEmail, startCampaign } from "~/services/admin/email-campaigns.server.ts";
+import { audienceChoices, countRecipients } from "~/services/admin/campaign-audience.server.ts";
 import { getCampaignTemplate } from "~/services/admin/email-manager.server.ts";
 import {
   AUDIENCE_LABELS,
@@ -26,6 +28,8 @@ import {
   BulkEmailSchema,
   CAMPAIGN_KIND_LABELS,
   CAMPAIGN_KINDS,
+  LICENCE_STATUS_LABELS,
+  LICENCE_STATUSES,
   plainTextFromHtml,
   RECIPIENTS_REQUIRED,
   TEST_EMAIL_REQUIRED,
@@ -34,10 +38,13 @@ import {
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-campaign-form";
 
-// "Send Bulk Email Campaign" (the e-mail manager's campaign dialog, as a page): target group or
-// chosen user ids, the kind of mail (the preference recipients may have turned off), subject,
-// HTML content. Three buttons: Preview (rendered here by the server), Send Test (one message,
-// subject prefixed [TEST]) and Send Campaign (a background job; its progress page follows).
+// "Send Bulk Email Campaign" (the e-mail manager's campaign dialog, as a page): a target group
+// narrowed by picked filters (holders of a category's or an animation's licence, active or
+// expired; a signup date range), the kind of mail (the preference recipients may have turned
+// off), subject, HTML content. Preview renders on the server; Send Test sends one message
+// ([TEST] subject); Count Recipients asks the server how many the campaign reaches now, and only
+// then offers Send Campaign with that number, which the start checks again (a background job; its
+// progress page follows). No JavaScript needed for any step.
 
 export const meta: Route.MetaFunction = () => [{ title: "Send Bulk Email | Admin" }, NOINDEX];
 
@@ -47,18 +54,28 @@ const FAILED = "Failed to send bulk emails";
  * `?template=<id>` starts the campaign from a template's subject and HTML (the templates list
  * links here); a system template is refused (409) with the reason.
  */
+/**
+ * `?template=<id>` starts the campaign from a template's subject and HTML (the templates list
+ * links here); a system template is refused (409) with the reason.
+ */
 export async function loader({ request, url }: Route.LoaderArgs) {
   const id = url.searchParams.get("template");
-  return { template: id ? await getCampaignTemplate(id).catch(asRouteError) : null, stepUpLink: await stepUpLinkUnlessRecent(request) };
+  return {
+    template: id ? await getCampaignTemplate(id).catch(asRouteError) : null,
+    choices: await audienceChoices(),
+    stepUpLink: await stepUpLinkUnlessRecent(request),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const formData = await readFormData(request);
   const intent = String(formData.get("intent") ?? "send");
-  // "Chosen users" sends the ids typed in the recipients box instead of a group.
-  if (formData.get("targetGroup") === "users") formData.delete("targetGroup");
-  else formData.delete("recipients");
+  // The form picks its audience from lists; recipients by id are the API's (POST /api/emails/bulk).
+  formData.delete("recipients");
+  formData.delete("userIds");
+  // Only Send Campaign carries the confirmed count; another button ignores a stale one.
+  if (intent !== "send") formData.delete("expectedRecipients");
   const submission = parseWithZod(formData, { schema: BulkEmailSchema });
   if (submission.status !== "success") return formErrorToast(submission, FAILED);
   const input = submission.value;
@@ -74,8 +91,16 @@ export async function action({ request }: Route.ActionArgs) {
     if (result.failed) return formErrorToast(submission, FAILED, new ServiceError(result.errorMessage ?? FAILED, 502));
     return data({ result: submission.reply(), toast: { title: "Test Email Sent", description: `“[TEST] ${input.subject}” was sent to ${input.testEmail}.` } });
   }
-  if (!input.userIds && !input.targetGroup) return formErrorToast(submission, FAILED, new ServiceError(RECIPIENTS_REQUIRED, 400, "recipients"));
-  // A preview or a test message reaches no member; sending the campaign needs a recent second factor.
+  if (!input.targetGroup) return formErrorToast(submission, FAILED, new ServiceError(RECIPIENTS_REQUIRED, 400, "targetGroup"));
+  if (intent === "count") {
+    try {
+      return data({ result: submission.reply(), count: await countRecipients(input) });
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return formErrorToast(submission, FAILED, error);
+    }
+  }
+  // A preview, a test message or a count reaches no member; sending the campaign needs a recent second factor.
   await requireStepUp(request);
   try {
     const campaign = await startCampaign(admin, input, enqueueCampaign);
@@ -89,14 +114,44 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function CampaignForm({ loaderData: { template, stepUpLink }, actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm<{ targetGroup: string; recipients: string; kind: string; subject: string; htmlContent: string; testEmail: string }>({
+/** The fields a count depends on (the kind too: opt-outs are per kind of mail). */
+const AUDIENCE_FIELDS = new Set(["targetGroup", "licenceCategoryId", "licenceAnimationId", "licenceStatus", "signedUpFrom", "signedUpTo", "kind"]);
+
+type Fields = {
+  targetGroup: string;
+  licenceCategoryId: string;
+  licenceAnimationId: string;
+  licenceStatus: string;
+  signedUpFrom: string;
+  signedUpTo: string;
+  kind: string;
+  subject: string;
+  htmlContent: string;
+  testEmail: string;
+};
+
+export default function CampaignForm({ loaderData: { template, choices, stepUpLink }, actionData }: Route.ComponentProps) {
+  const [form, fields] = useForm<Fields>({
     lastResult: actionData?.result,
-    defaultValue: { targetGroup: "all", kind: "newsletter", ...(template ? { subject: template.subject, htmlContent: template.htmlContent } : {}) },
+    defaultValue: {
+      targetGroup: "all",
+      licenceStatus: "active",
+      kind: "newsletter",
+      ...(template ? { subject: template.subject, htmlContent: template.htmlContent } : {}),
+    },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   const preview = actionData && "preview" in actionData ? actionData.preview : null;
+  const count = actionData && "count" in actionData ? actionData.count : null;
+  // With JavaScript, a change after counting hides Send Campaign until the audience is counted
+  // again; without it, the start itself refuses a count that no longer holds (409).
+  const [countedFor, setCountedFor] = useState(count);
+  const [changed, setChanged] = useState(false);
+  if (countedFor !== count) {
+    setCountedFor(count);
+    setChanged(false);
+  }
   return (
     <AdminPage title="Send Bulk Email Campaign" description="A campaign is sent in the background at the configured rate; each recipient gets it once.">
       <p className="text-sm">
@@ -106,22 +161,51 @@ export default function CampaignForm({ loaderData: { template, stepUpLink }, act
       <ActionToast toast={actionData && "toast" in actionData ? (actionData.toast as ToastData) : null} />
       <div className="grid gap-6 xl:grid-cols-2">
         <Panel title="Campaign">
-          <Form method="post" {...getFormProps(form)} className="grid gap-5">
-            <SelectField
-              label="Target group"
-              options={[...AUDIENCES.map((a) => ({ value: a, label: AUDIENCE_LABELS[a] })), { value: "users", label: "Chosen users (by id)" }]}
-              {...getSelectProps(fields.targetGroup)}
-              errors={fields.targetGroup.errors}
-            />
-            <TextareaField
-              label="Recipients"
-              hint="Only for chosen users: user ids separated by commas."
-              rows={2}
-              className="font-mono"
-              {...getTextareaProps(fields.recipients)}
-              required={false}
-              errors={fields.recipients.errors}
-            />
+          <Form
+            method="post"
+            {...getFormProps(form)}
+            className="grid gap-5"
+            onChange={(event) => AUDIENCE_FIELDS.has((event.target as unknown as HTMLInputElement).name) && setChanged(true)}
+          >
+            <fieldset className="grid gap-4 rounded-xl border border-slate-200 p-4">
+              <legend className="px-1 text-sm font-semibold text-slate-700">Audience</legend>
+              <SelectField
+                label="Target group"
+                options={AUDIENCES.map((a) => ({ value: a, label: AUDIENCE_LABELS[a] }))}
+                {...getSelectProps(fields.targetGroup)}
+                errors={fields.targetGroup.errors}
+              />
+              <p className="text-sm text-slate-600">Narrow it (optional; every filter chosen must hold):</p>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <SelectField
+                  label="Holds the category licence"
+                  placeholder="Any (no category filter)"
+                  options={choices.categories}
+                  {...getSelectProps(fields.licenceCategoryId)}
+                  required={false}
+                  errors={fields.licenceCategoryId.errors}
+                />
+                <SelectField
+                  label="Holds the animation licence"
+                  placeholder="Any (no animation filter)"
+                  options={choices.animations}
+                  {...getSelectProps(fields.licenceAnimationId)}
+                  required={false}
+                  errors={fields.licenceAnimationId.errors}
+                />
+              </div>
+              <SelectField
+                label="Licence state"
+                hint="For the licence filters: running now, ended (and not renewed), or either."
+                options={LICENCE_STATUSES.map((s) => ({ value: s, label: LICENCE_STATUS_LABELS[s] }))}
+                {...getSelectProps(fields.licenceStatus)}
+                errors={fields.licenceStatus.errors}
+              />
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Field label="Signed up from" {...getInputProps(fields.signedUpFrom, { type: "date" })} required={false} errors={fields.signedUpFrom.errors} />
+                <Field label="Signed up until" {...getInputProps(fields.signedUpTo, { type: "date" })} required={false} errors={fields.signedUpTo.errors} />
+              </div>
+            </fieldset>
             <SelectField
               label="Kind of mail"
               hint="Recipients who turned this kind of e-mail off are skipped; each message carries an unsubscribe link for it."
@@ -154,10 +238,35 @@ export default function CampaignForm({ loaderData: { template, stepUpLink }, act
               <SubmitButton name="intent" value="test" variant="secondary" pendingText="Sending...">
                 Send Test
               </SubmitButton>
-              <SubmitButton name="intent" value="send" pendingText="Starting...">
-                Send Campaign
+              <SubmitButton name="intent" value="count" variant="secondary" pendingText="Counting...">
+                Count Recipients
               </SubmitButton>
             </div>
+            {count ? (
+              <section aria-label="Recipients" className="grid gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4">
+                <p role="status" className="text-sm">
+                  <strong className="text-base">
+                    {count.recipients} recipient{count.recipients === 1 ? "" : "s"}
+                  </strong>{" "}
+                  <span className="text-slate-600">
+                    · {count.audience}
+                    {count.skipped ? ` · ${count.skipped} more left out: blocked or opted out of this kind of mail` : ""}
+                  </span>
+                </p>
+                {changed ? (
+                  <p className="text-sm text-slate-700">The choices changed since this count: count again before sending.</p>
+                ) : count.recipients > 0 ? (
+                  <div>
+                    <input type="hidden" name="expectedRecipients" value={count.recipients} />
+                    <SubmitButton name="intent" value="send" pendingText="Starting...">
+                      Send Campaign to {count.recipients} recipient{count.recipients === 1 ? "" : "s"}
+                    </SubmitButton>
+                  </div>
+                ) : (
+                  <p className="text-sm text-slate-700">Nobody to send to: change the audience and count again.</p>
+                )}
+              </section>
+            ) : null}
           </Form>
         </Panel>
         {preview ? <EmailPreview preview={preview} /> : null}

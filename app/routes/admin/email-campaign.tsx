@@ -10,7 +10,7 @@ import { formatDateTime } from "~/lib/format.ts";
 import { confirmTarget, runListAction } from "~/lib/list-query.server.ts";
 import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { cancelCampaign, requireCampaign } from "~/services/admin/email-campaigns.server.ts";
-import { AUDIENCE_LABELS, type Audience, CAMPAIGN_KIND_LABELS, type CampaignKind } from "~/validation/admin-email.ts";
+import { CAMPAIGN_KIND_LABELS, type CampaignKind, describeAudience } from "~/validation/admin-email.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/email-campaign";
 
@@ -63,7 +63,7 @@ export default function CampaignProgress({ loaderData: { campaign, confirming } 
   return (
     <AdminPage
       title={campaign.subject}
-      description={`${AUDIENCE_LABELS[campaign.audience as Audience] ?? campaign.audience} · ${CAMPAIGN_KIND_LABELS[campaign.kind as CampaignKind] ?? campaign.kind} · started by ${campaign.createdByEmail} on ${formatDateTime(campaign.createdAt)}`}
+      description={`${describeAudience(campaign.audience, campaign.audienceFilters as Parameters<typeof describeAudience>[1])} · ${CAMPAIGN_KIND_LABELS[campaign.kind as CampaignKind] ?? campaign.kind} · started by ${campaign.createdByEmail} on ${formatDateTime(campaign.createdAt)}`}
     >
       {running && !confirming ? <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` }} /> : null}
       {running && confirming ? <ConfirmPanel step={cancelStep(campaign)} /> : null}

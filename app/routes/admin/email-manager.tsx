@@ -11,9 +11,8 @@ import { requireAdmin } from "~/services/auth/guards.server.ts";
 import { listCampaigns } from "~/services/admin/email-campaigns.server.ts";
 import { deleteTemplate, emailStats, getTemplate, isSystemTemplate, listEmailLogs, listTemplates } from "~/services/admin/email-manager.server.ts";
 import {
-  AUDIENCE_LABELS,
-  type Audience,
   DELETE_TEMPLATE_CONFIRM,
+  describeAudience,
   LOG_STATUSES,
   LogListQuerySchema,
   TemplateListQuerySchema,
@@ -222,7 +221,7 @@ export default function EmailManager({ loaderData }: Route.ComponentProps) {
                 <div>
                   <TextLink to={`/admin/email-manager/campaigns/${c.id}`}>{c.subject}</TextLink>
                   <p className="text-xs text-slate-500">
-                    {AUDIENCE_LABELS[c.audience as Audience] ?? c.audience} · by {c.createdByEmail}
+                    {describeAudience(c.audience, c.audienceFilters as Parameters<typeof describeAudience>[1])} · by {c.createdByEmail}
                   </p>
                 </div>
               ),

@@ -1,19 +1,31 @@
 import { prisma } from "~/lib/db.server.ts";
 import type { Prisma } from "~/generated/prisma/client.ts";
+import { accountlessRole, type ActorRole } from "~/validation/audit-actor.ts";
 export { AUDIT_ENTITY_TYPES } from "~/validation/audit.ts";
 
 // The back office's audit log (decision 008). Every admin write calls recordAudit with the
 // transaction of the write itself, so the change and its record commit or fail together. The
 // log is append-only: nothing here updates or deletes, and a trigger refuses it anyway.
 
-/** Who did it: the signed-in admin (an e-mail kept as it was, should the account change). */
-export type Actor = { id: string; email: string };
+/**
+ * Who did it: the signed-in user (an e-mail kept as it was, should the account change), with
+ * their role when the caller has read it (the session's user has); otherwise it is read here.
+ */
+export type Actor = { id: string; email: string; role?: "admin" | "user" };
 
 /**
- * Whom the log names: an admin, or a command run on the server, which has no account (id null,
- * the e-mail `cli:<os user>@<host>`; scripts/reset-second-factors.ts).
+ * Whom the log names: an account (an admin, or a member acting on their own account), or a
+ * command run on the server or the app's own job, which have none (id null, the e-mail
+ * `cli:<os user>@<host>` as scripts/reset-second-factors.ts writes it, or `system:<what>`).
  */
 export type AuditActor = Actor | { id: null; email: string };
+
+/** The actor's role as the row keeps it (decision 036): the role at the time, not the one the account has later. */
+async function actorRole(tx: Tx, actor: AuditActor): Promise<ActorRole | null> {
+  if (actor.id === null) return accountlessRole(actor.email);
+  const role = actor.role ?? (await tx.user.findUnique({ where: { id: actor.id }, select: { role: true } }))?.role;
+  return role === "admin" ? "admin" : role === "user" ? "member" : null;
+}
 
 export type AuditEntry = {
   /** "<entity>.<verb>", e.g. animation.create, category.delete, setting.update. */
@@ -36,6 +48,7 @@ export async function recordAudit(tx: Tx, actor: AuditActor, entry: AuditEntry) 
     data: {
       actorId: actor.id,
       actorEmail: actor.email,
+      actorRole: await actorRole(tx, actor),
       action: entry.action,
       entityType: entry.entityType,
       entityId: entry.entityId ?? null,
@@ -82,7 +95,7 @@ export const AUDIT_PAGE_SIZE = 25;
 
 export type AuditFilter = {
   entityType?: string;
-  /** Part of the admin's e-mail. */
+  /** Part of the actor's e-mail. */
   actor?: string;
   /** Part of the summary or the record's id. */
   search?: string;
@@ -117,5 +130,21 @@ export async function listAuditLog(filter: AuditFilter) {
     skip: (page - 1) * AUDIT_PAGE_SIZE,
     take: AUDIT_PAGE_SIZE + 1,
   });
-  return { entries: rows.slice(0, AUDIT_PAGE_SIZE), page, hasNext: rows.length > AUDIT_PAGE_SIZE };
+  const entries = rows.slice(0, AUDIT_PAGE_SIZE);
+  return { entries: await withActorRoles(entries), page, hasNext: rows.length > AUDIT_PAGE_SIZE };
+}
+
+/**
+ * Each row's actor role: as recorded, or for a row written before roles were kept (decision
+ * 036), the account's role now, marked `roleNow` so the list can say so; null when the account is gone.
+ */
+async function withActorRoles<T extends { actorId: string | null; actorEmail: string; actorRole: string | null }>(rows: T[]) {
+  const unrecorded = [...new Set(rows.filter((r) => !r.actorRole && r.actorId).map((r) => r.actorId!))];
+  const accounts = unrecorded.length ? await prisma.user.findMany({ where: { id: { in: unrecorded } }, select: { id: true, role: true } }) : [];
+  const roleNow = new Map(accounts.map((a) => [a.id, a.role === "admin" ? "admin" : "member"] as const));
+  return rows.map((row) => {
+    if (row.actorRole) return { ...row, actorRole: row.actorRole as ActorRole, roleNow: false };
+    if (!row.actorId) return { ...row, actorRole: accountlessRole(row.actorEmail), roleNow: false };
+    return { ...row, actorRole: roleNow.get(row.actorId) ?? null, roleNow: roleNow.has(row.actorId) };
+  });
 }

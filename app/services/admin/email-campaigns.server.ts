@@ -6,10 +6,9 @@ import { notFound, ServiceError } from "~/lib/errors.server.ts";
 import { logger } from "~/lib/logger.server.ts";
 import { appUrl, deliver, type MailMessage, openMailBurst, renderTemplate, unsubscribeFooter, unsubscribeHeaders } from "~/lib/mail.server.ts";
 import { sanitizeHtml } from "~/lib/sanitize.server.ts";
-import { Prisma } from "~/generated/prisma/client.ts";
+import type { Prisma } from "~/generated/prisma/client.ts";
 import { UUID_RE } from "~/validation/account.ts";
 import {
-  type Audience,
   type BulkEmailInput,
   type CampaignKind,
   plainTextFromHtml,
@@ -18,6 +17,7 @@ import {
   type UnsubscribeKind,
 } from "~/validation/admin-email.ts";
 import { type Actor, recordAudit } from "./audit.server.ts";
+import { audienceOf, audienceRowsSql, NO_RECIPIENTS, PREFERENCE, reachableSql, resolveFilters } from "./campaign-audience.server.ts";
 
 // Bulk e-mail campaigns. Starting one resolves its recipients once, in the same
 // transaction as the campaign row, into one EmailLog row each ('pending'); blocked accounts,
@@ -28,20 +28,12 @@ import { type Actor, recordAudit } from "./audit.server.ts";
 // next run marks failed instead of sending again: nobody gets a campaign twice.
 
 export const CAMPAIGN_NOT_FOUND = "Campaign not found";
-export const NO_RECIPIENTS = "No recipients: choose a target group or enter user ids";
 export const INTERRUPTED = "Interrupted while sending; not sent again so that nobody gets it twice";
 export const UNSUBSCRIBED_MEANWHILE = "Unsubscribed or blocked before the campaign reached them";
 export const BULK_SEND_FAILED = "Failed to send bulk emails";
 export const CANCELED_BEFORE_SENDING = "Campaign canceled before this message was sent";
 export const CAMPAIGN_OVER = "This campaign has already ended";
-
-/** The notification preference each kind of campaign honours, and its default for users without a row. */
-const PREFERENCE: Record<UnsubscribeKind, { column: string; byDefault: boolean }> = {
-  newsletter: { column: "emailNewsletter", byDefault: true },
-  promotions: { column: "emailPromotions", byDefault: false },
-  new_animations: { column: "emailNewAnimations", byDefault: true },
-  renewal_reminders: { column: "emailRenewalReminders", byDefault: true },
-};
+export const recipientsChanged = (now: number) => `The recipients changed since they were counted: ${now} now. Check the count and confirm again.`;
 
 // ---- unsubscribe links ----
 
@@ -119,37 +111,14 @@ export async function sendTestEmail(actor: Actor, input: BulkEmailInput & { test
 
 // ---- starting ----
 
-function audienceWhere(audience: Audience, userIds: string[] | undefined) {
-  switch (audience) {
-    case "premium":
-      return Prisma.sql`u."accountType" = 'premium'`;
-    case "free":
-      return Prisma.sql`u."accountType" = 'free'`;
-    case "expired":
-      // Had a subscription that ended, and holds none that is running now.
-      return Prisma.sql`EXISTS (SELECT 1 FROM "Subscription" s WHERE s."userId" = u.id AND (s.status = 'expired' OR s."endDate" <= now()))
-        AND NOT EXISTS (SELECT 1 FROM "Subscription" s WHERE s."userId" = u.id AND s.status = 'active' AND s."endDate" > now())`;
-    case "users":
-      return Prisma.sql`u.id = ANY(${userIds ?? []}::uuid[])`;
-    default:
-      return Prisma.sql`TRUE`;
-  }
-}
-
-/** Whether a user (alias u, preferences p) may receive this kind of mail now. */
-function reachable(kind: CampaignKind) {
-  const { column, byDefault } = PREFERENCE[kind];
-  return Prisma.sql`u."isActive" AND COALESCE(p.${Prisma.raw(`"${column}"`)}, ${byDefault})
-    AND NOT EXISTS (SELECT 1 FROM "BlockedEmail" b WHERE b."isActive" AND lower(b.email) = lower(u.email))`;
-}
-
 /**
  * Creates the campaign and its recipients' log rows in one transaction, then hands it to the
  * job queue (the caller's `enqueue`, after the commit). Returns the campaign as queued.
  */
 export async function startCampaign(actor: Actor, input: BulkEmailInput, enqueue: (campaignId: string) => Promise<unknown>) {
-  const audience: Audience = input.userIds ? "users" : (input.targetGroup ?? "all");
   if (!input.userIds && !input.targetGroup) throw new ServiceError(NO_RECIPIENTS, 400, "targetGroup");
+  const rule = audienceOf(input);
+  const filters = await resolveFilters(input.filters);
   const html = sanitizeHtml(input.html);
   const campaign = await prisma.$transaction(async (tx) => {
     const row = await tx.emailCampaign.create({
@@ -157,18 +126,15 @@ export async function startCampaign(actor: Actor, input: BulkEmailInput, enqueue
         subject: input.subject,
         htmlContent: html,
         textContent: plainTextFromHtml(html),
-        audience,
+        audience: rule.group,
+        audienceFilters: filters ?? undefined,
         kind: input.kind,
         createdById: actor.id,
         createdByEmail: actor.email,
       },
     });
     const [counts] = await tx.$queryRaw<{ queued: bigint; audience: bigint }[]>`
-      WITH audience AS (
-        SELECT u.id, u.email, ${reachable(input.kind)} AS ok
-        FROM "User" u LEFT JOIN "NotificationPreferences" p ON p."userId" = u.id
-        WHERE ${audienceWhere(audience, input.userIds)}
-      ), queued AS (
+      WITH audience AS (${audienceRowsSql(rule, input.kind)}), queued AS (
         INSERT INTO "EmailLog" ("id", "userId", "toEmail", "subject", "status", "sentAt", "campaignId")
         SELECT gen_random_uuid(), id, email, ${input.subject}, 'pending', now(), ${row.id}::uuid FROM audience WHERE ok
         RETURNING 1
@@ -176,6 +142,10 @@ export async function startCampaign(actor: Actor, input: BulkEmailInput, enqueue
       SELECT (SELECT count(*) FROM queued) AS queued, (SELECT count(*) FROM audience) AS audience`;
     const queued = Number(counts?.queued ?? 0);
     const skipped = Number(counts?.audience ?? 0) - queued;
+    // The admin confirmed a count: a different one (people joined, left or opted out since) is
+    // shown again rather than sent, and this transaction's rows are rolled back.
+    if (input.expectedRecipients !== undefined && input.expectedRecipients !== queued)
+      throw new ServiceError(recipientsChanged(queued), 409, "expectedRecipients");
     if (!queued)
       throw new ServiceError(
         skipped ? `No recipients: all ${skipped} of them are blocked or opted out of this kind of mail` : NO_RECIPIENTS,
@@ -188,7 +158,7 @@ export async function startCampaign(actor: Actor, input: BulkEmailInput, enqueue
       entityType: "email_campaign",
       entityId: row.id,
       summary: `Started campaign “${input.subject}” to ${queued} recipients (${skipped} skipped)`,
-      after: { audience, kind: input.kind, total: queued, skipped },
+      after: { audience: rule.group, ...(filters ? { filters } : {}), kind: input.kind, total: queued, skipped },
     });
     return updated;
   });
@@ -239,7 +209,7 @@ export async function runCampaign(campaignId: string, { rate = getEnv().MAIL_RAT
           WHERE id IN (SELECT id FROM "EmailLog" WHERE "campaignId" = ${campaignId}::uuid AND "status" = 'pending' ORDER BY id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
           RETURNING id, "userId", "toEmail"
         )
-        SELECT c.id, c."userId", c."toEmail", u."firstName", u."lastName", (u.id IS NOT NULL AND ${reachable(kind)}) AS ok
+        SELECT c.id, c."userId", c."toEmail", u."firstName", u."lastName", (u.id IS NOT NULL AND ${reachableSql(kind)}) AS ok
         FROM claimed c LEFT JOIN "User" u ON u.id = c."userId" LEFT JOIN "NotificationPreferences" p ON p."userId" = u.id`;
       if (!batch.length) {
         await prisma.emailCampaign.updateMany({ where: { id: campaignId, status: "sending" }, data: { status: "finished", finishedAt: new Date() } });
@@ -347,6 +317,7 @@ const campaignSelect = {
   id: true,
   subject: true,
   audience: true,
+  audienceFilters: true,
   kind: true,
   status: true,
   total: true,

@@ -1,6 +1,6 @@
 import { registerCache } from "~/lib/cache-registry.server.ts";
 import { prisma } from "~/lib/db.server.ts";
-import type { Prisma } from "~/generated/prisma/client.ts";
+import { Prisma } from "~/generated/prisma/client.ts";
 import { getUser } from "../auth/guards.server.ts";
 import { keptForCaller } from "../auth/member-cache.server.ts";
 
@@ -37,6 +37,25 @@ export function heldWhere(userId: string): Prisma.SubscriptionWhereInput {
  */
 export function lapsedWhere(now: Date, scope: Prisma.SubscriptionWhereInput = {}): Prisma.SubscriptionWhereInput {
   return { ...scope, status: "active", endDate: { lte: now } };
+}
+
+/**
+ * The same rules in SQL, for raw queries over a subscription alias (the campaign audiences):
+ * `active` counts now; `ended` was held and no longer counts (expired, or lapsed and not yet
+ * swept). A canceled or pending row is neither.
+ */
+export function licenceStateSql(alias: string, state: "active" | "ended") {
+  const s = Prisma.raw(`"${alias}"`);
+  return state === "active"
+    ? Prisma.sql`(${s}.status = 'active' AND ${s}."endDate" > now())`
+    : Prisma.sql`(${s}.status = 'expired' OR (${s}.status = 'active' AND ${s}."endDate" <= now()))`;
+}
+
+/** heldWhere in SQL: the subscription alias is the user alias's own, or their practice's now. */
+export function heldBySql(subscription: string, user: string) {
+  const [s, u] = [Prisma.raw(`"${subscription}"`), Prisma.raw(`"${user}"`)];
+  return Prisma.sql`((${s}."userId" = ${u}.id AND ${s}."practiceId" IS NULL)
+    OR EXISTS (SELECT 1 FROM "PracticeMember" m WHERE m."practiceId" = ${s}."practiceId" AND m."userId" = ${u}.id))`;
 }
 
 /** The same rule for a licence row already read. */
@@ -126,6 +145,7 @@ export function hasIndividualLicence(access: Access, animation: AccessTarget) {
 }
 
 export function hasCategoryLicence(access: Access, animation: AccessTarget) {
+  if (!published(animation)) return false;
   const categories = [animation.categoryId, animation.category?.parentId].filter(Boolean);
   return access.subscriptions.some((s) => s.type === "category" && s.categoryId !== null && categories.includes(s.categoryId));
 }
@@ -147,7 +167,6 @@ export function canDownload(access: Access, animation: AccessTarget) {
   return access.isAdmin || hasIndividualLicence(access, animation) || hasCategoryLicence(access, animation);
 }
 
-  if (!published(animation)) return false;
 /**
  * The licence a download is made under, recorded with it: the one covering the animation that
  * lasts longest (an individual licence wins a tie). Null without one (an admin).
