@@ -15,3 +15,13 @@ export async function finishLadder(animationId: string) {
   });
   await prisma.animation.update({ where: { id: animationId }, data: { mediaSetId: id } });
 }
+
+/** Ready to publish: a finished ladder and a current medical review by `doctorId`. */
+export async function makeReady(animationId: string, doctorId: string) {
+  await finishLadder(animationId);
+  const day = 86_400_000;
+  await prisma.animation.update({
+    where: { id: animationId },
+    data: { medicalReviewerId: doctorId, medicallyReviewedAt: new Date(Date.now() - day), reviewDueAt: new Date(Date.now() + 300 * day) },
+  });
+}

@@ -9,7 +9,7 @@ import { animationSlugFromTitle, DURATION_MAX, DURATION_MIN } from "~/validation
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
 import { fileBytes, storeFile } from "./media-helpers.ts";
-import { finishLadder } from "../helpers/publishing.ts";
+import { makeReady } from "../helpers/publishing.ts";
 
 // Animations in the back office: the product's messages and rules (slug with underscores, duration
 // 1–3600 default 120, doctors as doctorIds), uploads checked and confirmed, the preview job, the
@@ -211,11 +211,7 @@ describe("the screens without JavaScript", () => {
     expect(list.body.confirm).toEqual({ id: created.body.id, title });
     // Ready to publish: its video processed and its review current (publishing.test.ts has the rest).
     const doctor = await prisma.doctor.create({ data: { name: "Dr. Ear", slug: `dr-ear-${unique()}`, specialty: "ENT" } });
-    await finishLadder(created.body.id);
-    await prisma.animation.update({
-      where: { id: created.body.id },
-      data: { medicalReviewerId: doctor.id, medicallyReviewedAt: new Date(Date.now() - 86_400_000), reviewDueAt: new Date(Date.now() + 300 * 86_400_000) },
-    });
+    await makeReady(created.body.id, doctor.id);
     expect((await callRoute(listScreen, "/admin/animations", { form: { intent: "publish", id: created.body.id }, cookie })).status).toBe(302);
     const hidden = await callRoute(listScreen, `/admin/animations?category=${sub.id}`, { form: { intent: "unpublish", id: created.body.id }, cookie });
     expect(hidden.location).toBe(`/admin/animations?category=${sub.id}`);

@@ -12,6 +12,7 @@ import { sendToApp, type WireResponse } from "../helpers/app.ts";
 import { createAnimation, createCatalogue } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser } from "../helpers/factories.ts";
 import { writeOnAnotherInstance } from "../helpers/another-instance.ts";
+import { makeReady } from "../helpers/publishing.ts";
 
 // The crawl files (robots.txt, the sitemap index and its files, the web manifest) through the
 // app's front door, compared with the database: exactly what a visitor can open is listed.
@@ -299,6 +300,8 @@ describe("a write shows on the next request, with the caches on", () => {
     const slug = catalogue.tummy.slug;
     expect((await api(`/api/admin/animations/${catalogue.tummy.id}/unpublish`, "POST", {})).status).toBe(200);
     expect((await readSitemap()).locs).not.toContain(`${ORIGIN}/animations/${slug}`);
+    // Publishing needs a processed video and a current review (decision 032).
+    await makeReady(catalogue.tummy.id, catalogue.smith.id);
     expect((await api(`/api/admin/animations/${catalogue.tummy.id}/publish`, "POST", {})).status).toBe(200);
     expect((await readSitemap()).locs).toContain(`${ORIGIN}/animations/${slug}`);
   });
