@@ -127,6 +127,25 @@ export function describeAudience(group: string, filters?: (Partial<AudienceFilte
   return parts.join(" · ");
 }
 
+/**
+ * The audience a count was made for, as one string the count step carries to Send Campaign: the
+ * form refuses to send when the choices changed after counting (without JavaScript nothing else
+ * would notice). People joining or leaving the audience meanwhile do not change it.
+ */
+export function audienceKey(input: { targetGroup?: string; filters?: AudienceFilters; kind: string }) {
+  const f = input.filters;
+  return [
+    input.targetGroup ?? "",
+    f?.categoryId ?? "",
+    f?.animationId ?? "",
+    f?.licenceStatus ?? "",
+    f?.signedUpFrom ?? "",
+    f?.signedUpTo ?? "",
+    input.kind,
+  ].join("|");
+}
+export const AUDIENCE_CHANGED = "The audience changed since it was counted: count the recipients again before sending";
+
 export const SIGNUP_RANGE_REVERSED = "The signup range ends before it starts";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const blankAsMissing = (v: unknown) => (v === "" || v === null ? undefined : v);

@@ -57,7 +57,9 @@ async function countThenSend(cookie: string, audience: Record<string, string>, s
   const count = Number(shown![1]);
   expect(text(counted.body)).toContain(`Send Campaign to ${count} recipient`);
 
-  const sent = await postForm(FORM, cookie, { ...fields, intent: "send", expectedRecipients: String(count) });
+  const key = /name="countedAudience" value="([^"]*)"/.exec(counted.body.toString())?.[1];
+  expect(key).toBeTruthy();
+  const sent = await postForm(FORM, cookie, { ...fields, intent: "send", countedAudience: key! });
   expect(sent.status).toBe(302);
   const id = /\/admin\/email-manager\/campaigns\/([0-9a-f-]{36})$/.exec(sent.headers.get("location") ?? "")?.[1];
   expect(id).toBeTruthy();
@@ -185,7 +187,7 @@ describe("a campaign to the holders of a licence", () => {
     expect(old.status).toBe(200);
   }, 90_000);
 
-  it("refuses an unknown category or a reversed signup range with a message beside the field", async () => {
+  it("refuses to send when the choices changed after counting, an unknown category, or a reversed signup range", async () => {
     const { cookie } = await signedInAdmin();
     const base = { intent: "count", targetGroup: "all", kind: "newsletter", subject: "S", htmlContent: "<p>x</p>" };
     const unknown = await postForm(FORM, cookie, { ...base, licenceCategoryId: crypto.randomUUID() });
@@ -194,6 +196,14 @@ describe("a campaign to the holders of a licence", () => {
     const reversed = await postForm(FORM, cookie, { ...base, signedUpFrom: "2026-02-01", signedUpTo: "2026-01-01" });
     expect(reversed.status).toBe(400);
     expect(text(reversed.body)).toContain("The signup range ends before it starts");
+    // Counted for the free users, then switched to everyone: counted again first, nothing started.
+    const counted = await postForm(FORM, cookie, { ...base, targetGroup: "free" });
+    const key = /name="countedAudience" value="([^"]*)"/.exec(counted.body.toString())![1]!;
+    const before = await prisma.emailCampaign.count();
+    const switched = await postForm(FORM, cookie, { ...base, intent: "send", targetGroup: "all", countedAudience: key });
+    expect(switched.status).toBe(400);
+    expect(text(switched.body)).toContain("The audience changed since it was counted");
+    expect(await prisma.emailCampaign.count()).toBe(before);
   });
 });
 

@@ -23,8 +23,10 @@ import { sendTestEmail, startCampaign } from "~/services/admin/email-campaigns.s
 import { audienceChoices, countRecipients } from "~/services/admin/campaign-audience.server.ts";
 import { getCampaignTemplate } from "~/services/admin/email-manager.server.ts";
 import {
+  AUDIENCE_CHANGED,
   AUDIENCE_LABELS,
   AUDIENCES,
+  audienceKey,
   BulkEmailSchema,
   CAMPAIGN_KIND_LABELS,
   CAMPAIGN_KINDS,
@@ -43,8 +45,8 @@ import type { Route } from "./+types/email-campaign-form";
 // expired; a signup date range), the kind of mail (the preference recipients may have turned
 // off), subject, HTML content. Preview renders on the server; Send Test sends one message
 // ([TEST] subject); Count Recipients asks the server how many the campaign reaches now, and only
-// then offers Send Campaign with that number, which the start checks again (a background job; its
-// progress page follows). No JavaScript needed for any step.
+// then offers Send Campaign for that audience (refused if the choices changed since; a background
+// job, whose progress page follows). No JavaScript needed for any step.
 
 export const meta: Route.MetaFunction = () => [{ title: "Send Bulk Email | Admin" }, NOINDEX];
 
@@ -74,8 +76,11 @@ export async function action({ request }: Route.ActionArgs) {
   // The form picks its audience from lists; recipients by id are the API's (POST /api/emails/bulk).
   formData.delete("recipients");
   formData.delete("userIds");
-  // Only Send Campaign carries the confirmed count; another button ignores a stale one.
-  if (intent !== "send") formData.delete("expectedRecipients");
+  // The count step carries the audience it counted (countedAudience), not a number: people who
+  // join or leave meanwhile are sent to as the start finds them, a change of choices is refused.
+  formData.delete("expectedRecipients");
+  const counted = intent === "send" ? formData.get("countedAudience") : null;
+  formData.delete("countedAudience");
   const submission = parseWithZod(formData, { schema: BulkEmailSchema });
   if (submission.status !== "success") return formErrorToast(submission, FAILED);
   const input = submission.value;
@@ -94,12 +99,14 @@ export async function action({ request }: Route.ActionArgs) {
   if (!input.targetGroup) return formErrorToast(submission, FAILED, new ServiceError(RECIPIENTS_REQUIRED, 400, "targetGroup"));
   if (intent === "count") {
     try {
-      return data({ result: submission.reply(), count: await countRecipients(input) });
+      return data({ result: submission.reply(), count: { ...(await countRecipients(input)), key: audienceKey(input) } });
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
       return formErrorToast(submission, FAILED, error);
     }
   }
+  if (typeof counted === "string" && counted !== audienceKey(input))
+    return formErrorToast(submission, FAILED, new ServiceError(AUDIENCE_CHANGED, 400, "targetGroup"));
   // A preview, a test message or a count reaches no member; sending the campaign needs a recent second factor.
   await requireStepUp(request);
   try {
@@ -257,7 +264,7 @@ export default function CampaignForm({ loaderData: { template, choices, stepUpLi
                   <p className="text-sm text-slate-700">The choices changed since this count: count again before sending.</p>
                 ) : count.recipients > 0 ? (
                   <div>
-                    <input type="hidden" name="expectedRecipients" value={count.recipients} />
+                    <input type="hidden" name="countedAudience" value={count.key} />
                     <SubmitButton name="intent" value="send" pendingText="Starting...">
                       Send Campaign to {count.recipients} recipient{count.recipients === 1 ? "" : "s"}
                     </SubmitButton>
