@@ -219,6 +219,8 @@ export default [
     // The misuse inbox of /admin/misuse: the list, and a report's change of state with a note.
     route("api/admin/misuse-reports", "routes/api/admin/misuse-reports.ts"),
     route("api/admin/misuse-reports/:id", "routes/api/admin/misuse-reports.id.ts"),
+    // One request with what its refund would take back (downloads, plays, embeds, the window).
+    route("api/admin/refund-requests/:id", "routes/api/admin/refund-requests.detail.ts"),
     route("api/admin/refund-requests/:id/approve", "routes/api/admin/refund-requests.decide.ts"),
     route("api/admin/refund-requests/:id/reject", "routes/api/admin/refund-requests.decide.ts", { id: "api-admin-refund-requests-reject" }),
   ]),

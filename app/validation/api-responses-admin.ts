@@ -97,6 +97,70 @@ export const AdminRefundRequest = named(
   }),
 );
 
+/** A refund request with what its refund would take back (GET /api/admin/refund-requests/{id}). */
+export const AdminRefundCase = named(
+  "AdminRefundCase",
+  z.object({
+    request: AdminRefundRequest,
+    evidence: z.object({
+      window: z
+        .object({
+          days: z.number().int(),
+          paidAt: isoDate,
+          endsAt: isoDate,
+          requestedAt: isoDate,
+          requestedWithin: z.boolean().describe("Whether the request was filed inside the refund window"),
+          openNow: z.boolean(),
+        })
+        .describe("The refund window (30 days from the payment)"),
+      licence: z
+        .object({
+          id: z.string(),
+          label: z.string(),
+          type: z.enum(["global", "category", "individual"]),
+          status: z.enum(["active", "canceled", "expired", "pending"]),
+          startDate: isoDate.nullable(),
+          endDate: isoDate.nullable(),
+          practiceName: z.string().nullable(),
+          seats: z.number().int(),
+        })
+        .nullable()
+        .describe("The subscription or licence the payment bought; null when it bought none (and no other evidence follows)"),
+      downloads: z
+        .object({
+          since: isoDate,
+          files: z.number().int().describe("Different files downloaded (a whole package counts as one): what an approval confirms with `confirmDownloads`"),
+          downloads: z.number().int(),
+          listed: z.array(
+            z.object({
+              animationTitle: z.string(),
+              file: z.string().describe('"package" for the ZIP, else the file\'s name'),
+              times: z.number().int(),
+              bytes: z.number().int(),
+              complete: z.boolean(),
+              firstAt: isoDate,
+              lastAt: isoDate,
+            }),
+          ),
+        })
+        .optional()
+        .describe("Downloads under the licence since the payment, newest first (at most 50 files listed)"),
+      plays: z
+        .object({ fromDay: z.string().describe("YYYY-MM-DD"), site: z.number().int(), link: z.number().int(), total: z.number().int() })
+        .optional()
+        .describe("Plays on the clinic's sites (embeds) and patient links since the payment's day"),
+      embeds: z
+        .object({ sites: z.array(z.object({ host: z.string(), allowed: z.boolean(), plays: z.number().int() })), plays: z.number().int() })
+        .optional()
+        .describe("Embed sites with their plays (all time); `allowed: false` for a host no longer on the licence's list"),
+      patientLinks: z
+        .object({ created: z.number().int(), sent: z.number().int(), opened: z.number().int(), completed: z.number().int() })
+        .optional()
+        .describe("Patient links created since the payment"),
+    }),
+  }),
+);
+
 export const RefundDecision = z.object({
   id: z.string(),
   paymentId: z.string(),

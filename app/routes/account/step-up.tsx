@@ -8,9 +8,12 @@ import { formError, readFormData } from "~/lib/form.server.ts";
 import { clientAddress } from "~/lib/rate-limit.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
-import { requireUser } from "~/services/auth/guards.server.ts";
+import { Form } from "~/components/ui/form.tsx";
+import { SubmitButton } from "~/components/ui/submit-button.tsx";
+import { formatDateTime } from "~/lib/format.ts";
+import { getCredential, requireUser } from "~/services/auth/guards.server.ts";
 import { factorSummary } from "~/services/auth/second-factor.server.ts";
-import { STEP_UP_CONFIRMED, stepUpWithCode } from "~/services/auth/step-up.server.ts";
+import { endStepUp, STEP_UP_CONFIRMED, STEP_UP_ENDED, STEP_UP_WINDOW_MS, stepUpIsRecent, stepUpWithCode } from "~/services/auth/step-up.server.ts";
 import { SecondStepSchema, safeRedirect } from "~/validation/auth-forms.ts";
 import type { Route } from "./+types/step-up";
 
@@ -18,8 +21,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Confirm it's you | Meda
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const factors = await factorSummary(user.id);
+  const [factors, credential] = await Promise.all([factorSummary(user.id), getCredential(request)]);
+  // A recent confirmation of this browser's sign-in can be ended here ("ask me again").
+  const confirmedUntil = credential?.kind === "session" && stepUpIsRecent(credential) ? new Date(credential.stepUpAt!.getTime() + STEP_UP_WINDOW_MS) : null;
   return {
+    confirmedUntil,
     hasFactor: factors.any,
     acceptsCodes: factors.acceptsCodes,
     hasPasskey: factors.passkeys > 0,
@@ -31,6 +37,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireUser(request);
   const formData = await readFormData(request);
   const redirectTo = safeRedirect(formData.get("redirectTo"), "/profile");
+  if (formData.get("intent") === "end") {
+    await endStepUp(request);
+    return redirectWithToast(redirectTo, STEP_UP_ENDED);
+  }
   const submission = parseWithZod(formData, { schema: SecondStepSchema });
   if (submission.status !== "success") return formError(submission, undefined, { hideFields: ["code"] });
   try {
@@ -41,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithToast(redirectTo, STEP_UP_CONFIRMED);
 }
 
-export default function StepUp({ loaderData: { hasFactor, acceptsCodes, hasPasskey, redirectTo }, actionData }: Route.ComponentProps) {
+export default function StepUp({ loaderData: { hasFactor, acceptsCodes, hasPasskey, redirectTo, confirmedUntil }, actionData }: Route.ComponentProps) {
   return (
     <FormScreen
       title="Confirm it's you"
@@ -69,6 +79,17 @@ export default function StepUp({ loaderData: { hasFactor, acceptsCodes, hasPassk
           Your account has no second factor yet. <TextLink to="/profile/two-step">Set up two-step sign-in</TextLink> first.
         </p>
       )}
+      {confirmedUntil ? (
+        <Form method="post" className="mt-6 border-t border-slate-200 pt-4">
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <p className="text-sm text-slate-700">
+            You confirmed it&apos;s you in this browser: protected actions ask for nothing more until {formatDateTime(confirmedUntil)}.
+          </p>
+          <SubmitButton name="intent" value="end" variant="secondary" pendingText="Ending..." className="mt-3">
+            Ask me again next time
+          </SubmitButton>
+        </Form>
+      ) : null}
     </FormScreen>
   );
 }

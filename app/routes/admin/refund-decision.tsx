@@ -1,35 +1,41 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "~/components/ui/form.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
-import { ErrorList, TextareaField } from "~/components/ui/field.tsx";
+import { RefundEvidence } from "~/components/admin/refund-evidence.tsx";
+import { CheckboxField, ErrorList, TextareaField } from "~/components/ui/field.tsx";
 import { SubmitButton } from "~/components/ui/submit-button.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { invariantResponse, ServiceError } from "~/lib/errors.server.ts";
 import { formError, readFormData } from "~/lib/form.server.ts";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { redirectWithToast } from "~/lib/toast.server.ts";
+import { takeKeptForm } from "~/services/auth/kept-form.server.ts";
 import { requireAdminStepUp } from "~/services/auth/step-up.server.ts";
-import { getRefundRequest } from "~/services/commerce/refund-admin.server.ts";
+import { getRefundCase } from "~/services/commerce/refund-evidence.server.ts";
 import { approveRefund, rejectRefund } from "~/services/commerce/refunds.server.ts";
 import { REFUND_REASONS } from "~/validation/account.ts";
-import { RefundDecisionSchema } from "~/validation/admin-refunds.ts";
+import { refundAnywayLabel, RefundDecisionSchema } from "~/validation/admin-refunds.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/refund-decision";
 
-// The decision step of a pending refund: it shows the user, amount, payment and reason, and
-// requires admin notes. A page of its own, so it is the same with and without JavaScript.
+// The decision step of a pending refund: it shows the user, amount, payment and reason, what the
+// refund would take back (downloads, plays, embeds, patient links, the refund window), and
+// requires admin notes. A page of its own, so it is the same with and without JavaScript. A
+// decision sent without a recent second factor goes through the step-up form and comes back here
+// with its notes kept (decision 034).
 
 export const meta: Route.MetaFunction = () => [{ title: "Refund Request | Admin" }, NOINDEX];
 
-export async function loader({ params, url }: Route.LoaderArgs) {
-  const request = await getRefundRequest(params.id);
-  invariantResponse(request, "Refund request not found", { status: 404 });
-  return { request, decision: url.searchParams.get("decision") === "reject" ? ("reject" as const) : ("approve" as const) };
+export async function loader({ request: httpRequest, params, url }: Route.LoaderArgs) {
+  const refundCase = await getRefundCase(params.id);
+  invariantResponse(refundCase, "Refund request not found", { status: 404 });
+  const kept = refundCase.request.status === "pending" ? await takeKeptForm(httpRequest) : null;
+  return { ...refundCase, kept, decision: url.searchParams.get("decision") === "reject" ? ("reject" as const) : ("approve" as const) };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdminStepUp(request);
+  const admin = await requireAdminStepUp(request, { keepForm: true });
   const formData = await readFormData(request);
   const intent = formData.get("intent") === "reject" ? "reject" : "approve";
   const submission = parseWithZod(formData, { schema: RefundDecisionSchema });
@@ -37,7 +43,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     const decided =
       intent === "approve"
-        ? await approveRefund(admin, params.id, submission.value.adminNotes)
+        ? await approveRefund(admin, params.id, submission.value.adminNotes, { confirmDownloads: submission.value.confirmDownloads })
         : await rejectRefund(admin, params.id, submission.value.adminNotes);
     const description =
       intent === "reject"
@@ -52,9 +58,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
 }
 
-export default function RefundDecision({ loaderData: { request, decision }, actionData }: Route.ComponentProps) {
+export default function RefundDecision({ loaderData: { request, evidence, kept, decision }, actionData }: Route.ComponentProps) {
+  const downloadedFiles = evidence.licence ? evidence.downloads.files : 0;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
+    // What was typed before the step-up detour (decision 034).
+    defaultValue: kept ?? undefined,
     constraint: getZodConstraint(RefundDecisionSchema),
     shouldValidate: "onSubmit",
     // Errors appear on submit and clear as they are typed away, never on blur: the blur of a
@@ -92,6 +101,7 @@ export default function RefundDecision({ loaderData: { request, decision }, acti
           <dd>{request.status}</dd>
         </dl>
       </Panel>
+      <RefundEvidence evidence={evidence} />
       {request.status === "pending" ? (
         <Panel title="Decision">
           <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -102,6 +112,14 @@ export default function RefundDecision({ loaderData: { request, decision }, acti
               {...getTextareaProps(fields.adminNotes)}
               errors={fields.adminNotes.errors}
             />
+            {downloadedFiles > 0 ? (
+              <CheckboxField
+                label={refundAnywayLabel(downloadedFiles)}
+                hint="Downloaded files are the buyer's to keep: approving refunds the money all the same. Not needed to reject."
+                {...getInputProps(fields.confirmDownloads, { type: "checkbox" })}
+                errors={fields.confirmDownloads.errors}
+              />
+            ) : null}
             <ErrorList id={form.errorId} errors={form.errors} />
             <div className="flex flex-wrap gap-3">
               <SubmitButton name="intent" value="approve" variant={decision === "approve" ? "primary" : "secondary"} pendingText="Approving...">

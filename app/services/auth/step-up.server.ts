@@ -7,6 +7,7 @@ import type { Prisma } from "~/generated/prisma/client.ts";
 import type { PublicUser } from "./credentials.server.ts";
 import { type Credential, getCredential, pagePath, requireAdmin, requireUser, STEP_UP_PATH, STEP_UP_REQUIRED } from "./guards.server.ts";
 import { type CodeKind, verifySecondFactorCode } from "./second-factor.server.ts";
+import { keepPostedForm } from "./kept-form.server.ts";
 
 // Step-up (decision 019): the back office's most dangerous actions (roles, blocking, refunds,
 // prices, settings, campaigns, deleting an animation) need a second factor confirmed in this
@@ -17,6 +18,12 @@ export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 export const STEP_UP_CONFIRMED = {
   title: "Confirmed",
   description: `You can go ahead: protected actions ask for nothing more for ${STEP_UP_WINDOW_MS / 60_000} minutes.`,
+};
+
+/** The toast after "Ask me again next time" on the step-up page. */
+export const STEP_UP_ENDED = {
+  title: "Confirmation ended",
+  description: "The next protected action asks for your second factor again.",
 };
 
 /**
@@ -55,26 +62,58 @@ export async function stepUpLinkUnlessRecent(request: Request) {
  * The caller, when a second factor was confirmed recently; otherwise /api answers 403 with
  * `stepUpRequired: true` and a page is sent to the step-up form, which returns to it.
  */
-export async function requireStepUp(request: Request, { returnTo }: { returnTo?: string } = {}): Promise<PublicUser> {
+export async function requireStepUp(request: Request, { returnTo, keepForm = false }: StepUpOptions = {}): Promise<PublicUser> {
   const user = await requireUser(request);
   if (stepUpIsRecent(await getCredential(request))) return user;
   if (new URL(request.url).pathname.startsWith("/api/")) {
     throw data({ message: STEP_UP_REQUIRED, stepUpRequired: true }, { status: 403 });
   }
-  // A POST's form data cannot survive the detour: the page is shown again and the admin
-  // repeats the action, now within the window.
+  // The page is shown again after the code and the admin repeats the action, now within the
+  // window; a page that takes its kept fields back (decision 034) shows what was typed.
+  const kept = keepForm && (await keepPostedForm(request));
   const back = returnTo ?? pagePath(request);
   throw await redirectWithToast(`${STEP_UP_PATH}?redirectTo=${encodeURIComponent(back)}`, {
     title: "Confirm it's you",
-    description: "This action needs a code from your authenticator app.",
+    description: kept ? `This action needs a code from your authenticator app. ${FORM_KEPT}` : "This action needs a code from your authenticator app.",
   });
 }
 
+/** What the step-up detour's toast adds when the form's fields were kept. */
+export const FORM_KEPT = "What you typed is kept and comes back with the form.";
+
+type StepUpOptions = {
+  /** Where the step-up form returns to; the page asked for by default. */
+  returnTo?: string;
+  /** Keep the POST's fields for the page, which takes them back with takeKeptForm (decision 034). */
+  keepForm?: boolean;
+};
+
 /** The guard of a page action that is all step-up-guarded admin work: an admin, then a recent factor. */
-export async function requireAdminStepUp(request: Request): Promise<PublicUser> {
+export async function requireAdminStepUp(request: Request, options: Pick<StepUpOptions, "keepForm"> = {}): Promise<PublicUser> {
   const admin = await requireAdmin(request);
-  await requireStepUp(request);
+  await requireStepUp(request, options);
   return admin;
+}
+
+/**
+ * Ends this browser session's step-up now ("ask me again"): the next protected action asks for
+ * a second factor, as it would after ten minutes. The sign-in still counts as one that confirmed
+ * a factor, so the back office stays open. Audited like a step-up.
+ */
+export async function endStepUp(request: Request, now = new Date()) {
+  const user = await requireUser(request);
+  const credential = await getCredential(request);
+  if (credential?.kind !== "session" || !stepUpIsRecent(credential, now.getTime())) return user;
+  await prisma.$transaction(async (tx) => {
+    await tx.session.updateMany({ where: { id: credential.id, userId: user.id }, data: { stepUpAt: new Date(now.getTime() - STEP_UP_WINDOW_MS) } });
+    await recordAudit(tx, user, {
+      action: "security.step_up_ended",
+      entityType: "security",
+      entityId: user.id,
+      summary: "Asked for a second factor again before the next protected action",
+    });
+  });
+  return user;
 }
 
 type Tx = Prisma.TransactionClient;

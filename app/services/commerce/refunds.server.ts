@@ -10,7 +10,8 @@ import { type RefundRequestInput, UUID_RE } from "~/validation/account.ts";
 import type { PublicUser } from "../auth/credentials.server.ts";
 import { findOwnPayment } from "./payments.server.ts";
 import { type Actor, recordAudit } from "../admin/audit.server.ts";
-import { ADMIN_NOTES_REQUIRED } from "~/validation/admin-refunds.ts";
+import { ADMIN_NOTES_REQUIRED, downloadsNotConfirmed } from "~/validation/admin-refunds.ts";
+import { downloadedFileCount } from "../media/package-delivery.server.ts";
 import { describeSubscription, HISTORY_LIMIT, subscriptionSelect, syncAccountType, toSubscriptionJson } from "./subscriptions.server.ts";
 import { issueCreditNote } from "./invoices.server.ts";
 
@@ -35,8 +36,13 @@ function refundRefusal(payment: { status: string; createdAt: Date } | null, open
   if (payment?.status === "refunded" || (openRequest && openRequest !== "pending")) return new ServiceError(ALREADY_REFUNDED, 409);
   if (payment?.status !== "completed") return new ServiceError(NO_COMPLETED_PAYMENT, 400, "subscriptionId");
   if (openRequest) return new ServiceError(REFUND_ALREADY_PENDING, 409);
-  if (payment.createdAt.getTime() < now.getTime() - REFUND_WINDOW_DAYS * DAY_MS) return new ServiceError(REFUND_WINDOW_MESSAGE, 400);
+  if (now.getTime() > refundWindowEnd(payment.createdAt).getTime()) return new ServiceError(REFUND_WINDOW_MESSAGE, 400);
   return null;
+}
+
+/** The moment a payment made at `paidAt` leaves the refund window (30 days): the rule's one statement. */
+export function refundWindowEnd(paidAt: Date) {
+  return new Date(paidAt.getTime() + REFUND_WINDOW_DAYS * DAY_MS);
 }
 
 /**
@@ -227,6 +233,8 @@ const decisionSelect = {
       status: true,
       description: true,
       stripePaymentIntentId: true,
+      subscriptionId: true,
+      createdAt: true,
       subscription: { select: { type: true, category: { select: { name: true } }, animation: { select: { title: true } } } },
     },
   },
@@ -279,6 +287,17 @@ async function sendDecision(request: DecisionRow, decision: "approved" | "reject
 }
 
 /**
+ * Downloads are the buyer's to keep (the licence terms), so a refund of a licence whose files
+ * were downloaded since it was paid is approved only when the admin says so, knowing how many:
+ * the decision form's checkbox and the API's `confirmDownloads` (409 without it).
+ */
+async function requireDownloadsConfirmed(payment: { subscriptionId: string | null; createdAt: Date }, confirmed: boolean) {
+  if (confirmed || !payment.subscriptionId) return;
+  const files = await downloadedFileCount(payment.subscriptionId, payment.createdAt);
+  if (files > 0) throw new ServiceError(downloadsNotConfirmed(files), 409, "confirmDownloads");
+}
+
+/**
  * pending → approved or rejected, conditional (one of two concurrent decisions wins), with its
  * audit row in the same transaction.
  */
@@ -312,9 +331,15 @@ async function claimDecision(actor: Actor, request: DecisionRow, status: "approv
  * when the failed call did reach the provider.
  * A payment with no provider payment intent (seeded or imported history) is refunded here alone.
  */
-export async function approveRefund(actor: Actor, requestId: string, adminNotes: string, now = new Date()) {
+export async function approveRefund(
+  actor: Actor,
+  requestId: string,
+  adminNotes: string,
+  { confirmDownloads = false, now = new Date() }: { confirmDownloads?: boolean; now?: Date } = {},
+) {
   const notes = requireNotes(adminNotes);
   const request = await loadPending(requestId);
+  await requireDownloadsConfirmed(request.payment, confirmDownloads);
   await claimDecision(actor, request, "approved", notes, now);
 
   const intent = request.payment.stripePaymentIntentId;

@@ -67,3 +67,14 @@ export async function downloadTotals(subscriptionIds: string[]): Promise<Map<str
   });
   return new Map(rows.map((r) => [r.subscriptionId!, { count: r._count._all, bytes: Number(r._sum.bytes ?? 0), lastAt: r._max.createdAt }]));
 }
+
+/**
+ * How many different files (a whole package counts as one) were downloaded under a licence since
+ * `since`: what a refund of that licence's payment has to be confirmed against. One query.
+ */
+export async function downloadedFileCount(subscriptionId: string, since: Date): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ files: number }[]>`
+    SELECT count(DISTINCT ("animationId", "file"))::int AS "files" FROM "Download"
+    WHERE "subscriptionId" = ${subscriptionId}::uuid AND "createdAt" >= ${since}`;
+  return row?.files ?? 0;
+}
