@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
@@ -302,5 +304,27 @@ describe("who may", () => {
     expect(put.status).toBe(403);
     expect((await prisma.misuseReport.findUniqueOrThrow({ where: { id } })).status).toBe("new");
     expect(await prisma.auditLog.count({ where: { entityType: "misuse_report", entityId: id } })).toBe(0);
+  });
+});
+
+describe("the migration's link key", () => {
+  // Last in the file: the migration's backfill marks the rows it touches as digested.
+  it("is the one the code computes, for reports stored before the inbox", async () => {
+    const links = [
+      "https://WWW.Example.com/Page/",
+      "http://example.com/page#top",
+      "https://example.com/page?x=1",
+      "https://sub.example.com//",
+      "HTTPS://Files.Example.com/A/B/",
+    ];
+    for (const link of links) await newReport({ link });
+    const computed = await prisma.misuseReport.findMany({ where: { link: { not: null } }, select: { id: true, linkKey: true } });
+    const sql = fs.readFileSync(path.join("prisma", "migrations", "20261129171000_misuse_inbox", "migration.sql"), "utf8");
+    const backfill = /UPDATE "MisuseReport"\s+SET "linkKey"[\s\S]*?;/.exec(sql)![0];
+    await prisma.misuseReport.updateMany({ data: { linkKey: null } });
+    await prisma.$executeRawUnsafe(backfill);
+    const migrated = new Map((await prisma.misuseReport.findMany({ select: { id: true, linkKey: true } })).map((r) => [r.id, r.linkKey]));
+    for (const row of computed) expect(migrated.get(row.id), row.id).toBe(row.linkKey);
+    expect(computed.length).toBeGreaterThan(links.length);
   });
 });
