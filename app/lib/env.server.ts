@@ -127,6 +127,13 @@ const EnvSchema = z
     // stops accepting connections: a few of the load balancer's health-check intervals. It adds to
     // the 25 s given to requests in flight, and both must fit the orchestrator's grace period.
     DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+    // Scheduled backups (decision 035): the directory archives are written and checked in (and
+    // kept in, unless S3_BUCKET sends them to the bucket under backups/); DATA_DIR/backups unset.
+    BACKUP_DIR: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().optional()),
+    // When the daily backup and the weekly restore drill run: cron expressions in UTC, or "off".
+    // At most one scheduled backup per UTC day: a schedule firing more often retries a failed day.
+    BACKUP_SCHEDULE: cronOrOff("0 3 * * *"),
+    BACKUP_CHECK_SCHEDULE: cronOrOff("30 4 * * 0"),
     SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(10_000).default(10_000),
   })
   .superRefine((env, ctx) => {
@@ -143,6 +150,19 @@ const EnvSchema = z
 
 function optionalKey(pattern: RegExp, message: string) {
   return z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().regex(pattern, message).optional());
+}
+
+/** A five-field cron expression (pg-boss reads it, in UTC), or "off"; unset or empty: `fallback`. */
+function cronOrOff(fallback: string) {
+  return z.preprocess(
+    (value) => (typeof value === "string" && value.trim() !== "" ? value.trim() : fallback),
+    z
+      .string()
+      .regex(
+        /^(off|[\d*/,\-A-Za-z?LW#]+( [\d*/,\-A-Za-z?LW#]+){4})$/,
+        'expected five cron fields (minute hour day month weekday, UTC) such as "0 3 * * *", or "off"',
+      ),
+  );
 }
 
 // proxy-addr's names for common ranges, accepted by Express beside addresses and subnets.

@@ -24,6 +24,10 @@ export const QUEUES = {
   mediaScan: "media-scan",
   /** Playback events into their daily numbers, and the retention purge (every ten minutes, and at start). */
   playbackRollup: "playback-rollup",
+  /** The daily backup (BACKUP_SCHEDULE; one archive per UTC day, claimed in the Backup table: decision 035). */
+  backup: "backup",
+  /** The weekly restore drill on the newest archive (BACKUP_CHECK_SCHEDULE). */
+  backupCheck: "backup-check",
   /** The admins' e-mail digest of new misuse reports (hourly); each report is listed once. */
   misuseDigest: "misuse-digest",
 } as const;
@@ -84,6 +88,9 @@ async function openBoss(): Promise<Boss> {
     { name: QUEUES.mediaTranscode, policy: "singleton", retryLimit: 3, retryDelay: 5, expireInSeconds: MEDIA_JOB_EXPIRY_SECONDS },
     { name: QUEUES.mediaScan, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 15 * 60 },
     { name: QUEUES.playbackRollup, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 15 * 60 },
+    // A failed backup (a full disk, the bucket away) is tried again three times, ten minutes apart.
+    { name: QUEUES.backup, policy: "singleton", retryLimit: 3, retryDelay: 600, expireInSeconds: BACKUP_JOB_EXPIRY_SECONDS },
+    { name: QUEUES.backupCheck, policy: "singleton", retryLimit: 0, expireInSeconds: BACKUP_JOB_EXPIRY_SECONDS },
     { name: QUEUES.misuseDigest, policy: "singleton", retryLimit: 3, retryDelay: 300, expireInSeconds: 15 * 60 },
   ] satisfies PgBoss.Queue[]) {
     await ensureQueue(boss, queue);
@@ -113,6 +120,8 @@ async function ensureQueue(boss: Boss, queue: PgBoss.Queue) {
 export const CAMPAIGN_SLICE_MS = 30_000;
 export const CAMPAIGN_JOB_EXPIRY_SECONDS = 120;
 export const MEDIA_JOB_EXPIRY_SECONDS = 3 * 60 * 60;
+/** A backup or drill of a large library may take a while; a run cut off longer ago is retried (and its day's claim taken over). */
+export const BACKUP_JOB_EXPIRY_SECONDS = 2 * 60 * 60;
 
 /** The server's queue also runs maintenance and the schedules; call before the first jobQueue(). */
 export function superviseJobs() {

@@ -150,6 +150,23 @@ export async function removePrefix(prefix: string) {
   }
 }
 
+/** Deletes one key (a backup archive past the number kept); a key already gone is not an error. */
+export async function removeKey(key: string) {
+  await s3Client().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+}
+
+/** A key's size (a HEAD), or null when there is no such key. */
+export async function keySize(key: string): Promise<number | null> {
+  try {
+    const head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+    return Number(head.ContentLength ?? 0);
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (error as { name?: string }).name === "NotFound") return null;
+    throw error;
+  }
+}
+
 /** Whether a key exists (a HEAD). */
 export async function hasKey(key: string) {
   try {

@@ -8,6 +8,7 @@ import { runBillingSweep } from "./commerce/billing-sweep.server.ts";
 import { runCampaign } from "./admin/email-campaigns.server.ts";
 import { runMediaJob, scanMediaJobs } from "./media/media-jobs.server.ts";
 import { rollUpPlaybackEvents } from "./analytics/playback-rollup.server.ts";
+import { runBackupDrill, runScheduledBackup } from "./admin/backups.server.ts";
 import { sendMisuseDigest } from "./admin/misuse-reports.server.ts";
 
 // The server's workers for the job queue (lib/jobs.server.ts): campaigns, transcodes, the
@@ -20,6 +21,26 @@ async function purge() {
   logger.info({ ...credentials, rateLimits: limits }, "purged expired rows");
   await getDb().maintain();
 }
+
+/** The daily backup's handler (also run by the tests' second worker): a day already backed up is skipped. */
+export const backupJob = measuredJob(QUEUES.backup, async () => {
+  const result = await runScheduledBackup();
+  if (result.ran) logger.info(result, "scheduled backup written");
+});
+
+/** The weekly restore drill's handler: its result is recorded on the archive's row, a failed drill logged. */
+export const backupCheckJob = measuredJob(QUEUES.backupCheck, async () => {
+  const drill = await runBackupDrill();
+  if (drill && !drill.passed) logger.error({ archive: drill.archive, report: drill.report }, "restore drill failed");
+  else if (drill) logger.info({ archive: drill.archive }, "restore drill passed");
+});
+
+/**
+ * pg-boss's throttle beside the day's claim in the Backup table: one scheduled send per 12-hour
+ * window (the longest pg-boss allows while it archives finished jobs after 12 hours); the claim
+ * makes it one archive per UTC day.
+ */
+export const BACKUP_SINGLETON = { singletonKey: "scheduled", singletonSeconds: 12 * 60 * 60 };
 
 /** The at-start billing sweep and purge run once per slot of this length (clock-aligned) across instances. */
 export const AT_START_SLOT_SECONDS = 60 * 60;
@@ -47,6 +68,8 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
     }),
   );
   await boss.work(QUEUES.purge, { pollingIntervalSeconds: 5 }, measuredJob(QUEUES.purge, purge));
+  await boss.work(QUEUES.backup, { pollingIntervalSeconds: 5 }, backupJob);
+  await boss.work(QUEUES.backupCheck, { pollingIntervalSeconds: 5 }, backupCheckJob);
   // MEDIA_CONCURRENCY workers, each running one transcode at a time (0 on an instance that
   // should stay responsive while others encode).
   for (let i = 0; i < getEnv().MEDIA_CONCURRENCY; i++) {
@@ -98,6 +121,12 @@ export async function startJobWorkers({ pollingIntervalSeconds = 1 } = {}) {
   await boss.schedule(QUEUES.mediaScan, "*/10 * * * *");
   // Days before today are read from the rollup: at most ten minutes behind after midnight.
   await boss.schedule(QUEUES.playbackRollup, "*/10 * * * *");
+  // Backups (decision 035): "off" removes a schedule an earlier start made.
+  const env = getEnv();
+  if (env.BACKUP_SCHEDULE === "off") await boss.unschedule(QUEUES.backup);
+  else await boss.schedule(QUEUES.backup, env.BACKUP_SCHEDULE, {}, { tz: "UTC", ...BACKUP_SINGLETON });
+  if (env.BACKUP_CHECK_SCHEDULE === "off") await boss.unschedule(QUEUES.backupCheck);
+  else await boss.schedule(QUEUES.backupCheck, env.BACKUP_CHECK_SCHEDULE, {}, { tz: "UTC" });
   // New misuse reports reach the admins at most an hour late, in one mail per hour at most.
   await boss.schedule(QUEUES.misuseDigest, "50 * * * *");
   await boss.send(QUEUES.billingSweep, {}, { singletonKey: "start", singletonSeconds: AT_START_SLOT_SECONDS });

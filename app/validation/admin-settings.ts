@@ -6,6 +6,7 @@ import { SearchSynonymsRule } from "./search.ts";
 // key's value, shared by the form and the call.
 
 export const PLATFORM_NAME_REQUIRED = "Platform name is required";
+export const BACKUP_KEEP_INVALID = "Backups kept must be a whole number from 1 to 365";
 export const PRICE_INVALID = "Annual price must be a positive amount in USD (at most two decimals)";
 
 const text = (label: string, max: number) =>
@@ -45,6 +46,11 @@ export const SETTING_VALUE_RULES = {
     .trim()
     .regex(/^\d{1,4}$/, "Retention must be a whole number of days from 1 to 3650")
     .refine((v) => Number(v) >= 1 && Number(v) <= 3650, "Retention must be a whole number of days from 1 to 3650"),
+  backup_keep: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}$/, BACKUP_KEEP_INVALID)
+    .refine((v) => Number(v) >= 1 && Number(v) <= 365, BACKUP_KEEP_INVALID),
 } as const;
 
 export const TESTIMONIAL_AUTHOR_REQUIRED = "Say who gave the testimonial";
@@ -71,6 +77,8 @@ export const SettingsFormSchema = z.object({
   requireMedicalReview: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
   /** Days raw playback events are kept; left empty, the setting stays as it is. */
   analyticsRetentionDays: SETTING_VALUE_RULES.analytics_retention_days.optional(),
+  /** Scheduled backup archives kept; left empty, the setting stays as it is. */
+  backupKeep: SETTING_VALUE_RULES.backup_keep.optional(),
 });
 
 /** The screen's second form (intent "public-details"): what visitors see on the contact and sales pages. */

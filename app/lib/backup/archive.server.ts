@@ -85,9 +85,10 @@ export class ArchiveError extends Error {}
 /**
  * Reads an archive into `dir`: every file member to dir/<name>, with its size and sha256, and
  * the member named `keep` (the manifest) returned as text instead. Refuses links, devices and
- * unsafe names; a damaged header fails (strict parsing).
+ * unsafe names; a damaged header fails (strict parsing). With `dir` null the members are only
+ * measured, nothing is written: a check of an archive just written.
  */
-export async function extractArchive(file: string, dir: string, keep: string) {
+export async function extractArchive(file: string, dir: string | null, keep: string) {
   const digests = new Map<string, MemberDigest>();
   const writes: Promise<void>[] = [];
   let kept: string | null = null;
@@ -127,6 +128,18 @@ export async function extractArchive(file: string, dir: string, keep: string) {
             ),
           );
           entry.pipe(measure);
+          return;
+        }
+        if (dir === null) {
+          writes.push(
+            new Promise<void>((done) =>
+              measure.on("end", () => {
+                record.sha256 = hash.digest("hex");
+                done();
+              }),
+            ),
+          );
+          entry.pipe(measure).resume();
           return;
         }
         const target = path.join(dir, name);

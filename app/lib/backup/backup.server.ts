@@ -7,15 +7,15 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import pg from "pg";
 import type { Database } from "../db.server.ts";
 import { ArchiveWriter } from "./archive.server.ts";
+import { BackupRefused, FORMAT, FORMAT_VERSION, MANIFEST, type Manifest, verifyArchive } from "./manifest.server.ts";
+import { type BackupDestination, S3_BACKUP_PREFIX, describeDestination, ensureWritableDir, stagingDir, uploadArchive } from "./destination.server.ts";
 import { projectRoot } from "../project-root.server.ts";
 
 // `npm run backup` (scripts/backup.ts): one tar with the database, the objects (or, on S3, the
 // list of the bucket's keys) and a manifest. What goes in and why: docs/decisions/020-operating.md,
 // "Backups".
 
-export const MANIFEST = "manifest.json";
-export const FORMAT = "medanim-backup";
-export const FORMAT_VERSION = 1;
+export { BackupRefused, FORMAT, FORMAT_VERSION, MANIFEST, type Manifest };
 export const PGLITE_MEMBER = "database/pglite.tar.gz";
 export const POSTGRES_MEMBER = "database/postgres.dump";
 export const S3_KEYS_MEMBER = "objects.s3.jsonl";
@@ -24,18 +24,6 @@ export const OBJECTS_PREFIX = "objects/";
 /** Under DATA_DIR/objects, derived or unfinished: image renditions are made again on demand, .tmp holds uploads in flight. */
 const NOT_BACKED_UP = new Set([".renditions", ".tmp"]);
 
-export type Manifest = {
-  format: typeof FORMAT;
-  formatVersion: number;
-  appVersion: string;
-  backupId: string;
-  createdAt: string;
-  finishedAt: string;
-  database: { kind: "pglite" | "postgres"; member: string; migrations: string[]; schema?: string; extensions?: string[] };
-  objects: { storage: "local" | "s3"; count: number; bytes: number; bucket?: string };
-  members: Record<string, { size: number; sha256: string }>;
-};
-
 export type BackupSource = {
   db: Database;
   dataDir: string;
@@ -43,15 +31,16 @@ export type BackupSource = {
   databaseUrl?: string;
   /** S3_BUCKET when the objects are on S3. */
   s3Bucket?: string;
-  /** The archive's path; DATA_DIR/backups/medanim-<UTC time>.tar by default. */
+  /** The archive's path; without it, medanim-<UTC time>.tar at `destination`. */
   out?: string;
+  /** Where an archive without `out` goes (BACKUP_DIR, or the bucket): DATA_DIR/backups by default. */
+  destination?: BackupDestination;
   now?: Date;
+  /** A Backup row already written for this run (the scheduled job's claim of its day). */
+  claimedId?: string;
 };
 
 const appVersion = (): string => JSON.parse(fs.readFileSync(path.join(projectRoot(), "package.json"), "utf8")).version;
-
-/** Bad input or a target that must not be touched: the commands exit with 2. */
-export class BackupRefused extends Error {}
 
 export function defaultArchivePath(dataDir: string, now: Date) {
   const stamp = now
@@ -79,10 +68,12 @@ export function quoteIdent(name: string) {
 export async function createBackup(source: BackupSource) {
   const { db, dataDir } = source;
   const startedAt = source.now ?? new Date();
-  const file = path.resolve(source.out ?? defaultArchivePath(dataDir, startedAt));
+  const upload = !source.out && source.destination?.kind === "s3";
+  const name = path.basename(defaultArchivePath(dataDir, startedAt));
+  const file = path.resolve(source.out ?? (source.destination ? path.join(stagingDir(source.destination), name) : defaultArchivePath(dataDir, startedAt)));
   if (fs.existsSync(file)) throw new BackupRefused(`${file} already exists: name another file (--out)`);
   const partial = `${file}.part`;
-  const backupId = crypto.randomUUID();
+  const backupId = source.claimedId ?? crypto.randomUUID();
   const storage = source.s3Bucket ? "s3" : "local";
   if (!(await tableExists(db, "_prisma_migrations"))) {
     throw new BackupRefused("This database has not been set up yet (no migrations applied): there is nothing to back up.");
@@ -90,13 +81,23 @@ export async function createBackup(source: BackupSource) {
   // A database the code is newer than (an upgrade not started yet: the moment to back up) may
   // predate the Backup table; the archive is made all the same, only not recorded in it.
   const recorded = await tableExists(db, "Backup");
-  const work = await fs.promises.mkdtemp(path.join(path.dirname(await ensureDir(file)), ".backup-"));
+  const destination = upload && source.destination ? describeDestination(source.destination) : path.dirname(file);
+  const fail = async (error: unknown) => {
+    if (!recorded) return;
+    const message = error instanceof Error ? error.message : String(error);
+    await db.prisma.backup.update({ where: { id: backupId }, data: { failedAt: new Date(), error: message } }).catch(() => undefined);
+  };
   // Written before the dump, so the archive's database knows of the backup that carries it.
-  if (recorded) {
-    await db.prisma.backup.create({
-      data: { id: backupId, startedAt, databaseKind: db.kind, storage, objectCount: 0, objectBytes: 0n, archiveName: path.basename(file) },
-    });
+  const row = { startedAt, databaseKind: db.kind, storage, objectCount: 0, objectBytes: 0n, archiveName: path.basename(file), destination };
+  if (recorded && source.claimedId) await db.prisma.backup.update({ where: { id: backupId }, data: row });
+  else if (recorded) await db.prisma.backup.create({ data: { id: backupId, ...row } });
+  try {
+    await ensureWritableDir(path.dirname(file));
+  } catch (error) {
+    await fail(error);
+    throw error;
   }
+  const work = await fs.promises.mkdtemp(path.join(path.dirname(file), ".backup-"));
   const archive = await ArchiveWriter.create(partial);
   try {
     const migrations = (
@@ -109,15 +110,16 @@ export async function createBackup(source: BackupSource) {
     // its row was written, so it is on the list made afterwards.
     let database: Manifest["database"];
     if (db.kind === "pglite") {
-      if (!db.dumpDataDir) throw new Error("This embedded database cannot be dumped");
-      const dump = await db.dumpDataDir();
+      if (!db.dumpDataDirWith) throw new Error("This embedded database cannot be dumped");
+      // A running server's database is dumped as it stands (no stop needed): decision 035.
+      const { dump, read: rows } = await db.dumpDataDirWith((query) => countRows(query, "public"));
       await archive.add(PGLITE_MEMBER, dump.size, Readable.fromWeb(dump.stream() as WebReadableStream<Uint8Array>));
-      database = { kind: "pglite", member: PGLITE_MEMBER, migrations };
+      database = { kind: "pglite", member: PGLITE_MEMBER, migrations, rows };
     } else {
       if (!source.databaseUrl) throw new Error("DATABASE_URL is needed to dump PostgreSQL");
       const target = postgresTarget(source.databaseUrl);
       const dumpFile = path.join(work, "postgres.dump");
-      await pgDump(target.url, target.schema, dumpFile);
+      const rows = await pgDump(target.url, target.schema, dumpFile);
       const { size } = await fs.promises.stat(dumpFile);
       await archive.add(POSTGRES_MEMBER, size, fs.createReadStream(dumpFile));
       await fs.promises.rm(dumpFile);
@@ -127,6 +129,7 @@ export async function createBackup(source: BackupSource) {
         migrations,
         schema: target.schema,
         extensions: await schemaExtensions(target.url, target.schema),
+        rows,
       };
     }
 
@@ -146,23 +149,36 @@ export async function createBackup(source: BackupSource) {
     const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
     await archive.add(MANIFEST, body.length, body);
     await archive.close();
+    // Read back from the disk and checked member by member before it is called written.
+    await verifyArchive(partial);
     // Only a complete archive carries the final name.
     await fs.promises.rename(partial, file);
+    let location = file;
+    if (upload && source.destination?.kind === "s3") {
+      try {
+        location = `s3://${source.destination.bucket}/${await uploadArchive(file)}`;
+      } finally {
+        await fs.promises.rm(file, { force: true });
+      }
+    }
     if (recorded) {
       await db.prisma.backup.update({
         where: { id: backupId },
         data: {
-          finishedAt: new Date(manifest.finishedAt),
+          finishedAt: new Date(),
           objectCount: objects.count,
           objectBytes: BigInt(objects.bytes),
           archiveBytes: BigInt(archive.bytes),
+          failedAt: null,
+          error: null,
         },
       });
     }
-    return { file, manifest, archiveBytes: archive.bytes, recorded };
+    return { id: backupId, file, location, manifest, archiveBytes: archive.bytes, recorded };
   } catch (error) {
     await archive.abort();
     await fs.promises.rm(partial, { force: true });
+    await fail(error);
     throw error;
   } finally {
     await fs.promises.rm(work, { recursive: true, force: true });
@@ -175,9 +191,17 @@ async function tableExists(db: Database, table: string) {
   return Boolean(row?.present);
 }
 
-async function ensureDir(file: string) {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  return file;
+/** Rows per base table of `schema`, in one statement (one snapshot). */
+export async function countRows(query: <R>(sql: string) => Promise<R[]>, schema: string): Promise<Record<string, number>> {
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const tables = await query<{ name: string }>(
+    `SELECT c.relname::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${literal(schema)} AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname`,
+  );
+  if (tables.length === 0) return {};
+  const counts = await query<{ name: string; rows: number }>(
+    tables.map(({ name }) => `SELECT ${literal(name)}::text AS name, count(*)::int AS rows FROM ${quoteIdent(schema)}.${quoteIdent(name)}`).join(" UNION ALL "),
+  );
+  return Object.fromEntries(counts.map((row) => [row.name, Number(row.rows)]).sort(([a], [b]) => String(a).localeCompare(String(b))));
 }
 
 /** Every file under the objects directory but the derived ones, as objects/<relative path>. */
@@ -222,6 +246,8 @@ async function addS3KeyList(archive: ArchiveWriter, work: string) {
   let count = 0;
   let bytes = 0;
   for await (const object of listKeys()) {
+    // Backup archives in the same bucket (decision 035) are not objects of the app.
+    if (object.key.startsWith(S3_BACKUP_PREFIX)) continue;
     if (!out.write(`${JSON.stringify(object)}\n`)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
     count += 1;
     bytes += object.size;
@@ -257,9 +283,26 @@ export function runPgTool(program: string, args: string[], stdoutFile?: string) 
 /**
  * The app's schema only: pg-boss's job schema is left out (its jobs are transient: the hourly
  * ones are scheduled again on start, and the state a job works on is in the app's own tables).
+ * The rows are counted in a transaction whose snapshot pg_dump then uses (--snapshot), so the
+ * counts the manifest records are those of the dump, however busy the database is.
  */
-function pgDump(url: string, schema: string, file: string) {
-  return runPgTool("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", `--schema=${quoteIdent(schema)}`, `--dbname=${url}`], file);
+async function pgDump(url: string, schema: string, file: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const { rows } = await client.query<{ snapshot: string }>("SELECT pg_export_snapshot() AS snapshot");
+    const counts = await countRows(async <R>(sql: string) => (await client.query(sql)).rows as R[], schema);
+    await runPgTool(
+      "pg_dump",
+      ["--format=custom", "--no-owner", "--no-privileges", `--snapshot=${rows[0]!.snapshot}`, `--schema=${quoteIdent(schema)}`, `--dbname=${url}`],
+      file,
+    );
+    await client.query("COMMIT");
+    return counts;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Extensions installed in the schema (pg_trgm): a schema-only dump does not carry them, the restore creates them first. */

@@ -4,13 +4,10 @@ import readline from "node:readline";
 import pg from "pg";
 import { openDatabase, type Database } from "../db.server.ts";
 import { lockDataDir } from "../pglite.server.ts";
-import { ArchiveError, extractArchive } from "./archive.server.ts";
+import { readVerified } from "./manifest.server.ts";
 import { projectRoot } from "../project-root.server.ts";
 import {
   BackupRefused,
-  FORMAT,
-  FORMAT_VERSION,
-  MANIFEST,
   OBJECTS_PREFIX,
   PGLITE_MEMBER,
   POSTGRES_MEMBER,
@@ -146,38 +143,6 @@ export async function restoreBackup(target: RestoreTarget): Promise<RestoreResul
   }
 }
 
-/** Unpacks the archive into `work` and checks it against its manifest, member by member. */
-async function readVerified(archive: string, work: string): Promise<Manifest> {
-  let extracted;
-  try {
-    extracted = await extractArchive(archive, work, MANIFEST);
-  } catch (error) {
-    if (error instanceof ArchiveError) throw new BackupRefused(`The archive is damaged: ${error.message}`);
-    throw error;
-  }
-  if (!extracted.kept) throw new BackupRefused("The archive has no manifest: it is not a Medanim backup, or it was cut short");
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(extracted.kept) as Manifest;
-  } catch {
-    throw new BackupRefused("The archive's manifest is not valid JSON: the archive is damaged");
-  }
-  if (manifest.format !== FORMAT || manifest.formatVersion !== FORMAT_VERSION) {
-    throw new BackupRefused(`Not a backup this version reads (format ${String(manifest.format)} ${String(manifest.formatVersion)})`);
-  }
-  const problems: string[] = [];
-  for (const [name, expected] of Object.entries(manifest.members)) {
-    const found = extracted.digests.get(name);
-    if (!found) problems.push(`${name} is missing`);
-    else if (found.sha256 !== expected.sha256 || found.size !== expected.size) problems.push(`${name} does not match its sha256`);
-  }
-  for (const name of extracted.digests.keys()) if (name !== MANIFEST && !(name in manifest.members)) problems.push(`${name} is not in the manifest`);
-  if (!(manifest.database.member in manifest.members)) problems.push(`the database (${manifest.database.member}) is missing`);
-  if (problems.length)
-    throw new BackupRefused(`The archive is damaged: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? ` and ${problems.length - 5} more` : ""}`);
-  return manifest;
-}
-
 function dirInUse(dir: string) {
   return fs.existsSync(dir) && fs.readdirSync(dir).length > 0 ? [`${dir} holds a database`] : [];
 }
@@ -187,7 +152,7 @@ async function objectsInUse(dir: string) {
   return [];
 }
 
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>) {
+export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -208,7 +173,7 @@ async function postgresInUse(url: string, schema: string) {
   return tables ? [`schema ${schema} holds ${tables} tables, views or sequences`] : [];
 }
 
-async function restorePostgres(url: string, schema: string, manifest: Manifest, dumpFile: string, replace: boolean) {
+export async function restorePostgres(url: string, schema: string, manifest: Manifest, dumpFile: string, replace: boolean) {
   await withClient(url, async (client) => {
     if (replace) await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);

@@ -4,22 +4,24 @@ import { RevenueChart } from "~/components/admin/revenue-chart.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
-import { formatCompact, formatCount, formatDate, formatDateTime, formatFileSize, formatMoney, pluralize } from "~/lib/format.ts";
-import { BACKUP_STALE_HOURS, getDashboard, getLastBackup } from "~/services/admin/admin-dashboard.server.ts";
+import { formatCompact, formatCount, formatDate, formatMoney, pluralize } from "~/lib/format.ts";
+import { getDashboard } from "~/services/admin/admin-dashboard.server.ts";
+import { getBackupStatus } from "~/services/admin/backups.server.ts";
+import { BackupPanel } from "~/components/admin/backup-panel.tsx";
 import { countMisuseReports } from "~/services/admin/misuse-reports.server.ts";
 import { NOINDEX } from "~/lib/seo.ts";
 import type { Route } from "./+types/dashboard";
 
 export async function loader() {
   // The last backup is shown here only: the API's dashboard document stays as it is.
-  const [dashboard, lastBackup, newMisuseReports] = await Promise.all([getDashboard(), getLastBackup(), countMisuseReports("new")]);
-  return { ...dashboard, lastBackup, backupStaleHours: BACKUP_STALE_HOURS, newMisuseReports };
+  const [dashboard, backups, newMisuseReports] = await Promise.all([getDashboard(), getBackupStatus(), countMisuseReports("new")]);
+  return { ...dashboard, backups, newMisuseReports };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard" }, NOINDEX];
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue, lastBackup, backupStaleHours, newMisuseReports } = loaderData;
+  const { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue, backups, newMisuseReports } = loaderData;
   return (
     <AdminPage
       title="Admin Dashboard"
@@ -111,23 +113,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </Panel>
-      <Panel title="Backups">
-        {lastBackup ? (
-          <p className="text-sm">
-            Last backup: {formatDateTime(lastBackup.finishedAt)} ({formatFileSize(lastBackup.archiveBytes)},{" "}
-            {lastBackup.storage === "s3" ? `${formatCount(lastBackup.objectCount)} S3 keys listed` : pluralize(lastBackup.objectCount, "file")})
-            {lastBackup.stale ? (
-              <span role="alert" className="mt-2 block">
-                <Badge tone="yellow">Older than {backupStaleHours} hours</Badge> Run <code>npm run backup</code>, and check the job that should run it daily.
-              </span>
-            ) : null}
-          </p>
-        ) : (
-          <p className="text-sm" role="alert">
-            <Badge tone="yellow">No backup yet</Badge> Run <code>npm run backup</code> (docs/operating.md, “Backups”).
-          </p>
-        )}
-      </Panel>
+      <BackupPanel status={backups} />
       <nav aria-label="Quick actions" className="flex flex-wrap gap-3">
         <ButtonLink to="/admin/categories" variant="secondary">
           Manage Categories

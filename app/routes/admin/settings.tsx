@@ -29,6 +29,7 @@ export async function loader() {
     seatPrice: value("practice_seat_price"),
     requireMedicalReview: value("require_medical_review") === "true" ? "on" : undefined,
     analyticsRetentionDays: value("analytics_retention_days"),
+    backupKeep: value("backup_keep"),
     publicDetails: {
       supportEmail: value("support_email"),
       supportPhone: value("support_phone"),
@@ -63,6 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
       { key: "require_medical_review", value: String(submission.value.requireMedicalReview) },
       ...(submission.value.seatPrice ? [{ key: "practice_seat_price", value: submission.value.seatPrice }] : []),
       ...(submission.value.analyticsRetentionDays ? [{ key: "analytics_retention_days", value: submission.value.analyticsRetentionDays }] : []),
+      ...(submission.value.backupKeep ? [{ key: "backup_keep", value: submission.value.backupKeep }] : []),
     ]);
   } catch (error) {
     if (error instanceof ServiceError) return formError(submission, error);
@@ -168,6 +170,13 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             {...getInputProps(fields.analyticsRetentionDays, { type: "text" })}
             inputMode="numeric"
             errors={fields.analyticsRetentionDays.errors}
+          />
+          <Field
+            label="Backups kept"
+            hint="How many archives of the daily backup are kept; the job deletes its own older ones (never an archive of npm run backup). 1 to 365, 7 by default."
+            {...getInputProps(fields.backupKeep, { type: "text" })}
+            inputMode="numeric"
+            errors={fields.backupKeep.errors}
           />
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pendingText="Saving...">Save All Settings</SubmitButton>

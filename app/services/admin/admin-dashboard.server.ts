@@ -91,19 +91,3 @@ export async function getDashboard(now = new Date()) {
   ]);
   return { stats, popularAnimations, recentSubscriptions, revenueByMonth, reviewsDue };
 }
-
-/** A daily backup, with two hours' slack for a slow run, before the dashboard warns. */
-export const BACKUP_STALE_HOURS = 26;
-
-/** The latest finished backup (`npm run backup` writes the row), or null if none ever finished. */
-export async function getLastBackup(now = new Date()) {
-  const row = await prisma.backup.findFirst({ where: { finishedAt: { not: null } }, orderBy: { finishedAt: "desc" } });
-  if (!row?.finishedAt) return null;
-  return {
-    finishedAt: row.finishedAt,
-    archiveBytes: Number(row.archiveBytes ?? 0),
-    objectCount: row.objectCount,
-    storage: row.storage,
-    stale: now.getTime() - row.finishedAt.getTime() > BACKUP_STALE_HOURS * 60 * 60 * 1000,
-  };
-}

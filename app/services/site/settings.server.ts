@@ -32,6 +32,8 @@ export const SETTING_DEFAULTS = {
   search_synonyms: DEFAULT_SEARCH_SYNONYMS,
   // Days of raw playback events kept (issue 46); the daily numbers made from them stay.
   analytics_retention_days: "90",
+  // Scheduled backup archives kept (decision 035); older ones of the job's own are deleted.
+  backup_keep: "7",
 } as const;
 
 /**
@@ -106,6 +108,7 @@ const DESCRIPTIONS: Record<EditableSettingKey, string> = {
   tax_rates: "Tax included in prices, per buyer country, as DE=19, FR=20 (a country not listed: no tax)",
   search_synonyms: "Lay words search understands, one per line as lay words=medical term (nose job=rhinoplasty)",
   analytics_retention_days: "Days raw playback events are kept before deletion (the daily numbers made from them stay)",
+  backup_keep: "How many archives of the daily backup are kept; older ones the job wrote are deleted",
 };
 
 /** Every editable setting with its value (defaults filled in), description and last change. */
