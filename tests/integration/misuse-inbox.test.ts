@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { MISUSE_REPORT_RULE, sendMisuseDigest } from "~/services/admin/misuse-reports.server.ts";
+import { jobQueue, QUEUES } from "~/lib/jobs.server.ts";
+import { startJobWorkers } from "~/services/job-workers.server.ts";
 import { sendToApp } from "../helpers/app.ts";
 import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
@@ -236,6 +238,24 @@ describe("the admins' digest", () => {
     // Members are not admins: they never get it.
     expect(mail.to(world.member.email)).toHaveLength(0);
   });
+});
+
+describe("the digest's job", () => {
+  let workers: Awaited<ReturnType<typeof startJobWorkers>> | undefined;
+  afterAll(async () => {
+    await workers?.stop();
+  });
+
+  it("runs on the job queue (queue misuse-digest): one mail to each admin for the new reports", async () => {
+    await sendMisuseDigest();
+    const before = mail.to(world.admin.email).length;
+    const { reporterEmail } = await newReport();
+    workers = await startJobWorkers({ pollingIntervalSeconds: 0.5 });
+    await (await jobQueue()).send(QUEUES.misuseDigest, {});
+    await expect.poll(() => mail.to(world.admin.email).length, { timeout: 20_000, interval: 200 }).toBe(before + 1);
+    expect(mail.to(world.admin.email).at(-1)!.text).toContain(reporterEmail);
+    expect(await prisma.misuseReport.count({ where: { digestedAt: null } })).toBe(0);
+  }, 30_000);
 });
 
 describe("the limit", () => {

@@ -10,7 +10,7 @@ export const loader = apiRoute({
   POST: endpoint({
     summary: "Report misuse of an animation",
     description:
-      "Stores a report that an animation is used without a license (where, and what the reporter saw) for the admins to review. Anyone may report, signed in or not; limited per client address (429).",
+      "Stores a report that an animation is used without a license (where, and what the reporter saw) for the admins' misuse inbox (it starts new, and reaches the admins in their hourly digest). Anyone may report, signed in or not. At most 10 reports an hour per client address: past that, 429 with Retry-After and a message saying when to try again and which mailbox to write to meanwhile (ABUSE_EMAIL).",
     auth: anyone,
     response: Created,
     errors: [429],
