@@ -131,7 +131,7 @@ const EnvSchema = z
     // kept in, unless S3_BUCKET sends them to the bucket under backups/); DATA_DIR/backups unset.
     BACKUP_DIR: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().optional()),
     // When the daily backup and the weekly restore drill run: cron expressions in UTC, or "off".
-    // At most one scheduled backup per UTC day: a schedule firing more often retries a failed day.
+    // At most one scheduled archive per UTC day, however often the schedule fires.
     BACKUP_SCHEDULE: cronOrOff("0 3 * * *"),
     BACKUP_CHECK_SCHEDULE: cronOrOff("30 4 * * 0"),
     SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(10_000).default(10_000),
