@@ -5,8 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createBackup } from "~/lib/backup/backup.server.ts";
+import { extractArchive } from "~/lib/backup/archive.server.ts";
+import { createBackup, MANIFEST, S3_KEYS_MEMBER } from "~/lib/backup/backup.server.ts";
 import { restoreBackup } from "~/lib/backup/restore.server.ts";
+import { prisma } from "~/lib/db.server.ts";
+import { backupSlot, pruneScheduledBackups, runBackupDrill, runScheduledBackup } from "~/services/admin/backups.server.ts";
 import { getDb, openDatabase } from "~/lib/db.server.ts";
 import { getEnv, resetEnv } from "~/lib/env.server.ts";
 import { saveObject } from "~/lib/storage.server.ts";
@@ -77,6 +80,46 @@ describe("backup and restore with S3 storage", () => {
       expect(backup!.finishedAt).toBeInstanceOf(Date);
     } finally {
       await restored.close();
+    }
+  }, 120_000);
+
+  it("the scheduled backup goes to the bucket under backups/, read back there, listed nowhere else, pruned and drilled from there", async () => {
+    if (sourceUrl) process.env.DATABASE_URL = sourceUrl;
+    resetEnv();
+    try {
+      const day = new Date(Date.now() + 5 * 86400_000);
+      const result = await runScheduledBackup({ now: day });
+      if (!result.ran) throw new Error("the day's backup did not run");
+      const key = `backups/${path.basename(result.location)}`;
+      expect(result.location).toBe(`s3://${BUCKET}/${key}`);
+      expect(s3.objects.get(key)?.body.length).toBe(result.archiveBytes);
+      // Only the bucket keeps it: the copy written and checked on local disk is gone.
+      expect(fs.readdirSync(path.join(getEnv().DATA_DIR, "backups")).filter((name) => name.endsWith(".tar") && name !== "s3.tar")).toEqual([]);
+      const row = await prisma.backup.findUniqueOrThrow({ where: { slot: backupSlot(day) } });
+      expect(row).toMatchObject({ destination: `s3://${BUCKET}/backups/`, failedAt: null });
+
+      // The drill downloads it and restores it into a scratch database.
+      const drill = await runBackupDrill();
+      expect(drill).toMatchObject({ archive: result.location, passed: true });
+      expect(drill!.report).toContain("every count as the manifest records");
+
+      // The next backup's list of the bucket's objects leaves the archives out.
+      const next = await runScheduledBackup({ now: new Date(day.getTime() + 86400_000) });
+      if (!next.ran) throw new Error("the next day's backup did not run");
+      const copy = path.join(restoreDir, "next.tar");
+      fs.writeFileSync(copy, s3.objects.get(`backups/${path.basename(next.location)}`)!.body);
+      const unpacked = fs.mkdtempSync(path.join(restoreDir, "next-"));
+      await extractArchive(copy, unpacked, MANIFEST);
+      const listed = fs.readFileSync(path.join(unpacked, S3_KEYS_MEMBER), "utf8").trim().split("\n");
+      expect(listed.length).toBeGreaterThan(0);
+      expect(listed.filter((line) => line.includes('"backups/'))).toEqual([]);
+      expect(s3.objects.has(key)).toBe(true);
+      expect(await pruneScheduledBackups(1)).toBe(1);
+      expect(s3.objects.has(key)).toBe(false);
+      expect(s3.objects.has(`backups/${path.basename(next.location)}`)).toBe(true);
+    } finally {
+      delete process.env.DATABASE_URL;
+      resetEnv();
     }
   }, 120_000);
 });
