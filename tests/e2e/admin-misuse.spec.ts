@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { latestOutboxMail } from "../helpers/mail-parse.ts";
 import { ADMIN, DATA_DIR, expectToast, signIn } from "./helpers.ts";
@@ -64,6 +65,16 @@ test("an admin triages a misuse report from the dashboard to resolved", async ({
   await expectToast(admin, "Report Updated", "The report is Resolved now.");
   await expect(history.getByText("Investigating → Resolved")).toBeVisible();
   await expect(history.getByText(ADMIN.email).first()).toBeVisible();
+  // The report's page: no accessibility violation, and no sideways scroll on a phone (axe runs as
+  // a script, so in the project with JavaScript; the inbox is checked with every screen).
+  if (javaScriptEnabled) {
+    for (const width of [1280, 390]) {
+      await admin.setViewportSize({ width, height: 844 });
+      const results = await new AxeBuilder({ page: admin }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+      expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    }
+  }
   await admin.goto("/admin/misuse?status=resolved");
   await expect(admin.getByRole("row").filter({ hasText: reporter }).getByText("Resolved", { exact: true })).toBeVisible();
 });

@@ -72,6 +72,7 @@ const ADMIN_SCREENS = [
   "/admin/faqs",
   "/admin/faqs/new",
   "/admin/refunds",
+  "/admin/misuse",
   "/admin/settings",
   "/admin/audit",
   "/admin/email-manager",
