@@ -91,6 +91,10 @@ run("two instances, one system", () => {
       MAIL_RATE_PER_SECOND: "50",
       LOG_LEVEL: "warn",
       DATA_DIR: `/tmp/${ctx.dbName}`,
+      // Both instances get the same backup schedule, firing every minute: one archive is written
+      // for the day all the same (decision 035), to the bucket under backups/.
+      BACKUP_SCHEDULE: "* * * * *",
+      BACKUP_CHECK_SCHEDULE: "off",
     };
     // The test process shares the database and the secrets (its factories' sessions, tokens and
     // sealed authenticator secrets must be the instances' own).
@@ -460,4 +464,19 @@ run("two instances, one system", () => {
       { name: "purge", jobs: expected, done: expected },
     ]);
   }, 60_000);
+
+  it("the backup schedule both instances have writes one archive for the day, to the bucket, however often it fires", async () => {
+    // pg-boss looks at its schedules every 30 s and the schedule fires each minute: wait for the
+    // first archive, then for another minute's fire.
+    const finished = () => prisma.backup.findMany({ where: { trigger: "schedule", finishedAt: { not: null } } });
+    await expect.poll(async () => (await finished()).length, { timeout: 150_000, interval: 2_000 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 65_000));
+    const rows = await prisma.backup.findMany({ where: { trigger: "schedule" } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ destination: `s3://${BUCKET}/backups/`, failedAt: null, error: null });
+    const { listKeys } = await import("~/lib/s3-store.server.ts");
+    const archives: string[] = [];
+    for await (const object of listKeys()) if (object.key.startsWith("backups/")) archives.push(object.key);
+    expect(archives).toEqual([`backups/${rows[0]!.archiveName}`]);
+  }, 240_000);
 });
