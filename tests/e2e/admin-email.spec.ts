@@ -49,7 +49,10 @@ test("an admin creates a template, tests a campaign and sends it to the free use
   await expect(admin.getByText("Test Email Sent", { exact: true })).toBeVisible();
   await expect.poll(() => latestOutboxMail(DATA_DIR, tester)?.subject).toBe(`[TEST] ${subject}`);
 
-  await admin.getByRole("button", { name: "Send Campaign" }).click();
+  // The server counts the recipients first; only then is the campaign sent, to that audience.
+  await admin.getByRole("button", { name: "Count Recipients" }).click();
+  await expect(admin.getByRole("region", { name: "Recipients" }).getByRole("status")).toContainText(/\d+ recipients? · Free users/);
+  await admin.getByRole("button", { name: /^Send Campaign to \d+ recipients?$/ }).click();
   await expectToast(admin, "Campaign Started");
   await expect(admin).toHaveURL(/\/admin\/email-manager\/campaigns\/[0-9a-f-]{36}$/);
   // The page refreshes itself (a revalidation with JavaScript, a meta refresh without).

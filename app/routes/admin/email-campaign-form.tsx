@@ -12,6 +12,7 @@ import { StepUpNotice } from "~/components/admin/step-up-notice.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import type { ToastData } from "~/components/ui/toast.tsx";
 import { asRouteError, ServiceError } from "~/lib/errors.server.ts";
+import { pluralize } from "~/lib/format.ts";
 import { formErrorToast, readFormData } from "~/lib/form.server.ts";
 import { enqueueCampaign } from "~/lib/jobs.server.ts";
 import { renderTemplate } from "~/lib/mail.server.ts";
@@ -113,7 +114,7 @@ export async function action({ request }: Route.ActionArgs) {
     const campaign = await startCampaign(admin, input, enqueueCampaign);
     return redirectWithToast(`/admin/email-manager/campaigns/${campaign.id}`, {
       title: "Campaign Started",
-      description: `Sending to ${campaign.total} recipients${campaign.skipped ? ` (${campaign.skipped} skipped: blocked or opted out)` : ""}.`,
+      description: `Sending to ${pluralize(campaign.total, "recipient")}${campaign.skipped ? ` (${campaign.skipped} skipped: blocked or opted out)` : ""}.`,
     });
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
@@ -252,9 +253,7 @@ export default function CampaignForm({ loaderData: { template, choices, stepUpLi
             {count ? (
               <section aria-label="Recipients" className="grid gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4">
                 <p role="status" className="text-sm">
-                  <strong className="text-base">
-                    {count.recipients} recipient{count.recipients === 1 ? "" : "s"}
-                  </strong>{" "}
+                  <strong className="text-base">{pluralize(count.recipients, "recipient")}</strong>{" "}
                   <span className="text-slate-600">
                     · {count.audience}
                     {count.skipped ? ` · ${count.skipped} more left out: blocked or opted out of this kind of mail` : ""}
@@ -266,7 +265,7 @@ export default function CampaignForm({ loaderData: { template, choices, stepUpLi
                   <div>
                     <input type="hidden" name="countedAudience" value={count.key} />
                     <SubmitButton name="intent" value="send" pendingText="Starting...">
-                      Send Campaign to {count.recipients} recipient{count.recipients === 1 ? "" : "s"}
+                      Send Campaign to {pluralize(count.recipients, "recipient")}
                     </SubmitButton>
                   </div>
                 ) : (
