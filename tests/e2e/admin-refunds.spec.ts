@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, buyPremiumAndAskForRefund, expectToast, signIn } from "./helpers.ts";
+import { outboxMails } from "../helpers/mail-parse.ts";
+import { ADMIN, adminCode, buyPremiumAndAskForRefund, DATA_DIR, expectToast, signIn } from "./helpers.ts";
 
 // /admin/refunds in both projects: a member buys Premium in test mode and asks for a refund; an
 // admin approves it with notes (payment refunded, access gone) or rejects it (nothing changes).
@@ -43,4 +44,51 @@ test("reject a refund with notes: Premium stays", async ({ browser, page, javaSc
 
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Welcome to Your Premium Library" })).toBeVisible();
+});
+
+test("notes typed before a step-up come back after it: the admin rejects without typing them again", async ({ browser, page, javaScriptEnabled }) => {
+  test.setTimeout(90_000);
+  const member = await buyPremiumAndAskForRefund(page, javaScriptEnabled);
+  // A sign-in of its own, not the shared admin session: its confirmation is ended below.
+  const admin = await (await browser.newContext({ javaScriptEnabled })).newPage();
+  await admin.goto("/auth");
+  await admin.getByLabel("Email").fill(ADMIN.email);
+  await admin.getByLabel("Password").fill(ADMIN.password);
+  await admin.getByRole("button", { name: "Sign In" }).click();
+  await expect(admin).toHaveURL(/\/auth\/two-step$/);
+  await admin.getByLabel("Authentication code").fill(await adminCode());
+  await admin.getByRole("button", { name: "Verify" }).click();
+  await expect(admin).toHaveURL(/\/dashboard$/);
+
+  // The sign-in's confirmation ends, as it does ten minutes after a code.
+  await admin.goto("/auth/step-up?redirectTo=%2Fadmin%2Frefunds");
+  await admin.getByRole("button", { name: "Ask me again next time" }).click();
+  await expectToast(admin, "Confirmation ended");
+
+  await admin.goto(`/admin/refunds?search=${encodeURIComponent(member.email)}&status=pending`);
+  await admin.getByRole("row").filter({ hasText: member.email }).getByRole("link", { name: "Reject", exact: true }).click();
+  await expect(admin).toHaveURL(/\/admin\/refunds\/[0-9a-f-]{36}\?decision=reject$/);
+  const decisionUrl = new URL(admin.url()).pathname;
+  const notes = "Premium was used for three weeks: no refund.";
+  await admin.getByLabel("Admin notes").fill(notes);
+  await admin.getByRole("button", { name: "Reject Refund" }).click();
+
+  await expect(admin).toHaveURL(/\/auth\/step-up\?redirectTo=/);
+  await expectToast(admin, "Confirm it's you", "This action needs a code from your authenticator app. What you typed is kept and comes back with the form.");
+  await admin.getByLabel("Authentication code").fill(await adminCode());
+  await admin.getByRole("button", { name: "Confirm" }).click();
+
+  await expect(admin).toHaveURL(new RegExp(`${decisionUrl}\\?decision=reject$`));
+  await expect(admin.getByLabel("Admin notes")).toHaveValue(notes);
+  await admin.getByRole("button", { name: "Reject Refund" }).click();
+  await expectToast(admin, "Refund Rejected");
+
+  await admin.goto(`/admin/refunds?search=${encodeURIComponent(member.email)}`);
+  const row = admin.getByRole("row").filter({ hasText: member.email });
+  await expect(row.getByText("Rejected")).toBeVisible();
+  await expect(row.getByText(notes)).toBeVisible();
+  // The member is told by mail: rejected, with the notes (billing lists only open requests).
+  await expect
+    .poll(() => outboxMails(DATA_DIR, member.email).some((mail) => mail.subject === "Your refund request was rejected" && mail.text.includes(notes)))
+    .toBe(true);
 });
