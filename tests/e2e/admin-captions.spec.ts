@@ -15,6 +15,12 @@ test("an admin adds a caption track and a review date; the public page shows bot
   await page.getByRole("link", { name: "Captions & medical review" }).click();
 
   await page.getByLabel("Language").selectOption(language);
+  await page
+    .getByLabel("Caption file (.vtt)")
+    .setInputFiles({ name: "captions.srt", mimeType: "text/plain", buffer: Buffer.from("1\n00:00:00,000 --> 00:00:04,000\nHi\n") });
+  await page.getByRole("button", { name: "Upload captions" }).click();
+  await expect(page.getByText("Caption file must be a .vtt file")).toBeVisible();
+  await page.getByLabel("Language").selectOption(language);
   await page.getByLabel("Caption file (.vtt)").setInputFiles({ name: "bad.vtt", mimeType: "text/vtt", buffer: Buffer.from("not a caption file") });
   await page.getByRole("button", { name: "Upload captions" }).click();
   await expect(page.getByText(/must start with WEBVTT/)).toBeVisible();
@@ -24,6 +30,9 @@ test("an admin adds a caption track and a review date; the public page shows bot
   await page.getByLabel("Caption file (.vtt)").setInputFiles({ name: `captions-${language}.vtt`, mimeType: "text/vtt", buffer: Buffer.from(vtt) });
   await page.getByRole("button", { name: "Upload captions" }).click();
   await expect(page.getByRole("region", { name: "Notification" }).getByText(/^Caption (uploaded|replaced)$/)).toBeVisible();
+  // The refusals before it are not left on screen beside the form.
+  await expect(page.getByText("Caption file must be a .vtt file")).toHaveCount(0);
+  await expect(page.getByText(/must start with WEBVTT/)).toHaveCount(0);
 
   await page.getByLabel("Reviewed on").fill("2026-11-02");
   await page.getByRole("button", { name: "Save review" }).click();

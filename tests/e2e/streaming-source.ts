@@ -94,6 +94,8 @@ async function uploadAndTranscode(browser: Browser): Promise<StreamingAnimation>
     // A subcategory and a doctor, like every demo animation (other specs read the catalogue).
     await page.getByLabel("Category").selectOption({ index: 2 });
     await page.locator('input[name="doctorIds"]').first().check();
+    // A new animation is a draft (decision 032): this one publishes itself once transcoded and reviewed.
+    await page.getByLabel("Publish when ready").check();
     await page.getByLabel("Cover image", { exact: true }).setInputFiles(files.cover);
     await page.getByLabel("Full video", { exact: true }).setInputFiles(files.video);
     await page.getByLabel("Download file", { exact: true }).setInputFiles(files.zip);
