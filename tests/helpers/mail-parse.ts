@@ -30,6 +30,7 @@ export function outboxMails(dataDir: string, to: string) {
 }
 
 export function findLink(text: string, pathPrefix: string) {
-  const match = text.match(new RegExp(`https?://[^\\s"<>]*${pathPrefix.replace(/[/?]/g, "\\$&")}[^\\s"<>]*`));
+  // A link in a text part may sit in parentheses, "Reset password (https://…)": the ")" ends it.
+  const match = text.match(new RegExp(`https?://[^\\s"<>()]*${pathPrefix.replace(/[/?]/g, "\\$&")}[^\\s"<>()]*`));
   return match?.[0].replace(/&amp;/g, "&") ?? null;
 }

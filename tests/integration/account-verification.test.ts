@@ -166,7 +166,7 @@ describe("/verify-email page", () => {
       mail
         .to(user.email)
         .at(-1)!
-        .text.match(/https?:\/\/\S*\/verify-email\?\S+/)![0],
+        .text.match(/https?:\/\/[^\s()]*\/verify-email\?[^\s()]+/)![0],
     );
     expect(link.searchParams.get("next")).toBe("/purchase/category/rhinoplasty?for=practice");
     const on = await sendToApp(`${link.pathname}${link.search}`, {});

@@ -29,9 +29,14 @@ export function DataTable<Row>({
   if (rows.length === 0) return <EmptyState title={empty} />;
   return (
     // A phone scrolls the table, not the page: the region takes keyboard focus so the arrow keys
-    // can scroll it too (relative: the caption's sr-only box stays inside the clip).
+    // can scroll it too (relative: the caption's sr-only box stays inside the clip), and says so.
+    // From 1024 px the cells may break a long word (an e-mail, an id) anywhere, so that one long
+    // value cannot push the row's last columns, and their controls, out of the admin's 1280 px view.
     <div role="region" aria-label={caption} tabIndex={0} className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
+      <p aria-hidden="true" className="sticky left-0 px-4 pt-3 text-xs text-slate-500 sm:hidden">
+        Scroll sideways for more columns →
+      </p>
+      <table className="min-w-full divide-y divide-slate-200 text-sm lg:[&_td]:wrap-anywhere">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <tr>
