@@ -54,6 +54,12 @@ test("a master uploaded on the create form: a draft while it processes, refused 
   await page.getByLabel("Category").selectOption({ index: 2 });
   await page.locator('input[name="doctorIds"]').first().check();
   await expect(page.getByLabel("Publish when ready")).not.toBeChecked();
+  // Before a video is probed the duration is typed; its m:ss follows as it is typed (with JavaScript).
+  await expect(page.getByText("Shown as 2:00.")).toBeVisible();
+  if (javaScriptEnabled) {
+    await page.getByLabel("Duration (seconds)").fill("75");
+    await expect(page.getByText("Shown as 1:15.")).toBeVisible();
+  }
   await choose(page, "Cover image", files.cover, javaScriptEnabled);
   await choose(page, "Full video", files.video, javaScriptEnabled);
   await choose(page, "Download file", files.zip, javaScriptEnabled);

@@ -257,11 +257,21 @@ describe("a new animation is a draft until its video and its review are done", (
 });
 
 describe("unpublished: its licensee keeps it, the catalogue does not", () => {
-  it("an individual licensee still watches (the signed stream) and downloads; a category licensee and premium no longer; no public page, search or sitemap", async () => {
+  it("an individual licensee still watches (the signed stream), downloads, and their patient link plays; a category licensee and premium no longer; no public page, search or sitemap", async () => {
     const animation = await prisma.animation.findFirstOrThrow({ where: { title: `Disc Repair ${world.n}` } });
     expect(animation.isActive).toBe(true);
     const licensee = await createUser();
-    await createPaidSubscription(licensee.id, { type: "individual", animationId: animation.id });
+    const { subscription: licence } = await createPaidSubscription(licensee.id, { type: "individual", animationId: animation.id });
+    // A patient link the licensee sent before the animation was withdrawn.
+    const link = await prisma.patientLink.create({
+      data: {
+        token: crypto.randomBytes(32).toString("base64url"),
+        subscriptionId: licence.id,
+        createdById: licensee.id,
+        expiresAt: new Date(Date.now() + 30 * 86_400_000),
+        animations: { create: { animationId: animation.id, position: 0 } },
+      },
+    });
     const categoryHolder = await createUser();
     await createPaidSubscription(categoryHolder.id, { type: "category", categoryId: world.sub.id });
     const premium = await createUser({ accountType: "premium" });
@@ -281,6 +291,11 @@ describe("unpublished: its licensee keeps it, the catalogue does not", () => {
     const zip = await get(`/packages/${animation.slug}.zip`, { Cookie: licenseeCookie });
     expect(zip.status).toBe(200);
     expect(zip.body.subarray(0, 2).toString("latin1")).toBe("PK");
+
+    const patientPage = await get(`/p/${link.token}`);
+    expect(patientPage.status).toBe(200);
+    expect(text(patientPage)).toContain(animation.title);
+    expect(text(patientPage)).toContain("<video");
 
     for (const cookie of [categoryCookie, premiumCookie]) expect((await get(`/watch/${animation.id}`, { Cookie: cookie })).status).toBe(404);
     expect((await get(`/packages/${animation.slug}.zip`, { Cookie: categoryCookie })).status).toBe(403);
