@@ -67,6 +67,9 @@ async function countThenSend(cookie: string, audience: Record<string, string>, s
   const campaign = await prisma.emailCampaign.findUniqueOrThrow({ where: { id: id! } });
   expect(campaign.status).toBe("finished");
   const received = mail.received.filter((m) => m.subject === subject);
+  // The count shown before sending is who was sent to.
+  expect(campaign.total).toBe(count);
+  expect(received).toHaveLength(count);
   return { count, campaign, to: received.map((m) => m.to[0]!).sort(), received };
 }
 

@@ -19,7 +19,8 @@ import {
 import { type Actor, recordAudit } from "./audit.server.ts";
 import { audienceOf, audienceRowsSql, NO_RECIPIENTS, PREFERENCE, reachableSql, resolveFilters } from "./campaign-audience.server.ts";
 
-// Bulk e-mail campaigns. Starting one resolves its recipients once, in the same
+// Bulk e-mail campaigns. Starting one resolves its recipients once (the audience rule of
+// campaign-audience.server.ts, which the form's count reads too), in the same
 // transaction as the campaign row, into one EmailLog row each ('pending'); blocked accounts,
 // blocked addresses and users who turned that kind of mail off are left out and counted as
 // skipped. The campaign job (jobs.server.ts, queue "email-campaign") then sends the pending
