@@ -160,7 +160,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </ul>
           <CheckboxField
             label="Require a medical review to publish"
-            hint="When ticked, an animation can be published only while it has a current medical review (a reviewing doctor and a next review date still ahead). Off by default."
+            hint="When ticked, an animation can be published only while it has a current medical review (a reviewing doctor and a next review date still ahead). On by default; either way a new animation is a draft until its video is processed and it is published."
             {...getInputProps(fields.requireMedicalReview, { type: "checkbox" })}
             errors={fields.requireMedicalReview.errors}
           />
