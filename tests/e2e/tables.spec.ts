@@ -78,10 +78,11 @@ for (const size of WIDTHS) {
   });
 }
 
-// The back office's other lists (the animation list is checked above): at 1280 px neither the
+// The back office's lists (the animation list's controls are also checked above): at 1280 px neither the
 // page nor any table scrolls sideways, so every column and every row's controls are on screen.
 // On a phone a wide table scrolls inside its own region, which says so, and the page does not.
 const ADMIN_LISTS = [
+  "/admin/animations",
   "/admin/users",
   "/admin/subscriptions",
   "/admin/refunds",
@@ -98,6 +99,7 @@ const ADMIN_LISTS = [
 /** Lists the seed fills, so their table is there to measure whatever else ran before (FAQs are edited on /help, as cards). */
 const SEEDED = new Set([
   "/admin/users",
+  "/admin/animations",
   "/admin/subscriptions",
   "/admin/audit",
   "/admin/email-manager?tab=templates",
