@@ -98,7 +98,11 @@ export async function createBackup(source: BackupSource) {
     throw error;
   }
   const work = await fs.promises.mkdtemp(path.join(path.dirname(file), ".backup-"));
-  const archive = await ArchiveWriter.create(partial);
+  const archive = await ArchiveWriter.create(partial).catch(async (error: unknown) => {
+    await fs.promises.rm(work, { recursive: true, force: true });
+    await fail(error);
+    throw error;
+  });
   try {
     const migrations = (
       await db.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
