@@ -24,14 +24,16 @@ export function BackupPanel({ status }: { status: BackupStatus }) {
         ) : (
           <p role="alert">
             <Badge tone="yellow">No backup yet</Badge>{" "}
-            {schedule ? "The daily backup job has not written one yet." : "Scheduled backups are off (BACKUP_SCHEDULE=off)."} Run <code>npm run backup</code>{" "}
-            for one now (docs/operating.md, “Backups”).
+            {schedule
+              ? "The daily backup job has not written one yet: it runs on the schedule below."
+              : "Scheduled backups are off: set BACKUP_SCHEDULE, or run npm run backup."}{" "}
+            (docs/operating.md, “Backups”)
           </p>
         )}
         {lastGood?.stale ? (
           <p role="alert">
-            <Badge tone="yellow">Older than {staleHours} hours</Badge> The daily backup has not succeeded since: check the failure below, or run{" "}
-            <code>npm run backup</code>.
+            <Badge tone="yellow">Older than {staleHours} hours</Badge> The daily backup has not succeeded since: see the failure below, or the server&apos;s log
+            if there is none.
           </p>
         ) : null}
         {failure ? (
