@@ -17,7 +17,7 @@ export const ADMIN_NOTES_REQUIRED = "Admin notes are required";
 export const RefundDecisionSchema = z.object({
   adminNotes: z.string({ error: ADMIN_NOTES_REQUIRED }).trim().min(1, ADMIN_NOTES_REQUIRED).max(2000, "Admin notes must be at most 2000 characters."),
   /** Approving a licence whose files were downloaded since it was paid needs this (the form's checkbox). */
-  confirmDownloads: z.boolean().optional().describe("Approve only: true to refund a licence whose files were downloaded since the payment (without it, 409)."),
+  confirmDownloads: z.boolean().optional().describe("Approve only: true to refund a license whose files were downloaded since the payment (without it, 409)."),
 });
 
 const files = (count: number) => pluralize(count, "file");
@@ -25,4 +25,4 @@ const files = (count: number) => pluralize(count, "file");
 export const refundAnywayLabel = (count: number) => `The buyer downloaded ${files(count)}; refund anyway`;
 /** The refusal of an approval without it (beside the checkbox; the API's 409). */
 export const downloadsNotConfirmed = (count: number) =>
-  `The buyer downloaded ${files(count)} of this licence since paying, and keeps them: confirm that you refund anyway.`;
+  `The buyer downloaded ${files(count)} of this license since paying, and keeps them: confirm that you refund anyway.`;

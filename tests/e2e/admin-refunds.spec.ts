@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { outboxMails } from "../helpers/mail-parse.ts";
-import { ADMIN, adminCode, buyPremiumAndAskForRefund, DATA_DIR, expectToast, signIn } from "./helpers.ts";
+import { ADMIN, adminCode, buyPremiumAndAskForRefund, DATA_DIR, expectFieldError, expectToast, signIn, signUp } from "./helpers.ts";
 
 // /admin/refunds in both projects: a member buys Premium in test mode and asks for a refund; an
 // admin approves it with notes (payment refunded, access gone) or rejects it (nothing changes).
@@ -91,4 +91,47 @@ test("notes typed before a step-up come back after it: the admin rejects without
   await expect
     .poll(() => outboxMails(DATA_DIR, member.email).some((mail) => mail.subject === "Your refund request was rejected" && mail.text.includes(notes)))
     .toBe(true);
+});
+
+test("a refund of a licence whose package was downloaded shows the download and asks for a confirmation before approving", async ({
+  browser,
+  page,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(90_000);
+  const member = await signUp(page);
+  await page.goto("/purchase/individual/open_rhinoplasty_reshaping_the_nasal_framework");
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await page.getByRole("button", { name: /^Pay \$\d+/ }).click();
+  if (javaScriptEnabled) await expectToast(page, "Your license is active");
+  else await expect(page.getByRole("heading", { name: "Your license is active" })).toBeVisible();
+  // The package, as the library's link fetches it: the download is recorded.
+  expect((await page.request.get("/packages/open_rhinoplasty_reshaping_the_nasal_framework.zip")).status()).toBe(200);
+  await page.goto("/billing");
+  await page.getByRole("link", { name: "Request Refund" }).first().click();
+  await page.getByLabel("Reason for refund").selectOption("not-satisfied");
+  await page.getByLabel("Detailed explanation").fill("The animation does not match the procedure we perform.");
+  await page.getByRole("button", { name: "Submit Refund Request" }).click();
+  await expectToast(page, "Refund Request Submitted");
+
+  const admin = await (await browser.newContext({ javaScriptEnabled })).newPage();
+  await signIn(admin, ADMIN.email, ADMIN.password);
+  await admin.goto(`/admin/refunds?search=${encodeURIComponent(member.email)}&status=pending`);
+  await admin.getByRole("row").filter({ hasText: member.email }).getByRole("link", { name: "Approve", exact: true }).click();
+  await expect(admin.getByText("1 file downloaded (1 download)")).toBeVisible();
+  await expect(admin.getByRole("region", { name: "Files downloaded under this license since the payment" }).getByText("Whole package (ZIP)")).toBeVisible();
+  await expect(admin.getByText("inside the window")).toBeVisible();
+
+  await admin.getByLabel("Admin notes").fill("Refunded once the buyer deleted the files.");
+  await admin.getByRole("button", { name: "Approve Refund" }).click();
+  await expectFieldError(
+    admin.getByLabel("The buyer downloaded 1 file; refund anyway"),
+    "The buyer downloaded 1 file of this license since paying, and keeps them: confirm that you refund anyway.",
+  );
+  await expect(admin.getByLabel("Admin notes")).toHaveValue("Refunded once the buyer deleted the files.");
+  await admin.getByLabel("The buyer downloaded 1 file; refund anyway").check();
+  await admin.getByRole("button", { name: "Approve Refund" }).click();
+  await expectToast(admin, "Refund Approved");
+  await admin.goto(`/admin/refunds?search=${encodeURIComponent(member.email)}`);
+  await expect(admin.getByRole("row").filter({ hasText: member.email }).getByText("Processed")).toBeVisible();
 });

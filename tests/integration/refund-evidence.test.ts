@@ -118,7 +118,13 @@ describe("what the refund takes back", () => {
       })),
     });
     await prisma.licenceEmbedDomain.create({ data: { subscriptionId: c.subscription.id, host: "clinic.example" } });
-    await prisma.embedPlay.create({ data: { subscriptionId: c.subscription.id, animationId: animation.id, host: "clinic.example", plays: 6 } });
+    await prisma.embedPlay.createMany({
+      data: [
+        { subscriptionId: c.subscription.id, animationId: animation.id, host: "clinic.example", plays: 6 },
+        // A site taken off the licence's list since: its plays still count.
+        { subscriptionId: c.subscription.id, animationId: animation.id, host: "old.example", plays: 2 },
+      ],
+    });
     await prisma.patientLink.create({
       data: {
         token: crypto.randomBytes(32).toString("base64url"),
@@ -141,6 +147,7 @@ describe("what the refund takes back", () => {
     expect(html).toContain("LICENSE.txt");
     expect(html).toContain("6 plays: 5 on the clinic's sites (embeds), 1 through patient links.");
     expect(html).toContain("clinic.example: 6 plays in all");
+    expect(html).toContain("old.example: 2 plays in all (not on the license's list now)");
     expect(html).toContain("1 link created, 1 e-mailed, 1 opened by a patient, 0 watched to the end.");
     expect(html).toMatch(
       /the 30-day refund window ends [A-Z][a-z]{2} \d{1,2}, \d{4}\. The request came on [A-Z][a-z]{2} \d{1,2}, \d{4}, <strong>inside the window<\/strong>/,
@@ -158,7 +165,13 @@ describe("what the refund takes back", () => {
     expect(body.evidence.downloads.listed.map((f: { file: string }) => f.file).sort()).toEqual(["LICENSE.txt", "package"]);
     expect(body.evidence.plays).toEqual({ fromDay: c.payment.createdAt.toISOString().slice(0, 10), site: 5, link: 1, total: 6 });
     expect(today >= body.evidence.plays.fromDay).toBe(true);
-    expect(body.evidence.embeds).toEqual({ sites: [{ host: "clinic.example", allowed: true, plays: 6 }], plays: 6 });
+    expect(body.evidence.embeds).toEqual({
+      sites: [
+        { host: "clinic.example", allowed: true, plays: 6 },
+        { host: "old.example", allowed: false, plays: 2 },
+      ],
+      plays: 8,
+    });
     expect(body.evidence.patientLinks).toEqual({ created: 1, sent: 1, opened: 1, completed: 0 });
 
     expect((await get("/api/admin/refund-requests/00000000-0000-4000-8000-000000000000", { Authorization: `Bearer ${token}` })).status).toBe(404);
@@ -168,7 +181,7 @@ describe("what the refund takes back", () => {
     const c = await refundCase({ downloads: false });
     const { cookie } = await admin();
     const html = text(await get(`/admin/refunds/${c.request.id}`, { Cookie: cookie }));
-    expect(html).toContain("Nothing downloaded under this licence since the payment.");
+    expect(html).toContain("Nothing downloaded under this license since the payment.");
     expect(html).not.toContain("refund anyway");
     const approved = await post(`/admin/refunds/${c.request.id}`, cookie, { adminNotes: "Nothing was taken.", intent: "approve" });
     expect(approved.status).toBe(302);

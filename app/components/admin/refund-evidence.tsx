@@ -23,7 +23,7 @@ export function RefundEvidence({ evidence }: { evidence: Evidence }) {
             came on {formatDate(window.requestedAt)}, <strong>{window.requestedWithin ? "inside the window" : "after the window had closed"}</strong>.
           </p>
         </section>
-        {evidence.licence ? <LicenceEvidence evidence={{ ...evidence, licence: evidence.licence }} /> : <p>This payment bought no subscription or licence.</p>}
+        {evidence.licence ? <LicenceEvidence evidence={{ ...evidence, licence: evidence.licence }} /> : <p>This payment bought no subscription or license.</p>}
       </div>
     </Panel>
   );
@@ -36,7 +36,7 @@ function LicenceEvidence({ evidence: { licence, downloads, plays, embeds, patien
     <>
       <section aria-labelledby="refund-licence">
         <h3 id="refund-licence" className="font-semibold">
-          Licence
+          License
         </h3>
         <p className="mt-1">
           {licence.label} · {licence.status}
@@ -59,10 +59,10 @@ function LicenceEvidence({ evidence: { licence, downloads, plays, embeds, patien
           </p>
         ) : null}
         <DataTable
-          caption="Files downloaded under this licence since the payment"
+          caption="Files downloaded under this license since the payment"
           rows={downloads.listed}
           rowKey={(row) => `${row.animationTitle}|${row.file}`}
-          empty="Nothing downloaded under this licence since the payment."
+          empty="Nothing downloaded under this license since the payment."
           columns={[
             { header: "Last downloaded", cell: (row) => formatDateTime(row.lastAt) },
             { header: "Animation", cell: (row) => row.animationTitle },
@@ -100,12 +100,12 @@ function LicenceEvidence({ evidence: { licence, downloads, plays, embeds, patien
             {embeds.sites.map((site) => (
               <li key={site.host}>
                 {site.host === "direct" ? "Opened directly (no site named)" : site.host}: {pluralize(site.plays, "play")} in all
-                {site.allowed ? null : " (not on the licence's list now)"}
+                {site.allowed ? null : " (not on the license's list now)"}
               </li>
             ))}
           </ul>
         ) : (
-          <p className="mt-1">No site is set up to embed this licence, and no embed has played.</p>
+          <p className="mt-1">No site is set up to embed this license, and no embed has played.</p>
         )}
       </section>
 
