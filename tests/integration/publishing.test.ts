@@ -178,7 +178,11 @@ describe("a new animation is a draft until its video and its review are done", (
 
   it("created on the form (publish when ready): a draft, processing, on no public page or count; its duration and size are the video's", async () => {
     const before = await headline();
+    const categoryCount = async () => (await prisma.category.findUniqueOrThrow({ where: { id: world.sub.id } })).animationCount;
+    const countBefore = await categoryCount();
     animation = await createOnForm(`Disc Repair ${world.n}`, { publishWhenReady: true });
+    // The category's count (its pages and cards print it) leaves drafts out too.
+    expect(await categoryCount()).toBe(countBefore);
     expect(animation).toMatchObject({ isActive: false, publishWhenReady: true, duration: 3, durationProbed: true, videoWidth: 320, videoHeight: 180 });
     expect(await publicPresence(animation)).toEqual(ABSENT);
     expect(await headline()).toEqual(before);
@@ -222,6 +226,7 @@ describe("a new animation is a draft until its video and its review are done", (
     expect(audit).toMatchObject({ actorId: null, actorEmail: SYSTEM_PUBLISHER.email });
     expect(await publicPresence(animation)).toEqual(PRESENT);
     expect(await headline()).toEqual({ reviewed: before.reviewed + 1, published: before.published + 1 });
+    expect((await prisma.category.findUniqueOrThrow({ where: { id: world.sub.id } })).animationCount).toBe(2);
     expect(await listPage(`state=published&category=${world.sub.id}`)).toContain(animation.title);
   });
 
