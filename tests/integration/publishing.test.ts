@@ -249,6 +249,26 @@ describe("a new animation is a draft until its video and its review are done", (
     const published = await publishApi(manual.id);
     expect(published.status).toBe(200);
     expect(JSON.parse(published.body.toString("utf8"))).toMatchObject({ isActive: true });
+
+    // The probed duration is the video's: an edit that sends another one keeps it.
+    const row = await prisma.animation.findUniqueOrThrow({ where: { id: manual.id } });
+    const edited = await sendToApp(`/api/animations/${manual.id}`, {
+      method: "PUT",
+      headers: new Headers({ Authorization: `Bearer ${world.adminToken}`, "Content-Type": "application/json" }),
+      body: JSON.stringify({
+        title: row.title,
+        description: "Edited.",
+        coverImage: row.coverImage,
+        fullVideo: row.fullVideo,
+        downloadFile: row.downloadFile,
+        individualPrice: "149.00",
+        duration: 999,
+        categoryId: row.categoryId,
+        doctorIds: [world.doctor.id],
+      }),
+    });
+    expect(edited.status, edited.body.toString("utf8")).toBe(200);
+    expect(JSON.parse(edited.body.toString("utf8"))).toMatchObject({ description: "Edited.", duration: 3, durationProbed: true, isActive: true });
   });
 
   it("a draft with no video says so", async () => {
