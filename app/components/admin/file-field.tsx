@@ -71,9 +71,12 @@ export function FileField({ label, name, kind, accept, maxMB, current, hint, err
   const [state, setState] = useState<UploadState>({ status: "idle" });
   const [sizeError, setSizeError] = useState<string | null>(null);
   const [remove, setRemove] = useState(false);
+  // The server's errors about the file chosen before: a later successful upload answers them, so
+  // they leave the screen then (a new refusal of the next save is a new list, and shows).
+  const [answered, setAnswered] = useState<ListOfErrors | null>(null);
 
   const value = state.status === "success" ? state.path : remove ? "" : (current ?? "");
-  const shownErrors = [sizeError, ...(errors ?? [])];
+  const shownErrors = [sizeError, ...(errors && errors !== answered ? errors : [])];
   const errorId = shownErrors.some(Boolean) ? `${id}-error` : undefined;
 
   async function onChange(event: React.ChangeEvent<HTMLInputElement>) {
@@ -89,6 +92,7 @@ export function FileField({ label, name, kind, accept, maxMB, current, hint, err
     try {
       const path = await uploadDirect(kind, file, (percent) => setState({ status: "uploading", percent }));
       setState({ status: "success", path, fileName: file.name });
+      setAnswered(errors ?? null);
     } catch (error) {
       const message = error instanceof Error ? error.message : "Upload failed";
       setState({ status: "failed", message });
