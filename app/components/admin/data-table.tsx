@@ -30,13 +30,11 @@ export function DataTable<Row>({
   return (
     // A phone scrolls the table, not the page: the region takes keyboard focus so the arrow keys
     // can scroll it too (relative: the caption's sr-only box stays inside the clip), and says so.
-    // From 1024 px the cells may break a long word (an e-mail, an id) anywhere, so that one long
-    // value cannot push the row's last columns, and their controls, out of the admin's 1280 px view.
     <div role="region" aria-label={caption} tabIndex={0} className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
       <p aria-hidden="true" className="sticky left-0 px-4 pt-3 text-xs text-slate-500 sm:hidden">
         Scroll sideways for more columns →
       </p>
-      <table className="min-w-full divide-y divide-slate-200 text-sm lg:[&_td]:wrap-anywhere">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <tr>
@@ -62,6 +60,13 @@ export function DataTable<Row>({
     </div>
   );
 }
+
+/**
+ * For a value a member typed as one long word (an e-mail address): it keeps 10rem, and beyond
+ * that breaks anywhere rather than widen its column, so one long address cannot push a row's last
+ * columns, and their controls, out of the admin's 1280 px view.
+ */
+export const LONG_VALUE = "min-w-40 wrap-anywhere";
 
 const BADGE_TONES = {
   green: "bg-green-50 text-green-800 ring-green-600/20",

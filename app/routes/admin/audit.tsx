@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AdminPage } from "~/components/admin/admin-page.tsx";
-import { Badge, DataTable } from "~/components/admin/data-table.tsx";
+import { Badge, DataTable, LONG_VALUE } from "~/components/admin/data-table.tsx";
 import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { formatDateTime } from "~/lib/format.ts";
 import { listAuditLog } from "~/services/admin/audit.server.ts";
@@ -62,8 +62,8 @@ export default function AuditLogScreen({ loaderData }: Route.ComponentProps) {
           {
             header: "Actor",
             cell: (entry) => (
-              <div className="min-w-0">
-                <p className="break-all">{entry.actorEmail}</p>
+              <div>
+                <p className={LONG_VALUE}>{entry.actorEmail}</p>
                 {entry.actorRole ? (
                   <p className="mt-1 text-xs text-slate-600">
                     <Badge tone={entry.actorRole === "admin" ? "blue" : "grey"}>{ACTOR_ROLE_LABELS[entry.actorRole]}</Badge>

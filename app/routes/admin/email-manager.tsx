@@ -1,6 +1,6 @@
 import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
-import { ActiveBadge, Badge, DataTable } from "~/components/admin/data-table.tsx";
+import { ActiveBadge, Badge, DataTable, LONG_VALUE } from "~/components/admin/data-table.tsx";
 import { FilterForm, FilterSelect, Pager, SearchInput, TabLinks } from "~/components/admin/list-controls.tsx";
 import { ButtonLink } from "~/components/ui/button.tsx";
 import { StatCard } from "~/components/ui/stat-card.tsx";
@@ -185,7 +185,7 @@ export default function EmailManager({ loaderData }: Route.ComponentProps) {
                 header: "Recipient",
                 cell: (l) => (
                   <div>
-                    <p>{l.toEmail}</p>
+                    <p className={LONG_VALUE}>{l.toEmail}</p>
                     {l.userId ? <p className="font-mono text-xs text-slate-500">User ID: {l.userId}</p> : null}
                   </div>
                 ),

@@ -1,5 +1,5 @@
 import { AdminPage } from "~/components/admin/admin-page.tsx";
-import { Badge, DataTable } from "~/components/admin/data-table.tsx";
+import { Badge, DataTable, LONG_VALUE } from "~/components/admin/data-table.tsx";
 import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
 import { formatDate } from "~/lib/format.ts";
@@ -69,7 +69,7 @@ export default function AdminPractices({ loaderData }: Route.ComponentProps) {
             cell: (p) => (
               <ul className="flex flex-col gap-1">
                 {p.members.map((m) => (
-                  <li key={m.user.id}>
+                  <li key={m.user.id} className={LONG_VALUE}>
                     {m.user.email} <Badge tone={m.role === "owner" ? "blue" : "grey"}>{ROLE_LABEL[m.role]}</Badge>
                   </li>
                 ))}

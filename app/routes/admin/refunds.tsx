@@ -1,5 +1,5 @@
 import { AdminPage } from "~/components/admin/admin-page.tsx";
-import { Badge, DataTable } from "~/components/admin/data-table.tsx";
+import { Badge, DataTable, LONG_VALUE } from "~/components/admin/data-table.tsx";
 import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { StatCard } from "~/components/ui/stat-card.tsx";
 import { TextLink } from "~/components/ui/text-link.tsx";
@@ -47,7 +47,7 @@ export default function AdminRefunds({ loaderData }: Route.ComponentProps) {
             cell: (row) => (
               <div>
                 <p className="font-medium">{row.userName}</p>
-                <p className="text-slate-600">{row.userEmail}</p>
+                <p className={`text-slate-600 ${LONG_VALUE}`}>{row.userEmail}</p>
               </div>
             ),
           },

@@ -1,6 +1,6 @@
 import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
-import { Badge, DataTable } from "~/components/admin/data-table.tsx";
+import { Badge, DataTable, LONG_VALUE } from "~/components/admin/data-table.tsx";
 import { FilterForm, FilterSelect, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { formatDate, formatMoney } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction } from "~/lib/list-query.server.ts";
@@ -100,7 +100,7 @@ export default function AdminSubscriptions({ loaderData }: Route.ComponentProps)
                 <p className="font-medium">
                   {row.firstName} {row.lastName}
                 </p>
-                <p className="text-slate-600">{row.userEmail}</p>
+                <p className={`text-slate-600 ${LONG_VALUE}`}>{row.userEmail}</p>
               </div>
             ),
           },

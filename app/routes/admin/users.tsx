@@ -1,7 +1,7 @@
 import { Link } from "~/components/ui/link.tsx";
 import { AdminPage } from "~/components/admin/admin-page.tsx";
 import { ConfirmButton, ConfirmPanel, type ConfirmStep } from "~/components/admin/confirm.tsx";
-import { Badge, DataTable } from "~/components/admin/data-table.tsx";
+import { Badge, DataTable, LONG_VALUE } from "~/components/admin/data-table.tsx";
 import { FilterForm, Pager, SearchInput } from "~/components/admin/list-controls.tsx";
 import { formatDate } from "~/lib/format.ts";
 import { backToList, confirmTarget, runListAction, type ListIntent } from "~/lib/list-query.server.ts";
@@ -112,7 +112,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                   {user.id === selfId ? <span className="ml-2 text-xs text-slate-500">(you)</span> : null}
                 </p>
                 <p className="text-slate-600">@{user.username}</p>
-                <p className="text-slate-600">{user.email}</p>
+                <p className={`text-slate-600 ${LONG_VALUE}`}>{user.email}</p>
               </div>
             ),
           },
