@@ -193,6 +193,12 @@ export const AdminAnimation = named(
     categoryId: z.string().nullable(),
     views: z.number().int(),
     isActive: z.boolean(),
+    /** Published by the system once its ladder and review are done (decision 032). */
+    publishWhenReady: z.boolean(),
+    /** The duration was read from the full video (ffprobe), not typed. */
+    durationProbed: z.boolean(),
+    videoWidth: z.number().int().nullable(),
+    videoHeight: z.number().int().nullable(),
     createdAt: isoDate,
     updatedAt: isoDate,
     doctorIds: z.array(z.string()),
@@ -258,12 +264,6 @@ export const AdminPage = named(
     metaDescription: z.string().nullable(),
     metaKeywords: z.string().nullable(),
     type: pageType,
-    /** Published by the system once its ladder and review are done (decision 032). */
-    publishWhenReady: z.boolean(),
-    /** The duration was read from the full video (ffprobe), not typed. */
-    durationProbed: z.boolean(),
-    videoWidth: z.number().int().nullable(),
-    videoHeight: z.number().int().nullable(),
     isPublished: z.boolean(),
     showInFooter: z.boolean(),
     createdAt: isoDate,

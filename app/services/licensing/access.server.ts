@@ -239,6 +239,7 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
       select: {
         id: true,
         slug: true,
+        isActive: true,
         categoryId: true,
         category: { select: { parentId: true } },
         coverImage: true,
@@ -258,7 +259,6 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
   const value: ObjectAttachments = {
     public:
       animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) ||
-        isActive: true,
       doctor !== null ||
       category !== null ||
       caption !== null ||
