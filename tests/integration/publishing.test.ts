@@ -313,6 +313,9 @@ describe("unpublished: its licensee keeps it, the catalogue does not", () => {
     expect(playlist, "the watch page's signed stream").toBeTruthy();
     expect((await get(playlist!, { Cookie: licenseeCookie })).status).toBe(200);
     expect(html).toContain(`/packages/${animation.slug}.zip`);
+    const library = await get("/my-animations", { Cookie: licenseeCookie });
+    expect(text(library), "My Animations still lists it").toContain(`/watch/${animation.id}`);
+    expect(text(await get("/my-animations", { Cookie: categoryCookie }))).not.toContain(`/watch/${animation.id}`);
     const zip = await get(`/packages/${animation.slug}.zip`, { Cookie: licenseeCookie });
     expect(zip.status).toBe(200);
     expect(zip.body.subarray(0, 2).toString("latin1")).toBe("PK");

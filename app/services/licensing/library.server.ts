@@ -28,11 +28,13 @@ function libraryWhere(allLicences: Licence[], { q, licence, category }: LibraryF
   const licences = licence ? allLicences.filter((l) => l.type === licence) : allLicences;
   const animationIds = [...new Set(licences.filter((l) => l.type === "individual" && l.animationId).map((l) => l.animationId!))];
   const categoryIds = [...new Set(licences.filter((l) => l.type === "category" && l.categoryId).map((l) => l.categoryId!))];
+  // An individual licence keeps its animation after it is unpublished; a category licence covers
+  // what the catalogue publishes (decision 032, the rule of access.server.ts's AccessTarget).
   const or: Prisma.AnimationWhereInput[] = [];
   if (animationIds.length) or.push({ id: { in: animationIds } });
-  if (categoryIds.length) or.push({ categoryId: { in: categoryIds } }, { category: { parentId: { in: categoryIds } } });
+  if (categoryIds.length) or.push({ isActive: true, OR: [{ categoryId: { in: categoryIds } }, { category: { parentId: { in: categoryIds } } }] });
   if (!or.length) return null;
-  const where: Prisma.AnimationWhereInput = { isActive: true, OR: or };
+  const where: Prisma.AnimationWhereInput = { OR: or };
   const and: Prisma.AnimationWhereInput[] = [];
   if (q) and.push({ OR: [{ title: { contains: q, mode: "insensitive" } }, { description: { contains: q, mode: "insensitive" } }] });
   if (category) and.push({ OR: [{ categoryId: category }, { category: { parentId: category } }] });
