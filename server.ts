@@ -113,13 +113,14 @@ export async function startServer({
   return server;
 }
 
-// `npm run serve` (or `tsx server.ts`): migrate, then serve. `npm start` adds the build and seed.
+// `npm run serve` (or `tsx server.ts`): migrate (and add missing system mail templates), then serve.
+// `npm start` adds the build and the first run's demo seed.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   try {
     const loaded = await loadAppServer();
     const { getDb, getEnv, logger } = loaded.appServer;
-    const applied = await getDb().migrate();
-    if (applied.length) logger.info({ applied }, "migrations applied");
+    const { prepareDatabase } = await import("./scripts/prepare-database.ts");
+    await prepareDatabase(getDb(), { seedOnFirstRun: false });
     await startServer({ loaded });
     logger.info(`Medanim listening on http://localhost:${getEnv().PORT}`);
   } catch (error) {

@@ -1,5 +1,6 @@
-// Shared by `npm start` and `npm run dev`: apply pending migrations, seed the demo data when the
-// database has no user yet. Returns whether this was that first run. The database is the loaded
+// Shared by `npm start`, `npm run dev` and `npm run serve`: apply pending migrations, seed the demo
+// data when the database has no user yet (unless told not to), else add the system mail templates
+// an upgrade brought. Returns whether this was that first run. The database is the loaded
 // app's (server.ts loadAppServer), the one the server then serves from.
 import type { Database } from "../app/lib/db.server.ts";
 
@@ -16,6 +17,11 @@ export async function prepareDatabase(db: Database, { seedOnFirstRun = true } = 
     setDb(db);
     const { seed } = await import("../prisma/seed.ts");
     await seed(db.prisma);
+  } else {
+    // An upgrade's new system mails (the misuse inbox's reply and digest, say) exist before the
+    // first one is sent: missing templates are created, an admin's edits to the others are kept.
+    const { seedEmailTemplates } = await import("../prisma/seed-data/email-templates.ts");
+    await seedEmailTemplates(db.prisma);
   }
   return { firstRun };
 }

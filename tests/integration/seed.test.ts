@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "~/lib/db.server.ts";
+import { getDb, prisma } from "~/lib/db.server.ts";
+import { prepareDatabase } from "../../scripts/prepare-database.ts";
 import { getEnv } from "~/lib/env.server.ts";
 import { localObjectFile, objectIdFromPath } from "~/lib/storage.server.ts";
 import { probeVideoSize } from "~/services/media/media-jobs.server.ts";
@@ -117,6 +118,15 @@ describe("seed", () => {
   it("is idempotent: a second run adds no rows and stores no objects", async () => {
     expect(await counts()).toEqual(firstRun);
     expect(await storedObjects()).toBe(objectsAfterFirstRun);
+  });
+
+  it("on a later start (an upgrade), creates a system mail template the database lacks and keeps an admin's edit of another", async () => {
+    await prisma.emailTemplate.delete({ where: { name: "misuse_reply" } });
+    await prisma.emailTemplate.update({ where: { name: "welcome" }, data: { subject: "Hello from the clinic's own words" } });
+    expect(await prepareDatabase(getDb())).toEqual({ firstRun: false });
+    const reply = EMAIL_TEMPLATES.find((t) => t.name === "misuse_reply")!;
+    expect(await prisma.emailTemplate.findUnique({ where: { name: "misuse_reply" } })).toMatchObject({ subject: reply.subject });
+    expect((await prisma.emailTemplate.findUniqueOrThrow({ where: { name: "welcome" } })).subject).toBe("Hello from the clinic's own words");
   });
 
   it("stores each demo file once, plus one download package per animation built by the seed", async () => {
