@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
-import { data } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { data, useFetcher } from "react-router";
 import { Form } from "~/components/ui/form.tsx";
 import { ActionToast } from "~/components/admin/action-toast.tsx";
 import { AdminPage, Panel } from "~/components/admin/admin-page.tsx";
@@ -151,15 +151,32 @@ export default function CampaignForm({ loaderData: { template, choices, stepUpLi
     shouldRevalidate: "onInput",
   });
   const preview = actionData && "preview" in actionData ? actionData.preview : null;
-  const count = actionData && "count" in actionData ? actionData.count : null;
-  // With JavaScript, a change after counting hides Send Campaign until the audience is counted
-  // again; without it, the start itself refuses a count that no longer holds (409).
-  const [countedFor, setCountedFor] = useState(count);
+  // With JavaScript, once counted, a change of the audience counts it again in the background
+  // (Send Campaign waits for the new number); without it, Send Campaign refuses an audience
+  // changed since its count and asks for Count Recipients again.
+  const recount = useFetcher<typeof action>();
+  const recountTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const counted = actionData && "count" in actionData ? actionData.count : null;
+  const recounted = recount.data && "count" in recount.data ? recount.data.count : null;
+  const [count, setCount] = useState(counted);
+  const [seen, setSeen] = useState({ counted, recounted });
   const [changed, setChanged] = useState(false);
-  if (countedFor !== count) {
-    setCountedFor(count);
+  if (seen.counted !== counted || seen.recounted !== recounted) {
+    setSeen({ counted, recounted });
+    setCount(seen.counted !== counted ? counted : recounted);
     setChanged(false);
   }
+  useEffect(() => () => clearTimeout(recountTimer.current), []);
+  const audienceChanged = (formElement: HTMLFormElement) => {
+    setChanged(true);
+    if (!count) return;
+    clearTimeout(recountTimer.current);
+    recountTimer.current = setTimeout(() => {
+      const data = new FormData(formElement);
+      data.set("intent", "count");
+      void recount.submit(data, { method: "post" });
+    }, 400);
+  };
   return (
     <AdminPage title="Send Bulk Email Campaign" description="A campaign is sent in the background at the configured rate; each recipient gets it once.">
       <p className="text-sm">
@@ -173,7 +190,9 @@ export default function CampaignForm({ loaderData: { template, choices, stepUpLi
             method="post"
             {...getFormProps(form)}
             className="grid gap-5"
-            onChange={(event) => AUDIENCE_FIELDS.has((event.target as unknown as HTMLInputElement).name) && setChanged(true)}
+            onChange={(event) => {
+              if (AUDIENCE_FIELDS.has((event.target as unknown as HTMLInputElement).name)) audienceChanged(event.currentTarget);
+            }}
           >
             <fieldset className="grid gap-4 rounded-xl border border-slate-200 p-4">
               <legend className="px-1 text-sm font-semibold text-slate-700">Audience</legend>
@@ -260,7 +279,9 @@ export default function CampaignForm({ loaderData: { template, choices, stepUpLi
                   </span>
                 </p>
                 {changed ? (
-                  <p className="text-sm text-slate-700">The choices changed since this count: count again before sending.</p>
+                  <p className="text-sm text-slate-700">
+                    {recount.state === "idle" ? "The choices changed since this count: count again before sending." : "Counting the new audience..."}
+                  </p>
                 ) : count.recipients > 0 ? (
                   <div>
                     <input type="hidden" name="countedAudience" value={count.key} />
