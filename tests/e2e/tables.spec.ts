@@ -86,6 +86,7 @@ const ADMIN_LISTS = [
   "/admin/users",
   "/admin/subscriptions",
   "/admin/refunds",
+  "/admin/misuse",
   "/admin/audit",
   "/admin/email-manager?tab=templates",
   "/admin/email-manager?tab=logs",
