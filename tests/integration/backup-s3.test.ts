@@ -30,6 +30,9 @@ const S3_ENV = s3MockEnv(ENDPOINT, BUCKET);
 const template = inject("databaseTemplate");
 const restoreDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-restore-"));
 let sourceUrl: string | undefined;
+// The worker's own DATABASE_URL (the PostgreSQL pass's): put back after, since the next files of
+// this worker read it (isolate: false).
+const workerDatabaseUrl = process.env.DATABASE_URL;
 let restoreUrl: string | undefined;
 let restoreDatabase: string | undefined;
 
@@ -118,7 +121,8 @@ describe("backup and restore with S3 storage", () => {
       expect(s3.objects.has(key)).toBe(false);
       expect(s3.objects.has(`backups/${path.basename(next.location)}`)).toBe(true);
     } finally {
-      delete process.env.DATABASE_URL;
+      if (workerDatabaseUrl === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = workerDatabaseUrl;
       resetEnv();
     }
   }, 120_000);

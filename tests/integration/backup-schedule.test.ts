@@ -24,6 +24,9 @@ import { withDatabase } from "../setup/database-template.ts";
 
 const template = inject("databaseTemplate");
 const onPostgres = template.kind === "postgres";
+// The worker's own DATABASE_URL (the PostgreSQL pass's): put back after, since the next files of
+// this worker read it (isolate: false).
+const workerDatabaseUrl = process.env.DATABASE_URL;
 const backupDir = fs.mkdtempSync(path.join(os.tmpdir(), "medanim-backups-"));
 const bosses: PgBoss[] = [];
 let databaseUrl: string | undefined;
@@ -99,7 +102,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const boss of bosses) await boss.stop({ graceful: false, wait: true, close: false });
   delete process.env.BACKUP_DIR;
-  if (onPostgres) delete process.env.DATABASE_URL;
+  if (onPostgres) process.env.DATABASE_URL = workerDatabaseUrl;
   resetEnv();
   fs.rmSync(backupDir, { recursive: true, force: true });
 });
