@@ -29,6 +29,7 @@ test("the owner sets how many backups are kept, and the dashboard tells what is 
   await page.goto("/admin");
   const panel = page.getByRole("region", { name: "Backups" });
   await expect(panel.getByText(/^Last backup: .+ UTC|^No backup yet/).first()).toBeVisible();
-  await expect(panel.getByText("Runs on schedule")).toBeVisible();
+  // The server's default schedule (BACKUP_SCHEDULE unset), in words.
+  await expect(panel.getByText("Runs daily at 03:00 UTC")).toBeVisible();
   await expect(panel.getByRole("link", { name: "settings" })).toHaveAttribute("href", "/admin/settings");
 });

@@ -8,6 +8,13 @@ import type { BackupStatus } from "~/services/admin/backups.server.ts";
 // warning when it is older than the stale limit, when the last run failed, or when the last
 // restore drill failed. Every claim comes from a Backup row.
 
+/** "Runs daily at 03:00 UTC" for a daily cron time; other schedules as written (cron, UTC). */
+export function scheduleWords(cron: string) {
+  const daily = /^(\d{1,2}) (\d{1,2}) \* \* \*$/.exec(cron.trim());
+  if (daily && Number(daily[1]) < 60 && Number(daily[2]) < 24) return `Runs daily at ${daily[2]!.padStart(2, "0")}:${daily[1]!.padStart(2, "0")} UTC`;
+  return `Runs on the schedule ${cron} (cron, UTC)`;
+}
+
 export function BackupPanel({ status }: { status: BackupStatus }) {
   const { lastGood, failure, drill, staleHours, schedule } = status;
   return (
@@ -25,7 +32,7 @@ export function BackupPanel({ status }: { status: BackupStatus }) {
           <p role="alert">
             <Badge tone="yellow">No backup yet</Badge>{" "}
             {schedule
-              ? "The daily backup job has not written one yet: it runs on the schedule below."
+              ? "The backup job has not written one yet: it runs on the schedule below."
               : "Scheduled backups are off: set BACKUP_SCHEDULE, or run npm run backup."}{" "}
             (docs/operating.md, “Backups”)
           </p>
@@ -56,7 +63,7 @@ export function BackupPanel({ status }: { status: BackupStatus }) {
         <p className="text-slate-600">
           {schedule ? (
             <>
-              Runs on schedule <code>{schedule}</code> (UTC); the number of archives kept is set on the <TextLink to="/admin/settings">settings</TextLink> page.
+              {scheduleWords(schedule)}; the number of archives kept is set on the <TextLink to="/admin/settings">settings</TextLink> page.
             </>
           ) : (
             "Scheduled backups are off."
