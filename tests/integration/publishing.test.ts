@@ -10,7 +10,7 @@ import { SYSTEM_PUBLISHER } from "~/services/catalogue/publishing.server.ts";
 import { claimJob, runTranscodeJob } from "~/services/media/media-jobs.server.ts";
 import { sendToApp } from "../helpers/app.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
-import { fileBytes } from "./media-helpers.ts";
+import { fileBytes, storeFile } from "./media-helpers.ts";
 
 // Decision 032, through the front door: an animation made on the admin form is a draft (on no
 // public page, call, search, sitemap or count) until its video is processed — the real
@@ -301,6 +301,9 @@ describe("unpublished: its licensee keeps it, the catalogue does not", () => {
     await createPaidSubscription(categoryHolder.id, { type: "category", categoryId: world.sub.id });
     const premium = await createUser({ accountType: "premium" });
     const [licenseeCookie, categoryCookie, premiumCookie] = await Promise.all([licensee, categoryHolder, premium].map((u) => sessionCookieFor(u.id)));
+    const caption = await storeFile("caption", "mp4", "text/vtt", 120);
+    await prisma.animationCaption.create({ data: { animationId: animation.id, language: "en", label: "English", path: caption.path } });
+    expect((await get(caption.path)).status, "published: its captions are public").toBe(200);
 
     const unpublished = await publishApi(animation.id, "unpublish");
     expect(unpublished.status).toBe(200);
@@ -313,6 +316,10 @@ describe("unpublished: its licensee keeps it, the catalogue does not", () => {
     expect(playlist, "the watch page's signed stream").toBeTruthy();
     expect((await get(playlist!, { Cookie: licenseeCookie })).status).toBe(200);
     expect(html).toContain(`/packages/${animation.slug}.zip`);
+    // The captions go with the video: the licensee's player keeps them, the public does not.
+    expect((await get(caption.path, { Cookie: licenseeCookie })).status).toBe(200);
+    expect((await get(caption.path)).status).toBe(401);
+    expect((await get(caption.path, { Cookie: categoryCookie })).status).toBe(403);
     const library = await get("/my-animations", { Cookie: licenseeCookie });
     expect(text(library), "My Animations still lists it").toContain(`/watch/${animation.id}`);
     expect(text(await get("/my-animations", { Cookie: categoryCookie }))).not.toContain(`/watch/${animation.id}`);

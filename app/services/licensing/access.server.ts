@@ -250,9 +250,12 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
     }),
     prisma.doctor.findFirst({ where: { photo: objectPath }, select: { id: true } }),
     prisma.category.findFirst({ where: { thumbnail: objectPath }, select: { id: true } }),
-    // A caption track of an active animation is public (its transcript is on the public page);
-    // of an inactive one it is attached nowhere public, so only admins get it.
-    prisma.animationCaption.findFirst({ where: { path: objectPath, animation: { isActive: true } }, select: { id: true } }),
+    // A caption track of a published animation is public (its transcript is on the public page);
+    // of an unpublished one it goes with the video: to whoever may still watch it (decision 032).
+    prisma.animationCaption.findFirst({
+      where: { path: objectPath },
+      select: { animation: { select: { id: true, slug: true, isActive: true, categoryId: true, category: { select: { parentId: true } } } } },
+    }),
     // A practice's logo is on its patient links, which need no account.
     prisma.practice.findFirst({ where: { logo: objectPath }, select: { id: true } }),
   ]);
@@ -261,15 +264,18 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
       animations.some((a) => a.coverImage === objectPath || a.previewVideo === objectPath) ||
       doctor !== null ||
       category !== null ||
-      caption !== null ||
+      caption?.animation.isActive === true ||
       practice !== null,
-    guarded: animations.flatMap(({ id, slug, isActive, categoryId, category, fullVideo, downloadFile }) => {
-      const animation = { id, slug, isActive, categoryId, category };
-      return [
-        ...(fullVideo === objectPath ? [{ right: "watch" as const, animation }] : []),
-        ...(downloadFile === objectPath ? [{ right: "download" as const, animation }] : []),
-      ];
-    }),
+    guarded: [
+      ...animations.flatMap(({ id, slug, isActive, categoryId, category, fullVideo, downloadFile }) => {
+        const animation = { id, slug, isActive, categoryId, category };
+        return [
+          ...(fullVideo === objectPath ? [{ right: "watch" as const, animation }] : []),
+          ...(downloadFile === objectPath ? [{ right: "download" as const, animation }] : []),
+        ];
+      }),
+      ...(caption && !caption.animation.isActive ? [{ right: "watch" as const, animation: caption.animation }] : []),
+    ],
   };
   if (attachmentsCache.size >= ATTACHMENTS_CACHE_MAX) attachmentsCache.delete(attachmentsCache.keys().next().value!);
   attachmentsCache.set(objectPath, { expires: now + ATTACHMENTS_TTL_MS, value });
@@ -278,8 +284,8 @@ async function findObjectAttachments(objectPath: string): Promise<ObjectAttachme
 
 /**
  * What a stored object is, to whom. Finds what the path is attached to (one query set), then:
- * covers, previews, doctor photos, category thumbnails and the captions of active animations
- * are public; an animation's full video needs `canWatch`; its download file needs
+ * covers, previews, doctor photos, category thumbnails and the captions of published animations
+ * are public; an animation's full video, and an unpublished animation's captions, need `canWatch`; its download file needs
  * `canDownload` (and is sent as an attachment); anything else, including an object that does not exist, is for admins only.
  * If a path is both public and protected, protected wins. Refusals never reveal existence.
  * The viewer may be a loader, so that public objects need no user lookup at all.
