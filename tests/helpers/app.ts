@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -169,4 +170,30 @@ export async function sendToApp(
     request.on("error", reject);
     request.end(body ?? undefined);
   });
+}
+
+/** A page's text as a reader sees it: React's comment separators gone, the usual entities decoded. */
+export function pageText(response: { body: Buffer }) {
+  return response.body
+    .toString("utf8")
+    .replace(/<!-- -->/g, "")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
+}
+
+export const jsonBody = (response: { body: Buffer }) => JSON.parse(response.body.toString("utf8"));
+
+/** A multipart/form-data body as a browser posts a form with files, for sendToApp. */
+export function multipartForm(fields: Record<string, string>, files: Record<string, { name: string; type: string; bytes: Buffer }> = {}) {
+  const boundary = `form-${crypto.randomUUID()}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, file] of Object.entries(files)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(file.bytes, Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
 }

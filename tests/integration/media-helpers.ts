@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import http from "node:http";
 import { prisma } from "~/lib/db.server.ts";
@@ -104,4 +105,26 @@ export function rawGet(baseUrl: string, rawPath: string) {
     req.on("error", reject);
     req.end();
   });
+}
+
+/** A tiny real video made by ffmpeg (a test pattern, with a tone unless `audio` is false), at `file`. */
+export function makeTestVideo(file: string, size: string, seconds: number, audio = true) {
+  execFileSync("ffmpeg", [
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=duration=${seconds}:size=${size}:rate=25`,
+    ...(audio ? ["-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`] : []),
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    ...(audio ? ["-c:a", "aac", "-shortest"] : []),
+    file,
+  ]);
+  return file;
 }

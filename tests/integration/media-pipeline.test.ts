@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -27,7 +26,7 @@ import { masterCodecs, playlistDuration } from "~/services/media/transcode.serve
 import * as formScreen from "~/routes/admin/animation-form.tsx";
 import { createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { callRoute } from "../helpers/route.ts";
-import { startMediaApp } from "./media-helpers.ts";
+import { makeTestVideo, startMediaApp } from "./media-helpers.ts";
 
 // The media pipeline with real ffmpeg on tiny generated sources (testsrc2 with a tone, a few
 // seconds): the ladder, the progressive MP4, the preview, the downloads and the storyboard, as
@@ -38,30 +37,9 @@ let small: string;
 let hd: string;
 let app: Awaited<ReturnType<typeof startMediaApp>>;
 
-function makeVideo(file: string, size: string, seconds: number, audio = true) {
-  execFileSync("ffmpeg", [
-    "-hide_banner",
-    "-loglevel",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    `testsrc2=duration=${seconds}:size=${size}:rate=25`,
-    ...(audio ? ["-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`] : []),
-    "-c:v",
-    "libx264",
-    "-preset",
-    "ultrafast",
-    ...(audio ? ["-c:a", "aac", "-shortest"] : []),
-    file,
-  ]);
-  return file;
-}
-
 beforeAll(async () => {
-  small = makeVideo(path.join(workDir, "small.mp4"), "640x360", 12);
-  hd = makeVideo(path.join(workDir, "hd.mp4"), "1280x720", 6, false);
+  small = makeTestVideo(path.join(workDir, "small.mp4"), "640x360", 12);
+  hd = makeTestVideo(path.join(workDir, "hd.mp4"), "1280x720", 6, false);
   app = await startMediaApp();
 });
 

@@ -7,7 +7,7 @@ import { getEnv } from "~/lib/env.server.ts";
 import { MISUSE_REPORT_RULE, sendMisuseDigest } from "~/services/admin/misuse-reports.server.ts";
 import { jobQueue, QUEUES } from "~/lib/jobs.server.ts";
 import { startJobWorkers } from "~/services/job-workers.server.ts";
-import { sendToApp } from "../helpers/app.ts";
+import { jsonBody as json, pageText as text, sendToApp } from "../helpers/app.ts";
 import { createAnimation } from "../helpers/catalogue.ts";
 import { accessTokenFor, createUser, sessionCookieFor } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
@@ -22,14 +22,6 @@ const mail = useMailCapture();
 const ORIGIN = new URL(process.env.APP_URL ?? "http://localhost:3000").origin;
 const ABUSE = "abuse@medanim-clinic.example";
 
-const text = (response: { body: Buffer }) =>
-  response.body
-    .toString("utf8")
-    .replace(/<!-- -->/g, "")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&");
-const json = (response: { body: Buffer }) => JSON.parse(response.body.toString("utf8"));
 const ip = () => `198.51.100.${crypto.randomInt(1, 250)}`;
 let ipCounter = 0;
 /** A client address of its own per report, so only the limit's own test reaches the limit. */

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -8,9 +7,9 @@ import { prisma } from "~/lib/db.server.ts";
 import { stopJobQueue } from "~/lib/jobs.server.ts";
 import { SYSTEM_PUBLISHER } from "~/services/catalogue/publishing.server.ts";
 import { claimJob, runTranscodeJob } from "~/services/media/media-jobs.server.ts";
-import { sendToApp } from "../helpers/app.ts";
+import { multipartForm, sendToApp } from "../helpers/app.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor } from "../helpers/factories.ts";
-import { fileBytes, storeFile } from "./media-helpers.ts";
+import { fileBytes, makeTestVideo, storeFile } from "./media-helpers.ts";
 
 // Decision 032, through the front door: an animation made on the admin form is a draft (on no
 // public page, call, search, sitemap or count) until its video is processed — the real
@@ -49,21 +48,7 @@ async function createWorld() {
 
 beforeAll(async () => {
   const file = path.join(workDir, "master.mp4");
-  execFileSync("ffmpeg", [
-    "-hide_banner",
-    "-loglevel",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "testsrc2=duration=3:size=320x180:rate=25",
-    "-c:v",
-    "libx264",
-    "-preset",
-    "ultrafast",
-    file,
-  ]);
+  makeTestVideo(file, "320x180", 3, false);
   master = fs.readFileSync(file);
   world = await createWorld();
 });
@@ -73,22 +58,9 @@ afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-function multipart(fields: Record<string, string>, files: Record<string, { name: string; type: string; bytes: Buffer }>) {
-  const boundary = `publishing-${crypto.randomUUID()}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  for (const [name, file] of Object.entries(files)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-    parts.push(file.bytes, Buffer.from("\r\n"));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
-}
-
 /** The admin's create form, without JavaScript: the three files streamed with the fields. */
 async function createOnForm(title: string, { publishWhenReady }: { publishWhenReady: boolean }) {
-  const form = multipart(
+  const form = multipartForm(
     {
       title,
       description: `${title}, step by step.`,

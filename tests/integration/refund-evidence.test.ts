@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "~/lib/db.server.ts";
 import { FORM_KEPT } from "~/services/auth/step-up.server.ts";
 import { downloadsNotConfirmed, refundAnywayLabel } from "~/validation/admin-refunds.ts";
-import { sendToApp } from "../helpers/app.ts";
+import { jsonBody as json, pageText as text, sendToApp } from "../helpers/app.ts";
 import { accessTokenFor, createPaidSubscription, createUser, sessionCookieFor, totpCode, totpSecrets } from "../helpers/factories.ts";
 import { useMailCapture } from "../helpers/mail-capture.ts";
 import { storeFile } from "./media-helpers.ts";
@@ -31,14 +31,6 @@ const post = (path: string, cookie: string, form: Record<string, string>, ip = s
     body: new URLSearchParams(form).toString(),
   });
 const get = (path: string, headers: Record<string, string>) => sendToApp(path, { headers: new Headers(headers) });
-const text = (response: { body: Buffer }) =>
-  response.body
-    .toString("utf8")
-    .replace(/<!-- -->/g, "")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&");
-const json = (response: { body: Buffer }) => JSON.parse(response.body.toString("utf8"));
 
 beforeAll(async () => {
   const n = crypto.randomUUID().slice(0, 8);
