@@ -43,10 +43,9 @@ export type BackupSource = {
 const appVersion = (): string => JSON.parse(fs.readFileSync(path.join(projectRoot(), "package.json"), "utf8")).version;
 
 export function defaultArchivePath(dataDir: string, now: Date) {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
+  // To the millisecond: two backups in one second (a scheduled run beside `npm run backup`) must
+  // not share a name, above all in the bucket, where nothing local is left to refuse the second.
+  const stamp = now.toISOString().replace(/[-:.]/g, "");
   return path.resolve(dataDir, "backups", `medanim-${stamp}.tar`);
 }
 
